@@ -1,0 +1,215 @@
+#include "engine/nsys/DeviceSources.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "engine/nsys/SqlColumns.h"
+#include "engine/paraver/EventTypes.h"
+
+namespace gpueff::nsys {
+
+namespace types = paraver::types;
+
+namespace {
+
+constexpr std::array<std::string_view, 34> kKnownMetrics{
+    "GPC Clock Frequency [MHz]",
+    "SYS Clock Frequency [MHz]",
+    "GR Active [Throughput %]",
+    "Sync Compute In Flight [Throughput %]",
+    "Async Compute In Flight [Throughput %]",
+    "SMs Active [Throughput %]",
+    "SM Issue [Throughput %]",
+    "Tensor Active [Throughput %]",
+    "Compute Warps in Flight [Throughput %]",
+    "Vertex/Tess/Geometry Warps in Flight [Throughput %]",
+    "Pixel Warps in Flight [Throughput %]",
+    "Unallocated Warps in Active SMs [Throughput %]",
+    "DRAM Read Bandwidth [Throughput %]",
+    "DRAM Write Bandwidth [Throughput %]",
+    "PCIe RX Throughput [Throughput %]",
+    "PCIe TX Throughput [Throughput %]",
+    "PCIe Read Requests to BAR1 [Requests]",
+    "PCIe Write Requests to BAR1 [Requests]",
+    "NVLink RX Throughput [Throughput %]",
+    "NVLink TX Throughput [Throughput %]",
+    "NVLink RX Responses User Data [Throughput %]",
+    "NVLink TX Requests User Data [Throughput %]",
+    "Compute Warps in Flight",
+    "Tensor Active",
+    "SMs Active",
+    "SM Issue",
+    "DRAM Read Bandwidth",
+    "DRAM Write Bandwidth",
+    "C2C RX Throughput [Throughput %]",
+    "C2C TX Throughput [Throughput %]",
+    "Graphics Warps in Flight [Throughput %]",
+    "Tensor Pipe Active [Throughput %]",
+    "FP64 Active [Throughput %]",
+    "Video Decoder Active [Throughput %]",
+};
+constexpr std::uint32_t kUnknownMetricBase = 50;
+constexpr std::uint32_t kMetricSlots = 100;
+
+constexpr const char* kSamples = "GPU_METRICS";
+constexpr const char* kNames = "TARGET_INFO_GPU_METRICS";
+
+bool hasMetrics(const sqlite::Database& db) { return db.hasTable(kSamples) && db.hasTable(kNames); }
+
+// Which process's task shows the metrics of GPU typeId: metrics are per GPU, not per process, so the row
+// goes to the first process that ran work on the GPU of the same index.
+std::int64_t ownerOf(const ReportObjects& o, std::size_t gpuIndex) {
+    for (const auto& [pid, p] : o.processes)
+        for (const auto& s : p.streams)
+            if (s.device == static_cast<std::int64_t>(gpuIndex)) return pid;
+    for (const auto& [pid, p] : o.processes)
+        if (!p.streams.empty()) return pid;
+    return -1;
+}
+
+class GpuMetricSource : public RecordSource {
+public:
+    GpuMetricSource(ReportContext& ctx, sqlite::Statement st) : ctx_(ctx), st_(std::move(st)) {
+        pending_ = st_.step();
+    }
+    std::string name() const override { return "gpu metrics"; }
+
+protected:
+    // columns: timestamp, typeId, metricName, value; one record per (timestamp, GPU) with every metric
+    bool fill(TraceRecord& out) override {
+        while (pending_) {
+            std::int64_t ts = st_.int64(0), gpu = st_.int64(1);
+            auto row = ctx_.metricRows.find(gpu);
+            out.pairCount = 0;
+            out.isCommunication = false;
+            out.order = RecordOrder::Begin;
+            out.time = ts + ctx_.shift;
+            while (pending_ && st_.int64(0) == ts && st_.int64(1) == gpu && out.pairCount < TraceRecord::kMaxPairs) {
+                std::uint32_t type = typeOf(st_.text(2));
+                out.add(type, static_cast<std::int64_t>(std::llround(st_.real(3))));
+                pending_ = st_.step();
+            }
+            if (row == ctx_.metricRows.end()) continue;
+            out.row = row->second;
+            return true;
+        }
+        return false;
+    }
+
+private:
+    std::uint32_t typeOf(std::string_view metricName) {
+        auto it = types_.find(std::string(metricName));
+        if (it != types_.end()) return it->second;
+        std::uint32_t t = gpuMetricType(metricName);
+        if (t == 0) t = types::kGpuMetricBase + kUnknownMetricBase + unknown_++ % (kMetricSlots - kUnknownMetricBase);
+        ctx_.catalog.declare(t, "GPU metric: " + std::string(metricName));
+        types_.emplace(std::string(metricName), t);
+        return t;
+    }
+
+    ReportContext& ctx_;
+    sqlite::Statement st_;
+    bool pending_ = false;
+    std::map<std::string, std::uint32_t> types_;
+    std::uint32_t unknown_ = 0;
+};
+
+} // namespace
+
+std::uint32_t gpuMetricType(std::string_view metricName) {
+    for (std::size_t i = 0; i < kKnownMetrics.size(); ++i)
+        if (kKnownMetrics[i] == metricName) return types::kGpuMetricBase + static_cast<std::uint32_t>(i);
+    return 0;
+}
+
+void discoverGpuMetrics(const NsysExport& ex, ReportObjects& o) {
+    const auto& db = ex.db();
+    if (!hasMetrics(db)) return;
+    requireColumns(db, kSamples, {"timestamp", "typeId", "metricId", "value"});
+    requireColumns(db, kNames, {"typeId", "metricId", "metricName"});
+    sqlite::Statement st(db, std::string("SELECT typeId, min(timestamp), max(timestamp) FROM ") + kSamples +
+                                 " WHERE timestamp >= 0 GROUP BY 1 ORDER BY 1");
+    std::size_t index = 0;
+    while (st.step()) {
+        std::int64_t owner = ownerOf(o, index++);
+        if (owner < 0) {
+            o.skipped["GPU metric samples of a GPU no traced process used"] += 1;
+            continue;
+        }
+        o.processes[owner].metricGpus.insert(st.int64(0));
+        o.span(st.int64(1), st.int64(2));
+    }
+    auto negative = db.scalarInt(std::string("SELECT count(*) FROM ") + kSamples + " WHERE timestamp < 0");
+    if (negative && *negative > 0)
+        o.skipped["GPU metric samples with a negative timestamp (before the session start), dropped"] +=
+            static_cast<std::uint64_t>(*negative);
+}
+
+void openGpuMetrics(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    const auto& db = ctx.report.db();
+    if (!hasMetrics(db)) return;
+    std::string sql = std::string("SELECT g.timestamp, g.typeId, t.metricName, g.value FROM ") + kSamples +
+                      " g JOIN (SELECT DISTINCT typeId, metricId, metricName FROM " + kNames +
+                      ") t ON t.typeId = g.typeId AND t.metricId = g.metricId"
+                      " WHERE g.timestamp >= 0 ORDER BY g.timestamp, g.typeId";
+    out.push_back(std::make_unique<GpuMetricSource>(ctx, sqlite::Statement(db, sql)));
+}
+
+namespace {
+constexpr const char* kMemoryUsage = "CUDA_GPU_MEMORY_USAGE_EVENTS";
+
+// Bytes in use per (process, device), a running sum of allocations minus frees, on the device's first stream.
+class GpuMemorySource : public RecordSource {
+public:
+    GpuMemorySource(ReportContext& ctx, sqlite::Statement st) : ctx_(ctx), st_(std::move(st)) {}
+    std::string name() const override { return "gpu memory"; }
+
+protected:
+    bool fill(TraceRecord& out) override {
+        while (st_.step()) {
+            StreamKey device{st_.int64(1), st_.int64(2), 0};
+            auto row = ctx_.streamRows.lower_bound({device.globalPid, device.device, INT64_MIN});
+            if (row == ctx_.streamRows.end() || row->first.globalPid != device.globalPid ||
+                row->first.device != device.device) {
+                ++skipped_;
+                continue;
+            }
+            std::int64_t& inUse = inUse_[{device.globalPid, device.device}];
+            inUse += st_.int64(4) == 0 ? st_.int64(3) : -st_.int64(3);
+            out.pairCount = 0;
+            out.isCommunication = false;
+            out.order = RecordOrder::Begin;
+            out.time = st_.int64(0) + ctx_.shift;
+            out.row = row->second;
+            out.add(types::kGpuMemoryUsage, std::max<std::int64_t>(inUse, 0));
+            return true;
+        }
+        return false;
+    }
+
+private:
+    ReportContext& ctx_;
+    sqlite::Statement st_;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> inUse_;
+    std::uint64_t skipped_ = 0;
+};
+} // namespace
+
+void discoverGpuMemory(const NsysExport& ex, ReportObjects& o) {
+    const auto& db = ex.db();
+    if (!db.hasTable(kMemoryUsage)) return;
+    requireColumns(db, kMemoryUsage, {"start", "globalPid", "deviceId", "bytes", "memoryOperationType"});
+    if (auto first = db.scalarInt(std::string("SELECT min(start) FROM ") + kMemoryUsage))
+        o.span(*first, *db.scalarInt(std::string("SELECT max(start) FROM ") + kMemoryUsage));
+}
+
+void openGpuMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    const auto& db = ctx.report.db();
+    if (!db.hasTable(kMemoryUsage)) return;
+    out.push_back(std::make_unique<GpuMemorySource>(
+        ctx, sqlite::Statement(db, std::string("SELECT start, globalPid, deviceId, bytes, memoryOperationType FROM ") +
+                                       kMemoryUsage + " ORDER BY start")));
+}
+
+} // namespace gpueff::nsys

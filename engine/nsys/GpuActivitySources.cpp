@@ -1,0 +1,200 @@
+// Records of work executed on the GPU: kernels, memory operations and CUDA graph launches, one row per stream.
+#include "engine/nsys/GpuActivitySources.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "engine/nsys/SqlColumns.h"
+#include "engine/paraver/EventTypes.h"
+
+namespace gpueff::nsys {
+
+namespace types = paraver::types;
+
+namespace {
+
+constexpr const char* kKernelTable = "CUPTI_ACTIVITY_KIND_KERNEL";
+constexpr const char* kMemcpyTable = "CUPTI_ACTIVITY_KIND_MEMCPY";
+constexpr const char* kMemsetTable = "CUPTI_ACTIVITY_KIND_MEMSET";
+constexpr const char* kGraphTable = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
+constexpr std::int64_t kUnknownCopyKind = 99;
+
+bool containsNccl(std::string_view name) {
+    for (std::size_t i = 0; i + 4 <= name.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(name[i])) == 'n' &&
+            std::tolower(static_cast<unsigned char>(name[i + 1])) == 'c' &&
+            std::tolower(static_cast<unsigned char>(name[i + 2])) == 'c' &&
+            std::tolower(static_cast<unsigned char>(name[i + 3])) == 'l')
+            return true;
+    return false;
+}
+
+class KernelSource : public IntervalSource {
+public:
+    KernelSource(ReportContext& ctx, sqlite::Statement st) : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
+    std::string name() const override { return "kernels"; }
+
+protected:
+    bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+        iv.begin = shifted(s.int64(0));
+        iv.end = shifted(s.int64(1));
+        iv.row = ctx_.streamRow({s.int64(2), s.int64(3), s.int64(4)});
+        std::int64_t nameId = s.int64(6);
+        auto [it, fresh] = isNccl_.try_emplace(nameId, false);
+        if (fresh) it->second = containsNccl(ctx_.report.string(nameId));
+        std::uint32_t type = it->second ? types::kNcclKernel : types::kKernel;
+        r.add(type, ctx_.stringValue(type, nameId));
+        static constexpr std::uint32_t attributes[] = {types::kGridX, types::kGridY, types::kGridZ,
+                                                       types::kBlockX, types::kBlockY, types::kBlockZ,
+                                                       types::kStaticSharedMemory, types::kDynamicSharedMemory,
+                                                       types::kLocalMemory, types::kRegistersPerThread};
+        for (int i = 0; i < 10; ++i) r.add(attributes[i], s.int64(7 + i));
+        r.add(types::kCorrelationId, s.int64(5));
+        if (!s.isNull(17)) r.add(types::kGraphNodeId, s.int64(17));
+        if (!s.isNull(18)) r.add(types::kGraphId, s.int64(18));
+        return true;
+    }
+
+private:
+    ReportContext& ctx_;
+    std::unordered_map<std::int64_t, bool> isNccl_;
+};
+
+class MemcpySource : public IntervalSource {
+public:
+    MemcpySource(ReportContext& ctx, sqlite::Statement st) : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
+    std::string name() const override { return "memcpy"; }
+
+protected:
+    bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+        iv.begin = shifted(s.int64(0));
+        iv.end = shifted(s.int64(1));
+        iv.row = ctx_.streamRow({s.int64(2), s.int64(3), s.int64(4)});
+        std::int64_t kind = s.int64(6);
+        r.add(types::kMemoryOperation, kind == 0 ? kUnknownCopyKind : kind);
+        r.add(types::kMemoryBytes, s.int64(7));
+        if (!s.isNull(8)) r.add(types::kMemcpySrcKind, s.int64(8) + 1);
+        if (!s.isNull(9)) r.add(types::kMemcpyDstKind, s.int64(9) + 1);
+        r.add(types::kCorrelationId, s.int64(5));
+        return true;
+    }
+
+private:
+    ReportContext& ctx_;
+};
+
+class MemsetSource : public IntervalSource {
+public:
+    MemsetSource(ReportContext& ctx, sqlite::Statement st) : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
+    std::string name() const override { return "memset"; }
+
+protected:
+    bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+        iv.begin = shifted(s.int64(0));
+        iv.end = shifted(s.int64(1));
+        iv.row = ctx_.streamRow({s.int64(2), s.int64(3), s.int64(4)});
+        r.add(types::kMemoryOperation, kMemsetOperation);
+        r.add(types::kMemoryBytes, s.int64(6));
+        r.add(types::kCorrelationId, s.int64(5));
+        return true;
+    }
+
+private:
+    ReportContext& ctx_;
+};
+
+class GraphLaunchSource : public IntervalSource {
+public:
+    GraphLaunchSource(ReportContext& ctx, sqlite::Statement st)
+        : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
+    std::string name() const override { return "graphs"; }
+
+protected:
+    bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+        iv.begin = shifted(s.int64(0));
+        iv.end = shifted(s.int64(1));
+        iv.row = ctx_.streamRow({s.int64(2), s.int64(3), s.int64(4)});
+        std::int64_t graphId = s.int64(6);
+        r.add(types::kGraphLaunch, ctx_.textValue(types::kGraphLaunch, "CUDA graph " + std::to_string(graphId)));
+        r.add(types::kGraphId, graphId);
+        r.add(types::kGraphExecId, s.int64(7));
+        r.add(types::kCorrelationId, s.int64(5));
+        return true;
+    }
+
+private:
+    ReportContext& ctx_;
+};
+
+void discoverStreams(const NsysExport& ex, const char* table, ReportObjects& objects) {
+    const auto& db = ex.db();
+    if (!db.hasTable(table)) return;
+    requireColumns(db, table, {"start", "end", "globalPid", "deviceId", "streamId"});
+    sqlite::Statement st(db, std::string("SELECT globalPid, deviceId, streamId, min(start), max(end) FROM ") + table +
+                                 " GROUP BY 1, 2, 3");
+    while (st.step()) {
+        objects.process(st.int64(0)).streams.insert({st.int64(0), st.int64(1), st.int64(2)});
+        objects.span(st.int64(3), st.int64(4));
+    }
+}
+
+const std::string kStreamColumns = "start, end, globalPid, deviceId, streamId, correlationId";
+
+} // namespace
+
+std::string kernelNameColumn(const sqlite::Database& db) {
+    return db.hasColumn(kKernelTable, "demangledName") ? "demangledName" : "shortName";
+}
+
+void discoverKernels(const NsysExport& ex, ReportObjects& o) { discoverStreams(ex, kKernelTable, o); }
+void discoverMemory(const NsysExport& ex, ReportObjects& o) {
+    discoverStreams(ex, kMemcpyTable, o);
+    discoverStreams(ex, kMemsetTable, o);
+}
+void discoverGraphs(const NsysExport& ex, ReportObjects& o) { discoverStreams(ex, kGraphTable, o); }
+
+void openKernels(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    const auto& db = ctx.report.db();
+    if (!db.hasTable(kKernelTable)) return;
+    std::string t = kKernelTable;
+    auto c = [&](const char* col) { return columnOr(db, t, col, "0"); };
+    std::string sql = "SELECT " + kStreamColumns + ", " + kernelNameColumn(db) + ", " + c("gridX") + ", " +
+                      c("gridY") + ", " + c("gridZ") + ", " + c("blockX") + ", " + c("blockY") + ", " + c("blockZ") +
+                      ", " + c("staticSharedMemory") + ", " + c("dynamicSharedMemory") + ", " +
+                      c("localMemoryTotal") + ", " + c("registersPerThread") + ", " + columnOr(db, t, "graphNodeId") +
+                      ", " + columnOr(db, t, "graphId") + " FROM " + t + " ORDER BY start";
+    out.push_back(std::make_unique<KernelSource>(ctx, sqlite::Statement(db, sql)));
+}
+
+void openMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    const auto& db = ctx.report.db();
+    for (auto [code, label] : ctx.report.enumLabels("ENUM_CUDA_MEMCPY_OPER"))
+        if (code != 0) ctx.catalog.labelValue(types::kMemoryOperation, code, label);
+    ctx.catalog.labelValue(types::kMemoryOperation, kUnknownCopyKind, "Unknown copy kind");
+    ctx.catalog.labelValue(types::kMemoryOperation, kMemsetOperation, "Memset");
+    for (auto [code, label] : ctx.report.enumLabels("ENUM_CUDA_MEM_KIND")) {
+        ctx.catalog.labelValue(types::kMemcpySrcKind, code + 1, label);
+        ctx.catalog.labelValue(types::kMemcpyDstKind, code + 1, label);
+    }
+    if (db.hasTable(kMemcpyTable)) {
+        std::string t = kMemcpyTable;
+        std::string sql = "SELECT " + kStreamColumns + ", copyKind, bytes, " + columnOr(db, t, "srcKind") + ", " +
+                          columnOr(db, t, "dstKind") + " FROM " + t + " ORDER BY start";
+        out.push_back(std::make_unique<MemcpySource>(ctx, sqlite::Statement(db, sql)));
+    }
+    if (db.hasTable(kMemsetTable))
+        out.push_back(std::make_unique<MemsetSource>(
+            ctx, sqlite::Statement(db, "SELECT " + kStreamColumns + ", bytes FROM " + std::string(kMemsetTable) +
+                                           " ORDER BY start")));
+}
+
+void openGraphs(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    const auto& db = ctx.report.db();
+    if (!db.hasTable(kGraphTable)) return;
+    std::string t = kGraphTable;
+    out.push_back(std::make_unique<GraphLaunchSource>(
+        ctx, sqlite::Statement(db, "SELECT " + kStreamColumns + ", " + columnOr(db, t, "graphId", "0") + ", " +
+                                       columnOr(db, t, "graphExecId", "0") + " FROM " + t + " ORDER BY start")));
+}
+
+} // namespace gpueff::nsys

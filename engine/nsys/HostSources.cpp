@@ -1,0 +1,235 @@
+#include "engine/nsys/HostSources.h"
+
+#include <unordered_map>
+
+#include "engine/nsys/MpiNames.h"
+#include "engine/nsys/SqlColumns.h"
+#include "engine/paraver/EventTypes.h"
+
+namespace gpueff::nsys {
+
+namespace types = paraver::types;
+
+namespace {
+
+constexpr const char* kRuntimeTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
+constexpr const char* kSyncTable = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+constexpr const char* kOpenAccTables[] = {"CUPTI_ACTIVITY_KIND_OPENACC_DATA", "CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH",
+                                          "CUPTI_ACTIVITY_KIND_OPENACC_OTHER"};
+
+// How a call name becomes an event: its type and the name shown in the .pcf.
+struct CallNaming {
+    std::uint32_t (*type)(std::string_view name);
+    std::string_view (*label)(std::string_view name);
+    bool mpi = false; // Extrae values for MPI calls, sizes as 50100001/2
+};
+
+std::string_view asIs(std::string_view n) { return n; }
+
+// Calls on a CPU thread: query columns are start, end, globalTid, name string id, [size], [correlation id].
+class CallSource : public IntervalSource {
+public:
+    CallSource(ReportContext& ctx, sqlite::Statement st, std::string name, CallNaming naming, bool hasSize,
+               bool hasCorrelation)
+        : IntervalSource(std::move(st), ctx.shift), ctx_(ctx), name_(std::move(name)), naming_(naming),
+          hasSize_(hasSize), hasCorrelation_(hasCorrelation) {}
+    std::string name() const override { return name_; }
+
+protected:
+    bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+        iv.begin = shifted(s.int64(0));
+        iv.end = shifted(s.int64(1));
+        iv.row = ctx_.threadRow(s.int64(2));
+        const Resolved& call = resolve(s.int64(3));
+        r.add(call.type, call.value);
+        if (hasSize_ && !s.isNull(4)) r.add(call.receive ? types::kMpiRecvSize : types::kMpiSendSize, s.int64(4));
+        if (hasCorrelation_) r.add(types::kCorrelationId, s.int64(4));
+        return true;
+    }
+
+private:
+    struct Resolved {
+        std::uint32_t type;
+        std::int64_t value;
+        bool receive;
+    };
+    const Resolved& resolve(std::int64_t nameId) {
+        auto it = cache_.find(nameId);
+        if (it != cache_.end()) return it->second;
+        std::string_view name = naming_.label(ctx_.report.string(nameId));
+        if (name.empty()) name = "unnamed";
+        Resolved res{naming_.type(name), 0, naming_.mpi && isMpiReceive(name)};
+        std::int64_t extrae = naming_.mpi ? extraeMpiValue(name) : 0;
+        if (extrae != 0) {
+            res.value = extrae;
+            ctx_.catalog.labelValue(res.type, extrae, std::string(name));
+        } else {
+            res.value = ctx_.catalog.nameValue(res.type, name);
+        }
+        return cache_.emplace(nameId, res).first->second;
+    }
+
+    ReportContext& ctx_;
+    std::string name_;
+    CallNaming naming_;
+    bool hasSize_, hasCorrelation_;
+    std::unordered_map<std::int64_t, Resolved> cache_;
+};
+
+void discoverThreads(const NsysExport& ex, const std::string& table, ReportObjects& objects) {
+    const auto& db = ex.db();
+    if (!db.hasTable(table)) return;
+    requireColumns(db, table, {"start", "end", "globalTid"});
+    sqlite::Statement st(db, "SELECT globalTid, min(start), max(coalesce(end, start)) FROM " + table +
+                                 " WHERE globalTid IS NOT NULL GROUP BY 1");
+    while (st.step()) {
+        objects.process(st.int64(0)).threads.insert(st.int64(0));
+        objects.span(st.int64(1), st.int64(2));
+    }
+}
+
+std::uint32_t apiType(std::string_view) { return types::kCudaApi; }
+std::uint32_t osrtType(std::string_view n) {
+    return n.substr(0, 8) == "pthread_" ? types::kPthread : types::kOsRuntime;
+}
+std::uint32_t openAccType(std::string_view n) {
+    if (n.find("enter_data") != std::string_view::npos || n.find("exit_data") != std::string_view::npos ||
+        n.find("update") != std::string_view::npos || n.find("enqueue_upload") != std::string_view::npos ||
+        n.find("enqueue_download") != std::string_view::npos)
+        return types::kOpenAccData;
+    if (n.find("launch") != std::string_view::npos) return types::kOpenAccLaunch;
+    return types::kOpenAccOther;
+}
+
+std::string nameColumn(const sqlite::Database& db, const std::string& table) {
+    if (db.hasColumn(table, "nameId")) return "nameId";
+    if (db.hasColumn(table, "textId")) return "textId";
+    db.fail("table " + table + " has neither nameId nor textId");
+}
+
+} // namespace
+
+std::string_view stripVersionSuffix(std::string_view name) {
+    auto pos = name.rfind("_v");
+    if (pos == std::string_view::npos || pos + 2 >= name.size()) return name;
+    for (std::size_t i = pos + 2; i < name.size(); ++i)
+        if (name[i] < '0' || name[i] > '9') return name;
+    return name.substr(0, pos);
+}
+
+void discoverApi(const NsysExport& ex, ReportObjects& o) { discoverThreads(ex, kRuntimeTable, o); }
+
+void openApi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    const auto& db = ctx.report.db();
+    if (!db.hasTable(kRuntimeTable)) return;
+    requireColumns(db, kRuntimeTable, {"nameId", "correlationId"});
+    out.push_back(std::make_unique<CallSource>(
+        ctx,
+        sqlite::Statement(db, std::string("SELECT start, end, globalTid, nameId, correlationId FROM ") +
+                                  kRuntimeTable + " ORDER BY start"),
+        "api", CallNaming{apiType, stripVersionSuffix}, false, true));
+}
+
+void discoverOsrt(const NsysExport& ex, ReportObjects& o) { discoverThreads(ex, "OSRT_API", o); }
+
+void openOsrt(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    const auto& db = ctx.report.db();
+    if (!db.hasTable("OSRT_API")) return;
+    out.push_back(std::make_unique<CallSource>(
+        ctx, sqlite::Statement(db, "SELECT start, end, globalTid, nameId FROM OSRT_API ORDER BY start"), "osrt",
+        CallNaming{osrtType, asIs}, false, false));
+}
+
+// Synchronization rows carry only the process; the thread is the one whose API call has the same
+// correlation id.
+static const std::string kSyncJoin =
+    std::string(" FROM ") + kSyncTable + " s JOIN " + kRuntimeTable +
+    " r ON r.correlationId = s.correlationId AND r.globalTid >= s.globalPid AND r.globalTid < s.globalPid + 16777216";
+
+void discoverSync(const NsysExport& ex, ReportObjects& o) {
+    const auto& db = ex.db();
+    if (!db.hasTable(kSyncTable) || !db.hasTable(kRuntimeTable)) return;
+    sqlite::Statement st(db, "SELECT r.globalTid, min(s.start), max(s.end)" + kSyncJoin + " GROUP BY 1");
+    while (st.step()) {
+        o.process(st.int64(0)).threads.insert(st.int64(0));
+        o.span(st.int64(1), st.int64(2));
+    }
+    auto total = db.scalarInt(std::string("SELECT count(*) FROM ") + kSyncTable).value_or(0);
+    auto matched = db.scalarInt("SELECT count(*)" + kSyncJoin).value_or(0);
+    if (total > matched)
+        o.skipped["synchronization rows without a matching CUDA API call (no thread to place them on)"] +=
+            static_cast<std::uint64_t>(total - matched);
+}
+
+namespace {
+class SyncSource : public IntervalSource {
+public:
+    SyncSource(ReportContext& ctx, sqlite::Statement st) : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
+    std::string name() const override { return "sync"; }
+
+protected:
+    bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+        iv.begin = shifted(s.int64(0));
+        iv.end = shifted(s.int64(1));
+        iv.row = ctx_.threadRow(s.int64(2));
+        r.add(types::kSynchronization, s.int64(3) + 1);
+        r.add(types::kCorrelationId, s.int64(4));
+        return true;
+    }
+
+private:
+    ReportContext& ctx_;
+};
+} // namespace
+
+void openSync(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    const auto& db = ctx.report.db();
+    if (!db.hasTable(kSyncTable) || !db.hasTable(kRuntimeTable)) return;
+    for (auto [code, label] : ctx.report.enumLabels("ENUM_CUPTI_SYNC_TYPE"))
+        ctx.catalog.labelValue(types::kSynchronization, code + 1, label);
+    std::string syncType = columnOr(db, kSyncTable, "syncType", "0");
+    out.push_back(std::make_unique<SyncSource>(
+        ctx, sqlite::Statement(db, "SELECT s.start, s.end, r.globalTid, s." + syncType + ", s.correlationId" +
+                                       kSyncJoin + " ORDER BY s.start")));
+}
+
+void discoverMpi(const NsysExport& ex, ReportObjects& o) {
+    for (const char* t : kMpiTables) discoverThreads(ex, t, o);
+    const auto& db = ex.db();
+    if (db.hasTable("MPI_RANKS")) {
+        sqlite::Statement st(db, "SELECT globalTid, rank FROM MPI_RANKS");
+        while (st.step()) o.process(st.int64(0)).mpiRank = st.int64(1);
+    }
+}
+
+void openMpi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    const auto& db = ctx.report.db();
+    for (const char* t : kMpiTables) {
+        if (!db.hasTable(t)) continue;
+        std::string size = columnOr(db, t, "size");
+        bool hasSize = size != "NULL";
+        out.push_back(std::make_unique<CallSource>(
+            ctx,
+            sqlite::Statement(db, "SELECT start, end, globalTid, " + nameColumn(db, t) +
+                                      (hasSize ? ", " + size : std::string()) + " FROM " + t + " ORDER BY start"),
+            std::string("mpi ") + t, CallNaming{mpiEventType, asIs, true}, hasSize, false));
+    }
+}
+
+void discoverOpenAcc(const NsysExport& ex, ReportObjects& o) {
+    for (const char* t : kOpenAccTables) discoverThreads(ex, t, o);
+}
+
+void openOpenAcc(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    const auto& db = ctx.report.db();
+    for (const char* t : kOpenAccTables) {
+        if (!db.hasTable(t)) continue;
+        out.push_back(std::make_unique<CallSource>(
+            ctx,
+            sqlite::Statement(db, "SELECT start, end, globalTid, " + nameColumn(db, t) + " FROM " + t +
+                                      " ORDER BY start"),
+            std::string("openacc ") + t, CallNaming{openAccType, asIs}, false, false));
+    }
+}
+
+} // namespace gpueff::nsys

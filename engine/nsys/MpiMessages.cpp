@@ -1,0 +1,71 @@
+#include "engine/nsys/MpiMessages.h"
+
+#include <algorithm>
+#include <deque>
+#include <tuple>
+
+#include "engine/nsys/MpiNames.h"
+#include "engine/paraver/EventTypes.h"
+
+namespace gpueff::nsys {
+
+namespace {
+struct Call {
+    std::int64_t start, end;
+    std::uint32_t row;
+};
+} // namespace
+
+std::unique_ptr<RecordSource> matchMpiMessages(std::vector<ReportContext*> reports,
+                                               const std::vector<std::map<std::int64_t, std::int64_t>>& rankOfPid,
+                                               std::uint64_t& unmatched) {
+    using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t>; // source rank, destination rank, tag
+    std::map<Key, std::deque<std::pair<Call, std::int64_t>>> sends;  // with size
+    std::map<Key, std::deque<Call>> receives;
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        const auto& db = reports[i]->report.db();
+        if (!db.hasTable("MPI_P2P_EVENTS")) continue;
+        for (const char* c : {"remoteRank", "tag", "size", "textId"})
+            if (!db.hasColumn("MPI_P2P_EVENTS", c)) return nullptr;
+        sqlite::Statement st(db, "SELECT start, end, globalTid, textId, remoteRank, tag, size FROM MPI_P2P_EVENTS "
+                                 "ORDER BY start");
+        while (st.step()) {
+            auto pid = globalPidOf(st.int64(2));
+            auto rank = rankOfPid[i].find(pid);
+            if (rank == rankOfPid[i].end() || st.isNull(4)) continue;
+            std::string_view name = reports[i]->report.string(st.int64(3));
+            Call call{st.int64(0) + reports[i]->shift, st.int64(1) + reports[i]->shift,
+                      reports[i]->threadRow(st.int64(2))};
+            if (isMpiReceive(name))
+                receives[{st.int64(4), rank->second, st.int64(5)}].push_back(call);
+            else if (name.find("end") != std::string_view::npos)
+                sends[{rank->second, st.int64(4), st.int64(5)}].push_back({call, st.int64(6)});
+        }
+    }
+    std::vector<TraceRecord> records;
+    unmatched = 0;
+    for (auto& [key, queue] : sends) {
+        auto& recvs = receives[key];
+        while (!queue.empty() && !recvs.empty()) {
+            auto [send, size] = queue.front();
+            Call recv = recvs.front();
+            queue.pop_front();
+            recvs.pop_front();
+            TraceRecord r;
+            r.isCommunication = true;
+            r.order = RecordOrder::Communication;
+            r.time = send.start;
+            r.row = send.row;
+            r.comm = {send.row, recv.row, send.start, send.start, recv.start, recv.end, size, std::get<2>(key)};
+            records.push_back(r);
+        }
+        unmatched += queue.size();
+    }
+    for (auto& [key, q] : receives) unmatched += q.size();
+    if (records.empty()) return nullptr;
+    std::sort(records.begin(), records.end(),
+              [](const TraceRecord& a, const TraceRecord& b) { return recordBefore(a, 0, b, 0); });
+    return std::make_unique<VectorSource>("mpi messages", std::move(records));
+}
+
+} // namespace gpueff::nsys

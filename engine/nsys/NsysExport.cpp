@@ -1,0 +1,120 @@
+#include "engine/nsys/NsysExport.h"
+
+#include <fstream>
+
+#include "engine/common/Error.h"
+
+namespace gpueff::nsys {
+
+namespace {
+// Schema majors we have read real exports of (2022.1 .. 2026.2); a newer major may move columns we rely on.
+constexpr int kNewestSchemaMajor = 3;
+
+std::uint32_t bigEndian(const unsigned char* p, int n) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < n; ++i) v = (v << 8) | p[i];
+    return v;
+}
+} // namespace
+
+NsysExport::NsysExport(const std::filesystem::path& path) : db_(path) {
+    checkNotTruncated();
+    if (!db_.hasTable("StringIds"))
+        db_.fail("not an Nsight Systems export: table StringIds is missing (export with `nsys export --type sqlite`)");
+    readVersion();
+    readStrings();
+    readNames();
+}
+
+void NsysExport::checkNotTruncated() const {
+    // A truncated database is only noticed by SQLite when it reaches the missing pages; the header says how
+    // many pages there should be, so compare before any output is written.
+    std::ifstream in(db_.path(), std::ios::binary);
+    unsigned char h[100] = {};
+    in.read(reinterpret_cast<char*>(h), sizeof h);
+    std::uint32_t pageSize = bigEndian(h + 16, 2);
+    if (pageSize == 1) pageSize = 65536;
+    std::uint32_t pages = bigEndian(h + 28, 4);
+    auto size = std::filesystem::file_size(db_.path());
+    if (pages != 0 && static_cast<std::uintmax_t>(pageSize) * pages > size)
+        db_.fail("truncated database: header declares " + std::to_string(pages) + " pages of " +
+                 std::to_string(pageSize) + " bytes but the file has " + std::to_string(size) + " bytes");
+}
+
+void NsysExport::readVersion() {
+    std::string table = db_.hasTable("META_DATA_EXPORT") ? "META_DATA_EXPORT"
+                        : db_.hasTable("EXPORT_META_DATA") ? "EXPORT_META_DATA" : "";
+    if (!table.empty()) {
+        if (auto v = db_.scalarText("SELECT value FROM " + table + " WHERE name='EXPORT_PRODUCT_VERSION'"))
+            productVersion_ = *v;
+        if (auto v = db_.scalarText("SELECT value FROM " + table + " WHERE name='EXPORT_SCHEMA_VERSION'"))
+            schemaVersion_ = *v;
+        int major = std::atoi(schemaVersion_.c_str());
+        if (schemaVersion_ != "unknown" && (major < 2 || major > kNewestSchemaMajor))
+            db_.fail("unsupported export schema version " + schemaVersion_ + " (gpueff reads schema 2.x to " +
+                     std::to_string(kNewestSchemaMajor) + ".x, i.e. nsys 2021-2026)");
+    } else {
+        schemaVersion_ = "pre-2022 (no export metadata)";
+    }
+    if (db_.hasTable("TARGET_INFO_SESSION_START_TIME")) {
+        if (auto v = db_.scalarInt("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME")) {
+            utcEpochNs_ = *v;
+            hasUtcStart_ = true;
+        }
+    }
+    if (db_.hasTable("TARGET_INFO_SYSTEM_ENV"))
+        if (auto v = db_.scalarText("SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name='Hostname'")) host_ = *v;
+}
+
+void NsysExport::readStrings() {
+    sqlite::Statement st(db_, "SELECT id, value FROM StringIds");
+    while (st.step()) {
+        strings_.emplace(st.int64(0), std::string(st.text(1)));
+    }
+}
+
+void NsysExport::readNames() {
+    if (db_.hasTable("PROCESSES") && db_.hasColumn("PROCESSES", "globalPid")) {
+        sqlite::Statement st(db_, "SELECT globalPid, name FROM PROCESSES");
+        while (st.step())
+            if (!st.isNull(1)) processNames_[st.int64(0)] = st.text(1);
+    }
+    if (db_.hasTable("ThreadNames")) {
+        sqlite::Statement st(db_, "SELECT globalTid, nameId FROM ThreadNames ORDER BY priority");
+        while (st.step()) threadNames_[st.int64(0)] = std::string(string(st.int64(1)));
+    }
+}
+
+std::string_view NsysExport::string(std::int64_t id) const {
+    auto it = strings_.find(id);
+    return it != strings_.end() ? std::string_view(it->second) : std::string_view();
+}
+
+std::string NsysExport::processName(std::int64_t globalPid) const {
+    auto it = processNames_.find(globalPidOf(globalPid));
+    return it != processNames_.end() ? it->second : std::string();
+}
+
+std::string NsysExport::threadName(std::int64_t globalTid) const {
+    auto it = threadNames_.find(globalTid);
+    return it != threadNames_.end() ? it->second : std::string();
+}
+
+bool NsysExport::hasRows(const std::string& table) const {
+    return db_.hasTable(table) && db_.scalarInt("SELECT 1 FROM " + table + " LIMIT 1").has_value();
+}
+
+} // namespace gpueff::nsys
+
+namespace gpueff::nsys {
+
+std::unordered_map<std::int64_t, std::string> NsysExport::enumLabels(const std::string& table) const {
+    std::unordered_map<std::int64_t, std::string> out;
+    if (!db_.hasTable(table)) return out;
+    std::string col = db_.hasColumn(table, "label") ? "label" : "name";
+    sqlite::Statement st(db_, "SELECT id, " + col + " FROM " + table);
+    while (st.step()) out.emplace(st.int64(0), std::string(st.text(1)));
+    return out;
+}
+
+} // namespace gpueff::nsys

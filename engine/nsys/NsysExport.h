@@ -1,0 +1,53 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/sqlite/Database.h"
+
+namespace gpueff::nsys {
+
+// Process id and thread id packed in nsys' globalTid/globalPid: <HW:8><VM:8><PID:24><TID:24>.
+inline std::int64_t pidOf(std::int64_t globalId) { return (globalId >> 24) & 0xFFFFFF; }
+inline std::int64_t tidOf(std::int64_t globalId) { return globalId & 0xFFFFFF; }
+inline std::int64_t globalPidOf(std::int64_t globalTid) { return globalTid & ~std::int64_t{0xFFFFFF}; }
+
+// One Nsight Systems SQLite export, opened and validated, with the facts every record source needs:
+// versions, host, clock origin, the string table and the names of processes and threads.
+class NsysExport {
+public:
+    explicit NsysExport(const std::filesystem::path& path);
+
+    const std::filesystem::path& path() const { return db_.path(); }
+    const sqlite::Database& db() const { return db_; }
+    const std::string& productVersion() const { return productVersion_; }
+    const std::string& schemaVersion() const { return schemaVersion_; }
+    const std::string& host() const { return host_; }
+    std::int64_t utcEpochNs() const { return utcEpochNs_; }
+    bool hasUtcStart() const { return hasUtcStart_; }
+
+    std::string_view string(std::int64_t id) const;
+    std::string processName(std::int64_t globalPid) const;
+    std::string threadName(std::int64_t globalTid) const;
+    bool hasRows(const std::string& table) const;
+    // id -> label of an ENUM_* table, if the export has it (names are resolved through them, not hard-coded)
+    std::unordered_map<std::int64_t, std::string> enumLabels(const std::string& table) const;
+
+private:
+    void readVersion();
+    void readStrings();
+    void readNames();
+    void checkNotTruncated() const;
+
+    sqlite::Database db_;
+    std::string productVersion_ = "unknown", schemaVersion_ = "unknown", host_ = "localhost";
+    std::int64_t utcEpochNs_ = 0;
+    bool hasUtcStart_ = false;
+    std::unordered_map<std::int64_t, std::string> strings_; // ids are sparse (up to millions)
+    std::unordered_map<std::int64_t, std::string> processNames_, threadNames_;
+};
+
+} // namespace gpueff::nsys

@@ -1,0 +1,183 @@
+#include "engine/nsys/NvtxSources.h"
+
+#include <cmath>
+#include <map>
+
+#include "engine/common/StableValues.h"
+#include "engine/nsys/MpiNames.h"
+#include "engine/nsys/SqlColumns.h"
+#include "engine/paraver/EventTypes.h"
+
+namespace gpueff::nsys {
+
+namespace types = paraver::types;
+
+namespace {
+
+constexpr const char* kTable = "NVTX_EVENTS";
+constexpr int kMark = 34, kPushPop = 59, kStartEnd = 60, kDomainCreate = 75, kCategoryName = 33;
+constexpr int kThreadName = 39;
+
+enum class DomainKind { Default, Nccl, Mpi, Other };
+
+struct Domain {
+    DomainKind kind = DomainKind::Default;
+    std::string name;
+    std::uint32_t base = types::kNvtxDefaultDomainBase;
+};
+
+std::string textExpr(const sqlite::Database& db) {
+    return db.hasColumn(kTable, "textId") ? "coalesce(n.text, s.value)" : "n.text";
+}
+
+std::string textJoin(const sqlite::Database& db) {
+    return db.hasColumn(kTable, "textId") ? " LEFT JOIN StringIds s ON s.id = n.textId" : "";
+}
+
+// Domain names come from domain-create rows; a time slice may lack them, so an unnamed domain whose
+// ranges are called nccl* is recognised as NCCL's.
+std::map<std::int64_t, Domain> readDomains(const NsysExport& ex) {
+    const auto& db = ex.db();
+    std::map<std::int64_t, Domain> domains;
+    if (!db.hasColumn(kTable, "domainId")) return domains;
+    std::string text = textExpr(db), join = textJoin(db);
+    sqlite::Statement named(db, "SELECT n.domainId, " + text + " FROM " + kTable + " n" + join +
+                                    " WHERE n.eventType = " + std::to_string(kDomainCreate));
+    while (named.step()) domains[named.int64(0)].name = named.text(1);
+    sqlite::Statement used(db, std::string("SELECT DISTINCT domainId FROM ") + kTable +
+                                   " WHERE domainId IS NOT NULL AND domainId != 0");
+    while (used.step()) domains[used.int64(0)];
+    for (auto& [id, d] : domains) {
+        if (d.name.empty()) {
+            auto first = db.scalarText("SELECT " + text + " FROM " + kTable + " n" + join + " WHERE n.domainId = " +
+                                       std::to_string(id) + " AND n.eventType IN (59, 60) LIMIT 1");
+            d.name = first && first->rfind("nccl", 0) == 0 ? "NCCL" : "NVTX domain " + std::to_string(id);
+        }
+        if (d.name == "NCCL") {
+            d.kind = DomainKind::Nccl;
+            d.base = types::kNcclDomainBase;
+        } else if (d.name == "MPI") {
+            d.kind = DomainKind::Mpi;
+        } else {
+            d.kind = DomainKind::Other;
+            d.base = types::kNvtxDefaultDomainBase +
+                     100 * static_cast<std::uint32_t>(1 + stableNameValue(d.name) % 9000);
+        }
+    }
+    return domains;
+}
+
+class NvtxSource : public IntervalSource {
+public:
+    NvtxSource(ReportContext& ctx, sqlite::Statement st, std::map<std::int64_t, Domain> domains)
+        : IntervalSource(std::move(st), ctx.shift), ctx_(ctx), domains_(std::move(domains)) {}
+    std::string name() const override { return "nvtx"; }
+
+protected:
+    // columns: start, end, eventType, text, domainId, category, globalTid, numeric payload, json payload
+    bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+        int eventType = static_cast<int>(s.int64(2));
+        iv.begin = shifted(s.int64(0));
+        iv.hasEnd = eventType != kMark && !s.isNull(1);
+        iv.end = iv.hasEnd ? shifted(s.int64(1)) : iv.begin;
+        iv.row = ctx_.threadRow(s.int64(6));
+        std::string_view text = s.text(3);
+        if (text.empty()) text = "unnamed range";
+        const Domain& d = domain(s.isNull(4) ? 0 : s.int64(4));
+        if (d.kind == DomainKind::Mpi && eventType != kMark) {
+            std::uint32_t type = mpiEventType(text);
+            std::int64_t v = extraeMpiValue(text);
+            if (v != 0) ctx_.catalog.labelValue(type, v, std::string(text));
+            r.add(type, v != 0 ? v : ctx_.textValue(type, text));
+            return true;
+        }
+        std::int64_t category = s.isNull(5) ? 0 : s.int64(5) % 97;
+        std::uint32_t type = eventType == kMark ? d.base + types::kNvtxMarkOffset
+                                                : d.base + static_cast<std::uint32_t>(category);
+        declare(type, d, eventType == kMark ? "marks" : categoryLabel(category));
+        r.add(type, ctx_.textValue(type, text));
+        if (!s.isNull(7)) {
+            std::uint32_t pt = d.base + types::kNvtxNumericPayloadOffset;
+            declare(pt, d, "numeric payload");
+            r.add(pt, static_cast<std::int64_t>(std::llround(s.real(7))));
+        }
+        if (!s.isNull(8)) {
+            std::uint32_t jt = d.base + types::kNvtxJsonPayloadOffset;
+            declare(jt, d, "JSON payload");
+            r.add(jt, ctx_.textValue(jt, s.text(8)));
+        }
+        return true;
+    }
+
+private:
+    const Domain& domain(std::int64_t id) {
+        auto it = domains_.find(id);
+        return it != domains_.end() ? it->second : defaultDomain_;
+    }
+    std::string categoryLabel(std::int64_t c) { return c == 0 ? "ranges" : "category " + std::to_string(c); }
+    void declare(std::uint32_t type, const Domain& d, const std::string& what) {
+        if (ctx_.catalog.declared(type)) return;
+        std::string domainName = d.kind == DomainKind::Default ? "NVTX" : "NVTX " + d.name;
+        ctx_.catalog.declare(type, domainName + " " + what);
+    }
+
+    ReportContext& ctx_;
+    std::map<std::int64_t, Domain> domains_;
+    Domain defaultDomain_;
+};
+
+} // namespace
+
+void discoverNvtx(const NsysExport& ex, ReportObjects& o) {
+    const auto& db = ex.db();
+    if (!db.hasTable(kTable)) return;
+    requireColumns(db, kTable, {"start", "end", "eventType", "globalTid"});
+    sqlite::Statement st(db, std::string("SELECT globalTid, min(start), max(coalesce(end, start)) FROM ") + kTable +
+                                 " WHERE eventType IN (34, 59, 60) AND globalTid IS NOT NULL GROUP BY 1");
+    while (st.step()) {
+        o.process(st.int64(0)).threads.insert(st.int64(0));
+        o.span(st.int64(1), st.int64(2));
+    }
+    // Older MPI exports name the thread "MPI Rank N": the rank orders the tasks.
+    std::string text = textExpr(db), join = textJoin(db);
+    sqlite::Statement ranks(db, "SELECT n.globalTid, " + text + " FROM " + kTable + " n" + join +
+                                    " WHERE n.eventType = " + std::to_string(kThreadName));
+    while (ranks.step()) {
+        std::string_view name = ranks.text(1);
+        if (name.rfind("MPI Rank ", 0) == 0) o.process(ranks.int64(0)).mpiRank = std::atoll(name.data() + 9);
+    }
+}
+
+void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    const auto& db = ctx.report.db();
+    if (!db.hasTable(kTable)) return;
+    auto domains = readDomains(ctx.report);
+    // Category names (eventType 33) label the category's event type.
+    if (db.hasColumn(kTable, "category")) {
+        sqlite::Statement cats(db, "SELECT coalesce(n.domainId, 0), n.category, " + textExpr(db) + " FROM " + kTable +
+                                       " n" + textJoin(db) + " WHERE n.eventType = " + std::to_string(kCategoryName));
+        while (cats.step()) {
+            auto it = domains.find(cats.int64(0));
+            std::uint32_t base = it != domains.end() ? it->second.base : types::kNvtxDefaultDomainBase;
+            std::string prefix = it != domains.end() ? "NVTX " + it->second.name : "NVTX";
+            ctx.catalog.declare(base + static_cast<std::uint32_t>(cats.int64(1) % 97),
+                                prefix + " " + std::string(cats.text(2)));
+        }
+    }
+    std::string numeric = "NULL";
+    for (const char* c : {"int64Value", "uint64Value", "int32Value", "uint32Value", "doubleValue", "floatValue"})
+        if (db.hasColumn(kTable, c)) numeric = numeric == "NULL" ? std::string("n.") + c : numeric + ", n." + c;
+    if (numeric.find(',') != std::string::npos) numeric = "coalesce(" + numeric + ")";
+    std::string json = "NULL";
+    if (db.hasColumn(kTable, "jsonTextId") && db.hasColumn(kTable, "jsonText"))
+        json = "coalesce(n.jsonText, (SELECT value FROM StringIds j WHERE j.id = n.jsonTextId))";
+    else if (db.hasColumn(kTable, "jsonText"))
+        json = "n.jsonText";
+    std::string sql = "SELECT n.start, n.end, n.eventType, " + textExpr(db) + ", " +
+                      columnOr(db, kTable, "domainId", "0") + ", " + columnOr(db, kTable, "category", "0") +
+                      ", n.globalTid, " + numeric + ", " + json + " FROM " + kTable + " n" + textJoin(db) +
+                      " WHERE n.eventType IN (34, 59, 60) AND n.globalTid IS NOT NULL ORDER BY n.start";
+    out.push_back(std::make_unique<NvtxSource>(ctx, sqlite::Statement(db, sql), std::move(domains)));
+}
+
+} // namespace gpueff::nsys

@@ -1,0 +1,14 @@
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "engine/nsys/ReportContext.h"
+
+namespace gpueff::nsys {
+
+// NVTX push/pop and start/end ranges and marks, by domain and category, with payloads; the "MPI" domain of
+// older exports becomes Extrae MPI events, the "NCCL" domain its own type range.
+void discoverNvtx(const NsysExport&, ReportObjects&);
+void openNvtx(ReportContext&, std::vector<std::unique_ptr<RecordSource>>&);
+
+} // namespace gpueff::nsys

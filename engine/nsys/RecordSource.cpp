@@ -1,0 +1,78 @@
+#include "engine/nsys/RecordSource.h"
+
+#include <algorithm>
+
+namespace gpueff::nsys {
+
+IntervalSource::IntervalSource(sqlite::Statement statement, std::int64_t shift)
+    : statement_(std::move(statement)), shift_(shift) {}
+
+bool IntervalSource::later(const PendingEnd& a, const PendingEnd& b) {
+    if (a.time != b.time) return a.time > b.time;
+    if (a.order != b.order) return a.order > b.order;
+    if (a.row != b.row) return a.row > b.row;
+    return a.seq > b.seq;
+}
+
+bool IntervalSource::loadBegin() {
+    while (!exhausted_) {
+        if (!statement_.step()) {
+            exhausted_ = true;
+            break;
+        }
+        nextBegin_.pairCount = 0;
+        nextBegin_.isCommunication = false;
+        Interval iv;
+        if (!decode(statement_, nextBegin_, iv)) {
+            ++skipped_;
+            continue;
+        }
+        nextBegin_.time = iv.begin;
+        nextBegin_.row = iv.row;
+        nextBegin_.order = RecordOrder::Begin;
+        if (iv.hasEnd) {
+            PendingEnd e{iv.end, endSeq_++,
+                         iv.end == iv.begin ? RecordOrder::ZeroLengthEnd : RecordOrder::IntervalEnd,
+                         nextBegin_.pairCount, iv.row, {}};
+            for (std::uint8_t i = 0; i < nextBegin_.pairCount; ++i) e.types[i] = nextBegin_.pairs[i].type;
+            ends_.push_back(e);
+            std::push_heap(ends_.begin(), ends_.end(), later);
+        }
+        return true;
+    }
+    return false;
+}
+
+bool IntervalSource::fill(TraceRecord& out) {
+    if (!haveBegin_) haveBegin_ = loadBegin();
+    bool endFirst = !ends_.empty() &&
+                    (!haveBegin_ || ends_.front().time < nextBegin_.time ||
+                     (ends_.front().time == nextBegin_.time && ends_.front().order < RecordOrder::Begin));
+    if (endFirst) {
+        std::pop_heap(ends_.begin(), ends_.end(), later);
+        const PendingEnd& e = ends_.back();
+        out.time = e.time;
+        out.order = e.order;
+        out.row = e.row;
+        out.isCommunication = false;
+        out.pairCount = e.pairCount;
+        for (std::uint8_t i = 0; i < e.pairCount; ++i) out.pairs[i] = {e.types[i], 0};
+        ends_.pop_back();
+        return true;
+    }
+    if (!haveBegin_) return false;
+    out = nextBegin_;
+    haveBegin_ = false;
+    return true;
+}
+
+VectorSource::VectorSource(std::string name, std::vector<TraceRecord> records)
+    : name_(std::move(name)), records_(std::move(records)) {}
+
+bool VectorSource::fill(TraceRecord& out) {
+    if (next_ >= records_.size()) return false;
+    out = records_[next_++];
+    return true;
+}
+
+} // namespace gpueff::nsys

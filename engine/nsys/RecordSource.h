@@ -1,0 +1,95 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/paraver/TraceRecord.h"
+#include "engine/sqlite/Database.h"
+
+namespace gpueff::nsys {
+
+using paraver::RecordOrder;
+using paraver::TraceRecord;
+
+// A time-ordered stream of trace records; the translator k-way merges all of them into the .prv body.
+class RecordSource {
+public:
+    virtual ~RecordSource() = default;
+    const TraceRecord* peek() const { return has_ ? &current_ : nullptr; }
+    std::uint64_t sequence() const { return sequence_; }
+    void advance() {
+        has_ = fill(current_);
+        ++sequence_;
+    }
+    virtual std::string name() const = 0;
+
+protected:
+    // Writes the next record into out; false when the stream is exhausted.
+    virtual bool fill(TraceRecord& out) = 0;
+
+private:
+    TraceRecord current_;
+    bool has_ = false;
+    std::uint64_t sequence_ = 0;
+};
+
+struct Interval {
+    std::uint32_t row = 0;
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
+    bool hasEnd = true; // false for point events (marks, samples)
+};
+
+// Turns rows of an SQL query ordered by start time into begin records and, later, matching end records
+// (same types, value 0). Ends wait in a heap, so memory is bounded by the intervals open at once.
+class IntervalSource : public RecordSource {
+public:
+    IntervalSource(sqlite::Statement statement, std::int64_t shift);
+
+protected:
+    // Decodes the statement's current row; returns false to skip it (it is counted as skipped).
+    virtual bool decode(const sqlite::Statement& row, TraceRecord& begin, Interval& interval) = 0;
+    std::int64_t shifted(std::int64_t t) const { return t + shift_; }
+
+public:
+    std::uint64_t skipped() const { return skipped_; }
+
+private:
+    struct PendingEnd {
+        std::int64_t time;
+        std::uint64_t seq;
+        RecordOrder order;
+        std::uint8_t pairCount;
+        std::uint32_t row;
+        std::array<std::uint32_t, TraceRecord::kMaxPairs> types;
+    };
+    static bool later(const PendingEnd& a, const PendingEnd& b);
+    bool fill(TraceRecord& out) override;
+    bool loadBegin();
+
+    sqlite::Statement statement_;
+    std::int64_t shift_;
+    TraceRecord nextBegin_;
+    bool haveBegin_ = false, exhausted_ = false;
+    std::vector<PendingEnd> ends_;
+    std::uint64_t endSeq_ = 0, skipped_ = 0;
+};
+
+// Records computed up front (e.g. matched MPI messages), replayed in order.
+class VectorSource : public RecordSource {
+public:
+    VectorSource(std::string name, std::vector<TraceRecord> records);
+    std::string name() const override { return name_; }
+
+protected:
+    bool fill(TraceRecord& out) override;
+
+private:
+    std::string name_;
+    std::vector<TraceRecord> records_;
+    std::size_t next_ = 0;
+};
+
+} // namespace gpueff::nsys

@@ -1,0 +1,78 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/nsys/NsysExport.h"
+#include "engine/nsys/RecordSource.h"
+#include "engine/paraver/EventCatalog.h"
+
+namespace gpueff::nsys {
+
+struct StreamKey {
+    std::int64_t globalPid, device, stream;
+    auto operator<=>(const StreamKey&) const = default;
+};
+
+// What a report contains, found by the pre-pass before any record is written: the header needs every
+// thread and the time span up front.
+struct ReportObjects {
+    struct Process {
+        std::set<std::int64_t> threads; // globalTid
+        std::set<StreamKey> streams;
+        std::set<std::int64_t> metricGpus; // GPU_METRICS typeId
+        std::int64_t mpiRank = -1;
+    };
+    std::map<std::int64_t, Process> processes; // by globalPid
+    std::int64_t firstTime = INT64_MAX, lastTime = INT64_MIN;
+    std::map<std::string, std::uint64_t> skipped; // reason -> rows
+
+    Process& process(std::int64_t globalId) { return processes[globalPidOf(globalId)]; }
+    void span(std::int64_t first, std::int64_t last) {
+        firstTime = std::min(firstTime, first);
+        lastTime = std::max(lastTime, last);
+    }
+};
+
+// Everything a record source of one report needs: the export, its clock shift, the rows of the layout and
+// the catalogue of event types and values shared by the whole trace.
+class ReportContext {
+public:
+    ReportContext(const NsysExport& ex, std::int64_t clockShift, paraver::EventCatalog& types)
+        : report(ex), shift(clockShift), catalog(types) {}
+
+    const NsysExport& report;
+    std::int64_t shift; // output time = export time + shift
+    paraver::EventCatalog& catalog;
+    std::unordered_map<std::int64_t, std::uint32_t> threadRows;
+    std::map<StreamKey, std::uint32_t> streamRows;
+    std::unordered_map<std::int64_t, std::uint32_t> metricRows;
+
+    std::uint32_t threadRow(std::int64_t globalTid) const;
+    std::uint32_t streamRow(const StreamKey& key) const;
+
+    // Value of the name behind string id `id` under `type`, cached per report (no string work per record).
+    std::int64_t stringValue(std::uint32_t type, std::int64_t id);
+    std::int64_t textValue(std::uint32_t type, std::string_view text) { return catalog.nameValue(type, text); }
+
+private:
+    std::map<std::pair<std::uint32_t, std::int64_t>, std::int64_t> stringValues_;
+};
+
+// The kinds of records `translate` knows (--only/--skip take these names).
+struct SourceKind {
+    const char* name;
+    const char* description;
+    // Pre-pass: the objects (threads, streams, GPUs) and time span this kind contributes.
+    void (*discover)(const NsysExport&, ReportObjects&);
+    // Opens this kind's record sources for one report (none when its tables are absent).
+    void (*open)(ReportContext&, std::vector<std::unique_ptr<RecordSource>>&);
+};
+
+const std::vector<SourceKind>& sourceKinds();
+
+} // namespace gpueff::nsys

@@ -1,0 +1,45 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace gpueff::nsys {
+
+struct TranslateOptions {
+    std::vector<std::filesystem::path> inputs;
+    std::filesystem::path prefix; // writes PREFIX.prv/.pcf/.row/.json
+    std::set<std::string> only, skip; // kinds (see sourceKinds())
+    bool threadNames = false;         // nsys thread names in the .row instead of THREAD a.t.n
+    bool progress = false;
+};
+
+struct ReportOffset {
+    std::filesystem::path input;
+    std::int64_t utcShiftNs = 0;  // from the session UTC starts
+    std::int64_t syncShiftNs = 0; // refinement from the sync point
+    std::string syncPoint;        // "MPI_Init end", or empty
+};
+
+struct TranslateSummary {
+    std::uint64_t records = 0, bytes = 0;
+    std::int64_t durationNs = 0;
+    std::int64_t originUtcNs = 0; // wall clock of time 0 (0 when the exports have none)
+    std::vector<ReportOffset> offsets;
+    std::map<std::string, std::uint64_t> recordsByKind;
+    std::map<std::uint32_t, std::uint64_t> beginsByType; // records with a non-zero value, by first event type
+    std::map<std::int64_t, std::uint64_t> communicationsByTag;
+    std::map<std::string, std::uint64_t> skipped;
+    std::size_t tasks = 0, threads = 0, nodes = 0;
+};
+
+// Translates Nsight Systems SQLite exports into one Paraver trace. Throws gpueff::Error on bad input; no
+// output file exists unless the whole translation succeeded.
+TranslateSummary translate(const TranslateOptions& options, const std::function<void(const std::string&)>& log);
+
+std::vector<std::string> kindNames();
+
+} // namespace gpueff::nsys

@@ -1,0 +1,65 @@
+#include "engine/paraver/EventCatalog.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "engine/common/Error.h"
+
+namespace gpueff::paraver {
+
+void EventCatalog::declare(std::uint32_t type, std::string label) {
+    auto& t = types_[type];
+    if (t.label.empty()) t.label = std::move(label);
+}
+
+EventCatalog::TypeInfo& EventCatalog::at(std::uint32_t type) {
+    auto& t = types_[type];
+    if (t.label.empty()) t.label = "Event type " + std::to_string(type);
+    return t;
+}
+
+void EventCatalog::labelValue(std::uint32_t type, std::int64_t value, std::string label) {
+    at(type).fixed[value] = std::move(label);
+}
+
+std::size_t EventCatalog::collisions() const {
+    std::size_t n = 0;
+    for (const auto& [_, t] : types_) n += t.names.collisions();
+    return n;
+}
+
+namespace {
+// Labels are single-line in the .pcf grammar.
+std::string oneLine(const std::string& s) {
+    std::string out = s;
+    for (char& c : out)
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    return out;
+}
+} // namespace
+
+void EventCatalog::writePcf(const std::string& path) const {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw Error(path + ": cannot open for writing: " + std::strerror(errno));
+    std::fputs("DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
+               "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
+               "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\nDEFAULT_SEMANTIC\n\n"
+               "THREAD_FUNC          State As Is\n\n\nSTATES\n0    Idle\n1    Running\n\n\n"
+               "STATES_COLOR\n0    {117,195,255}\n1    {0,0,255}\n\n",
+               f);
+    for (const auto& [type, info] : types_) {
+        if (!info.used) continue;
+        std::fprintf(f, "\nEVENT_TYPE\n0    %u    %s\n", type, oneLine(info.label).c_str());
+        std::map<std::int64_t, std::string> values = info.fixed;
+        for (const auto& [v, name] : info.names.labels()) values.emplace(v, name);
+        if (!values.empty()) {
+            std::fputs("VALUES\n", f);
+            if (values.count(0) == 0) std::fputs("0      End\n", f);
+            for (const auto& [v, name] : values) std::fprintf(f, "%lld      %s\n", static_cast<long long>(v), oneLine(name).c_str());
+        }
+        std::fputs("\n", f);
+    }
+    if (std::fclose(f) != 0) throw Error(path + ": write failed");
+}
+
+} // namespace gpueff::paraver

@@ -1,0 +1,58 @@
+#pragma once
+#include <cstdint>
+
+// Paraver event types written by `gpueff translate`. The numbers are nsys2prv's, so its cfgs and BSC's
+// basicanalysis work on our traces; docs/events.md is the full encoding, including the types we added.
+namespace gpueff::paraver::types {
+
+inline constexpr std::uint32_t kCudaApi = 63000000;         // value: CUDA runtime/driver call (stable name value)
+inline constexpr std::uint32_t kMemoryOperation = 63000001; // value: copyKind id, or kMemsetValue for memset
+inline constexpr std::uint32_t kMemoryBytes = 63000002;
+inline constexpr std::uint32_t kMemcpySrcKind = 63000003; // ENUM_CUDA_MEM_KIND id + 1 (0 is "end")
+inline constexpr std::uint32_t kMemcpyDstKind = 63000004;
+inline constexpr std::uint32_t kMemsetByte = 63000005;
+inline constexpr std::uint32_t kKernel = 63000006;
+inline constexpr std::uint32_t kNcclKernel = 63000007;
+inline constexpr std::uint32_t kGraphLaunch = 63000008;
+inline constexpr std::uint32_t kSynchronization = 63000009; // value: syncType + 1
+inline constexpr std::uint32_t kGraphId = 63000100;
+inline constexpr std::uint32_t kGraphExecId = 63000101;
+inline constexpr std::uint32_t kGraphNodeId = 63000102;
+inline constexpr std::uint32_t kGpuMemoryUsage = 63000200; // bytes in use on the device
+
+inline constexpr std::uint32_t kGridX = 9101, kGridY = 9102, kGridZ = 9103;
+inline constexpr std::uint32_t kBlockX = 9104, kBlockY = 9105, kBlockZ = 9106;
+inline constexpr std::uint32_t kStaticSharedMemory = 9107, kDynamicSharedMemory = 9108;
+inline constexpr std::uint32_t kLocalMemory = 9109, kRegistersPerThread = 9110;
+inline constexpr std::uint32_t kCorrelationId = 9200;
+
+inline constexpr std::uint32_t kGpuMetricBase = 9400; // + index in the fixed metric-name catalogue
+
+inline constexpr std::uint32_t kNcclDomainBase = 9500;
+inline constexpr std::uint32_t kNcclMessageSize = 9501, kNcclReduceOp = 9502, kNcclRootRank = 9503;
+inline constexpr std::uint32_t kNcclPeerRank = 9504, kNcclCommunicator = 9505, kNcclRanks = 9506;
+inline constexpr std::uint32_t kNcclRank = 9507;
+inline constexpr std::uint32_t kNvtxDefaultDomainBase = 9600;
+// Other NVTX domains: 9600 + 100 * (1 + stable(domain name) % 9000); + category (0..96) for ranges.
+inline constexpr std::uint32_t kNvtxJsonPayloadOffset = 97;
+inline constexpr std::uint32_t kNvtxNumericPayloadOffset = 98;
+inline constexpr std::uint32_t kNvtxMarkOffset = 99;
+
+// MPI, with Extrae's types so MPI cfgs apply.
+inline constexpr std::uint32_t kMpiPointToPoint = 50000001;
+inline constexpr std::uint32_t kMpiCollective = 50000002;
+inline constexpr std::uint32_t kMpiOther = 50000003;
+inline constexpr std::uint32_t kMpiOneSided = 50000004;
+inline constexpr std::uint32_t kMpiIo = 50000005;
+inline constexpr std::uint32_t kMpiSendSize = 50100001;
+inline constexpr std::uint32_t kMpiRecvSize = 50100002;
+
+inline constexpr std::uint32_t kOpenAccData = 66000000, kOpenAccLaunch = 66100000, kOpenAccOther = 66200000;
+inline constexpr std::uint32_t kOsRuntime = 66400000;
+inline constexpr std::uint32_t kPthread = 61000000;
+
+inline constexpr std::int64_t kTagKernelLaunch = 55001;
+inline constexpr std::int64_t kTagMemoryLaunch = 55002;
+inline constexpr std::int64_t kTagMpiMessage = 1; // MPI point-to-point messages keep their own tag when known
+
+} // namespace gpueff::paraver::types

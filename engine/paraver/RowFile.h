@@ -1,0 +1,12 @@
+#pragma once
+#include <string>
+
+#include "engine/paraver/TraceLayout.h"
+
+namespace gpueff::paraver {
+
+// Writes the .row file: names of CPUs, nodes and threads (tasks and the application too, for Paraver's
+// task- and application-level views).
+void writeRowFile(const std::string& path, const TraceLayout& layout, const std::string& applicationName);
+
+} // namespace gpueff::paraver

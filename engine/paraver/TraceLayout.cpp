@@ -1,0 +1,58 @@
+#include "engine/paraver/TraceLayout.h"
+
+namespace gpueff::paraver {
+
+std::uint32_t TraceLayout::addTask(std::string label, std::uint32_t node) {
+    tasks.push_back(Task{std::move(label), node, {}});
+    return static_cast<std::uint32_t>(tasks.size() - 1);
+}
+
+std::uint32_t TraceLayout::addRow(std::uint32_t task, RowKind kind, std::string label) {
+    auto row = static_cast<std::uint32_t>(rows.size());
+    auto local = static_cast<std::uint32_t>(tasks[task].rows.size());
+    rows.push_back(ThreadRow{kind, task, local, std::move(label)});
+    tasks[task].rows.push_back(row);
+    return row;
+}
+
+std::vector<std::uint32_t> TraceLayout::cpusPerNode() const {
+    std::vector<std::uint32_t> cpus(nodes.size(), 0);
+    for (const auto& t : tasks) cpus[t.node] += static_cast<std::uint32_t>(t.rows.size());
+    return cpus;
+}
+
+std::string TraceLayout::header(std::int64_t endTimeNs, const std::string& date) const {
+    std::string h = "#Paraver (";
+    h.append(date).append("):").append(std::to_string(endTimeNs)).append("_ns:");
+    auto cpus = cpusPerNode();
+    h.append(std::to_string(nodes.size())).push_back('(');
+    for (std::size_t i = 0; i < cpus.size(); ++i) {
+        if (i) h.push_back(',');
+        h.append(std::to_string(cpus[i]));
+    }
+    h.append("):1:").append(std::to_string(tasks.size())).push_back('(');
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        if (i) h.push_back(',');
+        h.append(std::to_string(tasks[i].rows.size())).push_back(':');
+        h.append(std::to_string(tasks[i].node + 1));
+    }
+    h.push_back(')');
+    return h;
+}
+
+} // namespace gpueff::paraver
+
+namespace gpueff::paraver {
+
+std::vector<std::uint32_t> TraceLayout::cpuOfRows() const {
+    std::vector<std::uint32_t> base(nodes.size() + 1, 0);
+    auto cpus = cpusPerNode();
+    for (std::size_t n = 0; n < cpus.size(); ++n) base[n + 1] = base[n] + cpus[n];
+    std::vector<std::uint32_t> next(base.begin(), base.end() - 1);
+    std::vector<std::uint32_t> cpu(rows.size(), 0);
+    for (const auto& t : tasks)
+        for (auto r : t.rows) cpu[r] = ++next[t.node];
+    return cpu;
+}
+
+} // namespace gpueff::paraver

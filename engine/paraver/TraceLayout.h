@@ -1,0 +1,40 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpueff::paraver {
+
+enum class RowKind { CpuThread, CudaStream, GpuMetrics };
+
+struct ThreadRow {
+    RowKind kind = RowKind::CpuThread;
+    std::uint32_t task = 0;  // 0-based task index
+    std::uint32_t local = 0; // 0-based index within its task
+    std::string label;       // written to the .row file
+};
+
+struct Task {
+    std::string label;
+    std::uint32_t node = 0; // 0-based node index
+    std::vector<std::uint32_t> rows;
+};
+
+// Paraver's resource and process model of one trace: one application whose tasks are processes, each with
+// its CPU threads, CUDA streams and GPU-metrics rows; nodes are hosts. Every thread gets a CPU of its own so
+// CPU-level views show one line per thread.
+struct TraceLayout {
+    std::vector<std::string> nodes;
+    std::vector<Task> tasks;
+    std::vector<ThreadRow> rows;
+
+    std::uint32_t addTask(std::string label, std::uint32_t node);
+    std::uint32_t addRow(std::uint32_t task, RowKind kind, std::string label);
+    std::vector<std::uint32_t> cpusPerNode() const;
+    // 1-based CPU of each row: CPUs are numbered in node order, one per row.
+    std::vector<std::uint32_t> cpuOfRows() const;
+    // Paraver header: "#Paraver (date):end_ns:resources:1:tasks[,comms]"
+    std::string header(std::int64_t endTimeNs, const std::string& date) const;
+};
+
+} // namespace gpueff::paraver

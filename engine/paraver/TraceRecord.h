@@ -1,0 +1,47 @@
+#pragma once
+#include <array>
+#include <cstdint>
+
+namespace gpueff::paraver {
+
+struct EventPair {
+    std::uint32_t type;
+    std::int64_t value;
+};
+
+struct Communication {
+    std::uint32_t sendRow, recvRow; // global thread rows (0-based, see TraceLayout)
+    std::int64_t logicalSend, physicalSend, logicalRecv, physicalRecv;
+    std::int64_t size, tag;
+};
+
+// Where a record sits among records of the same timestamp. Paraver reads an event line as "from now on the
+// value is v", so an interval that ends at t must be closed before the next one opens at t; a zero-length
+// interval is the exception and closes after its own begin.
+enum class RecordOrder : std::uint8_t { IntervalEnd = 0, Communication = 1, Begin = 2, ZeroLengthEnd = 3 };
+
+// One line of the .prv body, flat and fixed-size so streaming never allocates per record.
+struct TraceRecord {
+    static constexpr int kMaxPairs = 24;
+    std::int64_t time = 0;
+    RecordOrder order = RecordOrder::Begin;
+    bool isCommunication = false;
+    std::uint8_t pairCount = 0;
+    std::uint32_t row = 0;
+    std::array<EventPair, kMaxPairs> pairs;
+    Communication comm;
+
+    void add(std::uint32_t type, std::int64_t value) {
+        if (pairCount < kMaxPairs) pairs[pairCount++] = {type, value};
+    }
+};
+
+// Total order of the merged body: time, then the Paraver rule above, then row, then each source's own order.
+inline bool recordBefore(const TraceRecord& a, std::uint64_t seqA, const TraceRecord& b, std::uint64_t seqB) {
+    if (a.time != b.time) return a.time < b.time;
+    if (a.order != b.order) return a.order < b.order;
+    if (a.row != b.row) return a.row < b.row;
+    return seqA < seqB;
+}
+
+} // namespace gpueff::paraver

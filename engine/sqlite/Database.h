@@ -1,0 +1,66 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace gpueff::sqlite {
+
+class Database;
+
+// A prepared statement; rows are read in place (no per-row allocation).
+class Statement {
+public:
+    Statement(const Database& db, const std::string& sql);
+    ~Statement();
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+    Statement(Statement&& o) noexcept;
+    Statement& operator=(Statement&&) = delete;
+
+    bool step(); // false at the end; throws gpueff::Error naming the file and the query on failure
+    bool isNull(int col) const;
+    std::int64_t int64(int col) const;
+    double real(int col) const;
+    std::string_view text(int col) const;
+    const void* blob(int col, int& bytes) const;
+    void bind(int index, std::int64_t value);
+    void reset();
+
+private:
+    const Database* db_;
+    sqlite3_stmt* stmt_ = nullptr;
+    std::string sql_;
+};
+
+// A read-only connection to one SQLite file, with the schema facts every reader needs.
+class Database {
+public:
+    explicit Database(const std::filesystem::path& path);
+    ~Database();
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+
+    const std::filesystem::path& path() const { return path_; }
+    bool hasTable(std::string_view table) const;
+    const std::set<std::string>& columns(const std::string& table) const;
+    bool hasColumn(const std::string& table, std::string_view column) const;
+    std::optional<std::int64_t> scalarInt(const std::string& sql) const;
+    std::optional<std::string> scalarText(const std::string& sql) const;
+    sqlite3* handle() const { return db_; }
+    [[noreturn]] void fail(const std::string& what) const;
+
+private:
+    std::filesystem::path path_;
+    sqlite3* db_ = nullptr;
+    std::set<std::string> tables_;
+    mutable std::map<std::string, std::set<std::string>> columns_;
+};
+
+} // namespace gpueff::sqlite

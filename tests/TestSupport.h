@@ -1,0 +1,52 @@
+#pragma once
+// Helpers shared by the tests: paths, running the gpueff binary, a deliberately simple .prv reader written
+// independently of the engine's writer, and SQL queries on the source exports (the oracle).
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace testsupport {
+
+std::filesystem::path sourceDir();
+std::filesystem::path sharedData(); // ../shared/data beside the checkout
+std::filesystem::path gpueffBinary();
+std::filesystem::path tempDir(const std::string& name); // fresh, empty
+
+struct CommandResult {
+    int exitCode;
+    std::string output; // stdout and stderr
+};
+CommandResult run(const std::string& command);
+
+struct PrvEvent {
+    int cpu, appl, task, thread;
+    std::int64_t time;
+    std::vector<std::pair<std::uint32_t, std::int64_t>> pairs;
+};
+struct PrvComm {
+    int sendTask, sendThread, recvTask, recvThread;
+    std::int64_t logicalSend, physicalSend, logicalRecv, physicalRecv, size, tag;
+};
+struct PrvTrace {
+    std::string header;
+    std::int64_t endTime = 0;
+    std::vector<int> threadsPerTask;
+    std::vector<PrvEvent> events;
+    std::vector<PrvComm> comms;
+    std::vector<std::int64_t> lineTimes; // time of every body record in file order
+};
+PrvTrace readPrv(const std::filesystem::path& path);
+
+// .pcf: event type -> value labels present
+std::map<std::uint32_t, std::map<std::int64_t, std::string>> readPcfValues(const std::filesystem::path& path);
+std::vector<std::string> readRowLevel(const std::filesystem::path& path, const std::string& level);
+
+// Runs a query on an SQLite file and returns every row as strings (NULL as "").
+std::vector<std::vector<std::string>> query(const std::filesystem::path& db, const std::string& sql);
+std::int64_t queryInt(const std::filesystem::path& db, const std::string& sql);
+// Builds an SQLite database from a .sql script (synthetic fixtures), returns its path.
+std::filesystem::path buildDatabase(const std::filesystem::path& script, const std::filesystem::path& out);
+
+} // namespace testsupport

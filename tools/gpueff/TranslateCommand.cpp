@@ -1,0 +1,121 @@
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/common/Error.h"
+#include "engine/nsys/Translator.h"
+#include "tools/gpueff/Commands.h"
+
+namespace gpueff::cli {
+
+namespace {
+
+struct TranslateArgs {
+    std::vector<std::string> inputs;
+    std::string prefix;
+    std::vector<std::string> only, skip;
+    bool threadNames = false, quiet = false, stats = false;
+};
+
+std::set<std::string> splitKinds(const std::vector<std::string>& items) {
+    std::set<std::string> out;
+    for (const auto& item : items) {
+        std::size_t start = 0;
+        while (start <= item.size()) {
+            auto comma = item.find(',', start);
+            auto part = item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            if (!part.empty()) out.insert(part);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    }
+    return out;
+}
+
+bool onPath(const char* program) {
+    const char* path = std::getenv("PATH");
+    if (!path) return false;
+    std::string p = path;
+    std::size_t start = 0;
+    while (start <= p.size()) {
+        auto colon = p.find(':', start);
+        auto dir = p.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+        if (!dir.empty() && ::access((std::filesystem::path(dir) / program).c_str(), X_OK) == 0) return true;
+        if (colon == std::string::npos) break;
+        start = colon + 1;
+    }
+    return false;
+}
+
+// A .nsys-rep is NVIDIA's proprietary container: only nsys itself can turn it into the SQLite we read.
+std::filesystem::path exportedSqlite(const std::filesystem::path& input) {
+    if (input.extension() != ".nsys-rep") return input;
+    auto sqlite = input;
+    sqlite.replace_extension(".sqlite");
+    if (std::filesystem::exists(sqlite)) return sqlite;
+    if (!onPath("nsys"))
+        throw Error(input.string() + ": a .nsys-rep report must be exported to SQLite first: run `nsys export "
+                    "--type sqlite --output " + sqlite.string() + " " + input.string() + "` (nsys is not on PATH)");
+    std::string cmd = "nsys export --type sqlite --output '" + sqlite.string() + "' '" + input.string() + "'";
+    std::fprintf(stderr, "gpueff: exporting %s with nsys\n", input.c_str());
+    if (std::system(cmd.c_str()) != 0 || !std::filesystem::exists(sqlite))
+        throw Error(input.string() + ": `" + cmd + "` failed");
+    return sqlite;
+}
+
+} // namespace
+
+Action addTranslate(CLI::App& app) {
+    auto args = std::make_shared<TranslateArgs>();
+    std::string kinds;
+    for (const auto& k : nsys::kindNames()) kinds += (kinds.empty() ? "" : ", ") + k;
+    auto* cmd = app.add_subcommand(
+        "translate",
+        "Translate Nsight Systems SQLite exports (one per rank or node) into one Paraver trace PREFIX.prv/.pcf/.row, "
+        "with a PREFIX.json sidecar recording inputs, versions, clock offsets, per-kind counts and anything skipped.");
+    cmd->add_option("reports", args->inputs,
+                    "nsys SQLite exports (.sqlite), or .nsys-rep reports when nsys is on PATH; several reports are "
+                    "merged, clocks aligned by their UTC session start and refined by the end of MPI_Init")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("-o,--output", args->prefix, "output prefix: writes PREFIX.prv, PREFIX.pcf, PREFIX.row, PREFIX.json")
+        ->required();
+    cmd->add_option("--only", args->only, "translate only these record kinds (comma-separated): " + kinds)
+        ->delimiter(',');
+    cmd->add_option("--skip", args->skip, "do not translate these record kinds (comma-separated)")->delimiter(',');
+    cmd->add_flag("--thread-names", args->threadNames,
+                  "name CPU threads in the .row file with their nsys thread names instead of THREAD 1.t.n");
+    cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
+    cmd->add_flag("--stats", args->stats, "print records/s and MB/s of the translation (for benchmarks)");
+    return [args] {
+        nsys::TranslateOptions o;
+        for (const auto& in : args->inputs) o.inputs.push_back(exportedSqlite(in));
+        o.prefix = args->prefix;
+        o.only = splitKinds(args->only);
+        o.skip = splitKinds(args->skip);
+        o.threadNames = args->threadNames;
+        o.progress = !args->quiet;
+        auto start = std::chrono::steady_clock::now();
+        auto log = [quiet = args->quiet](const std::string& line) {
+            if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());
+        };
+        auto s = nsys::translate(o, log);
+        double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!args->quiet)
+            std::fprintf(stderr, "gpueff: wrote %s.prv: %llu records, %zu tasks, %zu threads, %zu nodes, %.3f ms of trace\n",
+                         args->prefix.c_str(), static_cast<unsigned long long>(s.records), s.tasks, s.threads,
+                         s.nodes, static_cast<double>(s.durationNs) / 1e6);
+        if (args->stats)
+            std::printf("records=%llu bytes=%llu seconds=%.4f records_per_s=%.0f MB_per_s=%.1f\n",
+                        static_cast<unsigned long long>(s.records), static_cast<unsigned long long>(s.bytes), secs,
+                        static_cast<double>(s.records) / secs, static_cast<double>(s.bytes) / 1e6 / secs);
+        return 0;
+    };
+}
+
+} // namespace gpueff::cli

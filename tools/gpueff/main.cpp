@@ -1,0 +1,30 @@
+#include <cstdio>
+#include <exception>
+
+#include "engine/common/Error.h"
+#include "tools/gpueff/Commands.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"gpueff: GPU efficiency analysis of Nsight Systems traces through Paraver semantics.\n"
+                 "Translates nsys SQLite exports into Paraver traces (.prv/.pcf/.row) whose event types match\n"
+                 "BSC's nsys2prv, so Paraver cfgs written for it work unchanged.",
+                 "gpueff"};
+    app.set_version_flag("--version", "gpueff " GPUEFF_VERSION);
+    app.require_subcommand(1);
+    auto translate = gpueff::cli::addTranslate(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    try {
+        if (app.got_subcommand("translate")) return translate();
+    } catch (const gpueff::Error& e) {
+        std::fprintf(stderr, "gpueff: error: %s\n", e.what());
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gpueff: internal error: %s\n", e.what());
+        return 2;
+    }
+    return 0;
+}
