@@ -110,8 +110,9 @@ std::string nameColumn(const sqlite::Database& db, const std::string& table) {
 } // namespace
 
 std::string_view stripVersionSuffix(std::string_view name) {
+    // Only nsys' 4+ digit ABI suffix goes: "_v2" is part of real names (cudaStreamGetCaptureInfo_v2).
     auto pos = name.rfind("_v");
-    if (pos == std::string_view::npos || pos + 2 >= name.size()) return name;
+    if (pos == std::string_view::npos || pos + 6 > name.size()) return name;
     for (std::size_t i = pos + 2; i < name.size(); ++i)
         if (name[i] < '0' || name[i] > '9') return name;
     return name.substr(0, pos);

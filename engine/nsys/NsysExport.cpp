@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "engine/common/Error.h"
+#include "engine/nsys/KnownEnums.h"
 
 namespace gpueff::nsys {
 
@@ -110,7 +111,7 @@ namespace gpueff::nsys {
 
 std::unordered_map<std::int64_t, std::string> NsysExport::enumLabels(const std::string& table) const {
     std::unordered_map<std::int64_t, std::string> out;
-    if (!db_.hasTable(table)) return out;
+    if (!db_.hasTable(table)) return knownEnum(table);
     std::string col = db_.hasColumn(table, "label") ? "label" : "name";
     sqlite::Statement st(db_, "SELECT id, " + col + " FROM " + table);
     while (st.step()) out.emplace(st.int64(0), std::string(st.text(1)));
