@@ -11,35 +11,14 @@ namespace {
 // Schema majors we have read real exports of (2022.1 .. 2026.2); a newer major may move columns we rely on.
 constexpr int kNewestSchemaMajor = 3;
 
-std::uint32_t bigEndian(const unsigned char* p, int n) {
-    std::uint32_t v = 0;
-    for (int i = 0; i < n; ++i) v = (v << 8) | p[i];
-    return v;
-}
 } // namespace
 
 NsysExport::NsysExport(const std::filesystem::path& path) : db_(path) {
-    checkNotTruncated();
     if (!db_.hasTable("StringIds"))
         db_.fail("not an Nsight Systems export: table StringIds is missing (export with `nsys export --type sqlite`)");
     readVersion();
     readStrings();
     readNames();
-}
-
-void NsysExport::checkNotTruncated() const {
-    // A truncated database is only noticed by SQLite when it reaches the missing pages; the header says how
-    // many pages there should be, so compare before any output is written.
-    std::ifstream in(db_.path(), std::ios::binary);
-    unsigned char h[100] = {};
-    in.read(reinterpret_cast<char*>(h), sizeof h);
-    std::uint32_t pageSize = bigEndian(h + 16, 2);
-    if (pageSize == 1) pageSize = 65536;
-    std::uint32_t pages = bigEndian(h + 28, 4);
-    auto size = std::filesystem::file_size(db_.path());
-    if (pages != 0 && static_cast<std::uintmax_t>(pageSize) * pages > size)
-        db_.fail("truncated database: header declares " + std::to_string(pages) + " pages of " +
-                 std::to_string(pageSize) + " bytes but the file has " + std::to_string(size) + " bytes");
 }
 
 void NsysExport::readVersion() {

@@ -40,7 +40,6 @@ private:
     void readVersion();
     void readStrings();
     void readNames();
-    void checkNotTruncated() const;
 
     sqlite::Database db_;
     std::string productVersion_ = "unknown", schemaVersion_ = "unknown", host_ = "localhost";

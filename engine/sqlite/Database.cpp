@@ -15,12 +15,37 @@ bool looksLikeSqlite(const std::filesystem::path& path) {
     in.read(magic, sizeof magic);
     return in.gcount() == 16 && std::string_view(magic, 15) == "SQLite format 3";
 }
+
+std::uint32_t bigEndian(const unsigned char* p, int n) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < n; ++i) v = (v << 8) | p[i];
+    return v;
+}
+
+// SQLite only notices a truncated file when a query reaches a missing page; the header says how many pages
+// there should be, so check before anything is read.
+void checkNotTruncated(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    unsigned char h[100] = {};
+    in.read(reinterpret_cast<char*>(h), sizeof h);
+    std::uint32_t pageSize = bigEndian(h + 16, 2);
+    if (pageSize == 1) pageSize = 65536;
+    std::uint32_t pages = bigEndian(h + 28, 4);
+    auto size = std::filesystem::file_size(path);
+    if (in.gcount() < 100 || (pages != 0 && static_cast<std::uintmax_t>(pageSize) * pages > size))
+        throw Error(path.string() + ": truncated database: header declares " + std::to_string(pages) +
+                    " pages of " + std::to_string(pageSize) + " bytes but the file has " + std::to_string(size) +
+                    " bytes");
+}
+
+bool corrupt(int code) { return code == SQLITE_CORRUPT || code == SQLITE_NOTADB; }
 } // namespace
 
 Database::Database(const std::filesystem::path& path) : path_(path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) throw Error(path.string() + ": no such file");
     if (!looksLikeSqlite(path)) throw Error(path.string() + ": not an SQLite database (bad file header)");
+    checkNotTruncated(path);
     if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
         std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
@@ -67,11 +92,12 @@ std::optional<std::string> Database::scalarText(const std::string& sql) const {
 }
 
 Statement::Statement(const Database& db, const std::string& sql) : db_(&db), sql_(sql) {
-    if (sqlite3_prepare_v2(db.handle(), sql.c_str(), static_cast<int>(sql.size()), &stmt_, nullptr) != SQLITE_OK) {
+    int rc = sqlite3_prepare_v2(db.handle(), sql.c_str(), static_cast<int>(sql.size()), &stmt_, nullptr);
+    if (rc != SQLITE_OK) {
         std::string msg = sqlite3_errmsg(db.handle());
         sqlite3_finalize(stmt_);
         stmt_ = nullptr;
-        db.fail("query failed (" + msg + "): " + sql);
+        db.fail((corrupt(rc) ? "corrupt database (" : "query failed (") + msg + "): " + sql);
     }
 }
 
@@ -85,8 +111,8 @@ bool Statement::step() {
     int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    db_->fail(std::string("corrupt or unreadable database (") + sqlite3_errmsg(db_->handle()) +
-              ") while running: " + sql_);
+    db_->fail(std::string(corrupt(rc) ? "corrupt database (" : "cannot read database (") +
+              sqlite3_errmsg(db_->handle()) + ") while running: " + sql_);
 }
 
 bool Statement::isNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }

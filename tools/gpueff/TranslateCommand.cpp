@@ -18,13 +18,13 @@ namespace {
 struct TranslateArgs {
     std::vector<std::string> inputs;
     std::string prefix;
-    std::vector<std::string> only, skip;
+    std::string only, skip;
     bool threadNames = false, quiet = false, stats = false;
 };
 
-std::set<std::string> splitKinds(const std::vector<std::string>& items) {
+std::set<std::string> splitKinds(const std::string& item) {
     std::set<std::string> out;
-    for (const auto& item : items) {
+    {
         std::size_t start = 0;
         while (start <= item.size()) {
             auto comma = item.find(',', start);
@@ -86,8 +86,8 @@ Action addTranslate(CLI::App& app) {
     cmd->add_option("-o,--output", args->prefix, "output prefix: writes PREFIX.prv, PREFIX.pcf, PREFIX.row, PREFIX.json")
         ->required();
     cmd->add_option("--only", args->only, "translate only these record kinds (comma-separated): " + kinds)
-        ->delimiter(',');
-    cmd->add_option("--skip", args->skip, "do not translate these record kinds (comma-separated)")->delimiter(',');
+;
+    cmd->add_option("--skip", args->skip, "do not translate these record kinds (comma-separated)");
     cmd->add_flag("--thread-names", args->threadNames,
                   "name CPU threads in the .row file with their nsys thread names instead of THREAD 1.t.n");
     cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
