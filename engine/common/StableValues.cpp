@@ -13,8 +13,8 @@ std::int64_t stableNameValue(std::string_view name) {
 }
 
 std::int64_t NameDictionary::valueOf(std::string_view name) {
+    if (auto it = byName_.find(name); it != byName_.end()) return it->second;
     std::string key(name);
-    if (auto it = byName_.find(key); it != byName_.end()) return it->second;
     std::int64_t v = stableNameValue(name);
     while (labels_.count(v) != 0) {
         ++collisions_;

@@ -22,7 +22,11 @@ public:
     bool empty() const { return labels_.empty(); }
 
 private:
-    std::unordered_map<std::string, std::int64_t> byName_;
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, std::int64_t, Hash, std::equal_to<>> byName_;
     std::map<std::int64_t, std::string> labels_;
     std::size_t collisions_ = 0;
 };

@@ -209,7 +209,7 @@ void openGpuMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>
     if (!db.hasTable(kMemoryUsage)) return;
     out.push_back(std::make_unique<GpuMemorySource>(
         ctx, sqlite::Statement(db, std::string("SELECT start, globalPid, deviceId, bytes, memoryOperationType FROM ") +
-                                       kMemoryUsage + " ORDER BY start")));
+                                       kMemoryUsage + " ORDER BY " + ctx.report.startOrder(kMemoryUsage))));
 }
 
 } // namespace gpueff::nsys

@@ -128,7 +128,7 @@ private:
 
 void discoverStreams(const NsysExport& ex, const char* table, ReportObjects& objects) {
     const auto& db = ex.db();
-    if (!db.hasTable(table)) return;
+    if (!db.hasTable(table) || !objects.firstScan(table)) return;
     requireColumns(db, table, {"start", "end", "globalPid", "deviceId", "streamId"});
     sqlite::Statement st(db, std::string("SELECT globalPid, deviceId, streamId, min(start), max(end) FROM ") + table +
                                  " GROUP BY 1, 2, 3");
@@ -162,7 +162,7 @@ void openKernels(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>&
                       c("gridY") + ", " + c("gridZ") + ", " + c("blockX") + ", " + c("blockY") + ", " + c("blockZ") +
                       ", " + c("staticSharedMemory") + ", " + c("dynamicSharedMemory") + ", " +
                       c("localMemoryTotal") + ", " + c("registersPerThread") + ", " + columnOr(db, t, "graphNodeId") +
-                      ", " + columnOr(db, t, "graphId") + " FROM " + t + " ORDER BY start";
+                      ", " + columnOr(db, t, "graphId") + " FROM " + t + " ORDER BY " + ctx.report.startOrder(t);
     out.push_back(std::make_unique<KernelSource>(ctx, sqlite::Statement(db, sql)));
 }
 
@@ -179,13 +179,13 @@ void openMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& 
     if (db.hasTable(kMemcpyTable)) {
         std::string t = kMemcpyTable;
         std::string sql = "SELECT " + kStreamColumns + ", copyKind, bytes, " + columnOr(db, t, "srcKind") + ", " +
-                          columnOr(db, t, "dstKind") + " FROM " + t + " ORDER BY start";
+                          columnOr(db, t, "dstKind") + " FROM " + t + " ORDER BY " + ctx.report.startOrder(t);
         out.push_back(std::make_unique<MemcpySource>(ctx, sqlite::Statement(db, sql)));
     }
     if (db.hasTable(kMemsetTable))
         out.push_back(std::make_unique<MemsetSource>(
             ctx, sqlite::Statement(db, "SELECT " + kStreamColumns + ", bytes FROM " + std::string(kMemsetTable) +
-                                           " ORDER BY start")));
+                                           " ORDER BY " + ctx.report.startOrder(kMemsetTable))));
 }
 
 void openGraphs(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
@@ -194,7 +194,8 @@ void openGraphs(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& 
     std::string t = kGraphTable;
     out.push_back(std::make_unique<GraphLaunchSource>(
         ctx, sqlite::Statement(db, "SELECT " + kStreamColumns + ", " + columnOr(db, t, "graphId", "0") + ", " +
-                                       columnOr(db, t, "graphExecId", "0") + " FROM " + t + " ORDER BY start")));
+                                       columnOr(db, t, "graphExecId", "0") + " FROM " + t + " ORDER BY " +
+                                       ctx.report.startOrder(t))));
 }
 
 } // namespace gpueff::nsys

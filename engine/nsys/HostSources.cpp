@@ -78,7 +78,7 @@ private:
 
 void discoverThreads(const NsysExport& ex, const std::string& table, ReportObjects& objects) {
     const auto& db = ex.db();
-    if (!db.hasTable(table)) return;
+    if (!db.hasTable(table) || !objects.firstScan(table)) return;
     requireColumns(db, table, {"start", "end", "globalTid"});
     sqlite::Statement st(db, "SELECT globalTid, min(start), max(coalesce(end, start)) FROM " + table +
                                  " WHERE globalTid IS NOT NULL GROUP BY 1");
@@ -127,7 +127,7 @@ void openApi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
     out.push_back(std::make_unique<CallSource>(
         ctx,
         sqlite::Statement(db, std::string("SELECT start, end, globalTid, nameId, correlationId FROM ") +
-                                  kRuntimeTable + " ORDER BY start"),
+                                  kRuntimeTable + " ORDER BY " + ctx.report.startOrder(kRuntimeTable)),
         "api", CallNaming{apiType, stripVersionSuffix}, false, true));
 }
 
@@ -137,29 +137,21 @@ void openOsrt(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
     const auto& db = ctx.report.db();
     if (!db.hasTable("OSRT_API")) return;
     out.push_back(std::make_unique<CallSource>(
-        ctx, sqlite::Statement(db, "SELECT start, end, globalTid, nameId FROM OSRT_API ORDER BY start"), "osrt",
+        ctx, sqlite::Statement(db, "SELECT start, end, globalTid, nameId FROM OSRT_API ORDER BY " +
+                                        ctx.report.startOrder("OSRT_API")),
+        "osrt",
         CallNaming{osrtType, asIs}, false, false));
 }
 
 // Synchronization rows carry only the process; the thread is the one whose API call has the same
 // correlation id.
 static const std::string kSyncJoin =
-    std::string(" FROM ") + kSyncTable + " s JOIN " + kRuntimeTable +
+    std::string(" FROM ") + kSyncTable + " s LEFT JOIN " + kRuntimeTable +
     " r ON r.correlationId = s.correlationId AND r.globalTid >= s.globalPid AND r.globalTid < s.globalPid + 16777216";
 
+// A synchronization row lies within its API call, so the runtime table's threads and span cover it.
 void discoverSync(const NsysExport& ex, ReportObjects& o) {
-    const auto& db = ex.db();
-    if (!db.hasTable(kSyncTable) || !db.hasTable(kRuntimeTable)) return;
-    sqlite::Statement st(db, "SELECT r.globalTid, min(s.start), max(s.end)" + kSyncJoin + " GROUP BY 1");
-    while (st.step()) {
-        o.process(st.int64(0)).threads.insert(st.int64(0));
-        o.span(st.int64(1), st.int64(2));
-    }
-    auto total = db.scalarInt(std::string("SELECT count(*) FROM ") + kSyncTable).value_or(0);
-    auto matched = db.scalarInt("SELECT count(*)" + kSyncJoin).value_or(0);
-    if (total > matched)
-        o.skipped["synchronization rows without a matching CUDA API call (no thread to place them on)"] +=
-            static_cast<std::uint64_t>(total - matched);
+    if (ex.db().hasTable(kSyncTable)) discoverThreads(ex, kRuntimeTable, o);
 }
 
 namespace {
@@ -169,7 +161,9 @@ public:
     std::string name() const override { return "sync"; }
 
 protected:
+    // Rows without a matching API call have no thread to go on: skipped, and counted in the sidecar.
     bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+        if (s.isNull(2)) return false;
         iv.begin = shifted(s.int64(0));
         iv.end = shifted(s.int64(1));
         iv.row = ctx_.threadRow(s.int64(2));
@@ -191,7 +185,7 @@ void openSync(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
     std::string syncType = columnOr(db, kSyncTable, "syncType", "0");
     out.push_back(std::make_unique<SyncSource>(
         ctx, sqlite::Statement(db, "SELECT s.start, s.end, r.globalTid, s." + syncType + ", s.correlationId" +
-                                       kSyncJoin + " ORDER BY s.start")));
+                                       kSyncJoin + " ORDER BY " + ctx.report.startOrder(kSyncTable, "s"))));
 }
 
 void discoverMpi(const NsysExport& ex, ReportObjects& o) {
@@ -212,7 +206,8 @@ void openMpi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
         out.push_back(std::make_unique<CallSource>(
             ctx,
             sqlite::Statement(db, "SELECT start, end, globalTid, " + nameColumn(db, t) +
-                                      (hasSize ? ", " + size : std::string()) + " FROM " + t + " ORDER BY start"),
+                                      (hasSize ? ", " + size : std::string()) + " FROM " + t + " ORDER BY " +
+                                      ctx.report.startOrder(t)),
             std::string("mpi ") + t, CallNaming{mpiEventType, asIs, true}, hasSize, false));
     }
 }
@@ -228,7 +223,7 @@ void openOpenAcc(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>&
         out.push_back(std::make_unique<CallSource>(
             ctx,
             sqlite::Statement(db, "SELECT start, end, globalTid, " + nameColumn(db, t) + " FROM " + t +
-                                      " ORDER BY start"),
+                                      " ORDER BY " + ctx.report.startOrder(t)),
             std::string("openacc ") + t, CallNaming{openAccType, asIs}, false, false));
     }
 }

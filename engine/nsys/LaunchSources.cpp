@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/nsys/GpuActivitySources.h"
+#include "engine/nsys/HostSources.h"
 #include "engine/paraver/EventTypes.h"
 
 namespace gpueff::nsys {
@@ -12,12 +14,11 @@ namespace {
 
 class LaunchSource : public RecordSource {
 public:
-    LaunchSource(ReportContext& ctx, sqlite::Statement st, std::int64_t tag)
-        : ctx_(ctx), st_(std::move(st)), tag_(tag) {}
+    LaunchSource(ReportContext& ctx, sqlite::Statement st) : ctx_(ctx), st_(std::move(st)) {}
     std::string name() const override { return "launches"; }
 
 protected:
-    // columns: api start, api end, api globalTid, gpu start, globalPid, deviceId, streamId, size
+    // columns: api start, api end, api globalTid, gpu start, globalPid, deviceId, streamId, size, tag
     bool fill(TraceRecord& out) override {
         if (!st_.step()) return false;
         std::int64_t apiStart = st_.int64(0) + ctx_.shift, apiEnd = st_.int64(1) + ctx_.shift;
@@ -35,39 +36,52 @@ protected:
         c.physicalSend = std::min(apiEnd, gpuStart);
         c.logicalRecv = c.physicalRecv = gpuStart;
         c.size = st_.int64(7);
-        c.tag = tag_;
+        c.tag = st_.int64(8);
         return true;
     }
 
 private:
     ReportContext& ctx_;
     sqlite::Statement st_;
-    std::int64_t tag_;
 };
-
-std::string launchQuery(const std::string& table, const std::string& size) {
-    return "SELECT r.start, r.end, r.globalTid, g.start, g.globalPid, g.deviceId, g.streamId, " + size + " FROM " +
-           table +
-           " g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = g.correlationId"
-           " AND r.globalTid >= g.globalPid AND r.globalTid < g.globalPid + 16777216 ORDER BY r.start";
-}
 
 } // namespace
 
+void discoverLaunches(const NsysExport& ex, ReportObjects& o) {
+    discoverApi(ex, o);
+    discoverKernels(ex, o);
+    discoverMemory(ex, o);
+    discoverGraphs(ex, o);
+}
+
+// One query for all GPU tables, so SQLite indexes the runtime calls' correlation ids once; when the runtime
+// table is stored by start it drives the loop and no sort is needed.
 void openLaunches(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
     const auto& db = ctx.report.db();
-    if (!db.hasTable("CUPTI_ACTIVITY_KIND_RUNTIME")) return;
+    const std::string runtime = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    if (!db.hasTable(runtime)) return;
     struct Launched {
         const char* table;
         const char* size;
         std::int64_t tag;
     };
+    std::string gpu;
     for (auto [table, size, tag] : {Launched{"CUPTI_ACTIVITY_KIND_KERNEL", "0", types::kTagKernelLaunch},
                                     Launched{"CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "0", types::kTagKernelLaunch},
-                                    Launched{"CUPTI_ACTIVITY_KIND_MEMCPY", "g.bytes", types::kTagMemoryLaunch},
-                                    Launched{"CUPTI_ACTIVITY_KIND_MEMSET", "g.bytes", types::kTagMemoryLaunch}})
+                                    Launched{"CUPTI_ACTIVITY_KIND_MEMCPY", "bytes", types::kTagMemoryLaunch},
+                                    Launched{"CUPTI_ACTIVITY_KIND_MEMSET", "bytes", types::kTagMemoryLaunch}})
         if (db.hasTable(table))
-            out.push_back(std::make_unique<LaunchSource>(ctx, sqlite::Statement(db, launchQuery(table, size)), tag));
+            gpu += std::string(gpu.empty() ? "" : " UNION ALL ") +
+                   "SELECT correlationId, globalPid, deviceId, streamId, start, " + size + " AS size, " +
+                   std::to_string(tag) + " AS tag FROM " + table;
+    if (gpu.empty()) return;
+    std::string order = ctx.report.startOrder(runtime, "r");
+    std::string join = order == "r.rowid" ? " CROSS JOIN " : " JOIN ";
+    out.push_back(std::make_unique<LaunchSource>(
+        ctx, sqlite::Statement(db, "SELECT r.start, r.end, r.globalTid, g.start, g.globalPid, g.deviceId, g.streamId, "
+                                   "g.size, g.tag FROM " + runtime + " r" + join + "(" + gpu +
+                                   ") g ON g.correlationId = r.correlationId AND r.globalTid >= g.globalPid AND "
+                                   "r.globalTid < g.globalPid + 16777216 ORDER BY " + order)));
 }
 
 } // namespace gpueff::nsys

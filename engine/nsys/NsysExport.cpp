@@ -98,3 +98,24 @@ std::unordered_map<std::int64_t, std::string> NsysExport::enumLabels(const std::
 }
 
 } // namespace gpueff::nsys
+
+namespace gpueff::nsys {
+
+std::string NsysExport::startOrder(const std::string& table, const std::string& alias) const {
+    auto it = storedByStart_.find(table);
+    if (it == storedByStart_.end()) {
+        bool sorted = true;
+        sqlite::Statement st(db_, "SELECT start FROM " + table);
+        std::int64_t last = INT64_MIN;
+        while (sorted && st.step()) {
+            std::int64_t t = st.int64(0);
+            sorted = t >= last;
+            last = t;
+        }
+        it = storedByStart_.emplace(table, sorted).first;
+    }
+    std::string prefix = alias.empty() ? "" : alias + ".";
+    return it->second ? prefix + "rowid" : prefix + "start";
+}
+
+} // namespace gpueff::nsys

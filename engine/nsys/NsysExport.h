@@ -33,6 +33,9 @@ public:
     std::string processName(std::int64_t globalPid) const;
     std::string threadName(std::int64_t globalTid) const;
     bool hasRows(const std::string& table) const;
+    // SQL ordering that yields `table` by start time: its rowid order when the rows are stored by start (as
+    // nsys writes most tables), so no sort is needed; "start" otherwise. Checked once per table.
+    std::string startOrder(const std::string& table, const std::string& alias = "") const;
     // id -> label of an ENUM_* table, if the export has it (names are resolved through them, not hard-coded)
     std::unordered_map<std::int64_t, std::string> enumLabels(const std::string& table) const;
 
@@ -47,6 +50,7 @@ private:
     bool hasUtcStart_ = false;
     std::unordered_map<std::int64_t, std::string> strings_; // ids are sparse (up to millions)
     std::unordered_map<std::int64_t, std::string> processNames_, threadNames_;
+    mutable std::unordered_map<std::string, bool> storedByStart_;
 };
 
 } // namespace gpueff::nsys

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 #include "engine/common/StableValues.h"
 #include "engine/nsys/MpiNames.h"
@@ -74,14 +75,15 @@ public:
     std::string name() const override { return "nvtx"; }
 
 protected:
-    // columns: start, end, eventType, text, domainId, category, globalTid, numeric payload, json payload
+    // columns: start, end, eventType, text, domainId, category, globalTid, numeric payload, json payload, textId
     bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
         int eventType = static_cast<int>(s.int64(2));
         iv.begin = shifted(s.int64(0));
         iv.hasEnd = eventType != kMark && !s.isNull(1);
         iv.end = iv.hasEnd ? shifted(s.int64(1)) : iv.begin;
         iv.row = ctx_.threadRow(s.int64(6));
-        std::string_view text = s.text(3);
+        // Registered strings are resolved in memory: a join on StringIds per row costs a B-tree lookup.
+        std::string_view text = s.isNull(3) && !s.isNull(9) ? ctx_.report.string(s.int64(9)) : s.text(3);
         if (text.empty()) text = "unnamed range";
         const Domain& d = domain(s.isNull(4) ? 0 : s.int64(4));
         if (d.kind == DomainKind::Mpi && eventType != kMark) {
@@ -94,17 +96,15 @@ protected:
         std::int64_t category = s.isNull(5) ? 0 : s.int64(5) % 97;
         std::uint32_t type = eventType == kMark ? d.base + types::kNvtxMarkOffset
                                                 : d.base + static_cast<std::uint32_t>(category);
-        declare(type, d, eventType == kMark ? "marks" : categoryLabel(category));
-        r.add(type, ctx_.textValue(type, text));
+        r.add(type, names(type, d, eventType == kMark ? "marks" : categoryLabel(category)).valueOf(text));
         if (!s.isNull(7)) {
             std::uint32_t pt = d.base + types::kNvtxNumericPayloadOffset;
-            declare(pt, d, "numeric payload");
+            names(pt, d, "numeric payload");
             r.add(pt, static_cast<std::int64_t>(std::llround(s.real(7))));
         }
         if (!s.isNull(8)) {
             std::uint32_t jt = d.base + types::kNvtxJsonPayloadOffset;
-            declare(jt, d, "JSON payload");
-            r.add(jt, ctx_.textValue(jt, s.text(8)));
+            r.add(jt, names(jt, d, "JSON payload").valueOf(s.text(8)));
         }
         return true;
     }
@@ -114,16 +114,20 @@ private:
         auto it = domains_.find(id);
         return it != domains_.end() ? it->second : defaultDomain_;
     }
-    std::string categoryLabel(std::int64_t c) { return c == 0 ? "ranges" : "category " + std::to_string(c); }
-    void declare(std::uint32_t type, const Domain& d, const std::string& what) {
-        if (ctx_.catalog.declared(type)) return;
-        std::string domainName = d.kind == DomainKind::Default ? "NVTX" : "NVTX " + d.name;
-        ctx_.catalog.declare(type, domainName + " " + what);
+    static std::string categoryLabel(std::int64_t c) { return c == 0 ? "ranges" : "category " + std::to_string(c); }
+    // The value dictionary of an NVTX type, declaring the type on first use (cached: no lookup by label).
+    NameDictionary& names(std::uint32_t type, const Domain& d, const std::string& what) {
+        auto it = dictionaries_.find(type);
+        if (it != dictionaries_.end()) return *it->second;
+        if (!ctx_.catalog.declared(type))
+            ctx_.catalog.declare(type, (d.kind == DomainKind::Default ? "NVTX" : "NVTX " + d.name) + " " + what);
+        return *dictionaries_.emplace(type, &ctx_.catalog.names(type)).first->second;
     }
 
     ReportContext& ctx_;
     std::map<std::int64_t, Domain> domains_;
     Domain defaultDomain_;
+    std::unordered_map<std::uint32_t, NameDictionary*> dictionaries_;
 };
 
 } // namespace
@@ -173,10 +177,11 @@ void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
         json = "coalesce(n.jsonText, (SELECT value FROM StringIds j WHERE j.id = n.jsonTextId))";
     else if (db.hasColumn(kTable, "jsonText"))
         json = "n.jsonText";
-    std::string sql = "SELECT n.start, n.end, n.eventType, " + textExpr(db) + ", " +
+    std::string sql = "SELECT n.start, n.end, n.eventType, n.text, " +
                       columnOr(db, kTable, "domainId", "0") + ", " + columnOr(db, kTable, "category", "0") +
-                      ", n.globalTid, " + numeric + ", " + json + " FROM " + kTable + " n" + textJoin(db) +
-                      " WHERE n.eventType IN (34, 59, 60) AND n.globalTid IS NOT NULL ORDER BY n.start";
+                      ", n.globalTid, " + numeric + ", " + json + ", " + columnOr(db, kTable, "textId") + " FROM " +
+                      kTable + " n WHERE n.eventType IN (34, 59, 60) AND n.globalTid IS NOT NULL ORDER BY " +
+                      ctx.report.startOrder(kTable, "n");
     out.push_back(std::make_unique<NvtxSource>(ctx, sqlite::Statement(db, sql), std::move(domains)));
 }
 

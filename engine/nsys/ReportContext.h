@@ -30,6 +30,9 @@ struct ReportObjects {
     std::map<std::int64_t, Process> processes; // by globalPid
     std::int64_t firstTime = INT64_MAX, lastTime = INT64_MIN;
     std::map<std::string, std::uint64_t> skipped; // reason -> rows
+    std::set<std::string> scanned;                // tables already discovered (several kinds share tables)
+
+    bool firstScan(const std::string& table) { return scanned.insert(table).second; }
 
     Process& process(std::int64_t globalId) { return processes[globalPidOf(globalId)]; }
     void span(std::int64_t first, std::int64_t last) {

@@ -16,7 +16,7 @@ const std::vector<SourceKind>& sourceKinds() {
         {"memory", "memcpy and memset operations", discoverMemory, openMemory},
         {"graphs", "CUDA graph launches (CUPTI_ACTIVITY_KIND_GRAPH_TRACE)", discoverGraphs, openGraphs},
         {"api", "CUDA runtime and driver API calls", discoverApi, openApi},
-        {"launches", "communication lines from launching API calls to GPU work (tags 55001/55002)", discoverApi,
+        {"launches", "communication lines from launching API calls to GPU work (tags 55001/55002)", discoverLaunches,
          openLaunches},
         {"sync", "CUDA synchronization events", discoverSync, openSync},
         {"nvtx", "NVTX ranges, marks and payloads (also the MPI and NCCL domains)", discoverNvtx, openNvtx},

@@ -50,12 +50,18 @@ void EventCatalog::writePcf(const std::string& path) const {
     for (const auto& [type, info] : types_) {
         if (!info.used) continue;
         std::fprintf(f, "\nEVENT_TYPE\n0    %u    %s\n", type, oneLine(info.label).c_str());
-        std::map<std::int64_t, std::string> values = info.fixed;
-        for (const auto& [v, name] : info.names.labels()) values.emplace(v, name);
-        if (!values.empty()) {
+        const auto& names = info.names.labels();
+        if (!info.fixed.empty() || !names.empty()) {
             std::fputs("VALUES\n", f);
-            if (values.count(0) == 0) std::fputs("0      End\n", f);
-            for (const auto& [v, name] : values) std::fprintf(f, "%lld      %s\n", static_cast<long long>(v), oneLine(name).c_str());
+            if (info.fixed.count(0) == 0 && names.count(0) == 0) std::fputs("0      End\n", f);
+            auto line = [f](std::int64_t v, const std::string& name) {
+                std::fprintf(f, "%lld      ", static_cast<long long>(v));
+                std::fputs(oneLine(name).c_str(), f);
+                std::fputc('\n', f);
+            };
+            for (const auto& [v, name] : info.fixed) line(v, name);
+            for (const auto& [v, name] : names)
+                if (info.fixed.count(v) == 0) line(v, name);
         }
         std::fputs("\n", f);
     }

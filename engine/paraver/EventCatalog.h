@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -20,8 +21,16 @@ public:
 
     void declare(std::uint32_t type, std::string label);
     std::int64_t nameValue(std::uint32_t type, std::string_view name) { return at(type).names.valueOf(name); }
+    // The dictionary of one type; the reference stays valid, so hot loops can keep it.
+    NameDictionary& names(std::uint32_t type) { return at(type).names; }
     void labelValue(std::uint32_t type, std::int64_t value, std::string label);
-    void markUsed(std::uint32_t type) { at(type).used = true; }
+    // Called for every event pair written: a direct-mapped cache keeps the map lookup off the hot path.
+    void markUsed(std::uint32_t type) {
+        auto& slot = usedCache_[type % usedCache_.size()];
+        if (slot == type) return;
+        slot = type;
+        at(type).used = true;
+    }
     bool declared(std::uint32_t type) const { return types_.count(type) != 0; }
     const std::map<std::uint32_t, TypeInfo>& types() const { return types_; }
     std::size_t collisions() const;
@@ -30,6 +39,7 @@ public:
 private:
     TypeInfo& at(std::uint32_t type);
     std::map<std::uint32_t, TypeInfo> types_;
+    std::array<std::uint32_t, 256> usedCache_{}; // type 0 is never written
 };
 
 } // namespace gpueff::paraver
