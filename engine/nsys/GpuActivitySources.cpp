@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/nsys/NcclPayloads.h"
 #include "engine/nsys/SqlColumns.h"
 #include "engine/paraver/EventTypes.h"
 
@@ -31,7 +32,8 @@ bool containsNccl(std::string_view name) {
 
 class KernelSource : public IntervalSource {
 public:
-    KernelSource(ReportContext& ctx, sqlite::Statement st) : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
+    KernelSource(ReportContext& ctx, sqlite::Statement st, NcclPayloads payloads)
+        : IntervalSource(std::move(st), ctx.shift), ctx_(ctx), payloads_(std::move(payloads)) {}
     std::string name() const override { return "kernels"; }
 
 protected:
@@ -52,11 +54,15 @@ protected:
         r.add(types::kCorrelationId, s.int64(5));
         if (!s.isNull(17)) r.add(types::kGraphNodeId, s.int64(17));
         if (!s.isNull(18)) r.add(types::kGraphId, s.int64(18));
+        if (it->second && !payloads_.empty())
+            if (const auto* p = payloads_.find(s.int64(2), s.int64(5)))
+                for (const auto& f : p->fields) r.add(f.type, f.value);
         return true;
     }
 
 private:
     ReportContext& ctx_;
+    NcclPayloads payloads_;
     std::unordered_map<std::int64_t, bool> isNccl_;
 };
 
@@ -163,7 +169,11 @@ void openKernels(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>&
                       ", " + c("staticSharedMemory") + ", " + c("dynamicSharedMemory") + ", " +
                       c("localMemoryTotal") + ", " + c("registersPerThread") + ", " + columnOr(db, t, "graphNodeId") +
                       ", " + columnOr(db, t, "graphId") + " FROM " + t + " ORDER BY " + ctx.report.startOrder(t);
-    out.push_back(std::make_unique<KernelSource>(ctx, sqlite::Statement(db, sql)));
+    std::uint64_t undecoded = 0;
+    auto payloads = NcclPayloads::read(ctx, undecoded);
+    if (undecoded)
+        ctx.skipped["NCCL NVTX binary payloads not decoded (export with --include-json to attach them)"] += undecoded;
+    out.push_back(std::make_unique<KernelSource>(ctx, sqlite::Statement(db, sql), std::move(payloads)));
 }
 
 void openMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {

@@ -132,6 +132,13 @@ private:
 
 } // namespace
 
+std::optional<std::int64_t> ncclDomainId(const NsysExport& ex) {
+    if (!ex.db().hasTable(kTable)) return std::nullopt;
+    for (const auto& [id, d] : readDomains(ex))
+        if (d.kind == DomainKind::Nccl) return id;
+    return std::nullopt;
+}
+
 void discoverNvtx(const NsysExport& ex, ReportObjects& o) {
     const auto& db = ex.db();
     if (!db.hasTable(kTable)) return;

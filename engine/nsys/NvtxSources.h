@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/nsys/ReportContext.h"
@@ -10,5 +11,7 @@ namespace gpueff::nsys {
 // older exports becomes Extrae MPI events, the "NCCL" domain its own type range.
 void discoverNvtx(const NsysExport&, ReportObjects&);
 void openNvtx(ReportContext&, std::vector<std::unique_ptr<RecordSource>>&);
+// The id of NCCL's NVTX domain in this report, named or recognised by its nccl* ranges.
+std::optional<std::int64_t> ncclDomainId(const NsysExport&);
 
 } // namespace gpueff::nsys

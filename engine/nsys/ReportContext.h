@@ -54,6 +54,7 @@ public:
     std::unordered_map<std::int64_t, std::uint32_t> threadRows;
     std::map<StreamKey, std::uint32_t> streamRows;
     std::unordered_map<std::int64_t, std::uint32_t> metricRows;
+    std::map<std::string, std::uint64_t> skipped; // reason -> count, found while opening sources
 
     std::uint32_t threadRow(std::int64_t globalTid) const;
     std::uint32_t streamRow(const StreamKey& key) const;

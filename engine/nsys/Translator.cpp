@@ -146,6 +146,13 @@ void declareTypes(paraver::EventCatalog& c) {
     c.declare(t::kLocalMemory, "Kernel local memory total (bytes)");
     c.declare(t::kRegistersPerThread, "Kernel registers per thread");
     c.declare(t::kCorrelationId, "CUDA correlation id");
+    c.declare(t::kNcclMessageSize, "NCCL message size (bytes)");
+    c.declare(t::kNcclReduceOp, "NCCL reduction operation");
+    c.declare(t::kNcclRootRank, "NCCL root rank");
+    c.declare(t::kNcclPeerRank, "NCCL peer rank");
+    c.declare(t::kNcclCommunicator, "NCCL communicator");
+    c.declare(t::kNcclRanks, "NCCL number of ranks");
+    c.declare(t::kNcclRank, "NCCL rank");
     c.declare(t::kMpiPointToPoint, "MPI Point-to-point");
     c.declare(t::kMpiCollective, "MPI Collective Comm");
     c.declare(t::kMpiOther, "MPI Other");
@@ -251,6 +258,8 @@ TranslateSummary translate(const TranslateOptions& options, const std::function<
     }
     for (auto& o : objects)
         for (const auto& [why, n] : o.skipped) summary.skipped[why] += n;
+    for (auto& ctx : contexts)
+        for (const auto& [why, n] : ctx->skipped) summary.skipped[why] += n;
 
     std::filesystem::path prefix = options.prefix;
     auto withExt = [&](const char* ext) {

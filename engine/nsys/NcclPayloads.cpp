@@ -1,0 +1,86 @@
+#include "engine/nsys/NcclPayloads.h"
+
+#include <nlohmann/json.hpp>
+
+#include "engine/nsys/NvtxSources.h"
+#include "engine/nsys/SqlColumns.h"
+#include "engine/paraver/EventTypes.h"
+
+namespace gpueff::nsys {
+
+namespace types = paraver::types;
+
+namespace {
+
+// Payload field names as NCCL's NVTX schemas spell them.
+struct Field {
+    const char* name;
+    std::uint32_t type;
+};
+constexpr Field kFields[] = {
+    {"Message size [bytes]", types::kNcclMessageSize}, {"Reduction operation", types::kNcclReduceOp},
+    {"Root", types::kNcclRootRank},                    {"Peer rank", types::kNcclPeerRank},
+    {"NCCL communicator ID", types::kNcclCommunicator}, {"No. of ranks", types::kNcclRanks},
+    {"Rank", types::kNcclRank},
+};
+
+void collect(const nlohmann::json& j, ReportContext& ctx, NcclPayload& out) {
+    if (!j.is_object()) return;
+    for (const auto& [key, value] : j.items()) {
+        if (value.is_object()) {
+            collect(value, ctx, out);
+            continue;
+        }
+        for (const auto& f : kFields) {
+            if (key != f.name) continue;
+            if (value.is_number_integer() || value.is_number_unsigned())
+                out.fields.push_back({f.type, value.get<std::int64_t>()});
+            else if (value.is_number_float())
+                out.fields.push_back({f.type, static_cast<std::int64_t>(value.get<double>())});
+            else if (value.is_string())
+                out.fields.push_back({f.type, ctx.textValue(f.type, value.get<std::string>())});
+        }
+    }
+}
+
+} // namespace
+
+NcclPayloads NcclPayloads::read(ReportContext& ctx, std::uint64_t& undecoded) {
+    NcclPayloads result;
+    undecoded = 0;
+    const auto& db = ctx.report.db();
+    const std::string nvtx = "NVTX_EVENTS", runtime = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    if (!db.hasTable(nvtx) || !db.hasTable(runtime) || !db.hasColumn(nvtx, "domainId")) return result;
+    auto domain = ncclDomainId(ctx.report);
+    if (!domain) return result;
+    std::string json = db.hasColumn(nvtx, "jsonTextId")
+                           ? "coalesce(n.jsonText, (SELECT value FROM StringIds j WHERE j.id = n.jsonTextId))"
+                           : columnOr(db, nvtx, "jsonText");
+    std::string binary = columnOr(db, nvtx, "binaryData");
+    sqlite::Statement st(db, "SELECT r.globalTid, r.correlationId, " + json + ", " + binary + " IS NOT NULL FROM " +
+                                 nvtx + " n JOIN " + runtime +
+                                 " r ON r.globalTid = n.globalTid AND r.start >= n.start AND r.start <= n.end"
+                                 " WHERE n.domainId = " + std::to_string(*domain) + " AND n.eventType = 59 AND (" +
+                                 json + " IS NOT NULL OR " + binary + " IS NOT NULL)");
+    std::int64_t lastUndecoded = -1;
+    while (st.step()) {
+        std::int64_t pid = globalPidOf(st.int64(0)), corr = st.int64(1);
+        if (st.isNull(2)) {
+            if (st.int64(3) && corr != lastUndecoded) ++undecoded;
+            lastUndecoded = corr;
+            continue;
+        }
+        auto parsed = nlohmann::json::parse(st.text(2), nullptr, false);
+        NcclPayload p;
+        collect(parsed, ctx, p);
+        if (!p.fields.empty()) result.byLaunch_[{pid, corr}] = std::move(p);
+    }
+    return result;
+}
+
+const NcclPayload* NcclPayloads::find(std::int64_t globalPid, std::int64_t correlationId) const {
+    auto it = byLaunch_.find({globalPid, correlationId});
+    return it == byLaunch_.end() ? nullptr : &it->second;
+}
+
+} // namespace gpueff::nsys
