@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,19 @@ Translation translateFixtures(const std::string& testName, const std::vector<std
     cmd += " -o '" + t.prefix.string() + "' --quiet";
     t.result = run(cmd);
     return t;
+}
+
+// Builds a fixture with extra SQL run after it (a variant of a synthetic export), returns the database.
+fs::path buildVariant(const std::string& name, const std::string& extraSql, const fs::path& dir) {
+    std::ifstream in(fixture(name));
+    REQUIRE(in);
+    std::stringstream sql;
+    sql << in.rdbuf() << "\n" << extraSql << "\n";
+    auto script = dir / (name + "-variant.sql");
+    std::ofstream(script) << sql.str();
+    auto db = buildDatabase(script, dir / (name + ".sqlite"));
+    fs::remove(script);
+    return db;
 }
 
 nlohmann::json readJson(const fs::path& p) {
@@ -176,6 +190,42 @@ TEST_CASE("synthetic GPU metrics: samples on the 'Metrics GPU0' row, negative ti
     CHECK(kernelNames[0] == "ampere_sgemm_128x64_nn");
     CHECK(kernelNames[1].find("cutlass_80_tensorop_s1688gemm") != std::string::npos);
     CHECK(kernelNames[2].find("vectorized_elementwise_kernel") != std::string::npos);
+}
+
+TEST_CASE("synthetic GPU metrics of two GPUs used by two processes: each metrics row names its own GPU") {
+    // gpu_metrics plus a second process (pid 4343) whose kernel runs on device 1, and samples of GPU 1 (typeId 2).
+    auto dir = tempDir("synthetic-gpu-metrics-2gpu");
+    auto db = buildVariant("gpu_metrics", R"(
+        INSERT INTO PROCESSES VALUES (281547840159744, 4343, 'synthetic_gemm_gpu1');
+        INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (900, 1500, 0, 281547840164087, 301, 1, 0, NULL);
+        INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, greenContextId, streamId,
+            correlationId, globalPid, demangledName, shortName, mangledName, launchType, cacheConfig,
+            registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory,
+            localMemoryPerThread, localMemoryTotal, gridId, sharedMemoryExecuted, graphNodeId, sharedMemoryLimitConfig)
+            VALUES (2100, 4900, 1, 2, NULL, 7, 301, 281547840159744, 2, 2, NULL, 1, 0, 128, 64, 32, 1, 256, 1, 1,
+                    16384, 0, 0, 0, 4, 32768, NULL, 0);
+        INSERT INTO TARGET_INFO_GPU_METRICS VALUES
+            (2, 1, 'GPU 1 metrics (synthetic)', 12, 'SMs Active [Throughput %]'),
+            (2, 1, 'GPU 1 metrics (synthetic)', 14, 'Tensor Active [Throughput %]');
+        INSERT INTO GPU_METRICS VALUES (3000, 2, 12, 40), (3000, 2, 14, 33);
+    )", dir);
+    auto prefix = dir / "out";
+    auto r = run("'" + gpueffBinary().string() + "' translate '" + db.string() + "' -o '" + prefix.string() +
+                 "' --quiet");
+    INFO(r.output);
+    REQUIRE(r.exitCode == 0);
+    auto trace = readPrv(dir / "out.prv");
+
+    // Tasks by PID (same host): 4242 (GPU 0), then 4343 (GPU 1).
+    CHECK(readRowLevel(dir / "out.row", "THREAD") ==
+          std::vector<std::string>{"THREAD 1.1.1", "CUDA-D0.S7", "Metrics GPU0", "THREAD 1.2.1", "CUDA-D1.S7",
+                                   "Metrics GPU1"});
+    // GPU 1's one sample, at 3000 - 800, on task 2's metrics row; GPU 0's four samples stay on task 1's.
+    auto gpu1 = onRow(trace, 2, 3);
+    REQUIRE(gpu1.size() == 1);
+    CHECK(gpu1[0].time == 2200);
+    CHECK(pairMap(gpu1[0]) == std::map<std::uint32_t, std::int64_t>{{kSmsActive, 40}, {kTensorActive, 33}});
+    CHECK(onRow(trace, 1, 3).size() == 4);
 }
 
 TEST_CASE("synthetic CUDA graphs (--cuda-graph-trace=graph): one 63000008 interval per GRAPH_TRACE row") {
@@ -394,6 +444,50 @@ TEST_CASE("synthetic MPI: two ranks on two hosts merged, aligned on MPI_Init, me
     checkMessage(messages[2], 2, 1, 66000 + 3500, 70000 - 1000, 72000 - 1000, 256, 19);  // rank 1 -> rank 0
     CHECK(side["communications_by_tag"]["17"] == 1);
     CHECK(skippedMatching(side, "without a matching partner") == 1);
+}
+
+TEST_CASE("synthetic MPI: calls whose end is NULL (the run ended inside them) become zero-length, no failure") {
+    // The documented MPI_* tables declare `end` nullable. Rank 1's MPI_Finalize and rank 0's last MPI_Recv
+    // (tag 19) get no end here.
+    auto dir = tempDir("synthetic-mpi-null-end");
+    auto r0 = buildVariant("mpi_rank0", "UPDATE MPI_P2P_EVENTS SET end = NULL WHERE tag = 19;", dir);
+    auto r1 = buildVariant("mpi_rank1", "UPDATE MPI_OTHER_EVENTS SET end = NULL WHERE textId = 4;", dir);
+    auto prefix = dir / "out";
+    auto r = run("'" + gpueffBinary().string() + "' translate '" + r0.string() + "' '" + r1.string() + "' -o '" +
+                 prefix.string() + "' --quiet");
+    INFO(r.output);
+    REQUIRE(r.exitCode == 0);
+    auto trace = readPrv(dir / "out.prv");
+
+    // Offsets as in the main MPI test (rank 0 -1000, rank 1 3500; MPI_Init ends are unchanged). The last
+    // records are now rank 0's MPI_Finalize end (101000 - 1000) and rank 1's MPI_Finalize start (96500 + 3500).
+    CHECK(trace.endTime == 100000);
+    for (std::size_t i = 1; i < trace.lineTimes.size(); ++i) CHECK(trace.lineTimes[i] >= trace.lineTimes[i - 1]);
+
+    // Rank 1's MPI_Finalize (Extrae value 32): begins and ends at 100000.
+    std::vector<std::pair<std::int64_t, std::int64_t>> finalize; // (time, value) on rank 1's thread, from the begin
+    for (const auto& e : onRow(trace, 2, 1))
+        if (auto v = valueOf(e, kMpiOther); v && (*v == 32 || !finalize.empty())) finalize.emplace_back(e.time, *v);
+    CHECK(finalize == std::vector<std::pair<std::int64_t, std::int64_t>>{{100000, 32}, {100000, 0}});
+
+    // Rank 0's MPI_Recv of tag 19 (value 2) at 70000 - 1000 is zero-length too, and its message's physical
+    // receive is the receive's start.
+    std::vector<std::pair<std::int64_t, std::int64_t>> recv;
+    for (const auto& e : onRow(trace, 1, 1))
+        if (e.time == 69000)
+            if (auto v = valueOf(e, kMpiP2P)) recv.emplace_back(e.time, *v);
+    CHECK(recv == std::vector<std::pair<std::int64_t, std::int64_t>>{{69000, 2}, {69000, 0}});
+    bool found = false;
+    for (const auto& c : trace.comms)
+        if (c.tag == 19) {
+            found = true;
+            CHECK(c.sendTask == 2);
+            CHECK(c.recvTask == 1);
+            CHECK(c.logicalSend == 66000 + 3500);
+            CHECK(c.logicalRecv == 69000);
+            CHECK(c.physicalRecv == 69000);
+        }
+    CHECK(found);
 }
 
 TEST_CASE("synthetic MPI: the merged trace does not depend on the order of the reports") {

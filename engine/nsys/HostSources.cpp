@@ -205,7 +205,8 @@ void openMpi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
         bool hasSize = size != "NULL";
         out.push_back(std::make_unique<CallSource>(
             ctx,
-            sqlite::Statement(db, "SELECT start, end, globalTid, " + nameColumn(db, t) +
+            // `end` is nullable in the MPI tables (a call the run ended in): such a call is zero-length.
+            sqlite::Statement(db, "SELECT start, coalesce(end, start), globalTid, " + nameColumn(db, t) +
                                       (hasSize ? ", " + size : std::string()) + " FROM " + t + " ORDER BY " +
                                       ctx.report.startOrder(t)),
             std::string("mpi ") + t, CallNaming{mpiEventType, asIs, true}, hasSize, false));

@@ -27,8 +27,9 @@ std::unique_ptr<RecordSource> matchMpiMessages(std::vector<ReportContext*> repor
         if (!db.hasTable("MPI_P2P_EVENTS")) continue;
         for (const char* c : {"remoteRank", "tag", "size", "textId"})
             if (!db.hasColumn("MPI_P2P_EVENTS", c)) return nullptr;
-        sqlite::Statement st(db, "SELECT start, end, globalTid, textId, remoteRank, tag, size FROM MPI_P2P_EVENTS "
-                                 "ORDER BY " + reports[i]->report.startOrder("MPI_P2P_EVENTS"));
+        // `end` is nullable (a receive the run ended in): the physical receive is then the call's start.
+        sqlite::Statement st(db, "SELECT start, coalesce(end, start), globalTid, textId, remoteRank, tag, size "
+                                 "FROM MPI_P2P_EVENTS ORDER BY " + reports[i]->report.startOrder("MPI_P2P_EVENTS"));
         while (st.step()) {
             auto pid = globalPidOf(st.int64(2));
             auto rank = rankOfPid[i].find(pid);

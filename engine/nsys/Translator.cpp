@@ -112,10 +112,15 @@ TraceLayout buildLayout(const std::vector<std::unique_ptr<NsysExport>>& reports,
         for (const auto& s : p.objects->streams)
             ctx.streamRows[s] = layout.addRow(task, paraver::RowKind::CudaStream,
                                               "CUDA-D" + std::to_string(s.device) + ".S" + std::to_string(s.stream));
-        std::size_t gpu = 0;
+        // A GPU's index is its typeId's rank among the report's metric GPUs (as in discoverGpuMetrics), not a
+        // count within the process: the second process's GPU 1 is "Metrics GPU1".
+        std::set<std::int64_t> reportGpus;
+        for (const auto& [pid, q] : objects[p.report].processes)
+            reportGpus.insert(q.metricGpus.begin(), q.metricGpus.end());
         for (auto typeId : p.objects->metricGpus)
-            ctx.metricRows[typeId] =
-                layout.addRow(task, paraver::RowKind::GpuMetrics, "Metrics GPU" + std::to_string(gpu++));
+            ctx.metricRows[typeId] = layout.addRow(
+                task, paraver::RowKind::GpuMetrics,
+                "Metrics GPU" + std::to_string(std::distance(reportGpus.begin(), reportGpus.find(typeId))));
     }
     return layout;
 }
