@@ -1,10 +1,11 @@
-// Tests on SYNTHETIC fixtures (data/synthetic/*.sql): small exports hand-made from the documented nsys schema for
-// the features none of the real exports in shared/data/nsys has (GPU metrics, CUDA graphs, MPI tables, several
-// reports). They are not measured data. Every expected value below was worked out by hand from the fixture's
-// rows (the comments show the arithmetic), not read off gpueff's output.
-#include <doctest/doctest.h>
+// Tests on SYNTHETIC fixtures (data/synthetic/*.sql): small exports hand-made from the documented nsys schema
+// for the features none of the real exports in shared/data/nsys has (GPU metrics, CUDA graphs, MPI tables,
+// several reports). They are not measured data. Every expected value below was worked out by hand from the
+// fixture's rows (the comments show the arithmetic), not read off gpueff's output.
+#include "tests/TestSupport.h"
 
 #include <algorithm>
+#include <doctest/doctest.h>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -13,8 +14,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "tests/TestSupport.h"
 
 namespace fs = std::filesystem;
 using namespace testsupport;
@@ -29,7 +28,9 @@ constexpr std::uint32_t kMpiP2P = 50000001, kMpiCollective = 50000002, kMpiOther
 constexpr std::uint32_t kMpiSendSize = 50100001, kMpiRecvSize = 50100002;
 constexpr std::int64_t kTagKernelLaunch = 55001;
 
-fs::path fixture(const std::string& name) { return sourceDir() / "data" / "synthetic" / (name + ".sql"); }
+fs::path fixture(const std::string& name) {
+    return sourceDir() / "data" / "synthetic" / (name + ".sql");
+}
 
 struct Translation {
     fs::path dir, prefix;
@@ -127,16 +128,15 @@ std::int64_t skippedMatching(const nlohmann::json& side, const std::string& word
 
 } // namespace
 
-TEST_SUITE("synthetic fixtures") {
-
-TEST_CASE("synthetic GPU metrics: samples on the 'Metrics GPU0' row, negative timestamps dropped and reported") {
+TEST_CASE("synthetic GPU metrics: samples on the 'Metrics GPU0' row, negative timestamps dropped") {
     auto t = translateFixtures("synthetic-gpu-metrics", {"gpu_metrics"});
     INFO(t.result.output);
     REQUIRE(t.result.exitCode == 0);
     auto trace = readPrv(t.file(".prv"));
 
-    // Time 0 is the earliest translated record: the cudaLaunchKernel call at 800 ns (the samples at -400 are
-    // dropped, the first kept sample is at 1000). The last record is the sample at 11000: 11000 - 800.
+    // Time 0 is the earliest translated record: the cudaLaunchKernel call at 800 ns (the samples at -400
+    // are dropped, the first kept sample is at 1000). The last record is the sample at 11000: 11000 -
+    // 800.
     REQUIRE_FALSE(trace.lineTimes.empty());
     CHECK(*std::min_element(trace.lineTimes.begin(), trace.lineTimes.end()) == 0);
     CHECK(trace.endTime == 10200);
@@ -193,22 +193,24 @@ TEST_CASE("synthetic GPU metrics: samples on the 'Metrics GPU0' row, negative ti
 }
 
 TEST_CASE("synthetic GPU metrics of two GPUs used by two processes: each metrics row names its own GPU") {
-    // gpu_metrics plus a second process (pid 4343) whose kernel runs on device 1, and samples of GPU 1 (typeId 2).
+    // gpu_metrics plus a second process (pid 4343) whose kernel runs on device 1, and samples of GPU 1
+    // (typeId 2).
     auto dir = tempDir("synthetic-gpu-metrics-2gpu");
     auto db = buildVariant("gpu_metrics", R"(
-        INSERT INTO PROCESSES VALUES (281547840159744, 4343, 'synthetic_gemm_gpu1');
-        INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (900, 1500, 0, 281547840164087, 301, 1, 0, NULL);
-        INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, greenContextId, streamId,
-            correlationId, globalPid, demangledName, shortName, mangledName, launchType, cacheConfig,
-            registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory,
-            localMemoryPerThread, localMemoryTotal, gridId, sharedMemoryExecuted, graphNodeId, sharedMemoryLimitConfig)
-            VALUES (2100, 4900, 1, 2, NULL, 7, 301, 281547840159744, 2, 2, NULL, 1, 0, 128, 64, 32, 1, 256, 1, 1,
-                    16384, 0, 0, 0, 4, 32768, NULL, 0);
-        INSERT INTO TARGET_INFO_GPU_METRICS VALUES
-            (2, 1, 'GPU 1 metrics (synthetic)', 12, 'SMs Active [Throughput %]'),
-            (2, 1, 'GPU 1 metrics (synthetic)', 14, 'Tensor Active [Throughput %]');
-        INSERT INTO GPU_METRICS VALUES (3000, 2, 12, 40), (3000, 2, 14, 33);
-    )", dir);
+    INSERT INTO PROCESSES VALUES (281547840159744, 4343, 'synthetic_gemm_gpu1');
+    INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (900, 1500, 0, 281547840164087, 301, 1, 0, NULL);
+    INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, greenContextId, streamId,
+        correlationId, globalPid, demangledName, shortName, mangledName, launchType, cacheConfig,
+        registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory,
+        localMemoryPerThread, localMemoryTotal, gridId, sharedMemoryExecuted, graphNodeId, sharedMemoryLimitConfig)
+        VALUES (2100, 4900, 1, 2, NULL, 7, 301, 281547840159744, 2, 2, NULL, 1, 0, 128, 64, 32, 1, 256, 1, 1,
+                16384, 0, 0, 0, 4, 32768, NULL, 0);
+    INSERT INTO TARGET_INFO_GPU_METRICS VALUES
+        (2, 1, 'GPU 1 metrics (synthetic)', 12, 'SMs Active [Throughput %]'),
+        (2, 1, 'GPU 1 metrics (synthetic)', 14, 'Tensor Active [Throughput %]');
+    INSERT INTO GPU_METRICS VALUES (3000, 2, 12, 40), (3000, 2, 14, 33);
+)",
+                           dir);
     auto prefix = dir / "out";
     auto r = run("'" + gpueffBinary().string() + "' translate '" + db.string() + "' -o '" + prefix.string() +
                  "' --quiet");
@@ -217,9 +219,9 @@ TEST_CASE("synthetic GPU metrics of two GPUs used by two processes: each metrics
     auto trace = readPrv(dir / "out.prv");
 
     // Tasks by PID (same host): 4242 (GPU 0), then 4343 (GPU 1).
-    CHECK(readRowLevel(dir / "out.row", "THREAD") ==
-          std::vector<std::string>{"THREAD 1.1.1", "CUDA-D0.S7", "Metrics GPU0", "THREAD 1.2.1", "CUDA-D1.S7",
-                                   "Metrics GPU1"});
+    CHECK(readRowLevel(dir / "out.row", "THREAD") == std::vector<std::string>{"THREAD 1.1.1", "CUDA-D0.S7",
+                                                                              "Metrics GPU0", "THREAD 1.2.1",
+                                                                              "CUDA-D1.S7", "Metrics GPU1"});
     // GPU 1's one sample, at 3000 - 800, on task 2's metrics row; GPU 0's four samples stay on task 1's.
     auto gpu1 = onRow(trace, 2, 3);
     REQUIRE(gpu1.size() == 1);
@@ -245,8 +247,8 @@ TEST_CASE("synthetic CUDA graphs (--cuda-graph-trace=graph): one 63000008 interv
     CHECK(trace.endTime == 9000 - 1000);
 
     auto graphs = begins(trace, kGraphLaunch);
-    CHECK(graphs.size() ==
-          static_cast<std::size_t>(queryInt(t.inputs[0], "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE")));
+    CHECK(graphs.size() == static_cast<std::size_t>(queryInt(
+                               t.inputs[0], "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE")));
     REQUIRE(graphs.size() == 3);
     struct Expected {
         std::pair<int, int> row;
@@ -278,7 +280,8 @@ TEST_CASE("synthetic CUDA graphs (--cuda-graph-trace=graph): one 63000008 interv
     for (const auto& e : ends(trace, kGraphLaunch)) endTimes.insert(e.time);
     CHECK(endTimes == std::multiset<std::int64_t>{4350, 6400, 7800});
 
-    // The graphs' kernels are not in the kernel table: the only kernel is the eager one, with no graph attributes.
+    // The graphs' kernels are not in the kernel table: the only kernel is the eager one, with no graph
+    // attributes.
     auto kernels = begins(trace, kKernel);
     REQUIRE(kernels.size() == 1);
     CHECK(kernels[0].time == 1500 - 1000);
@@ -350,9 +353,9 @@ TEST_CASE("synthetic MPI: two ranks on two hosts merged, aligned on MPI_Init, me
 
     // Clocks. UTC shifts: rank 0 0, rank 1 +3000 (its session started 3000 ns later).
     // MPI_Init ends: rank 0 at 51000 + 0 = 51000, rank 1 at 46500 + 3000 = 49500 -> rank 1 moves by 1500.
-    // Shifts: rank 0 0, rank 1 4500. First records: rank 0 1000 (MPI_Init), rank 1 2000 + 4500 = 6500 -> zero =
-    // 1000, so offsets (output = export time + offset): rank 0 -1000, rank 1 3500.
-    // Last record: rank 0 101000 - 1000 = 100000, rank 1 97500 + 3500 = 101000.
+    // Shifts: rank 0 0, rank 1 4500. First records: rank 0 1000 (MPI_Init), rank 1 2000 + 4500 = 6500 ->
+    // zero = 1000, so offsets (output = export time + offset): rank 0 -1000, rank 1 3500. Last record:
+    // rank 0 101000 - 1000 = 100000, rank 1 97500 + 3500 = 101000.
     const auto& in = side.at("inputs");
     REQUIRE(in.size() == 2);
     CHECK(in[0].at("host") == "synth-host-alpha"); // inputs stay in command-line order
@@ -370,9 +373,11 @@ TEST_CASE("synthetic MPI: two ranks on two hosts merged, aligned on MPI_Init, me
     // Layout: task 1 = rank 0 (host beta), task 2 = rank 1 (host alpha); each a thread and a stream.
     // origin 1700000200000001000 ns = 2023-11-14 22:16:40 UTC.
     CHECK(trace.header == "#Paraver (14/11/2023 at 22:16):101000_ns:2(2,2):1:2(2:1,2:2)");
-    CHECK(readRowLevel(t.file(".row"), "NODE") == std::vector<std::string>{"synth-host-beta", "synth-host-alpha"});
+    CHECK(readRowLevel(t.file(".row"), "NODE") ==
+          std::vector<std::string>{"synth-host-beta", "synth-host-alpha"});
     CHECK(readRowLevel(t.file(".row"), "TASK") ==
-          std::vector<std::string>{"synthetic_mpi 7000@synth-host-beta", "synthetic_mpi 7000@synth-host-alpha"});
+          std::vector<std::string>{"synthetic_mpi 7000@synth-host-beta",
+                                   "synthetic_mpi 7000@synth-host-alpha"});
     CHECK(readRowLevel(t.file(".row"), "THREAD") ==
           std::vector<std::string>{"THREAD 1.1.1", "CUDA-D0.S7", "THREAD 1.2.1", "CUDA-D0.S7"});
     CHECK(*std::min_element(trace.lineTimes.begin(), trace.lineTimes.end()) == 0);
@@ -384,8 +389,10 @@ TEST_CASE("synthetic MPI: two ranks on two hosts merged, aligned on MPI_Init, me
         for (const auto& e : onRow(trace, task, 1)) {
             auto v = valueOf(e, kMpiOther);
             if (!v) continue;
-            if (*v == 31 && !initBegin) initBegin = e.time;
-            else if (*v == 0 && initBegin && !initEnd) initEnd = e.time;
+            if (*v == 31 && !initBegin)
+                initBegin = e.time;
+            else if (*v == 0 && initBegin && !initEnd)
+                initEnd = e.time;
         }
         CHECK(initBegin == begin);
         CHECK(initEnd == 50000);
@@ -439,39 +446,46 @@ TEST_CASE("synthetic MPI: two ranks on two hosts merged, aligned on MPI_Init, me
         CHECK(c.logicalRecv == recvStart);
         CHECK(c.physicalRecv == recvEnd);
     };
-    checkMessage(messages[0], 1, 2, 60000 - 1000, 55000 + 3500, 57500 + 3500, 4096, 17); // MPI_Send -> MPI_Recv
-    checkMessage(messages[1], 1, 2, 62000 - 1000, 57600 + 3500, 57700 + 3500, 1024, 18); // MPI_Isend -> MPI_Irecv
-    checkMessage(messages[2], 2, 1, 66000 + 3500, 70000 - 1000, 72000 - 1000, 256, 19);  // rank 1 -> rank 0
+    checkMessage(messages[0], 1, 2, 60000 - 1000, 55000 + 3500, 57500 + 3500, 4096,
+                 17); // MPI_Send -> MPI_Recv
+    checkMessage(messages[1], 1, 2, 62000 - 1000, 57600 + 3500, 57700 + 3500, 1024,
+                 18); // MPI_Isend -> MPI_Irecv
+    checkMessage(messages[2], 2, 1, 66000 + 3500, 70000 - 1000, 72000 - 1000, 256,
+                 19); // rank 1 -> rank 0
     CHECK(side["communications_by_tag"]["17"] == 1);
     CHECK(skippedMatching(side, "without a matching partner") == 1);
 }
 
-TEST_CASE("synthetic MPI: calls whose end is NULL (the run ended inside them) become zero-length, no failure") {
-    // The documented MPI_* tables declare `end` nullable. Rank 1's MPI_Finalize and rank 0's last MPI_Recv
-    // (tag 19) get no end here.
+TEST_CASE("synthetic MPI: calls with a NULL end (the run ended inside them) become zero-length") {
+    // The documented MPI_* tables declare `end` nullable. Rank 1's MPI_Finalize and rank 0's last
+    // MPI_Recv (tag 19) get no end here.
     auto dir = tempDir("synthetic-mpi-null-end");
     auto r0 = buildVariant("mpi_rank0", "UPDATE MPI_P2P_EVENTS SET end = NULL WHERE tag = 19;", dir);
     auto r1 = buildVariant("mpi_rank1", "UPDATE MPI_OTHER_EVENTS SET end = NULL WHERE textId = 4;", dir);
     auto prefix = dir / "out";
-    auto r = run("'" + gpueffBinary().string() + "' translate '" + r0.string() + "' '" + r1.string() + "' -o '" +
-                 prefix.string() + "' --quiet");
+    auto r = run("'" + gpueffBinary().string() + "' translate '" + r0.string() + "' '" + r1.string() +
+                 "' -o '" + prefix.string() + "' --quiet");
     INFO(r.output);
     REQUIRE(r.exitCode == 0);
     auto trace = readPrv(dir / "out.prv");
 
     // Offsets as in the main MPI test (rank 0 -1000, rank 1 3500; MPI_Init ends are unchanged). The last
-    // records are now rank 0's MPI_Finalize end (101000 - 1000) and rank 1's MPI_Finalize start (96500 + 3500).
+    // records are now rank 0's MPI_Finalize end (101000 - 1000) and rank 1's MPI_Finalize start (96500 +
+    // 3500).
     CHECK(trace.endTime == 100000);
-    for (std::size_t i = 1; i < trace.lineTimes.size(); ++i) CHECK(trace.lineTimes[i] >= trace.lineTimes[i - 1]);
+    for (std::size_t i = 1; i < trace.lineTimes.size(); ++i)
+        CHECK(trace.lineTimes[i] >= trace.lineTimes[i - 1]);
 
     // Rank 1's MPI_Finalize (Extrae value 32): begins and ends at 100000.
-    std::vector<std::pair<std::int64_t, std::int64_t>> finalize; // (time, value) on rank 1's thread, from the begin
+    std::vector<std::pair<std::int64_t, std::int64_t>>
+        finalize; // (time, value) on rank 1's thread, from the begin
     for (const auto& e : onRow(trace, 2, 1))
-        if (auto v = valueOf(e, kMpiOther); v && (*v == 32 || !finalize.empty())) finalize.emplace_back(e.time, *v);
+        if (auto v = valueOf(e, kMpiOther); v && (*v == 32 || !finalize.empty()))
+            finalize.emplace_back(e.time, *v);
     CHECK(finalize == std::vector<std::pair<std::int64_t, std::int64_t>>{{100000, 32}, {100000, 0}});
 
-    // Rank 0's MPI_Recv of tag 19 (value 2) at 70000 - 1000 is zero-length too, and its message's physical
-    // receive is the receive's start.
+    // Rank 0's MPI_Recv of tag 19 (value 2) at 70000 - 1000 is zero-length too, and its message's
+    // physical receive is the receive's start.
     std::vector<std::pair<std::int64_t, std::int64_t>> recv;
     for (const auto& e : onRow(trace, 1, 1))
         if (e.time == 69000)
@@ -513,15 +527,14 @@ TEST_CASE("the same report given twice is refused, naming the file, with no outp
         auto dir = tempDir(std::string("synthetic-twice-") + name);
         auto db = buildDatabase(fixture(name), dir / (std::string(name) + ".sqlite"));
         auto prefix = dir / "out";
-        auto r = run("'" + gpueffBinary().string() + "' translate '" + db.string() + "' '" + db.string() + "' -o '" +
-                     prefix.string() + "' --quiet");
+        auto r = run("'" + gpueffBinary().string() + "' translate '" + db.string() + "' '" + db.string() +
+                     "' -o '" + prefix.string() + "' --quiet");
         INFO(r.output);
         CHECK(r.exitCode != 0);
         CHECK(r.output.find(db.string()) != std::string::npos);
         std::vector<std::string> left;
-        for (const auto& entry : fs::directory_iterator(dir)) left.push_back(entry.path().filename().string());
+        for (const auto& entry : fs::directory_iterator(dir))
+            left.push_back(entry.path().filename().string());
         CHECK(left == std::vector<std::string>{std::string(name) + ".sqlite"});
     }
 }
-
-} // TEST_SUITE

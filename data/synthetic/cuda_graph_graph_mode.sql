@@ -1,0 +1,174 @@
+-- SYNTHETIC fixture, hand-made from the documented nsys schema; not measured data.
+-- CUDA graphs traced with --cuda-graph-trace=graph (the default): three cudaGraphLaunch calls,
+-- three CUPTI_ACTIVITY_KIND_GRAPH_TRACE rows, no kernel rows for the graphs' kernels. Schema 3.16.1 (nsys 2024.6).
+-- CREATE TABLE statements are copied from real exports (sqlite3 .schema of shared/data/nsys/*.sqlite) or,
+-- for tables none of them has, from NVIDIA's documented export schema. Times are ns since the session start.
+
+PRAGMA foreign_keys = OFF;
+BEGIN;
+CREATE TABLE StringIds (
+    -- Consolidation of repetitive string values.
+
+    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- ID reference value.
+    value                       TEXT      NOT NULL                     -- String value.
+);
+CREATE TABLE META_DATA_EXPORT (
+    -- information about nsys export process
+
+    name                        TEXT      NOT NULL,                    -- Name of meta-data record
+    value                       TEXT                                   -- Value of meta-data record
+);
+CREATE TABLE TARGET_INFO_SESSION_START_TIME (
+    utcEpochNs                  INTEGER,                               -- UTC Epoch timestamp at start of the capture (ns).
+    utcTime                     TEXT,                                  -- Start of the capture in UTC.
+    localTime                   TEXT                                   -- Start of the capture in local time of target.
+);
+CREATE TABLE TARGET_INFO_SYSTEM_ENV (
+    globalVid                   INTEGER,                               -- Serialized GlobalId.
+    devStateName                TEXT      NOT NULL,                    -- Device state name.
+    name                        TEXT      NOT NULL,                    -- Property name.
+    nameEnum                    INTEGER   NOT NULL,                    -- Property enum value.
+    value                       TEXT      NOT NULL                     -- Property value.
+);
+CREATE TABLE ANALYSIS_DETAILS (
+    -- Details about the analysis session.
+
+    globalVid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.
+    duration                    INTEGER   NOT NULL,                    -- The total time span of the entire trace (ns).
+    startTime                   INTEGER   NOT NULL,                    -- Trace start timestamp in nanoseconds.
+    stopTime                    INTEGER   NOT NULL                     -- Trace stop timestamp in nanoseconds.
+);
+CREATE TABLE PROCESSES (
+    -- Names and identifiers of processes captured in the report.
+
+    globalPid                   INTEGER,                               -- Serialized GlobalId.
+    pid                         INTEGER,                               -- The process ID.
+    name                        TEXT                                   -- The process name.
+);
+CREATE TABLE ThreadNames (
+    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Thread name
+    priority                    INTEGER,                               -- Priority of the thread.
+    globalTid                   INTEGER                                -- Serialized GlobalId.
+);
+CREATE TABLE ENUM_NSYS_EVENT_CLASS (
+    -- Nsys event class labels
+
+    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- Enum numerical value.
+    name                        TEXT,                                  -- Enum symbol name.
+    label                       TEXT                                   -- Enum human name.
+);
+CREATE TABLE ENUM_CUDA_KERNEL_LAUNCH_TYPE (
+    -- CUDA kernel launch type labels
+
+    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- Enum numerical value.
+    name                        TEXT,                                  -- Enum symbol name.
+    label                       TEXT                                   -- Enum human name.
+);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    correlationId               INTEGER,                               -- ID used to identify events that this function call has triggered.
+    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name
+    returnValue                 INTEGER   NOT NULL,                    -- Return value of the function call.
+    callchainId                 INTEGER                                -- REFERENCES CUDA_CALLCHAINS(id)
+);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
+    contextId                   INTEGER   NOT NULL,                    -- Context ID.
+    greenContextId              INTEGER,                               -- Green context ID.
+    streamId                    INTEGER   NOT NULL,                    -- Stream ID.
+    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
+    globalPid                   INTEGER,                               -- Serialized GlobalId.
+    demangledName               INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Kernel function name w/ templates
+    shortName                   INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Base kernel function name
+    mangledName                 INTEGER,                               -- REFERENCES StringIds(id) -- Raw C++ mangled kernel function name
+    launchType                  INTEGER,                               -- REFERENCES ENUM_CUDA_KERNEL_LAUNCH_TYPE(id)
+    cacheConfig                 INTEGER,                               -- REFERENCES ENUM_CUDA_FUNC_CACHE_CONFIG(id)
+    registersPerThread          INTEGER   NOT NULL,                    -- Number of registers required for each thread executing the kernel.
+    gridX                       INTEGER   NOT NULL,                    -- X-dimension grid size.
+    gridY                       INTEGER   NOT NULL,                    -- Y-dimension grid size.
+    gridZ                       INTEGER   NOT NULL,                    -- Z-dimension grid size.
+    blockX                      INTEGER   NOT NULL,                    -- X-dimension block size.
+    blockY                      INTEGER   NOT NULL,                    -- Y-dimension block size.
+    blockZ                      INTEGER   NOT NULL,                    -- Z-dimension block size.
+    staticSharedMemory          INTEGER   NOT NULL,                    -- Static shared memory allocated for the kernel (B).
+    dynamicSharedMemory         INTEGER   NOT NULL,                    -- Dynamic shared memory reserved for the kernel (B).
+    localMemoryPerThread        INTEGER   NOT NULL,                    -- Amount of local memory reserved for each thread (B).
+    localMemoryTotal            INTEGER   NOT NULL,                    -- Total amount of local memory reserved for the kernel (B).
+    gridId                      INTEGER   NOT NULL,                    -- Unique grid ID of the kernel assigned at runtime.
+    sharedMemoryExecuted        INTEGER,                               -- Shared memory size set by the driver.
+    graphNodeId                 INTEGER,                               -- REFERENCES CUDA_GRAPH_NODE_EVENTS(graphNodeId)
+    sharedMemoryLimitConfig     INTEGER                                -- REFERENCES ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG(id)
+);
+CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
+    contextId                   INTEGER   NOT NULL,                    -- Context ID.
+    greenContextId              INTEGER,                               -- Green context ID.
+    streamId                    INTEGER   NOT NULL,                    -- Stream ID.
+    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
+    globalPid                   INTEGER,                               -- Serialized GlobalId.
+    graphId                     INTEGER   NOT NULL,                    -- REFERENCES CUDA_GRAPH_EVENTS(graphId)
+    graphExecId                 INTEGER   NOT NULL                     -- REFERENCES CUDA_GRAPH_EVENTS(graphExecId)
+);
+
+INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES
+    (0, 'TRACE_PROCESS_EVENT_CUDA_RUNTIME', 'CUDA runtime'),
+    (1, 'TRACE_PROCESS_EVENT_CUDA_DRIVER', 'CUDA driver');
+INSERT INTO ENUM_CUDA_KERNEL_LAUNCH_TYPE VALUES
+    (0, 'CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN', 'Unknown'),
+    (1, 'CUDA_KERNEL_LAUNCH_TYPE_REGULAR', 'Regular'),
+    (2, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE', 'Coop Single Device'),
+    (3, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE', 'Coop Multi Device');
+
+-- One process (pid 5151); globalPid = (1 << 48) | (5151 << 24), main thread tid 5151.
+-- Profiled as with the default --cuda-graph-trace=graph: each graph launch is one GRAPH_TRACE row and the
+-- kernels inside the graphs are NOT in CUPTI_ACTIVITY_KIND_KERNEL (only the one eager kernel is).
+INSERT INTO StringIds VALUES
+    (1, 'cudaLaunchKernel_v7000'),
+    (2, 'cudaGraphInstantiate_v12000'),
+    (3, 'cudaGraphLaunch_v10000'),
+    (4, 'cudaStreamSynchronize_v3020'),
+    (5, 'init_buffers_kernel'),
+    (6, 'synthetic_graph');
+INSERT INTO META_DATA_EXPORT VALUES
+    ('EXPORT_PRODUCT_NAME', 'NVIDIA Nsight Systems'),
+    ('EXPORT_PRODUCT_VERSION', '2024.6.2.25'),
+    ('EXPORT_SCHEMA_VERSION', '3.16.1'),
+    ('EXPORT_SCHEMA_VERSION_MAJOR', '3'),
+    ('EXPORT_SCHEMA_VERSION_MINOR', '16'),
+    ('EXPORT_SCHEMA_VERSION_MICRO', '1'),
+    ('EXPORT_PARAM_INPUT_FILE', 'SYNTHETIC_cuda_graph_graph_mode.nsys-rep');
+INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1700000100000000000, '2023-11-14T22:15:00', '2023-11-14T22:15:00');
+INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES (281474976710656, 'Local (CLI)', 'Hostname', 619, 'synth-graph-node');
+INSERT INTO ANALYSIS_DETAILS VALUES (281474976710656, 10000, 0, 10000);
+INSERT INTO PROCESSES VALUES (281561396150272, 5151, 'synthetic_graph');
+INSERT INTO ThreadNames VALUES (6, 20, 281561396155423);
+
+-- start, end, eventClass, globalTid, correlationId, nameId, returnValue, callchainId
+INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES
+    (1000, 1400, 0, 281561396155423, 10, 1, 0, NULL),
+    (2000, 2600, 0, 281561396155423, 11, 2, 0, NULL),
+    (3000, 3300, 0, 281561396155423, 12, 3, 0, NULL),
+    (3400, 3700, 0, 281561396155423, 13, 3, 0, NULL),
+    (3800, 4100, 0, 281561396155423, 14, 3, 0, NULL),
+    (4200, 9000, 0, 281561396155423, 15, 4, 0, NULL);
+
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, greenContextId, streamId, correlationId,
+    globalPid, demangledName, shortName, mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ,
+    blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId,
+    sharedMemoryExecuted, graphNodeId, sharedMemoryLimitConfig) VALUES
+    (1500, 2500, 0, 1, NULL, 7, 10, 281561396150272, 5, 5, NULL, 1, 0, 32, 256, 1, 1, 256, 1, 1, 0, 0, 0, 0, 1, 0, NULL, 0);
+
+-- Three launches: graph 1 (exec 2) twice on stream 13, graph 5 (exec 6) once on stream 14.
+-- start, end, deviceId, contextId, greenContextId, streamId, correlationId, globalPid, graphId, graphExecId
+INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE VALUES
+    (3350, 5350, 0, 1, NULL, 13, 12, 281561396150272, 1, 2),
+    (5400, 7400, 0, 1, NULL, 13, 13, 281561396150272, 1, 2),
+    (4150, 8800, 0, 1, NULL, 14, 14, 281561396150272, 5, 6);
+COMMIT;

@@ -1,0 +1,195 @@
+-- SYNTHETIC fixture, hand-made from the documented nsys schema; not measured data.
+-- GPU metrics: one process, one GPU, three kernels (two GEMM-like), GPU_METRICS samples of
+-- 'GPC Clock Frequency [MHz]', 'SMs Active [Throughput %]' and 'Tensor Active [Throughput %]', two of them with a
+-- negative timestamp. Schema 3.16.1 (nsys 2024.6).
+-- CREATE TABLE statements are copied from real exports (sqlite3 .schema of shared/data/nsys/*.sqlite) or,
+-- for tables none of them has, from NVIDIA's documented export schema. Times are ns since the session start.
+
+PRAGMA foreign_keys = OFF;
+BEGIN;
+CREATE TABLE StringIds (
+    -- Consolidation of repetitive string values.
+
+    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- ID reference value.
+    value                       TEXT      NOT NULL                     -- String value.
+);
+CREATE TABLE META_DATA_EXPORT (
+    -- information about nsys export process
+
+    name                        TEXT      NOT NULL,                    -- Name of meta-data record
+    value                       TEXT                                   -- Value of meta-data record
+);
+CREATE TABLE TARGET_INFO_SESSION_START_TIME (
+    utcEpochNs                  INTEGER,                               -- UTC Epoch timestamp at start of the capture (ns).
+    utcTime                     TEXT,                                  -- Start of the capture in UTC.
+    localTime                   TEXT                                   -- Start of the capture in local time of target.
+);
+CREATE TABLE TARGET_INFO_SYSTEM_ENV (
+    globalVid                   INTEGER,                               -- Serialized GlobalId.
+    devStateName                TEXT      NOT NULL,                    -- Device state name.
+    name                        TEXT      NOT NULL,                    -- Property name.
+    nameEnum                    INTEGER   NOT NULL,                    -- Property enum value.
+    value                       TEXT      NOT NULL                     -- Property value.
+);
+CREATE TABLE ANALYSIS_DETAILS (
+    -- Details about the analysis session.
+
+    globalVid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.
+    duration                    INTEGER   NOT NULL,                    -- The total time span of the entire trace (ns).
+    startTime                   INTEGER   NOT NULL,                    -- Trace start timestamp in nanoseconds.
+    stopTime                    INTEGER   NOT NULL                     -- Trace stop timestamp in nanoseconds.
+);
+CREATE TABLE PROCESSES (
+    -- Names and identifiers of processes captured in the report.
+
+    globalPid                   INTEGER,                               -- Serialized GlobalId.
+    pid                         INTEGER,                               -- The process ID.
+    name                        TEXT                                   -- The process name.
+);
+CREATE TABLE ThreadNames (
+    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Thread name
+    priority                    INTEGER,                               -- Priority of the thread.
+    globalTid                   INTEGER                                -- Serialized GlobalId.
+);
+CREATE TABLE ENUM_NSYS_EVENT_CLASS (
+    -- Nsys event class labels
+
+    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- Enum numerical value.
+    name                        TEXT,                                  -- Enum symbol name.
+    label                       TEXT                                   -- Enum human name.
+);
+CREATE TABLE ENUM_CUDA_KERNEL_LAUNCH_TYPE (
+    -- CUDA kernel launch type labels
+
+    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- Enum numerical value.
+    name                        TEXT,                                  -- Enum symbol name.
+    label                       TEXT                                   -- Enum human name.
+);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    correlationId               INTEGER,                               -- ID used to identify events that this function call has triggered.
+    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name
+    returnValue                 INTEGER   NOT NULL,                    -- Return value of the function call.
+    callchainId                 INTEGER                                -- REFERENCES CUDA_CALLCHAINS(id)
+);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
+    contextId                   INTEGER   NOT NULL,                    -- Context ID.
+    greenContextId              INTEGER,                               -- Green context ID.
+    streamId                    INTEGER   NOT NULL,                    -- Stream ID.
+    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
+    globalPid                   INTEGER,                               -- Serialized GlobalId.
+    demangledName               INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Kernel function name w/ templates
+    shortName                   INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Base kernel function name
+    mangledName                 INTEGER,                               -- REFERENCES StringIds(id) -- Raw C++ mangled kernel function name
+    launchType                  INTEGER,                               -- REFERENCES ENUM_CUDA_KERNEL_LAUNCH_TYPE(id)
+    cacheConfig                 INTEGER,                               -- REFERENCES ENUM_CUDA_FUNC_CACHE_CONFIG(id)
+    registersPerThread          INTEGER   NOT NULL,                    -- Number of registers required for each thread executing the kernel.
+    gridX                       INTEGER   NOT NULL,                    -- X-dimension grid size.
+    gridY                       INTEGER   NOT NULL,                    -- Y-dimension grid size.
+    gridZ                       INTEGER   NOT NULL,                    -- Z-dimension grid size.
+    blockX                      INTEGER   NOT NULL,                    -- X-dimension block size.
+    blockY                      INTEGER   NOT NULL,                    -- Y-dimension block size.
+    blockZ                      INTEGER   NOT NULL,                    -- Z-dimension block size.
+    staticSharedMemory          INTEGER   NOT NULL,                    -- Static shared memory allocated for the kernel (B).
+    dynamicSharedMemory         INTEGER   NOT NULL,                    -- Dynamic shared memory reserved for the kernel (B).
+    localMemoryPerThread        INTEGER   NOT NULL,                    -- Amount of local memory reserved for each thread (B).
+    localMemoryTotal            INTEGER   NOT NULL,                    -- Total amount of local memory reserved for the kernel (B).
+    gridId                      INTEGER   NOT NULL,                    -- Unique grid ID of the kernel assigned at runtime.
+    sharedMemoryExecuted        INTEGER,                               -- Shared memory size set by the driver.
+    graphNodeId                 INTEGER,                               -- REFERENCES CUDA_GRAPH_NODE_EVENTS(graphNodeId)
+    sharedMemoryLimitConfig     INTEGER                                -- REFERENCES ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG(id)
+);
+CREATE TABLE TARGET_INFO_GPU_METRICS (
+    -- GPU Metrics, metric names and ids.
+
+    typeId                      INTEGER   NOT NULL,                    -- REFERENCES GENERIC_EVENT_TYPES(typeId)
+    sourceId                    INTEGER   NOT NULL,                    -- REFERENCES GENERIC_EVENT_SOURCES(sourceId)
+    typeName                    TEXT      NOT NULL,                    -- Name of event type.
+    metricId                    INTEGER   NOT NULL,                    -- Id of metric in event; not assumed to be stable.
+    metricName                  TEXT      NOT NULL                     -- Definitive name of metric.
+);
+CREATE TABLE GPU_METRICS (
+    -- GPU Metrics, events and values.
+
+    timestamp                   INTEGER,                               -- Event timestamp (ns).
+    typeId                      INTEGER   NOT NULL,                    -- REFERENCES TARGET_INFO_GPU_METRICS(typeId) and GENERIC_EVENT_TYPES(typeId)
+    metricId                    INTEGER   NOT NULL,                    -- REFERENCES TARGET_INFO_GPU_METRICS(metricId)
+    value                       INTEGER   NOT NULL                     -- Counter data value
+);
+
+INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES
+    (0, 'TRACE_PROCESS_EVENT_CUDA_RUNTIME', 'CUDA runtime'),
+    (1, 'TRACE_PROCESS_EVENT_CUDA_DRIVER', 'CUDA driver');
+INSERT INTO ENUM_CUDA_KERNEL_LAUNCH_TYPE VALUES
+    (0, 'CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN', 'Unknown'),
+    (1, 'CUDA_KERNEL_LAUNCH_TYPE_REGULAR', 'Regular'),
+    (2, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE', 'Coop Single Device'),
+    (3, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE', 'Coop Multi Device');
+
+-- One process (pid 4242) on one host; globalPid = (1 << 48) | (4242 << 24), main thread tid 4242.
+INSERT INTO StringIds VALUES
+    (1, 'cudaLaunchKernel_v7000'),
+    (2, 'ampere_sgemm_128x64_nn'),
+    (3, 'void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4::Params)'),
+    (4, 'Kernel'),
+    (5, 'void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char *, 3>)'),
+    (6, 'vectorized_elementwise_kernel'),
+    (7, 'synthetic_gemm');
+INSERT INTO META_DATA_EXPORT VALUES
+    ('EXPORT_PRODUCT_NAME', 'NVIDIA Nsight Systems'),
+    ('EXPORT_PRODUCT_VERSION', '2024.6.2.25'),
+    ('EXPORT_SCHEMA_VERSION', '3.16.1'),
+    ('EXPORT_SCHEMA_VERSION_MAJOR', '3'),
+    ('EXPORT_SCHEMA_VERSION_MINOR', '16'),
+    ('EXPORT_SCHEMA_VERSION_MICRO', '1'),
+    ('EXPORT_PARAM_INPUT_FILE', 'SYNTHETIC_gpu_metrics.nsys-rep');
+INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1700000000000000000, '2023-11-14T22:13:20', '2023-11-14T22:13:20');
+INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES (281474976710656, 'Local (CLI)', 'Hostname', 619, 'synth-gpu-node');
+INSERT INTO ANALYSIS_DETAILS VALUES (281474976710656, 12000, 0, 12000);
+INSERT INTO PROCESSES VALUES (281546145660928, 4242, 'synthetic_gemm');
+INSERT INTO ThreadNames VALUES (7, 20, 281546145665170);
+
+-- start, end, eventClass, globalTid, correlationId, nameId, returnValue, callchainId
+INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES
+    (800, 1500, 0, 281546145665170, 101, 1, 0, NULL),
+    (5200, 5600, 0, 281546145665170, 102, 1, 0, NULL),
+    (9100, 9300, 0, 281546145665170, 103, 1, 0, NULL);
+
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, greenContextId, streamId, correlationId,
+    globalPid, demangledName, shortName, mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ,
+    blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId,
+    sharedMemoryExecuted, graphNodeId, sharedMemoryLimitConfig) VALUES
+    (2000, 5000, 0, 1, NULL, 7, 101, 281546145660928, 2, 2, NULL, 1, 0, 128, 64, 32, 1, 256, 1, 1, 16384, 0, 0, 0, 1, 32768, NULL, 0),
+    (6000, 9000, 0, 1, NULL, 7, 102, 281546145660928, 3, 4, NULL, 1, 0, 232, 108, 1, 1, 128, 1, 1, 0, 73728, 0, 0, 2, 167936, NULL, 0),
+    (9500, 10000, 0, 1, NULL, 7, 103, 281546145660928, 5, 6, NULL, 1, 0, 16, 1024, 1, 1, 128, 1, 1, 0, 0, 0, 0, 3, 0, NULL, 0);
+
+-- GPU 0 is typeId 1. The metricIds are deliberately not the positions of these names in any catalogue:
+-- readers must match metrics by name.
+INSERT INTO TARGET_INFO_GPU_METRICS VALUES
+    (1, 1, 'GPU 0 metrics (synthetic)', 0, 'GPC Clock Frequency [MHz]'),
+    (1, 1, 'GPU 0 metrics (synthetic)', 12, 'SMs Active [Throughput %]'),
+    (1, 1, 'GPU 0 metrics (synthetic)', 14, 'Tensor Active [Throughput %]');
+-- timestamp, typeId, metricId, value. The two samples at -400 precede the session start (nsys does write such
+-- samples): a translator must drop or clamp them and say so.
+INSERT INTO GPU_METRICS VALUES
+    (-400, 1, 12, 3),
+    (-400, 1, 14, 0),
+    (1000, 1, 0, 1755),
+    (1000, 1, 12, 0),
+    (1000, 1, 14, 0),
+    (3000, 1, 0, 1755),
+    (3000, 1, 12, 95),
+    (3000, 1, 14, 61),
+    (7000, 1, 0, 1980),
+    (7000, 1, 12, 88),
+    (7000, 1, 14, 72),
+    (11000, 1, 0, 1980),
+    (11000, 1, 12, 2),
+    (11000, 1, 14, 0);
+COMMIT;

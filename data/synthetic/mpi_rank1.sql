@@ -1,0 +1,216 @@
+-- SYNTHETIC fixture, hand-made from the documented nsys schema; not measured data.
+-- MPI rank 1 of two (mpi_rank0.sql + mpi_rank1.sql, two hosts): MPI_RANKS, MPI_P2P_EVENTS,
+-- MPI_COLLECTIVES_EVENTS, MPI_START_WAIT_EVENTS, MPI_OTHER_EVENTS (MPI_Init, MPI_Finalize), one CUDA kernel.
+-- Schema 3.16.1 (nsys 2024.6).
+-- CREATE TABLE statements are copied from real exports (sqlite3 .schema of shared/data/nsys/*.sqlite) or,
+-- for tables none of them has, from NVIDIA's documented export schema. Times are ns since the session start.
+
+PRAGMA foreign_keys = OFF;
+BEGIN;
+CREATE TABLE StringIds (
+    -- Consolidation of repetitive string values.
+
+    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- ID reference value.
+    value                       TEXT      NOT NULL                     -- String value.
+);
+CREATE TABLE META_DATA_EXPORT (
+    -- information about nsys export process
+
+    name                        TEXT      NOT NULL,                    -- Name of meta-data record
+    value                       TEXT                                   -- Value of meta-data record
+);
+CREATE TABLE TARGET_INFO_SESSION_START_TIME (
+    utcEpochNs                  INTEGER,                               -- UTC Epoch timestamp at start of the capture (ns).
+    utcTime                     TEXT,                                  -- Start of the capture in UTC.
+    localTime                   TEXT                                   -- Start of the capture in local time of target.
+);
+CREATE TABLE TARGET_INFO_SYSTEM_ENV (
+    globalVid                   INTEGER,                               -- Serialized GlobalId.
+    devStateName                TEXT      NOT NULL,                    -- Device state name.
+    name                        TEXT      NOT NULL,                    -- Property name.
+    nameEnum                    INTEGER   NOT NULL,                    -- Property enum value.
+    value                       TEXT      NOT NULL                     -- Property value.
+);
+CREATE TABLE ANALYSIS_DETAILS (
+    -- Details about the analysis session.
+
+    globalVid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.
+    duration                    INTEGER   NOT NULL,                    -- The total time span of the entire trace (ns).
+    startTime                   INTEGER   NOT NULL,                    -- Trace start timestamp in nanoseconds.
+    stopTime                    INTEGER   NOT NULL                     -- Trace stop timestamp in nanoseconds.
+);
+CREATE TABLE PROCESSES (
+    -- Names and identifiers of processes captured in the report.
+
+    globalPid                   INTEGER,                               -- Serialized GlobalId.
+    pid                         INTEGER,                               -- The process ID.
+    name                        TEXT                                   -- The process name.
+);
+CREATE TABLE ThreadNames (
+    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Thread name
+    priority                    INTEGER,                               -- Priority of the thread.
+    globalTid                   INTEGER                                -- Serialized GlobalId.
+);
+CREATE TABLE ENUM_NSYS_EVENT_CLASS (
+    -- Nsys event class labels
+
+    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- Enum numerical value.
+    name                        TEXT,                                  -- Enum symbol name.
+    label                       TEXT                                   -- Enum human name.
+);
+CREATE TABLE ENUM_CUDA_KERNEL_LAUNCH_TYPE (
+    -- CUDA kernel launch type labels
+
+    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- Enum numerical value.
+    name                        TEXT,                                  -- Enum symbol name.
+    label                       TEXT                                   -- Enum human name.
+);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    correlationId               INTEGER,                               -- ID used to identify events that this function call has triggered.
+    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name
+    returnValue                 INTEGER   NOT NULL,                    -- Return value of the function call.
+    callchainId                 INTEGER                                -- REFERENCES CUDA_CALLCHAINS(id)
+);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
+    contextId                   INTEGER   NOT NULL,                    -- Context ID.
+    greenContextId              INTEGER,                               -- Green context ID.
+    streamId                    INTEGER   NOT NULL,                    -- Stream ID.
+    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
+    globalPid                   INTEGER,                               -- Serialized GlobalId.
+    demangledName               INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Kernel function name w/ templates
+    shortName                   INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Base kernel function name
+    mangledName                 INTEGER,                               -- REFERENCES StringIds(id) -- Raw C++ mangled kernel function name
+    launchType                  INTEGER,                               -- REFERENCES ENUM_CUDA_KERNEL_LAUNCH_TYPE(id)
+    cacheConfig                 INTEGER,                               -- REFERENCES ENUM_CUDA_FUNC_CACHE_CONFIG(id)
+    registersPerThread          INTEGER   NOT NULL,                    -- Number of registers required for each thread executing the kernel.
+    gridX                       INTEGER   NOT NULL,                    -- X-dimension grid size.
+    gridY                       INTEGER   NOT NULL,                    -- Y-dimension grid size.
+    gridZ                       INTEGER   NOT NULL,                    -- Z-dimension grid size.
+    blockX                      INTEGER   NOT NULL,                    -- X-dimension block size.
+    blockY                      INTEGER   NOT NULL,                    -- Y-dimension block size.
+    blockZ                      INTEGER   NOT NULL,                    -- Z-dimension block size.
+    staticSharedMemory          INTEGER   NOT NULL,                    -- Static shared memory allocated for the kernel (B).
+    dynamicSharedMemory         INTEGER   NOT NULL,                    -- Dynamic shared memory reserved for the kernel (B).
+    localMemoryPerThread        INTEGER   NOT NULL,                    -- Amount of local memory reserved for each thread (B).
+    localMemoryTotal            INTEGER   NOT NULL,                    -- Total amount of local memory reserved for the kernel (B).
+    gridId                      INTEGER   NOT NULL,                    -- Unique grid ID of the kernel assigned at runtime.
+    sharedMemoryExecuted        INTEGER,                               -- Shared memory size set by the driver.
+    graphNodeId                 INTEGER,                               -- REFERENCES CUDA_GRAPH_NODE_EVENTS(graphNodeId)
+    sharedMemoryLimitConfig     INTEGER                                -- REFERENCES ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG(id)
+);
+CREATE TABLE MPI_RANKS (
+    -- Mapping of global thread IDs (gtid) to MPI ranks
+
+    globalTid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.
+    rank                        INTEGER   NOT NULL                     -- MPI rank
+);
+CREATE TABLE MPI_P2P_EVENTS (
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER,                               -- Event end timestamp (ns).
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Registered NVTX domain
+    commHandle                  INTEGER,                               -- MPI communicator handle
+    tag                         INTEGER,                               -- MPI message tag
+    remoteRank                  INTEGER,                               -- MPI remote rank (destination or source)
+    size                        INTEGER,                               -- MPI message size in bytes
+    requestHandle               INTEGER                                -- MPI request handle
+);
+CREATE TABLE MPI_COLLECTIVES_EVENTS (
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER,                               -- Event end timestamp (ns).
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Registered NVTX domain
+    commHandle                  INTEGER,                               -- MPI communicator handle
+    rootRank                    INTEGER,                               -- root rank in the collective
+    size                        INTEGER,                               -- MPI message size in bytes (send size for bidirectional ops)
+    recvSize                    INTEGER,                               -- MPI receive size in bytes
+    requestHandle               INTEGER                                -- MPI request handle
+);
+CREATE TABLE MPI_START_WAIT_EVENTS (
+    -- MPI_Wait* and MPI_Start*
+
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER,                               -- Event end timestamp (ns).
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Registered NVTX domain
+    requestHandle               INTEGER                                -- MPI request handle
+);
+CREATE TABLE MPI_OTHER_EVENTS (
+    -- MPI events without additional parameters
+
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER,                               -- Event end timestamp (ns).
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    textId                      INTEGER                                -- REFERENCES StringIds(id) -- Registered NVTX domain
+);
+
+INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES
+    (0, 'TRACE_PROCESS_EVENT_CUDA_RUNTIME', 'CUDA runtime'),
+    (1, 'TRACE_PROCESS_EVENT_CUDA_DRIVER', 'CUDA driver');
+INSERT INTO ENUM_CUDA_KERNEL_LAUNCH_TYPE VALUES
+    (0, 'CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN', 'Unknown'),
+    (1, 'CUDA_KERNEL_LAUNCH_TYPE_REGULAR', 'Regular'),
+    (2, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE', 'Coop Single Device'),
+    (3, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE', 'Coop Multi Device');
+
+-- MPI rank 1 of a 2-rank run (the other rank is mpi_rank0.sql, on another host). pid 7000, like rank 0, but on
+-- its own host; globalPid = (1 << 48) | (7000 << 24), main thread tid 7000.
+-- Session start (UTC) 1700000200000003000, 3000 ns after rank 0's; MPI_Init ends at 46500 local time.
+INSERT INTO StringIds VALUES
+    (1, 'cudaLaunchKernel_v7000'),
+    (2, 'halo_pack_kernel'),
+    (3, 'MPI_Init'),
+    (4, 'MPI_Finalize'),
+    (5, 'MPI_Send'),
+    (6, 'MPI_Isend'),
+    (7, 'MPI_Recv'),
+    (8, 'MPI_Irecv'),
+    (9, 'MPI_Wait'),
+    (10, 'MPI_Allreduce'),
+    (11, 'MPI_Comm_rank'),
+    (12, 'synthetic_mpi');
+INSERT INTO META_DATA_EXPORT VALUES
+    ('EXPORT_PRODUCT_NAME', 'NVIDIA Nsight Systems'),
+    ('EXPORT_PRODUCT_VERSION', '2024.6.2.25'),
+    ('EXPORT_SCHEMA_VERSION', '3.16.1'),
+    ('EXPORT_SCHEMA_VERSION_MAJOR', '3'),
+    ('EXPORT_SCHEMA_VERSION_MINOR', '16'),
+    ('EXPORT_SCHEMA_VERSION_MICRO', '1'),
+    ('EXPORT_PARAM_INPUT_FILE', 'SYNTHETIC_mpi_rank1.nsys-rep');
+INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1700000200000003000, '2023-11-14T22:16:40', '2023-11-14T22:16:40');
+INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES (281474976710656, 'Local (CLI)', 'Hostname', 619, 'synth-host-alpha');
+INSERT INTO ANALYSIS_DETAILS VALUES (281474976710656, 98000, 0, 98000);
+INSERT INTO PROCESSES VALUES (281592417222656, 7000, 'synthetic_mpi');
+INSERT INTO ThreadNames VALUES (12, 20, 281592417229656);
+
+-- start, end, eventClass, globalTid, correlationId, nameId, returnValue, callchainId
+INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (47000, 47500, 0, 281592417229656, 1, 1, 0, NULL);
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, greenContextId, streamId, correlationId,
+    globalPid, demangledName, shortName, mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ,
+    blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId,
+    sharedMemoryExecuted, graphNodeId, sharedMemoryLimitConfig) VALUES
+    (48000, 53000, 0, 1, NULL, 7, 1, 281592417222656, 2, 2, NULL, 1, 0, 32, 512, 1, 1, 256, 1, 1, 0, 0, 0, 0, 1, 0, NULL, 0);
+
+INSERT INTO MPI_RANKS VALUES (281592417229656, 1);
+-- start, end, globalTid, textId
+INSERT INTO MPI_OTHER_EVENTS VALUES
+    (2000, 46500, 281592417229656, 3),
+    (46700, 46800, 281592417229656, 11),
+    (96500, 97500, 281592417229656, 4);
+-- start, end, globalTid, textId, commHandle, tag, remoteRank, size, requestHandle (1140850688 = MPI_COMM_WORLD)
+INSERT INTO MPI_P2P_EVENTS VALUES
+    (55000, 57500, 281592417229656, 7, 1140850688, 17, 0, 4096, NULL),
+    (57600, 57700, 281592417229656, 8, 1140850688, 18, 0, 1024, 4000),
+    (66000, 66300, 281592417229656, 5, 1140850688, 19, 0, 256, NULL);
+-- start, end, globalTid, textId, requestHandle
+INSERT INTO MPI_START_WAIT_EVENTS VALUES (57800, 58000, 281592417229656, 9, 4000);
+-- start, end, globalTid, textId, commHandle, rootRank, size, recvSize, requestHandle
+INSERT INTO MPI_COLLECTIVES_EVENTS VALUES (86000, 91500, 281592417229656, 10, 1140850688, NULL, 8, 8, NULL);
+COMMIT;
