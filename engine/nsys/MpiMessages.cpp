@@ -37,10 +37,9 @@ std::unique_ptr<RecordSource> matchMpiMessages(std::vector<ReportContext*> repor
             std::string_view name = reports[i]->report.string(st.int64(3));
             Call call{st.int64(0) + reports[i]->shift, st.int64(1) + reports[i]->shift,
                       reports[i]->threadRow(st.int64(2))};
-            if (isMpiReceive(name))
-                receives[{st.int64(4), rank->second, st.int64(5)}].push_back(call);
-            else if (name.find("end") != std::string_view::npos)
-                sends[{rank->second, st.int64(4), st.int64(5)}].push_back({call, st.int64(6)});
+            // MPI_Sendrecv both sends to and receives from its peer; persistent *_init calls are not messages.
+            if (receivesMessage(name)) receives[{st.int64(4), rank->second, st.int64(5)}].push_back(call);
+            if (sendsMessage(name)) sends[{rank->second, st.int64(4), st.int64(5)}].push_back({call, st.int64(6)});
         }
     }
     std::vector<TraceRecord> records;

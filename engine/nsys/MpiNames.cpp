@@ -47,4 +47,17 @@ std::int64_t extraeMpiValue(std::string_view f) {
 
 bool isMpiReceive(std::string_view f) { return contains(f, "recv") || contains(f, "Recv"); }
 
+bool sendsMessage(std::string_view f) {
+    static constexpr std::string_view sends[] = {"MPI_Send",  "MPI_Isend",  "MPI_Bsend",    "MPI_Ibsend",
+                                                 "MPI_Ssend", "MPI_Issend", "MPI_Rsend",    "MPI_Irsend",
+                                                 "MPI_Sendrecv", "MPI_Sendrecv_replace"};
+    for (auto s : sends)
+        if (f == s) return true;
+    return false;
+}
+
+bool receivesMessage(std::string_view f) {
+    return f == "MPI_Recv" || f == "MPI_Irecv" || f == "MPI_Sendrecv" || f == "MPI_Sendrecv_replace";
+}
+
 } // namespace gpueff::nsys

@@ -9,5 +9,8 @@ std::uint32_t mpiEventType(std::string_view function);
 // Extrae's value for the common MPI calls, so MPI cfgs written for Extrae traces apply; 0 when unknown.
 std::int64_t extraeMpiValue(std::string_view function);
 bool isMpiReceive(std::string_view function);
+// Point-to-point calls that carry a message (matched into communication records).
+bool sendsMessage(std::string_view function);
+bool receivesMessage(std::string_view function);
 
 } // namespace gpueff::nsys

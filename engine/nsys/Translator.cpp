@@ -40,10 +40,14 @@ std::vector<const SourceKind*> selectKinds(const TranslateOptions& o) {
     return kinds;
 }
 
-void requireGpuActivity(const NsysExport& ex) {
+bool hasGpuActivity(const NsysExport& ex) {
     for (const char* t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "CUPTI_ACTIVITY_KIND_MEMCPY",
                           "CUPTI_ACTIVITY_KIND_MEMSET"})
-        if (ex.hasRows(t)) return;
+        if (ex.hasRows(t)) return true;
+    return false;
+}
+
+[[noreturn]] void failNoGpuActivity(const NsysExport& ex) {
     if (!ex.db().hasTable("CUPTI_ACTIVITY_KIND_KERNEL"))
         ex.db().fail("no GPU activity: table CUPTI_ACTIVITY_KIND_KERNEL is missing and no graph or memory "
                      "operations were recorded (profile with `nsys profile -t cuda`)");
@@ -187,9 +191,14 @@ TranslateSummary translate(const TranslateOptions& options, const std::function<
 
     std::vector<std::unique_ptr<NsysExport>> reports;
     std::vector<ReportObjects> objects(options.inputs.size());
+    std::vector<std::size_t> withoutGpu;
     for (std::size_t i = 0; i < options.inputs.size(); ++i) {
         reports.push_back(std::make_unique<NsysExport>(options.inputs[i]));
-        requireGpuActivity(*reports.back());
+        // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to do.
+        if (!hasGpuActivity(*reports.back())) {
+            if (options.inputs.size() == 1) failNoGpuActivity(*reports.back());
+            withoutGpu.push_back(i);
+        }
         for (const auto* k : kinds) k->discover(*reports.back(), objects[i]);
         // Ranks order tasks even when MPI records themselves are not translated.
         if (!wantMpi) {
@@ -202,6 +211,9 @@ TranslateSummary translate(const TranslateOptions& options, const std::function<
             reports.back()->db().fail("nothing to translate with the selected kinds");
     }
 
+    if (withoutGpu.size() == reports.size()) failNoGpuActivity(*reports.front());
+    for (auto i : withoutGpu)
+        if (log) log(options.inputs[i].string() + ": no GPU activity; merged for its CPU-side records");
     // Clock alignment: UTC session starts, then the end of MPI_Init when every report has one.
     TranslateSummary summary;
     std::vector<std::int64_t> shift(reports.size(), 0);
@@ -362,7 +374,9 @@ TranslateSummary translate(const TranslateOptions& options, const std::function<
                                   {"utc_shift_ns", summary.offsets[i].utcShiftNs},
                                   {"sync_shift_ns", summary.offsets[i].syncShiftNs},
                                   {"sync_point", summary.offsets[i].syncPoint},
-                                  {"offset_ns", shift[i] - zero}});
+                                  {"offset_ns", shift[i] - zero},
+                                  {"gpu_activity", std::find(withoutGpu.begin(), withoutGpu.end(), i) ==
+                                                       withoutGpu.end()}});
     }
     std::vector<std::string> kindList;
     for (const auto* k : kinds) kindList.emplace_back(k->name);
