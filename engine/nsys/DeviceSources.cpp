@@ -210,6 +210,7 @@ void openGpuMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>
     out.push_back(std::make_unique<GpuMemorySource>(
         ctx, sqlite::Statement(db, std::string("SELECT start, globalPid, deviceId, bytes, memoryOperationType FROM ") +
                                        kMemoryUsage + " ORDER BY " + ctx.report.startOrder(kMemoryUsage))));
+    out.back()->setReorderWindow(ctx.report.readWindow(kMemoryUsage));
 }
 
 } // namespace gpueff::nsys

@@ -6,6 +6,7 @@
 
 #include "engine/nsys/NcclPayloads.h"
 #include "engine/nsys/SqlColumns.h"
+#include "engine/nsys/TableScan.h"
 #include "engine/paraver/EventTypes.h"
 
 namespace gpueff::nsys {
@@ -136,12 +137,10 @@ void discoverStreams(const NsysExport& ex, const char* table, ReportObjects& obj
     const auto& db = ex.db();
     if (!db.hasTable(table) || !objects.firstScan(table)) return;
     requireColumns(db, table, {"start", "end", "globalPid", "deviceId", "streamId"});
-    sqlite::Statement st(db, std::string("SELECT globalPid, deviceId, streamId, min(start), max(end) FROM ") + table +
-                                 " GROUP BY 1, 2, 3");
-    while (st.step()) {
-        objects.process(st.int64(0)).streams.insert({st.int64(0), st.int64(1), st.int64(2)});
-        objects.span(st.int64(3), st.int64(4));
-    }
+    auto span = scanTable(ex, table, "globalPid, deviceId, streamId", 3, "", [&](const std::int64_t* k) {
+        objects.process(k[0]).streams.insert({k[0], k[1], k[2]});
+    });
+    objects.span(span.first, span.last);
 }
 
 const std::string kStreamColumns = "start, end, globalPid, deviceId, streamId, correlationId";
@@ -174,6 +173,7 @@ void openKernels(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>&
     if (undecoded)
         ctx.skipped["NCCL NVTX binary payloads not decoded (export with --include-json to attach them)"] += undecoded;
     out.push_back(std::make_unique<KernelSource>(ctx, sqlite::Statement(db, sql), std::move(payloads)));
+    out.back()->setReorderWindow(ctx.report.readWindow(t));
 }
 
 void openMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
@@ -191,11 +191,14 @@ void openMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& 
         std::string sql = "SELECT " + kStreamColumns + ", copyKind, bytes, " + columnOr(db, t, "srcKind") + ", " +
                           columnOr(db, t, "dstKind") + " FROM " + t + " ORDER BY " + ctx.report.startOrder(t);
         out.push_back(std::make_unique<MemcpySource>(ctx, sqlite::Statement(db, sql)));
+        out.back()->setReorderWindow(ctx.report.readWindow(t));
     }
-    if (db.hasTable(kMemsetTable))
+    if (db.hasTable(kMemsetTable)) {
         out.push_back(std::make_unique<MemsetSource>(
             ctx, sqlite::Statement(db, "SELECT " + kStreamColumns + ", bytes FROM " + std::string(kMemsetTable) +
                                            " ORDER BY " + ctx.report.startOrder(kMemsetTable))));
+        out.back()->setReorderWindow(ctx.report.readWindow(kMemsetTable));
+    }
 }
 
 void openGraphs(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
@@ -206,6 +209,7 @@ void openGraphs(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& 
         ctx, sqlite::Statement(db, "SELECT " + kStreamColumns + ", " + columnOr(db, t, "graphId", "0") + ", " +
                                        columnOr(db, t, "graphExecId", "0") + " FROM " + t + " ORDER BY " +
                                        ctx.report.startOrder(t))));
+    out.back()->setReorderWindow(ctx.report.readWindow(t));
 }
 
 } // namespace gpueff::nsys

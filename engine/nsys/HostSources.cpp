@@ -4,6 +4,7 @@
 
 #include "engine/nsys/MpiNames.h"
 #include "engine/nsys/SqlColumns.h"
+#include "engine/nsys/TableScan.h"
 #include "engine/paraver/EventTypes.h"
 
 namespace gpueff::nsys {
@@ -80,12 +81,9 @@ void discoverThreads(const NsysExport& ex, const std::string& table, ReportObjec
     const auto& db = ex.db();
     if (!db.hasTable(table) || !objects.firstScan(table)) return;
     requireColumns(db, table, {"start", "end", "globalTid"});
-    sqlite::Statement st(db, "SELECT globalTid, min(start), max(coalesce(end, start)) FROM " + table +
-                                 " WHERE globalTid IS NOT NULL GROUP BY 1");
-    while (st.step()) {
-        objects.process(st.int64(0)).threads.insert(st.int64(0));
-        objects.span(st.int64(1), st.int64(2));
-    }
+    auto span = scanTable(ex, table, "globalTid", 1, "globalTid IS NOT NULL",
+                          [&](const std::int64_t* k) { objects.process(k[0]).threads.insert(k[0]); });
+    objects.span(span.first, span.last);
 }
 
 std::uint32_t apiType(std::string_view) { return types::kCudaApi; }
@@ -129,6 +127,7 @@ void openApi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
         sqlite::Statement(db, std::string("SELECT start, end, globalTid, nameId, correlationId FROM ") +
                                   kRuntimeTable + " ORDER BY " + ctx.report.startOrder(kRuntimeTable)),
         "api", CallNaming{apiType, stripVersionSuffix}, false, true));
+    out.back()->setReorderWindow(ctx.report.readWindow(kRuntimeTable));
 }
 
 void discoverOsrt(const NsysExport& ex, ReportObjects& o) { discoverThreads(ex, "OSRT_API", o); }
@@ -141,6 +140,7 @@ void openOsrt(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
                                         ctx.report.startOrder("OSRT_API")),
         "osrt",
         CallNaming{osrtType, asIs}, false, false));
+    out.back()->setReorderWindow(ctx.report.readWindow("OSRT_API"));
 }
 
 // Synchronization rows carry only the process; the thread is the one whose API call has the same
@@ -186,6 +186,7 @@ void openSync(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
     out.push_back(std::make_unique<SyncSource>(
         ctx, sqlite::Statement(db, "SELECT s.start, s.end, r.globalTid, s." + syncType + ", s.correlationId" +
                                        kSyncJoin + " ORDER BY " + ctx.report.startOrder(kSyncTable, "s"))));
+    out.back()->setReorderWindow(ctx.report.readWindow(kSyncTable));
 }
 
 void discoverMpi(const NsysExport& ex, ReportObjects& o) {
@@ -210,6 +211,7 @@ void openMpi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
                                       (hasSize ? ", " + size : std::string()) + " FROM " + t + " ORDER BY " +
                                       ctx.report.startOrder(t)),
             std::string("mpi ") + t, CallNaming{mpiEventType, asIs, true}, hasSize, false));
+        out.back()->setReorderWindow(ctx.report.readWindow(t));
     }
 }
 
@@ -226,6 +228,7 @@ void openOpenAcc(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>&
             sqlite::Statement(db, "SELECT start, end, globalTid, " + nameColumn(db, t) + " FROM " + t +
                                       " ORDER BY " + ctx.report.startOrder(t)),
             std::string("openacc ") + t, CallNaming{openAccType, asIs}, false, false));
+        out.back()->setReorderWindow(ctx.report.readWindow(t));
     }
 }
 

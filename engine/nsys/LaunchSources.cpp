@@ -82,6 +82,7 @@ void openLaunches(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>
                                    "g.size, g.tag FROM " + runtime + " r" + join + "(" + gpu +
                                    ") g ON g.correlationId = r.correlationId AND r.globalTid >= g.globalPid AND "
                                    "r.globalTid < g.globalPid + 16777216 ORDER BY " + order)));
+    out.back()->setReorderWindow(ctx.report.readWindow(runtime));
 }
 
 } // namespace gpueff::nsys

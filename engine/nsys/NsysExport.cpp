@@ -101,21 +101,32 @@ std::unordered_map<std::int64_t, std::string> NsysExport::enumLabels(const std::
 
 namespace gpueff::nsys {
 
-std::string NsysExport::startOrder(const std::string& table, const std::string& alias) const {
-    auto it = storedByStart_.find(table);
-    if (it == storedByStart_.end()) {
-        bool sorted = true;
+namespace {
+// Beyond this, holding back one window of records costs more than letting SQLite sort.
+constexpr std::int64_t kMaxReorderWindowNs = 10'000'000;
+} // namespace
+
+std::int64_t NsysExport::readWindow(const std::string& table) const {
+    auto it = lateness_.find(table);
+    if (it == lateness_.end()) {
+        std::int64_t lateness = 0, latest = INT64_MIN;
         sqlite::Statement st(db_, "SELECT start FROM " + table);
-        std::int64_t last = INT64_MIN;
-        while (sorted && st.step()) {
+        while (st.step()) {
             std::int64_t t = st.int64(0);
-            sorted = t >= last;
-            last = t;
+            if (t < latest) lateness = std::max(lateness, latest - t);
+            latest = std::max(latest, t);
         }
-        it = storedByStart_.emplace(table, sorted).first;
+        it = lateness_.emplace(table, lateness).first;
     }
+    if (it->second == 0) return -1;
+    return it->second <= kMaxReorderWindowNs ? it->second : -1;
+}
+
+std::string NsysExport::startOrder(const std::string& table, const std::string& alias) const {
+    readWindow(table);
+    bool rowOrder = lateness_[table] <= kMaxReorderWindowNs;
     std::string prefix = alias.empty() ? "" : alias + ".";
-    return it->second ? prefix + "rowid" : prefix + "start";
+    return prefix + (rowOrder ? "rowid" : "start");
 }
 
 } // namespace gpueff::nsys

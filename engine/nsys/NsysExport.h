@@ -33,9 +33,13 @@ public:
     std::string processName(std::int64_t globalPid) const;
     std::string threadName(std::int64_t globalTid) const;
     bool hasRows(const std::string& table) const;
-    // SQL ordering that yields `table` by start time: its rowid order when the rows are stored by start (as
-    // nsys writes most tables), so no sort is needed; "start" otherwise. Checked once per table.
+    // SQL ordering for reading `table` by start time: its rowid order when the rows are stored by start or
+    // nearly so (as nsys writes tables), so SQLite need not sort; "start" otherwise. The source must then
+    // reorder within readWindow(table). Checked once per table.
     std::string startOrder(const std::string& table, const std::string& alias = "") const;
+    // -1: read in order as is; >= 0: rows may be that many ns late (see RecordSource::setReorderWindow).
+    std::int64_t readWindow(const std::string& table) const;
+    void noteLateness(const std::string& table, std::int64_t ns) const { lateness_[table] = ns; }
     // id -> label of an ENUM_* table, if the export has it (names are resolved through them, not hard-coded)
     std::unordered_map<std::int64_t, std::string> enumLabels(const std::string& table) const;
 
@@ -50,7 +54,7 @@ private:
     bool hasUtcStart_ = false;
     std::unordered_map<std::int64_t, std::string> strings_; // ids are sparse (up to millions)
     std::unordered_map<std::int64_t, std::string> processNames_, threadNames_;
-    mutable std::unordered_map<std::string, bool> storedByStart_;
+    mutable std::unordered_map<std::string, std::int64_t> lateness_;
 };
 
 } // namespace gpueff::nsys

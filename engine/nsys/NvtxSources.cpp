@@ -7,6 +7,7 @@
 #include "engine/common/StableValues.h"
 #include "engine/nsys/MpiNames.h"
 #include "engine/nsys/SqlColumns.h"
+#include "engine/nsys/TableScan.h"
 #include "engine/paraver/EventTypes.h"
 
 namespace gpueff::nsys {
@@ -18,6 +19,7 @@ namespace {
 constexpr const char* kTable = "NVTX_EVENTS";
 constexpr int kMark = 34, kPushPop = 59, kStartEnd = 60, kDomainCreate = 75, kCategoryName = 33;
 constexpr int kThreadName = 39;
+const std::string kTranslatedRows = "eventType IN (34, 59, 60) AND globalTid IS NOT NULL";
 
 enum class DomainKind { Default, Nccl, Mpi, Other };
 
@@ -75,7 +77,8 @@ public:
     std::string name() const override { return "nvtx"; }
 
 protected:
-    // columns: start, end, eventType, text, domainId, category, globalTid, numeric payload, json payload, textId
+    // columns: start, end, eventType, text, domainId, category, globalTid, numeric payload, json text, json
+    // text id, text id
     bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
         int eventType = static_cast<int>(s.int64(2));
         iv.begin = shifted(s.int64(0));
@@ -83,7 +86,7 @@ protected:
         iv.end = iv.hasEnd ? shifted(s.int64(1)) : iv.begin;
         iv.row = ctx_.threadRow(s.int64(6));
         // Registered strings are resolved in memory: a join on StringIds per row costs a B-tree lookup.
-        std::string_view text = s.isNull(3) && !s.isNull(9) ? ctx_.report.string(s.int64(9)) : s.text(3);
+        std::string_view text = s.isNull(3) && !s.isNull(10) ? ctx_.report.string(s.int64(10)) : s.text(3);
         if (text.empty()) text = "unnamed range";
         const Domain& d = domain(s.isNull(4) ? 0 : s.int64(4));
         if (d.kind == DomainKind::Mpi && eventType != kMark) {
@@ -102,9 +105,9 @@ protected:
             names(pt, d, "numeric payload");
             r.add(pt, static_cast<std::int64_t>(std::llround(s.real(7))));
         }
-        if (!s.isNull(8)) {
+        if (!s.isNull(8) || !s.isNull(9)) {
             std::uint32_t jt = d.base + types::kNvtxJsonPayloadOffset;
-            r.add(jt, names(jt, d, "JSON payload").valueOf(s.text(8)));
+            r.add(jt, names(jt, d, "JSON payload").valueOf(s.isNull(8) ? ctx_.report.string(s.int64(9)) : s.text(8)));
         }
         return true;
     }
@@ -143,12 +146,10 @@ void discoverNvtx(const NsysExport& ex, ReportObjects& o) {
     const auto& db = ex.db();
     if (!db.hasTable(kTable)) return;
     requireColumns(db, kTable, {"start", "end", "eventType", "globalTid"});
-    sqlite::Statement st(db, std::string("SELECT globalTid, min(start), max(coalesce(end, start)) FROM ") + kTable +
-                                 " WHERE eventType IN (34, 59, 60) AND globalTid IS NOT NULL GROUP BY 1");
-    while (st.step()) {
-        o.process(st.int64(0)).threads.insert(st.int64(0));
-        o.span(st.int64(1), st.int64(2));
-    }
+    // Same filter as the translation's query, so the stored-by-start verdict applies to it.
+    auto span = scanTable(ex, kTable, "globalTid", 1, kTranslatedRows,
+                          [&](const std::int64_t* k) { o.process(k[0]).threads.insert(k[0]); });
+    o.span(span.first, span.last);
     // Older MPI exports name the thread "MPI Rank N": the rank orders the tasks.
     std::string text = textExpr(db), join = textJoin(db);
     sqlite::Statement ranks(db, "SELECT n.globalTid, " + text + " FROM " + kTable + " n" + join +
@@ -179,17 +180,15 @@ void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
     for (const char* c : {"int64Value", "uint64Value", "int32Value", "uint32Value", "doubleValue", "floatValue"})
         if (db.hasColumn(kTable, c)) numeric = numeric == "NULL" ? std::string("n.") + c : numeric + ", n." + c;
     if (numeric.find(',') != std::string::npos) numeric = "coalesce(" + numeric + ")";
-    std::string json = "NULL";
-    if (db.hasColumn(kTable, "jsonTextId") && db.hasColumn(kTable, "jsonText"))
-        json = "coalesce(n.jsonText, (SELECT value FROM StringIds j WHERE j.id = n.jsonTextId))";
-    else if (db.hasColumn(kTable, "jsonText"))
-        json = "n.jsonText";
+    // JSON payloads are inline (jsonText) or registered (jsonTextId, resolved in memory like range names).
+    std::string json = columnOr(db, kTable, "jsonText") + ", " + columnOr(db, kTable, "jsonTextId");
     std::string sql = "SELECT n.start, n.end, n.eventType, n.text, " +
                       columnOr(db, kTable, "domainId", "0") + ", " + columnOr(db, kTable, "category", "0") +
                       ", n.globalTid, " + numeric + ", " + json + ", " + columnOr(db, kTable, "textId") + " FROM " +
-                      kTable + " n WHERE n.eventType IN (34, 59, 60) AND n.globalTid IS NOT NULL ORDER BY " +
+                      kTable + " n WHERE " + kTranslatedRows + " ORDER BY " +
                       ctx.report.startOrder(kTable, "n");
     out.push_back(std::make_unique<NvtxSource>(ctx, sqlite::Statement(db, sql), std::move(domains)));
+    out.back()->setReorderWindow(ctx.report.readWindow(kTable));
 }
 
 } // namespace gpueff::nsys

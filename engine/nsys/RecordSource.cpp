@@ -4,6 +4,38 @@
 
 namespace gpueff::nsys {
 
+bool RecordSource::nextReordered() {
+    auto later = [this](const std::pair<std::size_t, std::uint64_t>& a, const std::pair<std::size_t, std::uint64_t>& b) {
+        return paraver::recordBefore(held_[b.first], b.second, held_[a.first], a.second);
+    };
+    // A record is final once every record still to come is later: those are at most window_ behind latest_.
+    while (!drained_ && (heldOrder_.empty() || held_[heldOrder_.front().first].time >= latest_ - window_)) {
+        std::size_t slot;
+        if (!freeSlots_.empty()) {
+            slot = freeSlots_.back();
+            freeSlots_.pop_back();
+        } else {
+            slot = held_.size();
+            held_.emplace_back();
+        }
+        if (!fill(held_[slot])) {
+            freeSlots_.push_back(slot);
+            drained_ = true;
+            break;
+        }
+        latest_ = std::max(latest_, held_[slot].time);
+        heldOrder_.emplace_back(slot, arrivals_++);
+        std::push_heap(heldOrder_.begin(), heldOrder_.end(), later);
+    }
+    if (heldOrder_.empty()) return false;
+    std::pop_heap(heldOrder_.begin(), heldOrder_.end(), later);
+    std::size_t slot = heldOrder_.back().first;
+    heldOrder_.pop_back();
+    current_ = held_[slot];
+    freeSlots_.push_back(slot);
+    return true;
+}
+
 IntervalSource::IntervalSource(sqlite::Statement statement, std::int64_t shift)
     : statement_(std::move(statement)), shift_(shift) {}
 

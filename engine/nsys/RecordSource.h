@@ -20,19 +20,33 @@ public:
     const TraceRecord* peek() const { return has_ ? &current_ : nullptr; }
     std::uint64_t sequence() const { return sequence_; }
     void advance() {
-        has_ = fill(current_);
+        has_ = window_ < 0 ? fill(current_) : nextReordered();
         ++sequence_;
     }
     virtual std::string name() const = 0;
+
+    // The source reads rows in storage order, which may run up to `window` ns behind the latest start seen
+    // (nsys stores tables almost sorted). Records are then held until no later row can precede them: memory
+    // is bounded by the records of one window, and SQLite never sorts the table.
+    void setReorderWindow(std::int64_t window) { window_ = window; }
 
 protected:
     // Writes the next record into out; false when the stream is exhausted.
     virtual bool fill(TraceRecord& out) = 0;
 
 private:
+    bool nextReordered();
+
     TraceRecord current_;
     bool has_ = false;
     std::uint64_t sequence_ = 0;
+    std::int64_t window_ = -1; // < 0: fill() already yields time order
+    std::vector<TraceRecord> held_;
+    std::vector<std::pair<std::size_t, std::uint64_t>> heldOrder_; // heap of (index in held_, arrival)
+    std::vector<std::size_t> freeSlots_;
+    std::uint64_t arrivals_ = 0;
+    std::int64_t latest_ = INT64_MIN;
+    bool drained_ = false;
 };
 
 struct Interval {

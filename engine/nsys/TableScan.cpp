@@ -1,0 +1,33 @@
+#include "engine/nsys/TableScan.h"
+
+#include <algorithm>
+#include <array>
+
+namespace gpueff::nsys {
+
+ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::string& keyColumns, int keyCount,
+                   const std::string& where, const std::function<void(const std::int64_t* keys)>& onKey) {
+    ScanSpan span;
+    sqlite::Statement st(ex.db(), "SELECT start, coalesce(end, start), " + keyColumns + " FROM " + table +
+                                      (where.empty() ? "" : " WHERE " + where));
+    std::array<std::int64_t, 4> keys{}, previous{};
+    bool any = false;
+    std::int64_t latestStart = INT64_MIN;
+    while (st.step()) {
+        std::int64_t start = st.int64(0);
+        if (start < latestStart) span.lateness = std::max(span.lateness, latestStart - start);
+        latestStart = std::max(latestStart, start);
+        span.first = std::min(span.first, start);
+        span.last = std::max(span.last, st.int64(1));
+        for (int k = 0; k < keyCount; ++k) keys[static_cast<std::size_t>(k)] = st.int64(2 + k);
+        if (!any || keys != previous) {
+            onKey(keys.data());
+            previous = keys;
+            any = true;
+        }
+    }
+    ex.noteLateness(table, span.lateness);
+    return span;
+}
+
+} // namespace gpueff::nsys
