@@ -38,7 +38,14 @@ TEST_CASE("a name dictionary gives each distinct name its own value, also past m
         std::string name = "range " + std::to_string(i);
         CHECK(seen.at(d.valueOf(name)) == name);
     }
-    CHECK(d.labels().size() == 50000);
+    CHECK(d.size() == 50000);
+    std::vector<std::int64_t> byValue;
+    d.forEachByValue([&](std::int64_t v, std::string_view name) {
+        byValue.push_back(v);
+        CHECK(seen.at(v) == name);
+    });
+    CHECK(std::is_sorted(byValue.begin(), byValue.end()));
+    CHECK(byValue.size() == 50000);
 }
 
 namespace {

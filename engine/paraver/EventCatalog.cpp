@@ -1,9 +1,9 @@
 #include "engine/paraver/EventCatalog.h"
 
+#include "engine/common/Error.h"
+
 #include <cstdio>
 #include <cstring>
-
-#include "engine/common/Error.h"
 
 namespace gpueff::paraver {
 
@@ -50,18 +50,18 @@ void EventCatalog::writePcf(const std::string& path) const {
     for (const auto& [type, info] : types_) {
         if (!info.used) continue;
         std::fprintf(f, "\nEVENT_TYPE\n0    %u    %s\n", type, oneLine(info.label).c_str());
-        const auto& names = info.names.labels();
-        if (!info.fixed.empty() || !names.empty()) {
+        if (!info.fixed.empty() || !info.names.empty()) {
             std::fputs("VALUES\n", f);
-            if (info.fixed.count(0) == 0 && names.count(0) == 0) std::fputs("0      End\n", f);
-            auto line = [f](std::int64_t v, const std::string& name) {
+            if (info.fixed.count(0) == 0) std::fputs("0      End\n", f);
+            auto line = [f](std::int64_t v, std::string_view name) {
                 std::fprintf(f, "%lld      ", static_cast<long long>(v));
-                std::fputs(oneLine(name).c_str(), f);
+                std::fputs(oneLine(std::string(name)).c_str(), f);
                 std::fputc('\n', f);
             };
             for (const auto& [v, name] : info.fixed) line(v, name);
-            for (const auto& [v, name] : names)
+            info.names.forEachByValue([&](std::int64_t v, std::string_view name) {
                 if (info.fixed.count(v) == 0) line(v, name);
+            });
         }
         std::fputs("\n", f);
     }
