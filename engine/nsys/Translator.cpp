@@ -1,13 +1,5 @@
 #include "engine/nsys/Translator.h"
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <ctime>
-#include <memory>
-#include <nlohmann/json.hpp>
-#include <fstream>
-
 #include "engine/common/Error.h"
 #include "engine/nsys/ClockAlignment.h"
 #include "engine/nsys/HostSources.h"
@@ -18,11 +10,21 @@
 #include "engine/paraver/PrvWriter.h"
 #include "engine/paraver/RowFile.h"
 
+#include <algorithm>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
 namespace gpueff::nsys {
 
 namespace {
 
 using paraver::TraceLayout;
+
+// Clocks of one job's nodes agree within milliseconds after NTP; a larger sync correction is suspicious.
+constexpr std::int64_t kMaxSyncCorrectionNs = 10'000'000'000;
 
 std::vector<const SourceKind*> selectKinds(const TranslateOptions& o) {
     auto names = kindNames();
@@ -41,8 +43,8 @@ std::vector<const SourceKind*> selectKinds(const TranslateOptions& o) {
 }
 
 bool hasGpuActivity(const NsysExport& ex) {
-    for (const char* t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                          "CUPTI_ACTIVITY_KIND_MEMSET"})
+    for (const char* t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
+                          "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"})
         if (ex.hasRows(t)) return true;
     return false;
 }
@@ -100,8 +102,8 @@ TraceLayout buildLayout(const std::vector<std::unique_ptr<NsysExport>>& reports,
         auto node = std::find(layout.nodes.begin(), layout.nodes.end(), p.host);
         if (node == layout.nodes.end()) node = layout.nodes.insert(layout.nodes.end(), p.host);
         std::string pname = reports[p.report]->processName(p.globalPid);
-        auto task = layout.addTask((pname.empty() ? "process" : pname) + " " + std::to_string(pidOf(p.globalPid)) +
-                                       "@" + p.host,
+        auto task = layout.addTask((pname.empty() ? "process" : pname) + " " +
+                                       std::to_string(pidOf(p.globalPid)) + "@" + p.host,
                                    static_cast<std::uint32_t>(node - layout.nodes.begin()));
         auto& ctx = *contexts[p.report];
         for (auto tid : p.objects->threads) {
@@ -114,8 +116,9 @@ TraceLayout buildLayout(const std::vector<std::unique_ptr<NsysExport>>& reports,
             ctx.threadRows[tid] = layout.addRow(task, paraver::RowKind::CpuThread, label);
         }
         for (const auto& s : p.objects->streams)
-            ctx.streamRows[s] = layout.addRow(task, paraver::RowKind::CudaStream,
-                                              "CUDA-D" + std::to_string(s.device) + ".S" + std::to_string(s.stream));
+            ctx.streamRows[s] =
+                layout.addRow(task, paraver::RowKind::CudaStream,
+                              "CUDA-D" + std::to_string(s.device) + ".S" + std::to_string(s.stream));
         // A GPU's index is its typeId's rank among the report's metric GPUs (as in discoverGpuMetrics), not a
         // count within the process: the second process's GPU 1 is "Metrics GPU1".
         std::set<std::int64_t> reportGpus;
@@ -184,17 +187,20 @@ std::vector<std::string> kindNames() {
     return names;
 }
 
-TranslateSummary translate(const TranslateOptions& options, const std::function<void(const std::string&)>& log) {
+TranslateSummary translate(const TranslateOptions& options,
+                           const std::function<void(const std::string&)>& log) {
     if (options.inputs.empty()) throw Error("no input reports given");
     auto kinds = selectKinds(options);
-    bool wantMpi = std::any_of(kinds.begin(), kinds.end(), [](auto* k) { return std::string(k->name) == "mpi"; });
+    bool wantMpi =
+        std::any_of(kinds.begin(), kinds.end(), [](auto* k) { return std::string(k->name) == "mpi"; });
 
     std::vector<std::unique_ptr<NsysExport>> reports;
     std::vector<ReportObjects> objects(options.inputs.size());
     std::vector<std::size_t> withoutGpu;
     for (std::size_t i = 0; i < options.inputs.size(); ++i) {
         reports.push_back(std::make_unique<NsysExport>(options.inputs[i]));
-        // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to do.
+        // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
+        // do.
         if (!hasGpuActivity(*reports.back())) {
             if (options.inputs.size() == 1) failNoGpuActivity(*reports.back());
             withoutGpu.push_back(i);
@@ -205,7 +211,8 @@ TranslateSummary translate(const TranslateOptions& options, const std::function<
             ReportObjects ranks;
             discoverMpi(*reports.back(), ranks);
             for (const auto& [pid, p] : ranks.processes)
-                if (p.mpiRank >= 0 && objects[i].processes.count(pid)) objects[i].processes[pid].mpiRank = p.mpiRank;
+                if (p.mpiRank >= 0 && objects[i].processes.count(pid))
+                    objects[i].processes[pid].mpiRank = p.mpiRank;
         }
         if (objects[i].firstTime > objects[i].lastTime)
             reports.back()->db().fail("nothing to translate with the selected kinds");
@@ -228,17 +235,16 @@ TranslateSummary translate(const TranslateOptions& options, const std::function<
     for (std::size_t i = 0; i < reports.size(); ++i)
         summary.offsets.push_back({options.inputs[i], shift[i], 0, ""});
     if (reports.size() > 1) {
-        std::vector<std::optional<std::int64_t>> init;
-        for (auto& r : reports) init.push_back(mpiInitEnd(*r));
-        if (std::all_of(init.begin(), init.end(), [](auto& v) { return v.has_value(); })) {
-            std::int64_t target = INT64_MIN;
-            for (std::size_t i = 0; i < reports.size(); ++i) target = std::max(target, *init[i] + shift[i]);
-            for (std::size_t i = 0; i < reports.size(); ++i) {
-                summary.offsets[i].syncShiftNs = target - (*init[i] + shift[i]);
-                summary.offsets[i].syncPoint = "MPI_Init end";
-                shift[i] += summary.offsets[i].syncShiftNs;
-            }
+        std::vector<std::optional<SyncPoint>> points;
+        for (auto& r : reports) points.push_back(syncPoint(*r));
+        std::string why;
+        auto corrections = syncCorrections(points, shift, kMaxSyncCorrectionNs, why);
+        for (std::size_t i = 0; i < reports.size(); ++i) {
+            summary.offsets[i].syncShiftNs = corrections[i];
+            if (why.empty()) summary.offsets[i].syncPoint = points[i]->name;
+            shift[i] += corrections[i];
         }
+        if (!why.empty() && log) log("clocks aligned by UTC session start only: " + why);
     }
     std::int64_t zero = INT64_MAX, end = INT64_MIN;
     for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -271,7 +277,9 @@ TranslateSummary translate(const TranslateOptions& options, const std::function<
         }
         std::uint64_t unmatched = 0;
         if (auto messages = matchMpiMessages(ptrs, ranks, unmatched)) sources.push_back(std::move(messages));
-        if (unmatched) summary.skipped["MPI point-to-point calls without a matching partner (no message line)"] += unmatched;
+        if (unmatched)
+            summary.skipped["MPI point-to-point calls without a matching partner (no message line)"] +=
+                unmatched;
     }
     for (auto& o : objects)
         for (const auto& [why, n] : o.skipped) summary.skipped[why] += n;
@@ -291,10 +299,12 @@ TranslateSummary translate(const TranslateOptions& options, const std::function<
         taskOf[r] = layout.rows[r].task;
         localOf[r] = layout.rows[r].local;
     }
-    paraver::PrvWriter writer(files.temporary(0), layout.header(summary.durationNs, headerDate(summary.originUtcNs)),
+    paraver::PrvWriter writer(files.temporary(0),
+                              layout.header(summary.durationNs, headerDate(summary.originUtcNs)),
                               layout.cpuOfRows(), taskOf, localOf);
-    writer.writeLine("# gpueff " GPUEFF_VERSION " translate: time 0 = " + std::to_string(summary.originUtcNs) +
-                     " ns since the UNIX epoch (UTC); see " + withExt(".json").filename().string());
+    writer.writeLine(
+        "# gpueff " GPUEFF_VERSION " translate: time 0 = " + std::to_string(summary.originUtcNs) +
+        " ns since the UNIX epoch (UTC); see " + withExt(".json").filename().string());
 
     // k-way merge of all sources, by (time, Paraver order, row, source sequence)
     std::vector<std::size_t> heap;
@@ -336,7 +346,9 @@ TranslateSummary translate(const TranslateOptions& options, const std::function<
             nextProgress += 1 << 20;
             std::fprintf(stderr, "\rtranslate: %llu records, %.0f%% of the trace time",
                          static_cast<unsigned long long>(summary.records),
-                         summary.durationNs > 0 ? 100.0 * static_cast<double>(lastTime) / static_cast<double>(summary.durationNs) : 100.0);
+                         summary.durationNs > 0
+                             ? 100.0 * static_cast<double>(lastTime) / static_cast<double>(summary.durationNs)
+                             : 100.0);
         }
     }
     if (tty) std::fprintf(stderr, "\r%60s\r", "");
@@ -348,7 +360,8 @@ TranslateSummary translate(const TranslateOptions& options, const std::function<
             summary.skipped["rows skipped by " + iv->name()] += iv->skipped();
     }
     if (catalog.collisions())
-        summary.skipped["event values moved to the next free value after a name hash collision (not dropped)"] +=
+        summary
+            .skipped["event values moved to the next free value after a name hash collision (not dropped)"] +=
             catalog.collisions();
 
     catalog.writePcf(files.temporary(1).string());
@@ -366,24 +379,25 @@ TranslateSummary translate(const TranslateOptions& options, const std::function<
                      {"threads", summary.threads}};
     for (std::size_t i = 0; i < reports.size(); ++i) {
         const auto& r = *reports[i];
-        side["inputs"].push_back({{"path", r.path().string()},
-                                  {"nsys_version", r.productVersion()},
-                                  {"schema_version", r.schemaVersion()},
-                                  {"host", r.host()},
-                                  {"session_utc_ns", r.utcEpochNs()},
-                                  {"utc_shift_ns", summary.offsets[i].utcShiftNs},
-                                  {"sync_shift_ns", summary.offsets[i].syncShiftNs},
-                                  {"sync_point", summary.offsets[i].syncPoint},
-                                  {"offset_ns", shift[i] - zero},
-                                  {"gpu_activity", std::find(withoutGpu.begin(), withoutGpu.end(), i) ==
-                                                       withoutGpu.end()}});
+        side["inputs"].push_back(
+            {{"path", r.path().string()},
+             {"nsys_version", r.productVersion()},
+             {"schema_version", r.schemaVersion()},
+             {"host", r.host()},
+             {"session_utc_ns", r.utcEpochNs()},
+             {"utc_shift_ns", summary.offsets[i].utcShiftNs},
+             {"sync_shift_ns", summary.offsets[i].syncShiftNs},
+             {"sync_point", summary.offsets[i].syncPoint},
+             {"offset_ns", shift[i] - zero},
+             {"gpu_activity", std::find(withoutGpu.begin(), withoutGpu.end(), i) == withoutGpu.end()}});
     }
     std::vector<std::string> kindList;
     for (const auto* k : kinds) kindList.emplace_back(k->name);
     side["kinds"] = kindList;
     side["records_by_source"] = summary.recordsByKind;
     for (const auto& [type, n] : summary.beginsByType) side["begins_by_event_type"][std::to_string(type)] = n;
-    for (const auto& [tag, n] : summary.communicationsByTag) side["communications_by_tag"][std::to_string(tag)] = n;
+    for (const auto& [tag, n] : summary.communicationsByTag)
+        side["communications_by_tag"][std::to_string(tag)] = n;
     side["skipped"] = nlohmann::json::object();
     for (const auto& [why, n] : summary.skipped) side["skipped"][why] = n;
     {
@@ -395,8 +409,10 @@ TranslateSummary translate(const TranslateOptions& options, const std::function<
     if (log) {
         for (const auto& o : summary.offsets)
             if (reports.size() > 1)
-                log("clock offset for " + o.input.string() + ": " + std::to_string(o.utcShiftNs) + " ns from UTC start" +
-                    (o.syncPoint.empty() ? "" : ", " + std::to_string(o.syncShiftNs) + " ns from " + o.syncPoint));
+                log("clock offset for " + o.input.string() + ": " + std::to_string(o.utcShiftNs) +
+                    " ns from UTC start" +
+                    (o.syncPoint.empty() ? ""
+                                         : ", " + std::to_string(o.syncShiftNs) + " ns from " + o.syncPoint));
     }
     return summary;
 }
