@@ -104,10 +104,11 @@ void NameDictionary::growSlots() {
 }
 
 std::vector<std::uint32_t> NameDictionary::orderByValue() const {
-    std::vector<std::uint32_t> order(entries_.size());
-    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(),
-              [this](std::uint32_t a, std::uint32_t b) { return entries_[a].value < entries_[b].value; });
+    std::vector<std::uint64_t> keyed(entries_.size()); // value in the high half: a plain integer sort
+    for (std::uint32_t i = 0; i < keyed.size(); ++i) keyed[i] = (std::uint64_t{entries_[i].value} << 32) | i;
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<std::uint32_t> order(keyed.size());
+    for (std::size_t i = 0; i < keyed.size(); ++i) order[i] = static_cast<std::uint32_t>(keyed[i]);
     return order;
 }
 

@@ -1,10 +1,10 @@
 #include "engine/nsys/NcclPayloads.h"
 
-#include <nlohmann/json.hpp>
-
 #include "engine/nsys/NvtxSources.h"
 #include "engine/nsys/SqlColumns.h"
 #include "engine/paraver/EventTypes.h"
+
+#include <nlohmann/json.hpp>
 
 namespace gpueff::nsys {
 
@@ -18,9 +18,12 @@ struct Field {
     std::uint32_t type;
 };
 constexpr Field kFields[] = {
-    {"Message size [bytes]", types::kNcclMessageSize}, {"Reduction operation", types::kNcclReduceOp},
-    {"Root", types::kNcclRootRank},                    {"Peer rank", types::kNcclPeerRank},
-    {"NCCL communicator ID", types::kNcclCommunicator}, {"No. of ranks", types::kNcclRanks},
+    {"Message size [bytes]", types::kNcclMessageSize},
+    {"Reduction operation", types::kNcclReduceOp},
+    {"Root", types::kNcclRootRank},
+    {"Peer rank", types::kNcclPeerRank},
+    {"NCCL communicator ID", types::kNcclCommunicator},
+    {"No. of ranks", types::kNcclRanks},
     {"Rank", types::kNcclRank},
 };
 
@@ -53,15 +56,22 @@ NcclPayloads NcclPayloads::read(ReportContext& ctx, std::uint64_t& undecoded) {
     if (!db.hasTable(nvtx) || !db.hasTable(runtime) || !db.hasColumn(nvtx, "domainId")) return result;
     auto domain = ncclDomainId(ctx.report);
     if (!domain) return result;
+    // The join below makes SQLite index every runtime call: only worth it when some range has a payload.
+    std::string hasPayload = "n.domainId = " + std::to_string(*domain) + " AND n.eventType = 59 AND (" +
+                             columnOr(db, nvtx, "jsonText") + " IS NOT NULL OR " +
+                             columnOr(db, nvtx, "jsonTextId") + " IS NOT NULL OR " +
+                             columnOr(db, nvtx, "binaryData") + " IS NOT NULL)";
+    if (!db.scalarInt("SELECT 1 FROM " + nvtx + " n WHERE " + hasPayload + " LIMIT 1")) return result;
     std::string json = db.hasColumn(nvtx, "jsonTextId")
                            ? "coalesce(n.jsonText, (SELECT value FROM StringIds j WHERE j.id = n.jsonTextId))"
                            : columnOr(db, nvtx, "jsonText");
     std::string binary = columnOr(db, nvtx, "binaryData");
-    sqlite::Statement st(db, "SELECT r.globalTid, r.correlationId, " + json + ", " + binary + " IS NOT NULL FROM " +
-                                 nvtx + " n JOIN " + runtime +
+    sqlite::Statement st(db, "SELECT r.globalTid, r.correlationId, " + json + ", " + binary +
+                                 " IS NOT NULL FROM " + nvtx + " n JOIN " + runtime +
                                  " r ON r.globalTid = n.globalTid AND r.start >= n.start AND r.start <= n.end"
-                                 " WHERE n.domainId = " + std::to_string(*domain) + " AND n.eventType = 59 AND (" +
-                                 json + " IS NOT NULL OR " + binary + " IS NOT NULL)");
+                                 " WHERE n.domainId = " +
+                                 std::to_string(*domain) + " AND n.eventType = 59 AND (" + json +
+                                 " IS NOT NULL OR " + binary + " IS NOT NULL)");
     std::int64_t lastUndecoded = -1;
     while (st.step()) {
         std::int64_t pid = globalPidOf(st.int64(0)), corr = st.int64(1);

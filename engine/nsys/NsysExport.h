@@ -1,19 +1,26 @@
 #pragma once
+#include "engine/sqlite/Database.h"
+
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include "engine/sqlite/Database.h"
-
 namespace gpueff::nsys {
 
 // Process id and thread id packed in nsys' globalTid/globalPid: <HW:8><VM:8><PID:24><TID:24>.
-inline std::int64_t pidOf(std::int64_t globalId) { return (globalId >> 24) & 0xFFFFFF; }
-inline std::int64_t tidOf(std::int64_t globalId) { return globalId & 0xFFFFFF; }
-inline std::int64_t globalPidOf(std::int64_t globalTid) { return globalTid & ~std::int64_t{0xFFFFFF}; }
+inline std::int64_t pidOf(std::int64_t globalId) {
+    return (globalId >> 24) & 0xFFFFFF;
+}
+inline std::int64_t tidOf(std::int64_t globalId) {
+    return globalId & 0xFFFFFF;
+}
+inline std::int64_t globalPidOf(std::int64_t globalTid) {
+    return globalTid & ~std::int64_t{0xFFFFFF};
+}
 
 // One Nsight Systems SQLite export, opened and validated, with the facts every record source needs:
 // versions, host, clock origin, the string table and the names of processes and threads.
@@ -40,6 +47,14 @@ public:
     // -1: read in order as is; >= 0: rows may be that many ns late (see RecordSource::setReorderWindow).
     std::int64_t readWindow(const std::string& table) const;
     void noteLateness(const std::string& table, std::int64_t ns) const { lateness_[table] = ns; }
+
+    // A fact derived from the export by a full scan, computed once however many readers ask for it.
+    template <typename T, typename Compute>
+    const T& memo(const std::string& key, Compute compute) const {
+        auto it = memos_.find(key);
+        if (it == memos_.end()) it = memos_.emplace(key, std::make_shared<T>(compute())).first;
+        return *static_cast<const T*>(it->second.get());
+    }
     // id -> label of an ENUM_* table, if the export has it (names are resolved through them, not hard-coded)
     std::unordered_map<std::int64_t, std::string> enumLabels(const std::string& table) const;
 
@@ -55,6 +70,7 @@ private:
     std::unordered_map<std::int64_t, std::string> strings_; // ids are sparse (up to millions)
     std::unordered_map<std::int64_t, std::string> processNames_, threadNames_;
     mutable std::unordered_map<std::string, std::int64_t> lateness_;
+    mutable std::unordered_map<std::string, std::shared_ptr<void>> memos_;
 };
 
 } // namespace gpueff::nsys

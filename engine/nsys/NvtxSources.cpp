@@ -1,14 +1,14 @@
 #include "engine/nsys/NvtxSources.h"
 
-#include <cmath>
-#include <map>
-#include <unordered_map>
-
 #include "engine/common/StableValues.h"
 #include "engine/nsys/MpiNames.h"
 #include "engine/nsys/SqlColumns.h"
 #include "engine/nsys/TableScan.h"
 #include "engine/paraver/EventTypes.h"
+
+#include <cmath>
+#include <map>
+#include <unordered_map>
 
 namespace gpueff::nsys {
 
@@ -52,8 +52,9 @@ std::map<std::int64_t, Domain> readDomains(const NsysExport& ex) {
     while (used.step()) domains[used.int64(0)];
     for (auto& [id, d] : domains) {
         if (d.name.empty()) {
-            auto first = db.scalarText("SELECT " + text + " FROM " + kTable + " n" + join + " WHERE n.domainId = " +
-                                       std::to_string(id) + " AND n.eventType IN (59, 60) LIMIT 1");
+            auto first = db.scalarText("SELECT " + text + " FROM " + kTable + " n" + join +
+                                       " WHERE n.domainId = " + std::to_string(id) +
+                                       " AND n.eventType IN (59, 60) LIMIT 1");
             d.name = first && first->rfind("nccl", 0) == 0 ? "NCCL" : "NVTX domain " + std::to_string(id);
         }
         if (d.name == "NCCL") {
@@ -68,6 +69,10 @@ std::map<std::int64_t, Domain> readDomains(const NsysExport& ex) {
         }
     }
     return domains;
+}
+
+const std::map<std::int64_t, Domain>& domainsOf(const NsysExport& ex) {
+    return ex.memo<std::map<std::int64_t, Domain>>("nvtx domains", [&] { return readDomains(ex); });
 }
 
 class NvtxSource : public IntervalSource {
@@ -107,7 +112,8 @@ protected:
         }
         if (!s.isNull(8) || !s.isNull(9)) {
             std::uint32_t jt = d.base + types::kNvtxJsonPayloadOffset;
-            r.add(jt, names(jt, d, "JSON payload").valueOf(s.isNull(8) ? ctx_.report.string(s.int64(9)) : s.text(8)));
+            r.add(jt, names(jt, d, "JSON payload")
+                          .valueOf(s.isNull(8) ? ctx_.report.string(s.int64(9)) : s.text(8)));
         }
         return true;
     }
@@ -117,13 +123,16 @@ private:
         auto it = domains_.find(id);
         return it != domains_.end() ? it->second : defaultDomain_;
     }
-    static std::string categoryLabel(std::int64_t c) { return c == 0 ? "ranges" : "category " + std::to_string(c); }
+    static std::string categoryLabel(std::int64_t c) {
+        return c == 0 ? "ranges" : "category " + std::to_string(c);
+    }
     // The value dictionary of an NVTX type, declaring the type on first use (cached: no lookup by label).
     NameDictionary& names(std::uint32_t type, const Domain& d, const std::string& what) {
         auto it = dictionaries_.find(type);
         if (it != dictionaries_.end()) return *it->second;
         if (!ctx_.catalog.declared(type))
-            ctx_.catalog.declare(type, (d.kind == DomainKind::Default ? "NVTX" : "NVTX " + d.name) + " " + what);
+            ctx_.catalog.declare(type,
+                                 (d.kind == DomainKind::Default ? "NVTX" : "NVTX " + d.name) + " " + what);
         return *dictionaries_.emplace(type, &ctx_.catalog.names(type)).first->second;
     }
 
@@ -137,7 +146,7 @@ private:
 
 std::optional<std::int64_t> ncclDomainId(const NsysExport& ex) {
     if (!ex.db().hasTable(kTable)) return std::nullopt;
-    for (const auto& [id, d] : readDomains(ex))
+    for (const auto& [id, d] : domainsOf(ex))
         if (d.kind == DomainKind::Nccl) return id;
     return std::nullopt;
 }
@@ -163,11 +172,12 @@ void discoverNvtx(const NsysExport& ex, ReportObjects& o) {
 void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
     const auto& db = ctx.report.db();
     if (!db.hasTable(kTable)) return;
-    auto domains = readDomains(ctx.report);
+    auto domains = domainsOf(ctx.report);
     // Category names (eventType 33) label the category's event type.
     if (db.hasColumn(kTable, "category")) {
-        sqlite::Statement cats(db, "SELECT coalesce(n.domainId, 0), n.category, " + textExpr(db) + " FROM " + kTable +
-                                       " n" + textJoin(db) + " WHERE n.eventType = " + std::to_string(kCategoryName));
+        sqlite::Statement cats(db, "SELECT coalesce(n.domainId, 0), n.category, " + textExpr(db) + " FROM " +
+                                       kTable + " n" + textJoin(db) +
+                                       " WHERE n.eventType = " + std::to_string(kCategoryName));
         while (cats.step()) {
             auto it = domains.find(cats.int64(0));
             std::uint32_t base = it != domains.end() ? it->second.base : types::kNvtxDefaultDomainBase;
@@ -177,16 +187,17 @@ void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
         }
     }
     std::string numeric = "NULL";
-    for (const char* c : {"int64Value", "uint64Value", "int32Value", "uint32Value", "doubleValue", "floatValue"})
-        if (db.hasColumn(kTable, c)) numeric = numeric == "NULL" ? std::string("n.") + c : numeric + ", n." + c;
+    for (const char* c :
+         {"int64Value", "uint64Value", "int32Value", "uint32Value", "doubleValue", "floatValue"})
+        if (db.hasColumn(kTable, c))
+            numeric = numeric == "NULL" ? std::string("n.") + c : numeric + ", n." + c;
     if (numeric.find(',') != std::string::npos) numeric = "coalesce(" + numeric + ")";
     // JSON payloads are inline (jsonText) or registered (jsonTextId, resolved in memory like range names).
     std::string json = columnOr(db, kTable, "jsonText") + ", " + columnOr(db, kTable, "jsonTextId");
-    std::string sql = "SELECT n.start, n.end, n.eventType, n.text, " +
-                      columnOr(db, kTable, "domainId", "0") + ", " + columnOr(db, kTable, "category", "0") +
-                      ", n.globalTid, " + numeric + ", " + json + ", " + columnOr(db, kTable, "textId") + " FROM " +
-                      kTable + " n WHERE " + kTranslatedRows + " ORDER BY " +
-                      ctx.report.startOrder(kTable, "n");
+    std::string sql = "SELECT n.start, n.end, n.eventType, n.text, " + columnOr(db, kTable, "domainId", "0") +
+                      ", " + columnOr(db, kTable, "category", "0") + ", n.globalTid, " + numeric + ", " +
+                      json + ", " + columnOr(db, kTable, "textId") + " FROM " + kTable + " n WHERE " +
+                      kTranslatedRows + " ORDER BY " + ctx.report.startOrder(kTable, "n");
     out.push_back(std::make_unique<NvtxSource>(ctx, sqlite::Statement(db, sql), std::move(domains)));
     out.back()->setReorderWindow(ctx.report.readWindow(kTable));
 }

@@ -53,10 +53,14 @@ void EventCatalog::writePcf(const std::string& path) const {
         if (!info.fixed.empty() || !info.names.empty()) {
             std::fputs("VALUES\n", f);
             if (info.fixed.count(0) == 0) std::fputs("0      End\n", f);
-            auto line = [f](std::int64_t v, std::string_view name) {
-                std::fprintf(f, "%lld      ", static_cast<long long>(v));
-                std::fputs(oneLine(std::string(name)).c_str(), f);
-                std::fputc('\n', f);
+            std::string text;
+            auto line = [f, &text](std::int64_t v, std::string_view name) {
+                text = std::to_string(v);
+                text.append("      ").append(name);
+                for (std::size_t i = text.size() - name.size(); i < text.size(); ++i)
+                    if (text[i] == '\n' || text[i] == '\r' || text[i] == '\t') text[i] = ' ';
+                text.push_back('\n');
+                std::fwrite(text.data(), 1, text.size(), f);
             };
             for (const auto& [v, name] : info.fixed) line(v, name);
             info.names.forEachByValue([&](std::int64_t v, std::string_view name) {
