@@ -1,20 +1,25 @@
 #include "tests/TestSupport.h"
 
-#include <sqlite3.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <sqlite3.h>
 #include <sstream>
 #include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace testsupport {
 
-std::filesystem::path sourceDir() { return GPUEFF_SOURCE_DIR; }
-std::filesystem::path sharedData() { return sourceDir() / ".." / "shared" / "data"; }
-std::filesystem::path gpueffBinary() { return GPUEFF_BINARY; }
+std::filesystem::path sourceDir() {
+    return GPUEFF_SOURCE_DIR;
+}
+std::filesystem::path sharedData() {
+    return sourceDir() / ".." / "shared" / "data";
+}
+std::filesystem::path gpueffBinary() {
+    return GPUEFF_BINARY;
+}
 
 std::filesystem::path tempDir(const std::string& name) {
     auto dir = std::filesystem::temp_directory_path() / ("gpueff-test-" + std::to_string(::getpid())) / name;
@@ -64,15 +69,16 @@ PrvTrace readPrv(const std::filesystem::path& path) {
         if (line.empty() || line[0] == '#') continue;
         auto f = split(line, ':');
         if (f[0] == "2") {
-            PrvEvent e{std::stoi(f[1]), std::stoi(f[2]), std::stoi(f[3]), std::stoi(f[4]), std::stoll(f[5]), {}};
+            PrvEvent e{std::stoi(f[1]), std::stoi(f[2]),  std::stoi(f[3]),
+                       std::stoi(f[4]), std::stoll(f[5]), {}};
             for (std::size_t i = 6; i + 1 < f.size(); i += 2)
                 e.pairs.emplace_back(static_cast<std::uint32_t>(std::stoul(f[i])), std::stoll(f[i + 1]));
             t.lineTimes.push_back(e.time);
             t.events.push_back(std::move(e));
         } else if (f[0] == "3") {
-            PrvComm c{std::stoi(f[3]),     std::stoi(f[4]),      std::stoi(f[9]),      std::stoi(f[10]),
-                      std::stoll(f[5]),    std::stoll(f[6]),     std::stoll(f[11]),    std::stoll(f[12]),
-                      std::stoll(f[13]),   std::stoll(f[14])};
+            PrvComm c{std::stoi(f[3]),   std::stoi(f[4]),  std::stoi(f[9]),   std::stoi(f[10]),
+                      std::stoll(f[5]),  std::stoll(f[6]), std::stoll(f[11]), std::stoll(f[12]),
+                      std::stoll(f[13]), std::stoll(f[14])};
             t.lineTimes.push_back(c.logicalSend);
             t.comms.push_back(c);
         } else {
@@ -82,7 +88,8 @@ PrvTrace readPrv(const std::filesystem::path& path) {
     return t;
 }
 
-std::map<std::uint32_t, std::map<std::int64_t, std::string>> readPcfValues(const std::filesystem::path& path) {
+std::map<std::uint32_t, std::map<std::int64_t, std::string>>
+readPcfValues(const std::filesystem::path& path) {
     std::ifstream in(path);
     std::map<std::uint32_t, std::map<std::int64_t, std::string>> out;
     std::string line;
@@ -161,11 +168,27 @@ std::int64_t queryInt(const std::filesystem::path& db, const std::string& sql) {
     return std::stoll(rows[0][0]);
 }
 
-std::filesystem::path buildDatabase(const std::filesystem::path& script, const std::filesystem::path& out) {
+namespace {
+// The fixture's SQL with every `-- @include FILE` line (relative to the script) replaced by that file's SQL.
+std::string expandIncludes(const std::filesystem::path& script, int depth = 0) {
     std::ifstream in(script);
-    if (!in) throw std::runtime_error("cannot read " + script.string());
+    if (!in || depth > 8) throw std::runtime_error("cannot read " + script.string());
+    std::string out, line;
+    const std::string directive = "-- @include ";
+    while (std::getline(in, line)) {
+        if (line.rfind(directive, 0) == 0)
+            out += expandIncludes(script.parent_path() / line.substr(directive.size()), depth + 1);
+        else
+            out += line + "\n";
+    }
+    return out;
+}
+} // namespace
+
+std::filesystem::path buildDatabase(const std::filesystem::path& script, const std::filesystem::path& out,
+                                    const std::string& extraSql) {
     std::stringstream sql;
-    sql << in.rdbuf();
+    sql << expandIncludes(script) << "\n" << extraSql << "\n";
     std::filesystem::remove(out);
     sqlite3* h = nullptr;
     sqlite3_open(out.c_str(), &h);

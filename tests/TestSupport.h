@@ -46,7 +46,9 @@ std::vector<std::string> readRowLevel(const std::filesystem::path& path, const s
 // Runs a query on an SQLite file and returns every row as strings (NULL as "").
 std::vector<std::vector<std::string>> query(const std::filesystem::path& db, const std::string& sql);
 std::int64_t queryInt(const std::filesystem::path& db, const std::string& sql);
-// Builds an SQLite database from a .sql script (synthetic fixtures), returns its path.
-std::filesystem::path buildDatabase(const std::filesystem::path& script, const std::filesystem::path& out);
+// Builds an SQLite database from a .sql script (synthetic fixtures; `-- @include FILE` lines are expanded
+// relative to the script), then runs `extraSql` (to make a variant), and returns its path.
+std::filesystem::path buildDatabase(const std::filesystem::path& script, const std::filesystem::path& out,
+                                    const std::string& extraSql = "");
 
 } // namespace testsupport

@@ -1,15 +1,16 @@
 // Bad input to `gpueff translate`: one clear message naming the file, a non-zero exit, no PREFIX.* files.
-#include <doctest/doctest.h>
-
-#include <fstream>
-
 #include "tests/TestSupport.h"
+
+#include <doctest/doctest.h>
+#include <fstream>
 
 using namespace testsupport;
 
 namespace {
 
-std::filesystem::path sample() { return sharedData() / "nsys" / "fuser_matmul_h100.sqlite"; }
+std::filesystem::path sample() {
+    return sharedData() / "nsys" / "fuser_matmul_h100.sqlite";
+}
 
 bool anyOutput(const std::filesystem::path& prefix) {
     for (const auto& e : std::filesystem::directory_iterator(prefix.parent_path()))
@@ -20,8 +21,7 @@ bool anyOutput(const std::filesystem::path& prefix) {
 void expectFailure(const std::filesystem::path& input, const std::string& expectedText) {
     auto dir = tempDir("bad-out");
     auto prefix = dir / "trace";
-    auto r = run(gpueffBinary().string() + " translate --quiet " + input.string() + " -o " +
-                 prefix.string());
+    auto r = run(gpueffBinary().string() + " translate --quiet " + input.string() + " -o " + prefix.string());
     CAPTURE(r.output);
     CHECK(r.exitCode == 1);
     CHECK(r.output.find("gpueff: error:") != std::string::npos);
@@ -34,7 +34,8 @@ void expectFailure(const std::filesystem::path& input, const std::string& expect
 std::filesystem::path copyOf(const std::filesystem::path& src, const std::string& name) {
     auto dst = tempDir("bad-in-" + name) / name;
     std::filesystem::copy_file(src, dst);
-    std::filesystem::permissions(dst, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+    std::filesystem::permissions(dst, std::filesystem::perms::owner_write,
+                                 std::filesystem::perm_options::add);
     return dst;
 }
 
@@ -72,9 +73,10 @@ TEST_CASE("a corrupt export") {
 }
 
 TEST_CASE("an export without the kernel table and no GPU activity") {
-    auto f = databaseFrom("nokernels", "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
-                                       "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INT, end INT, eventClass INT,"
-                                       " globalTid INT, correlationId INT, nameId INT, returnValue INT);");
+    auto f = databaseFrom("nokernels",
+                          "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+                          "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INT, end INT, eventClass INT,"
+                          " globalTid INT, correlationId INT, nameId INT, returnValue INT);");
     expectFailure(f, "CUPTI_ACTIVITY_KIND_KERNEL is missing");
 }
 
@@ -91,16 +93,18 @@ TEST_CASE("an SQLite file that is not an nsys export") {
 }
 
 TEST_CASE("an unknown schema version") {
-    auto f = databaseFrom("future", "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
-                                    "CREATE TABLE META_DATA_EXPORT(name TEXT, value TEXT);"
-                                    "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '9.1.0');");
+    auto f =
+        databaseFrom("future", "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+                               "CREATE TABLE META_DATA_EXPORT(name TEXT, value TEXT);"
+                               "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '9.1.0');");
     expectFailure(f, "unsupported export schema version 9.1.0");
 }
 
 TEST_CASE("a required column missing from the kernel table") {
-    auto f = databaseFrom("nocols", "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
-                                    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INT, end INT, deviceId INT);"
-                                    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 0);");
+    auto f =
+        databaseFrom("nocols", "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+                               "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INT, end INT, deviceId INT);"
+                               "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 0);");
     expectFailure(f, "lacks required column");
 }
 
@@ -114,10 +118,12 @@ TEST_CASE("an unknown record kind") {
 }
 
 TEST_CASE("an unwritable output location") {
-    auto r = run(gpueffBinary().string() + " translate --quiet " + sample().string() + " -o /nonexistent-dir/trace");
+    auto r = run(gpueffBinary().string() + " translate --quiet " + sample().string() +
+                 " -o /nonexistent-dir/trace");
     CHECK(r.exitCode == 1);
     CHECK(r.output.find("/nonexistent-dir/trace") != std::string::npos);
-    auto ro = run(gpueffBinary().string() + " translate --quiet " + sample().string() + " -o /proc/gpueff-trace");
+    auto ro =
+        run(gpueffBinary().string() + " translate --quiet " + sample().string() + " -o /proc/gpueff-trace");
     CHECK(ro.exitCode == 1);
     CHECK(ro.output.find("cannot write output") != std::string::npos);
 }

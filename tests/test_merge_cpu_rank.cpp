@@ -8,14 +8,18 @@
 
 using namespace testsupport;
 
+namespace {
+std::filesystem::path fixtureWith(const std::filesystem::path& dir, const std::string& name,
+                                  const std::string& extraSql) {
+    return buildDatabase(sourceDir() / "data" / "synthetic" / (name + ".sql"), dir / (name + ".sqlite"),
+                         extraSql);
+}
+} // namespace
+
 TEST_CASE("a CPU-only rank is merged with a GPU rank, and rejected alone") {
     auto dir = tempDir("cpu-rank");
-    auto rank0 = buildDatabase(sourceDir() / "data" / "synthetic" / "mpi_rank0.sql", dir / "rank0.sqlite");
-    std::ifstream in(sourceDir() / "data" / "synthetic" / "mpi_rank1.sql");
-    std::stringstream script;
-    script << in.rdbuf() << "\nDELETE FROM CUPTI_ACTIVITY_KIND_KERNEL;\n";
-    std::ofstream(dir / "rank1_cpu.sql") << script.str();
-    auto rank1 = buildDatabase(dir / "rank1_cpu.sql", dir / "rank1.sqlite");
+    auto rank0 = fixtureWith(dir, "mpi_rank0", "");
+    auto rank1 = fixtureWith(dir, "mpi_rank1", "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL;");
 
     auto alone =
         run(gpueffBinary().string() + " translate --quiet " + rank1.string() + " -o " + (dir / "a").string());
@@ -33,17 +37,6 @@ TEST_CASE("a CPU-only rank is merged with a GPU rank, and rejected alone") {
     CHECK(side["inputs"][0]["gpu_activity"] == true);
     CHECK(side["inputs"][1]["gpu_activity"] == false);
 }
-
-namespace {
-std::filesystem::path fixtureWith(const std::filesystem::path& dir, const std::string& name,
-                                  const std::string& extraSql) {
-    std::ifstream in(sourceDir() / "data" / "synthetic" / (name + ".sql"));
-    std::stringstream script;
-    script << in.rdbuf() << "\n" << extraSql << "\n";
-    std::ofstream(dir / (name + ".sql")) << script.str();
-    return buildDatabase(dir / (name + ".sql"), dir / (name + ".sqlite"));
-}
-} // namespace
 
 TEST_CASE(
     "without MPI_Init, the first collective aligns the ranks; an implausible correction is not applied") {

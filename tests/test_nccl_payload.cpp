@@ -1,14 +1,15 @@
 // NCCL's NVTX payload attached to the kernel the collective launched (synthetic fixture).
-#include <doctest/doctest.h>
-
 #include "tests/TestSupport.h"
+
+#include <doctest/doctest.h>
 
 using namespace testsupport;
 
 TEST_CASE("NCCL payload fields land on the NCCL kernel launched inside the ncclAllReduce range") {
     auto dir = tempDir("nccl-payload");
     auto db = buildDatabase(sourceDir() / "data" / "synthetic" / "nccl_payload.sql", dir / "nccl.sqlite");
-    auto r = run(gpueffBinary().string() + " translate --quiet " + db.string() + " -o " + (dir / "t").string());
+    auto r =
+        run(gpueffBinary().string() + " translate --quiet " + db.string() + " -o " + (dir / "t").string());
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
     auto prv = readPrv(dir / "t.prv");
     auto pcf = readPcfValues(dir / "t.pcf");

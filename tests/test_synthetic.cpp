@@ -60,15 +60,7 @@ Translation translateFixtures(const std::string& testName, const std::vector<std
 
 // Builds a fixture with extra SQL run after it (a variant of a synthetic export), returns the database.
 fs::path buildVariant(const std::string& name, const std::string& extraSql, const fs::path& dir) {
-    std::ifstream in(fixture(name));
-    REQUIRE(in);
-    std::stringstream sql;
-    sql << in.rdbuf() << "\n" << extraSql << "\n";
-    auto script = dir / (name + "-variant.sql");
-    std::ofstream(script) << sql.str();
-    auto db = buildDatabase(script, dir / (name + ".sqlite"));
-    fs::remove(script);
-    return db;
+    return buildDatabase(fixture(name), dir / (name + ".sqlite"), extraSql);
 }
 
 nlohmann::json readJson(const fs::path& p) {

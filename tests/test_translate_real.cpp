@@ -1,13 +1,12 @@
 // Translation of every real export in ../shared/data/nsys, checked against SQL on the export itself.
-#include <doctest/doctest.h>
+#include "tests/TestSupport.h"
 
 #include <algorithm>
+#include <doctest/doctest.h>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
-
-#include "tests/TestSupport.h"
 
 using namespace testsupport;
 
@@ -48,7 +47,9 @@ bool hasColumn(const std::filesystem::path& db, const std::string& t, const std:
     return queryInt(db, "SELECT count(*) FROM pragma_table_info('" + t + "') WHERE name='" + c + "'") > 0;
 }
 std::int64_t count(const std::filesystem::path& db, const std::string& t, const std::string& where = "") {
-    return hasTable(db, t) ? queryInt(db, "SELECT count(*) FROM " + t + (where.empty() ? "" : " WHERE " + where)) : 0;
+    return hasTable(db, t)
+               ? queryInt(db, "SELECT count(*) FROM " + t + (where.empty() ? "" : " WHERE " + where))
+               : 0;
 }
 
 std::map<std::uint32_t, std::int64_t> beginsByType(const PrvTrace& prv) {
@@ -61,7 +62,8 @@ std::map<std::uint32_t, std::int64_t> beginsByType(const PrvTrace& prv) {
 // Kernel intervals read back from the trace: begin and end records of types 63000006/7 on each stream row.
 std::multiset<std::tuple<std::int64_t, std::int64_t, std::int64_t>> kernelIntervals(const PrvTrace& prv) {
     std::multiset<std::tuple<std::int64_t, std::int64_t, std::int64_t>> out;
-    std::map<std::pair<int, int>, std::vector<std::pair<std::int64_t, std::int64_t>>> open; // row -> (begin, corr)
+    std::map<std::pair<int, int>, std::vector<std::pair<std::int64_t, std::int64_t>>>
+        open; // row -> (begin, corr)
     for (const auto& e : prv.events) {
         if (e.pairs.empty() || (e.pairs[0].first != 63000006 && e.pairs[0].first != 63000007)) continue;
         auto row = std::make_pair(e.task, e.thread);
@@ -91,18 +93,23 @@ TEST_CASE("every real export translates into a trace that agrees with SQL on the
         Translated t = translateOne(db);
         auto begins = beginsByType(t.prv);
 
-        std::string nameCol = hasColumn(db, "CUPTI_ACTIVITY_KIND_KERNEL", "demangledName") ? "demangledName" : "shortName";
+        std::string nameCol =
+            hasColumn(db, "CUPTI_ACTIVITY_KIND_KERNEL", "demangledName") ? "demangledName" : "shortName";
         auto kernels = count(db, "CUPTI_ACTIVITY_KIND_KERNEL");
-        auto nccl = hasTable(db, "CUPTI_ACTIVITY_KIND_KERNEL")
-                        ? queryInt(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k." +
-                                           nameCol + " WHERE s.value LIKE '%nccl%'")
-                        : 0;
+        auto nccl =
+            hasTable(db, "CUPTI_ACTIVITY_KIND_KERNEL")
+                ? queryInt(db,
+                           "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k." +
+                               nameCol + " WHERE s.value LIKE '%nccl%'")
+                : 0;
         CHECK(begins[63000006] == kernels - nccl);
         CHECK(begins[63000007] == nccl);
-        CHECK(begins[63000001] == count(db, "CUPTI_ACTIVITY_KIND_MEMCPY") + count(db, "CUPTI_ACTIVITY_KIND_MEMSET"));
+        CHECK(begins[63000001] ==
+              count(db, "CUPTI_ACTIVITY_KIND_MEMCPY") + count(db, "CUPTI_ACTIVITY_KIND_MEMSET"));
         CHECK(begins[63000000] == count(db, "CUPTI_ACTIVITY_KIND_RUNTIME"));
         CHECK(begins[66400000] + begins[61000000] == count(db, "OSRT_API"));
-        if (hasTable(db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION") && hasTable(db, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+        if (hasTable(db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION") &&
+            hasTable(db, "CUPTI_ACTIVITY_KIND_RUNTIME"))
             CHECK(begins[63000009] ==
                   queryInt(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s JOIN "
                                "CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = s.correlationId AND "
@@ -115,8 +122,10 @@ TEST_CASE("every real export translates into a trace that agrees with SQL on the
         // Every kernel's begin/end equal its SQL start/end shifted by the recorded offset.
         std::multiset<std::tuple<std::int64_t, std::int64_t, std::int64_t>> expected;
         if (hasTable(db, "CUPTI_ACTIVITY_KIND_KERNEL"))
-            for (const auto& row : query(db, "SELECT start, end, correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL"))
-                expected.insert({std::stoll(row[0]) + t.offset, std::stoll(row[1]) + t.offset, std::stoll(row[2])});
+            for (const auto& row :
+                 query(db, "SELECT start, end, correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL"))
+                expected.insert(
+                    {std::stoll(row[0]) + t.offset, std::stoll(row[1]) + t.offset, std::stoll(row[2])});
         CHECK(kernelIntervals(t.prv) == expected);
 
         // Every launch line goes from the API call with the same (process, correlation id) to the kernel.
@@ -124,9 +133,10 @@ TEST_CASE("every real export translates into a trace that agrees with SQL on the
         for (const auto& c : t.prv.comms)
             if (c.tag == 55001) launches.insert({c.logicalSend, c.logicalRecv});
         if (hasTable(db, "CUPTI_ACTIVITY_KIND_KERNEL") && hasTable(db, "CUPTI_ACTIVITY_KIND_RUNTIME"))
-            for (const auto& row : query(db, "SELECT r.start, k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN "
-                                             "CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId AND "
-                                             "(r.globalTid >> 24) = (k.globalPid >> 24)"))
+            for (const auto& row :
+                 query(db, "SELECT r.start, k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN "
+                           "CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId AND "
+                           "(r.globalTid >> 24) = (k.globalPid >> 24)"))
                 expectedLaunches.insert({std::stoll(row[0]) + t.offset, std::stoll(row[1]) + t.offset});
         CHECK(launches == expectedLaunches);
         std::int64_t memoryBytes = 0, expectedBytes = 0;
@@ -134,9 +144,10 @@ TEST_CASE("every real export translates into a trace that agrees with SQL on the
             if (c.tag == 55002) memoryBytes += c.size;
         for (const char* table : {"CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"})
             if (hasTable(db, table) && hasTable(db, "CUPTI_ACTIVITY_KIND_RUNTIME"))
-                expectedBytes += queryInt(db, std::string("SELECT coalesce(sum(g.bytes), 0) FROM ") + table +
-                                                  " g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = "
-                                                  "g.correlationId AND (r.globalTid >> 24) = (g.globalPid >> 24)");
+                expectedBytes +=
+                    queryInt(db, std::string("SELECT coalesce(sum(g.bytes), 0) FROM ") + table +
+                                     " g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = "
+                                     "g.correlationId AND (r.globalTid >> 24) = (g.globalPid >> 24)");
         CHECK(memoryBytes == expectedBytes);
 
         // Sorted by time; header consistent with the body; time 0 is the first record.
@@ -161,13 +172,15 @@ TEST_CASE("every real export translates into a trace that agrees with SQL on the
         CHECK(static_cast<int>(readRowLevel(t.prefix.string() + ".row", "THREAD").size()) == threads);
         CHECK(readRowLevel(t.prefix.string() + ".row", "TASK").size() == t.prv.threadsPerTask.size());
         auto pcf = readPcfValues(t.prefix.string() + ".pcf");
-        std::set<std::uint32_t> named = {63000000, 63000001, 63000006, 63000007, 63000009, 66400000, 61000000};
+        std::set<std::uint32_t> named = {63000000, 63000001, 63000006, 63000007,
+                                         63000009, 66400000, 61000000};
         for (const auto& e : t.prv.events)
             for (auto [type, value] : e.pairs) {
                 REQUIRE_MESSAGE(pcf.count(type), "type " << type << " missing from the .pcf");
                 bool nvtxName = type >= 9500 && type < 10000000 && type % 100 < 97;
                 if ((named.count(type) || nvtxName) && value != 0)
-                    CHECK_MESSAGE(pcf[type].count(value), "value " << value << " of type " << type << " unnamed");
+                    CHECK_MESSAGE(pcf[type].count(value),
+                                  "value " << value << " of type " << type << " unnamed");
             }
         CHECK(t.side["trace"]["records"].get<std::size_t>() == t.prv.events.size() + t.prv.comms.size());
     }

@@ -6,74 +6,12 @@
 
 PRAGMA foreign_keys = OFF;
 BEGIN;
-CREATE TABLE StringIds (
-    -- Consolidation of repetitive string values.
-
-    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- ID reference value.
-    value                       TEXT      NOT NULL                     -- String value.
-);
-CREATE TABLE META_DATA_EXPORT (
-    -- information about nsys export process
-
-    name                        TEXT      NOT NULL,                    -- Name of meta-data record
-    value                       TEXT                                   -- Value of meta-data record
-);
+-- @include schema_common.sql
 CREATE TABLE TARGET_INFO_SESSION_START_TIME (
     utcEpochNs                  INTEGER,                               -- UTC Epoch timestamp at start of the capture (ns).
     utcTime                     TEXT,                                  -- Start of the capture in UTC.
     localTime                   TEXT,                                  -- Start of the capture in local time of target.
     systemClockNs               INTEGER                                -- Target system clock timestamp at start of the capture (ns).
-);
-CREATE TABLE TARGET_INFO_SYSTEM_ENV (
-    globalVid                   INTEGER,                               -- Serialized GlobalId.
-    devStateName                TEXT      NOT NULL,                    -- Device state name.
-    name                        TEXT      NOT NULL,                    -- Property name.
-    nameEnum                    INTEGER   NOT NULL,                    -- Property enum value.
-    value                       TEXT      NOT NULL                     -- Property value.
-);
-CREATE TABLE ANALYSIS_DETAILS (
-    -- Details about the analysis session.
-
-    globalVid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.
-    duration                    INTEGER   NOT NULL,                    -- The total time span of the entire trace (ns).
-    startTime                   INTEGER   NOT NULL,                    -- Trace start timestamp in nanoseconds.
-    stopTime                    INTEGER   NOT NULL                     -- Trace stop timestamp in nanoseconds.
-);
-CREATE TABLE PROCESSES (
-    -- Names and identifiers of processes captured in the report.
-
-    globalPid                   INTEGER,                               -- Serialized GlobalId.
-    pid                         INTEGER,                               -- The process ID.
-    name                        TEXT                                   -- The process name.
-);
-CREATE TABLE ThreadNames (
-    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Thread name
-    priority                    INTEGER,                               -- Priority of the thread.
-    globalTid                   INTEGER                                -- Serialized GlobalId.
-);
-CREATE TABLE ENUM_NSYS_EVENT_CLASS (
-    -- Nsys event class labels
-
-    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- Enum numerical value.
-    name                        TEXT,                                  -- Enum symbol name.
-    label                       TEXT                                   -- Enum human name.
-);
-CREATE TABLE ENUM_CUDA_KERNEL_LAUNCH_TYPE (
-    -- CUDA kernel launch type labels
-
-    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- Enum numerical value.
-    name                        TEXT,                                  -- Enum symbol name.
-    label                       TEXT                                   -- Enum human name.
-);
-CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
-    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
-    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
-    eventClass                  INTEGER   NOT NULL,                    -- REFERENCES ENUM_NSYS_EVENT_CLASS(id)
-    globalTid                   INTEGER,                               -- Serialized GlobalId.
-    correlationId               INTEGER,                               -- ID used to identify events that this function call has triggered.
-    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name
-    returnValue                 INTEGER   NOT NULL,                    -- Return value of the function call.
-    callchainId                 INTEGER                                -- REFERENCES CUDA_CALLCHAINS(id)
 );
 CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
     start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
