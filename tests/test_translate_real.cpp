@@ -114,6 +114,13 @@ TEST_CASE("every real export translates into a trace that agrees with SQL on the
                   queryInt(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s JOIN "
                                "CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = s.correlationId AND "
                                "(r.globalTid >> 24) = (s.globalPid >> 24)"));
+        std::int64_t memoryInUse = 0;
+        for (const auto& e : t.prv.events)
+            if (!e.pairs.empty() && e.pairs[0].first == 63000200) ++memoryInUse;
+        std::int64_t memorySkipped = 0;
+        for (const auto& [why, n] : t.side["skipped"].items())
+            if (why.rfind("GPU memory events", 0) == 0) memorySkipped = n.get<std::int64_t>();
+        CHECK(memoryInUse + memorySkipped == count(db, "CUDA_GPU_MEMORY_USAGE_EVENTS"));
         std::int64_t nvtx = 0;
         for (auto [type, n] : begins)
             if ((type >= 9500 && type < 10000000) || (type >= 50000001 && type <= 50000005)) nvtx += n;

@@ -185,6 +185,11 @@ protected:
             out.add(types::kGpuMemoryUsage, std::max<std::int64_t>(inUse, 0));
             return true;
         }
+        if (skipped_) {
+            ctx_.skipped["GPU memory events of a process without work on that device (no row to put them on)"] +=
+                skipped_;
+            skipped_ = 0;
+        }
         return false;
     }
 

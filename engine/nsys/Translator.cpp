@@ -283,8 +283,6 @@ TranslateSummary translate(const TranslateOptions& options,
     }
     for (auto& o : objects)
         for (const auto& [why, n] : o.skipped) summary.skipped[why] += n;
-    for (auto& ctx : contexts)
-        for (const auto& [why, n] : ctx->skipped) summary.skipped[why] += n;
 
     std::filesystem::path prefix = options.prefix;
     auto withExt = [&](const char* ext) {
@@ -359,6 +357,9 @@ TranslateSummary translate(const TranslateOptions& options,
         if (auto* iv = dynamic_cast<IntervalSource*>(sources[i].get()); iv && iv->skipped())
             summary.skipped["rows skipped by " + iv->name()] += iv->skipped();
     }
+    // Sources report what they skipped as they go, so this is read after the merge.
+    for (auto& ctx : contexts)
+        for (const auto& [why, n] : ctx->skipped) summary.skipped[why] += n;
     if (catalog.collisions())
         summary
             .skipped["event values moved to the next free value after a name hash collision (not dropped)"] +=
