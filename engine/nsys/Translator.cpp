@@ -197,7 +197,11 @@ TranslateSummary translate(const TranslateOptions& options,
     std::vector<std::unique_ptr<NsysExport>> reports;
     std::vector<ReportObjects> objects(options.inputs.size());
     std::vector<std::size_t> withoutGpu;
+    bool tty = options.progress && ::isatty(STDERR_FILENO);
     for (std::size_t i = 0; i < options.inputs.size(); ++i) {
+        if (tty)
+            std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, options.inputs.size(),
+                         options.inputs[i].filename().c_str());
         reports.push_back(std::make_unique<NsysExport>(options.inputs[i]));
         // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
         // do.
@@ -316,7 +320,6 @@ TranslateSummary translate(const TranslateOptions& options,
     };
     std::make_heap(heap.begin(), heap.end(), later);
     std::vector<std::uint64_t> countBySource(sources.size(), 0);
-    bool tty = options.progress && ::isatty(STDERR_FILENO);
     std::uint64_t nextProgress = 1 << 20;
     std::int64_t lastTime = INT64_MIN;
     while (!heap.empty()) {
@@ -342,14 +345,14 @@ TranslateSummary translate(const TranslateOptions& options,
         }
         if (tty && summary.records >= nextProgress) {
             nextProgress += 1 << 20;
-            std::fprintf(stderr, "\rtranslate: %llu records, %.0f%% of the trace time",
+            std::fprintf(stderr, "\rtranslate: %llu records, %.0f%% of the trace time\x1b[K",
                          static_cast<unsigned long long>(summary.records),
                          summary.durationNs > 0
                              ? 100.0 * static_cast<double>(lastTime) / static_cast<double>(summary.durationNs)
                              : 100.0);
         }
     }
-    if (tty) std::fprintf(stderr, "\r%60s\r", "");
+    if (tty) std::fprintf(stderr, "\r\x1b[K");
     writer.close();
     summary.bytes = writer.bytesWritten();
     for (std::size_t i = 0; i < sources.size(); ++i) {

@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <cstdio>
 #include <exception>
 
@@ -20,6 +22,7 @@ int main(int argc, char** argv) {
     try {
         if (app.got_subcommand("translate")) return translate();
     } catch (const gpueff::Error& e) {
+        if (::isatty(STDERR_FILENO)) std::fputs("\r\x1b[K", stderr); // clear a progress line
         std::fprintf(stderr, "gpueff: error: %s\n", e.what());
         return 1;
     } catch (const std::exception& e) {
