@@ -8,13 +8,16 @@
 #   * offsets correlationId by k * (max correlationId + 1) in the GPU tables, RUNTIME and SYNCHRONIZATION,
 #     so every copy's launches still join their own API call and ids stay unique per process;
 #   * RANK (default 0) adds RANK * PID_STEP to the PID of every globalPid/globalTid/endGlobalTid column
-#     (PID = bits 24..47) in all tables, and to PROCESSES.pid, and sets the Hostname to nodeNN, so that
+#     (PID = bits 24..47) in all tables, and to PROCESSES.pid, and sets the Hostname to nodeNN (RANK 0 too), so that
 #     rank files made from the same SRC can be merged by `gpueff translate` (they are not duplicates).
 #     MPI_RANKS.rank, when that table exists, is set to RANK.
 # Only the sqlite3 CLI and bash are used. Copies are made by doubling (INSERT ... SELECT of the rows
 # already there), so COPIES=250 takes 8 INSERTs per table.
 #
-# Environment: GAP_NS (default 1000000, 1 ms), PID_STEP (default 100000).
+# Environment: GAP_NS (default 1000000, 1 ms), PID_STEP (default 100000),
+#   UNIQUE_NVTX=1: append " #k" to the explicit text of every NVTX_EVENTS row of copy k, so that names do not
+#   repeat between copies (like PyTorch emit_nvtx ranges, whose names carry a unique op_id); without it the
+#   tiled export has only the source's distinct names, however many copies.
 set -euo pipefail
 
 if [[ $# -lt 3 || $# -gt 4 ]]; then
@@ -78,8 +81,20 @@ if (( rank > 0 )); then
                 WHERE m.type='table' AND lower(p.name) IN ('globalpid', 'globaltid', 'endglobaltid')")
     has_col PROCESSES pid && rank_sql+=" UPDATE PROCESSES SET pid = pid + $(( rank * pid_step ));"
 fi
-has_col TARGET_INFO_SYSTEM_ENV name &&
-    rank_sql+=" UPDATE TARGET_INFO_SYSTEM_ENV SET value = printf('node%02d', $rank) WHERE name = 'Hostname';"
+if has_col TARGET_INFO_SYSTEM_ENV name && has_col TARGET_INFO_SYSTEM_ENV value; then
+    host="printf('node%02d', $rank)"
+    if [[ -n $(q "SELECT 1 FROM TARGET_INFO_SYSTEM_ENV WHERE name = 'Hostname' LIMIT 1") ]]; then
+        rank_sql+=" UPDATE TARGET_INFO_SYSTEM_ENV SET value = $host WHERE name = 'Hostname';"
+    else # some exports have no Hostname row: add one, other columns taken from an existing row
+        env_cols="" env_sel=""
+        while read -r c; do
+            env_cols+="${env_cols:+, }\"$c\""
+            case $c in name) env_sel+="${env_sel:+, }'Hostname'" ;; value) env_sel+="${env_sel:+, }$host" ;;
+                       *) env_sel+="${env_sel:+, }\"$c\"" ;; esac
+        done < <(q "SELECT name FROM pragma_table_info('TARGET_INFO_SYSTEM_ENV') ORDER BY cid")
+        rank_sql+=" INSERT INTO TARGET_INFO_SYSTEM_ENV ($env_cols) SELECT $env_sel FROM TARGET_INFO_SYSTEM_ENV LIMIT 1;"
+    fi
+fi # exports without TARGET_INFO_SYSTEM_ENV keep no host: their rank copies differ by PID only
 has_col MPI_RANKS rank && rank_sql+=" UPDATE MPI_RANKS SET rank = $rank;"
 rank_sql+=" COMMIT;"
 q "$rank_sql" >/dev/null
@@ -117,9 +132,14 @@ while (( n < copies )); do
     n=$(( n + m ))
 done
 
+if [[ ${UNIQUE_NVTX:-0} == 1 && " ${present[*]} " == *" NVTX_EVENTS "* ]] && has_col NVTX_EVENTS text; then
+    q "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-262144;
+       UPDATE NVTX_EVENTS SET text = text || ' #' || ((start - $t0) / $period) WHERE text IS NOT NULL;" >/dev/null
+fi
+
 mv "$tmp" "$out"
 trap - EXIT
 kernels=0
 [[ " ${present[*]} " == *" CUPTI_ACTIVITY_KIND_KERNEL "* ]] &&
     kernels=$(sqlite3 "$out" "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")
-echo "$out: $copies copies of $src (period ${period} ns, correlationId stride $corr_stride, rank $rank): $kernels kernels, $(du -h "$out" | cut -f1)"
+echo "$out: $copies copies of $src (period ${period} ns, correlationId stride $corr_stride, rank $rank${UNIQUE_NVTX:+, UNIQUE_NVTX=$UNIQUE_NVTX}): $kernels kernels, $(du -h "$out" | cut -f1)"
