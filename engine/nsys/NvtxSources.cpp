@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <map>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace gpueff::nsys {
@@ -39,17 +41,56 @@ std::string textJoin(const sqlite::Database& db) {
 
 // Domain names come from domain-create rows; a time slice may lack them, so an unnamed domain whose
 // ranges are called nccl* is recognised as NCCL's.
+// The NVTX rows that describe rather than time something (domain and category names, thread names), read
+// in one pass over the table, shared by every reader of the export.
+struct NvtxMeta {
+    std::map<std::int64_t, std::string> domainNames;
+    std::vector<std::tuple<std::int64_t, std::int64_t, std::string>> categories; // domain, category, name
+    std::vector<std::pair<std::int64_t, std::int64_t>> ranks;                      // globalTid, MPI rank
+};
+
+const NvtxMeta& metaOf(const NsysExport& ex) {
+    return ex.memo<NvtxMeta>("nvtx meta", [&] {
+        NvtxMeta meta;
+        const auto& db = ex.db();
+        auto column = [&](const char* name) { return db.hasColumn(kTable, name) ? std::string("n.") + name : "0"; };
+        sqlite::Statement st(db, "SELECT n.eventType, " + column("domainId") + ", " + column("category") +
+                                     ", n.globalTid, " + textExpr(db) +
+                                     " FROM " + kTable + " n" + textJoin(db) + " WHERE n.eventType IN (33, 39, 75)");
+        while (st.step()) {
+            std::int64_t domain = st.isNull(1) ? 0 : st.int64(1);
+            std::string_view text = st.text(4);
+            switch (st.int64(0)) {
+            case kDomainCreate: meta.domainNames[domain] = text; break;
+            case kCategoryName: meta.categories.emplace_back(domain, st.isNull(2) ? 0 : st.int64(2), text); break;
+            default: // kThreadName: older MPI exports name the thread "MPI Rank N", and the rank orders the tasks.
+                if (text.rfind("MPI Rank ", 0) == 0 && !st.isNull(3))
+                    meta.ranks.emplace_back(st.int64(3), std::atoll(std::string(text.substr(9)).c_str()));
+            }
+        }
+        return meta;
+    });
+}
+
+// Domains that have ranges: found by the pre-pass scan; computed here only when NVTX is not translated.
+const std::set<std::int64_t>& usedDomainsOf(const NsysExport& ex) {
+    return ex.memo<std::set<std::int64_t>>("nvtx used domains", [&] {
+        std::set<std::int64_t> used;
+        sqlite::Statement st(ex.db(), std::string("SELECT DISTINCT domainId FROM ") + kTable +
+                                          " WHERE domainId IS NOT NULL AND domainId != 0");
+        while (st.step()) used.insert(st.int64(0));
+        return used;
+    });
+}
+
 std::map<std::int64_t, Domain> readDomains(const NsysExport& ex) {
     const auto& db = ex.db();
     std::map<std::int64_t, Domain> domains;
     if (!db.hasColumn(kTable, "domainId")) return domains;
     std::string text = textExpr(db), join = textJoin(db);
-    sqlite::Statement named(db, "SELECT n.domainId, " + text + " FROM " + kTable + " n" + join +
-                                    " WHERE n.eventType = " + std::to_string(kDomainCreate));
-    while (named.step()) domains[named.int64(0)].name = named.text(1);
-    sqlite::Statement used(db, std::string("SELECT DISTINCT domainId FROM ") + kTable +
-                                   " WHERE domainId IS NOT NULL AND domainId != 0");
-    while (used.step()) domains[used.int64(0)];
+    for (const auto& [id, name] : metaOf(ex).domainNames) domains[id].name = name;
+    for (auto id : usedDomainsOf(ex))
+        if (id != 0) domains[id];
     for (auto& [id, d] : domains) {
         if (d.name.empty()) {
             auto first = db.scalarText("SELECT " + text + " FROM " + kTable + " n" + join +
@@ -156,17 +197,15 @@ void discoverNvtx(const NsysExport& ex, ReportObjects& o) {
     if (!db.hasTable(kTable)) return;
     requireColumns(db, kTable, {"start", "end", "eventType", "globalTid"});
     // Same filter as the translation's query, so the stored-by-start verdict applies to it.
-    auto span = scanTable(ex, kTable, "globalTid", 1, kTranslatedRows,
-                          [&](const std::int64_t* k) { o.process(k[0]).threads.insert(k[0]); });
+    std::set<std::int64_t> domains;
+    auto span = scanTable(ex, kTable, std::string("globalTid, ") + (db.hasColumn(kTable, "domainId") ? "coalesce(domainId, 0)" : "0"), 2,
+                          kTranslatedRows, [&](const std::int64_t* k) {
+                              o.process(k[0]).threads.insert(k[0]);
+                              domains.insert(k[1]);
+                          });
     o.span(span.first, span.last);
-    // Older MPI exports name the thread "MPI Rank N": the rank orders the tasks.
-    std::string text = textExpr(db), join = textJoin(db);
-    sqlite::Statement ranks(db, "SELECT n.globalTid, " + text + " FROM " + kTable + " n" + join +
-                                    " WHERE n.eventType = " + std::to_string(kThreadName));
-    while (ranks.step()) {
-        std::string_view name = ranks.text(1);
-        if (name.rfind("MPI Rank ", 0) == 0) o.process(ranks.int64(0)).mpiRank = std::atoll(name.data() + 9);
-    }
+    ex.memo<std::set<std::int64_t>>("nvtx used domains", [&] { return domains; });
+    for (auto [tid, rank] : metaOf(ex).ranks) o.process(tid).mpiRank = rank;
 }
 
 void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
@@ -174,17 +213,11 @@ void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
     if (!db.hasTable(kTable)) return;
     auto domains = domainsOf(ctx.report);
     // Category names (eventType 33) label the category's event type.
-    if (db.hasColumn(kTable, "category")) {
-        sqlite::Statement cats(db, "SELECT coalesce(n.domainId, 0), n.category, " + textExpr(db) + " FROM " +
-                                       kTable + " n" + textJoin(db) +
-                                       " WHERE n.eventType = " + std::to_string(kCategoryName));
-        while (cats.step()) {
-            auto it = domains.find(cats.int64(0));
-            std::uint32_t base = it != domains.end() ? it->second.base : types::kNvtxDefaultDomainBase;
-            std::string prefix = it != domains.end() ? "NVTX " + it->second.name : "NVTX";
-            ctx.catalog.declare(base + static_cast<std::uint32_t>(cats.int64(1) % 97),
-                                prefix + " " + std::string(cats.text(2)));
-        }
+    for (const auto& [domain, category, name] : metaOf(ctx.report).categories) {
+        auto it = domains.find(domain);
+        std::uint32_t base = it != domains.end() ? it->second.base : types::kNvtxDefaultDomainBase;
+        std::string prefix = it != domains.end() ? "NVTX " + it->second.name : "NVTX";
+        ctx.catalog.declare(base + static_cast<std::uint32_t>(category % 97), prefix + " " + name);
     }
     std::string numeric = "NULL";
     for (const char* c :

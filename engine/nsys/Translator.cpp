@@ -25,6 +25,8 @@ using paraver::TraceLayout;
 
 // Clocks of one job's nodes agree within milliseconds after NTP; a larger sync correction is suspicious.
 constexpr std::int64_t kMaxSyncCorrectionNs = 10'000'000'000;
+// SQLite page cache (and sort memory) for all reports together, and the least one report gets.
+constexpr int kCacheBudgetKiB = 16 * 1024, kMinCacheKiB = 1024;
 
 std::vector<const SourceKind*> selectKinds(const TranslateOptions& o) {
     auto names = kindNames();
@@ -223,6 +225,9 @@ TranslateSummary translate(const TranslateOptions& options,
     }
 
     if (withoutGpu.size() == reports.size()) failNoGpuActivity(*reports.front());
+    // All reports are read at once: share a fixed budget so memory does not grow with their number.
+    for (auto& r : reports)
+        r->db().setCacheKiB(std::max<int>(kMinCacheKiB, kCacheBudgetKiB / static_cast<int>(reports.size())));
     for (auto i : withoutGpu)
         if (log) log(options.inputs[i].string() + ": no GPU activity; merged for its CPU-side records");
     // Clock alignment: UTC session starts, then the end of MPI_Init when every report has one.

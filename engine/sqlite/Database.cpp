@@ -62,6 +62,11 @@ Database::~Database() { sqlite3_close(db_); }
 
 void Database::fail(const std::string& what) const { throw Error(path_.string() + ": " + what); }
 
+void Database::setCacheKiB(int kib) const {
+    std::string pragma = "PRAGMA cache_size=-" + std::to_string(kib);
+    sqlite3_exec(db_, pragma.c_str(), nullptr, nullptr, nullptr);
+}
+
 bool Database::hasTable(std::string_view table) const { return tables_.count(std::string(table)) != 0; }
 
 const std::set<std::string>& Database::columns(const std::string& table) const {

@@ -54,6 +54,8 @@ public:
     std::optional<std::int64_t> scalarInt(const std::string& sql) const;
     std::optional<std::string> scalarText(const std::string& sql) const;
     sqlite3* handle() const { return db_; }
+    // SQLite's page cache, which also bounds the memory each sort or automatic index uses before spilling.
+    void setCacheKiB(int kib) const;
     [[noreturn]] void fail(const std::string& what) const;
 
 private:
