@@ -1,11 +1,11 @@
 #include "engine/nsys/DeviceSources.h"
 
+#include "engine/nsys/SqlColumns.h"
+#include "engine/paraver/EventTypes.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
-
-#include "engine/nsys/SqlColumns.h"
-#include "engine/paraver/EventTypes.h"
 
 namespace gpueff::nsys {
 
@@ -55,7 +55,9 @@ constexpr std::uint32_t kMetricSlots = 100;
 constexpr const char* kSamples = "GPU_METRICS";
 constexpr const char* kNames = "TARGET_INFO_GPU_METRICS";
 
-bool hasMetrics(const sqlite::Database& db) { return db.hasTable(kSamples) && db.hasTable(kNames); }
+bool hasMetrics(const sqlite::Database& db) {
+    return db.hasTable(kSamples) && db.hasTable(kNames);
+}
 
 // Which process's task shows the metrics of GPU typeId: metrics are per GPU, not per process, so the row
 // goes to the first process that ran work on the GPU of the same index.
@@ -85,7 +87,8 @@ protected:
             out.isCommunication = false;
             out.order = RecordOrder::Begin;
             out.time = ts + ctx_.shift;
-            while (pending_ && st_.int64(0) == ts && st_.int64(1) == gpu && out.pairCount < TraceRecord::kMaxPairs) {
+            while (pending_ && st_.int64(0) == ts && st_.int64(1) == gpu &&
+                   out.pairCount < TraceRecord::kMaxPairs) {
                 std::uint32_t type = typeOf(st_.text(2));
                 out.add(type, static_cast<std::int64_t>(std::llround(st_.real(3))));
                 pending_ = st_.step();
@@ -102,7 +105,8 @@ private:
         auto it = types_.find(std::string(metricName));
         if (it != types_.end()) return it->second;
         std::uint32_t t = gpuMetricType(metricName);
-        if (t == 0) t = types::kGpuMetricBase + kUnknownMetricBase + unknown_++ % (kMetricSlots - kUnknownMetricBase);
+        if (t == 0)
+            t = types::kGpuMetricBase + kUnknownMetricBase + unknown_++ % (kMetricSlots - kUnknownMetricBase);
         ctx_.catalog.declare(t, "GPU metric: " + std::string(metricName));
         types_.emplace(std::string(metricName), t);
         return t;
@@ -186,7 +190,8 @@ protected:
             return true;
         }
         if (skipped_) {
-            ctx_.skipped["GPU memory events of a process without work on that device (no row to put them on)"] +=
+            ctx_.skipped
+                ["GPU memory events of a process without work on that device (no row to put them on)"] +=
                 skipped_;
             skipped_ = 0;
         }
@@ -213,8 +218,9 @@ void openGpuMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>
     const auto& db = ctx.report.db();
     if (!db.hasTable(kMemoryUsage)) return;
     out.push_back(std::make_unique<GpuMemorySource>(
-        ctx, sqlite::Statement(db, std::string("SELECT start, globalPid, deviceId, bytes, memoryOperationType FROM ") +
-                                       kMemoryUsage + " ORDER BY " + ctx.report.startOrder(kMemoryUsage))));
+        ctx, sqlite::Statement(
+                 db, std::string("SELECT start, globalPid, deviceId, bytes, memoryOperationType FROM ") +
+                         kMemoryUsage + " ORDER BY " + ctx.report.startOrder(kMemoryUsage))));
     out.back()->setReorderWindow(ctx.report.readWindow(kMemoryUsage));
 }
 

@@ -1,13 +1,14 @@
-// Records of work executed on the GPU: kernels, memory operations and CUDA graph launches, one row per stream.
+// Records of work executed on the GPU: kernels, memory operations and CUDA graph launches, one row per
+// stream.
 #include "engine/nsys/GpuActivitySources.h"
-
-#include <algorithm>
-#include <cctype>
 
 #include "engine/nsys/NcclPayloads.h"
 #include "engine/nsys/SqlColumns.h"
 #include "engine/nsys/TableScan.h"
 #include "engine/paraver/EventTypes.h"
+
+#include <algorithm>
+#include <cctype>
 
 namespace gpueff::nsys {
 
@@ -47,10 +48,16 @@ protected:
         if (fresh) it->second = containsNccl(ctx_.report.string(nameId));
         std::uint32_t type = it->second ? types::kNcclKernel : types::kKernel;
         r.add(type, ctx_.stringValue(type, nameId));
-        static constexpr std::uint32_t attributes[] = {types::kGridX, types::kGridY, types::kGridZ,
-                                                       types::kBlockX, types::kBlockY, types::kBlockZ,
-                                                       types::kStaticSharedMemory, types::kDynamicSharedMemory,
-                                                       types::kLocalMemory, types::kRegistersPerThread};
+        static constexpr std::uint32_t attributes[] = {types::kGridX,
+                                                       types::kGridY,
+                                                       types::kGridZ,
+                                                       types::kBlockX,
+                                                       types::kBlockY,
+                                                       types::kBlockZ,
+                                                       types::kStaticSharedMemory,
+                                                       types::kDynamicSharedMemory,
+                                                       types::kLocalMemory,
+                                                       types::kRegistersPerThread};
         for (int i = 0; i < 10; ++i) r.add(attributes[i], s.int64(7 + i));
         r.add(types::kCorrelationId, s.int64(5));
         if (!s.isNull(17)) r.add(types::kGraphNodeId, s.int64(17));
@@ -69,7 +76,8 @@ private:
 
 class MemcpySource : public IntervalSource {
 public:
-    MemcpySource(ReportContext& ctx, sqlite::Statement st) : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
+    MemcpySource(ReportContext& ctx, sqlite::Statement st)
+        : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
     std::string name() const override { return "memcpy"; }
 
 protected:
@@ -92,7 +100,8 @@ private:
 
 class MemsetSource : public IntervalSource {
 public:
-    MemsetSource(ReportContext& ctx, sqlite::Statement st) : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
+    MemsetSource(ReportContext& ctx, sqlite::Statement st)
+        : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
     std::string name() const override { return "memset"; }
 
 protected:
@@ -122,7 +131,8 @@ protected:
         iv.end = shifted(s.int64(1));
         iv.row = ctx_.streamRow({s.int64(2), s.int64(3), s.int64(4)});
         std::int64_t graphId = s.int64(6);
-        r.add(types::kGraphLaunch, ctx_.textValue(types::kGraphLaunch, "CUDA graph " + std::to_string(graphId)));
+        r.add(types::kGraphLaunch,
+              ctx_.textValue(types::kGraphLaunch, "CUDA graph " + std::to_string(graphId)));
         r.add(types::kGraphId, graphId);
         r.add(types::kGraphExecId, s.int64(7));
         r.add(types::kCorrelationId, s.int64(5));
@@ -151,12 +161,16 @@ std::string kernelNameColumn(const sqlite::Database& db) {
     return db.hasColumn(kKernelTable, "demangledName") ? "demangledName" : "shortName";
 }
 
-void discoverKernels(const NsysExport& ex, ReportObjects& o) { discoverStreams(ex, kKernelTable, o); }
+void discoverKernels(const NsysExport& ex, ReportObjects& o) {
+    discoverStreams(ex, kKernelTable, o);
+}
 void discoverMemory(const NsysExport& ex, ReportObjects& o) {
     discoverStreams(ex, kMemcpyTable, o);
     discoverStreams(ex, kMemsetTable, o);
 }
-void discoverGraphs(const NsysExport& ex, ReportObjects& o) { discoverStreams(ex, kGraphTable, o); }
+void discoverGraphs(const NsysExport& ex, ReportObjects& o) {
+    discoverStreams(ex, kGraphTable, o);
+}
 
 void openKernels(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
     const auto& db = ctx.report.db();
@@ -164,14 +178,16 @@ void openKernels(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>&
     std::string t = kKernelTable;
     auto c = [&](const char* col) { return columnOr(db, t, col, "0"); };
     std::string sql = "SELECT " + kStreamColumns + ", " + kernelNameColumn(db) + ", " + c("gridX") + ", " +
-                      c("gridY") + ", " + c("gridZ") + ", " + c("blockX") + ", " + c("blockY") + ", " + c("blockZ") +
-                      ", " + c("staticSharedMemory") + ", " + c("dynamicSharedMemory") + ", " +
-                      c("localMemoryTotal") + ", " + c("registersPerThread") + ", " + columnOr(db, t, "graphNodeId") +
-                      ", " + columnOr(db, t, "graphId") + " FROM " + t + " ORDER BY " + ctx.report.startOrder(t);
+                      c("gridY") + ", " + c("gridZ") + ", " + c("blockX") + ", " + c("blockY") + ", " +
+                      c("blockZ") + ", " + c("staticSharedMemory") + ", " + c("dynamicSharedMemory") + ", " +
+                      c("localMemoryTotal") + ", " + c("registersPerThread") + ", " +
+                      columnOr(db, t, "graphNodeId") + ", " + columnOr(db, t, "graphId") + " FROM " + t +
+                      " ORDER BY " + ctx.report.startOrder(t);
     std::uint64_t undecoded = 0;
     auto payloads = NcclPayloads::read(ctx, undecoded);
     if (undecoded)
-        ctx.skipped["NCCL NVTX binary payloads not decoded (export with --include-json to attach them)"] += undecoded;
+        ctx.skipped["NCCL NVTX binary payloads not decoded (export with --include-json to attach them)"] +=
+            undecoded;
     out.push_back(std::make_unique<KernelSource>(ctx, sqlite::Statement(db, sql), std::move(payloads)));
     out.back()->setReorderWindow(ctx.report.readWindow(t));
 }
@@ -188,15 +204,17 @@ void openMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& 
     }
     if (db.hasTable(kMemcpyTable)) {
         std::string t = kMemcpyTable;
-        std::string sql = "SELECT " + kStreamColumns + ", copyKind, bytes, " + columnOr(db, t, "srcKind") + ", " +
-                          columnOr(db, t, "dstKind") + " FROM " + t + " ORDER BY " + ctx.report.startOrder(t);
+        std::string sql = "SELECT " + kStreamColumns + ", copyKind, bytes, " + columnOr(db, t, "srcKind") +
+                          ", " + columnOr(db, t, "dstKind") + " FROM " + t + " ORDER BY " +
+                          ctx.report.startOrder(t);
         out.push_back(std::make_unique<MemcpySource>(ctx, sqlite::Statement(db, sql)));
         out.back()->setReorderWindow(ctx.report.readWindow(t));
     }
     if (db.hasTable(kMemsetTable)) {
         out.push_back(std::make_unique<MemsetSource>(
-            ctx, sqlite::Statement(db, "SELECT " + kStreamColumns + ", bytes FROM " + std::string(kMemsetTable) +
-                                           " ORDER BY " + ctx.report.startOrder(kMemsetTable))));
+            ctx,
+            sqlite::Statement(db, "SELECT " + kStreamColumns + ", bytes FROM " + std::string(kMemsetTable) +
+                                      " ORDER BY " + ctx.report.startOrder(kMemsetTable))));
         out.back()->setReorderWindow(ctx.report.readWindow(kMemsetTable));
     }
 }
@@ -206,9 +224,9 @@ void openGraphs(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& 
     if (!db.hasTable(kGraphTable)) return;
     std::string t = kGraphTable;
     out.push_back(std::make_unique<GraphLaunchSource>(
-        ctx, sqlite::Statement(db, "SELECT " + kStreamColumns + ", " + columnOr(db, t, "graphId", "0") + ", " +
-                                       columnOr(db, t, "graphExecId", "0") + " FROM " + t + " ORDER BY " +
-                                       ctx.report.startOrder(t))));
+        ctx, sqlite::Statement(db, "SELECT " + kStreamColumns + ", " + columnOr(db, t, "graphId", "0") +
+                                       ", " + columnOr(db, t, "graphExecId", "0") + " FROM " + t +
+                                       " ORDER BY " + ctx.report.startOrder(t))));
     out.back()->setReorderWindow(ctx.report.readWindow(t));
 }
 

@@ -1,9 +1,9 @@
 #pragma once
+#include "engine/nsys/ReportContext.h"
+
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "engine/nsys/ReportContext.h"
 
 namespace gpueff::nsys {
 

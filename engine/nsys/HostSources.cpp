@@ -1,11 +1,11 @@
 #include "engine/nsys/HostSources.h"
 
-#include <unordered_map>
-
 #include "engine/nsys/MpiNames.h"
 #include "engine/nsys/SqlColumns.h"
 #include "engine/nsys/TableScan.h"
 #include "engine/paraver/EventTypes.h"
+
+#include <unordered_map>
 
 namespace gpueff::nsys {
 
@@ -15,7 +15,8 @@ namespace {
 
 constexpr const char* kRuntimeTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
 constexpr const char* kSyncTable = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
-constexpr const char* kOpenAccTables[] = {"CUPTI_ACTIVITY_KIND_OPENACC_DATA", "CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH",
+constexpr const char* kOpenAccTables[] = {"CUPTI_ACTIVITY_KIND_OPENACC_DATA",
+                                          "CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH",
                                           "CUPTI_ACTIVITY_KIND_OPENACC_OTHER"};
 
 // How a call name becomes an event: its type and the name shown in the .pcf.
@@ -25,7 +26,9 @@ struct CallNaming {
     bool mpi = false; // Extrae values for MPI calls, sizes as 50100001/2
 };
 
-std::string_view asIs(std::string_view n) { return n; }
+std::string_view asIs(std::string_view n) {
+    return n;
+}
 
 // Calls on a CPU thread: query columns are start, end, globalTid, name string id, [size], [correlation id].
 class CallSource : public IntervalSource {
@@ -43,7 +46,8 @@ protected:
         iv.row = ctx_.threadRow(s.int64(2));
         const Resolved& call = resolve(s.int64(3));
         r.add(call.type, call.value);
-        if (hasSize_ && !s.isNull(4)) r.add(call.receive ? types::kMpiRecvSize : types::kMpiSendSize, s.int64(4));
+        if (hasSize_ && !s.isNull(4))
+            r.add(call.receive ? types::kMpiRecvSize : types::kMpiSendSize, s.int64(4));
         if (hasCorrelation_) r.add(types::kCorrelationId, s.int64(4));
         return true;
     }
@@ -86,7 +90,9 @@ void discoverThreads(const NsysExport& ex, const std::string& table, ReportObjec
     objects.span(span.first, span.last);
 }
 
-std::uint32_t apiType(std::string_view) { return types::kCudaApi; }
+std::uint32_t apiType(std::string_view) {
+    return types::kCudaApi;
+}
 std::uint32_t osrtType(std::string_view n) {
     return n.substr(0, 8) == "pthread_" ? types::kPthread : types::kOsRuntime;
 }
@@ -116,7 +122,9 @@ std::string_view stripVersionSuffix(std::string_view name) {
     return name.substr(0, pos);
 }
 
-void discoverApi(const NsysExport& ex, ReportObjects& o) { discoverThreads(ex, kRuntimeTable, o); }
+void discoverApi(const NsysExport& ex, ReportObjects& o) {
+    discoverThreads(ex, kRuntimeTable, o);
+}
 
 void openApi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
     const auto& db = ctx.report.db();
@@ -130,24 +138,26 @@ void openApi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
     out.back()->setReorderWindow(ctx.report.readWindow(kRuntimeTable));
 }
 
-void discoverOsrt(const NsysExport& ex, ReportObjects& o) { discoverThreads(ex, "OSRT_API", o); }
+void discoverOsrt(const NsysExport& ex, ReportObjects& o) {
+    discoverThreads(ex, "OSRT_API", o);
+}
 
 void openOsrt(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
     const auto& db = ctx.report.db();
     if (!db.hasTable("OSRT_API")) return;
     out.push_back(std::make_unique<CallSource>(
-        ctx, sqlite::Statement(db, "SELECT start, end, globalTid, nameId FROM OSRT_API ORDER BY " +
-                                        ctx.report.startOrder("OSRT_API")),
-        "osrt",
-        CallNaming{osrtType, asIs}, false, false));
+        ctx,
+        sqlite::Statement(db, "SELECT start, end, globalTid, nameId FROM OSRT_API ORDER BY " +
+                                  ctx.report.startOrder("OSRT_API")),
+        "osrt", CallNaming{osrtType, asIs}, false, false));
     out.back()->setReorderWindow(ctx.report.readWindow("OSRT_API"));
 }
 
 // Synchronization rows carry only the process; the thread is the one whose API call has the same
 // correlation id.
-static const std::string kSyncJoin =
-    std::string(" FROM ") + kSyncTable + " s LEFT JOIN " + kRuntimeTable +
-    " r ON r.correlationId = s.correlationId AND r.globalTid >= s.globalPid AND r.globalTid < s.globalPid + 16777216";
+static const std::string kSyncJoin = std::string(" FROM ") + kSyncTable + " s LEFT JOIN " + kRuntimeTable +
+                                     " r ON r.correlationId = s.correlationId AND r.globalTid >= s.globalPid "
+                                     "AND r.globalTid < s.globalPid + 16777216";
 
 // A synchronization row lies within its API call, so the runtime table's threads and span cover it.
 void discoverSync(const NsysExport& ex, ReportObjects& o) {
@@ -157,7 +167,8 @@ void discoverSync(const NsysExport& ex, ReportObjects& o) {
 namespace {
 class SyncSource : public IntervalSource {
 public:
-    SyncSource(ReportContext& ctx, sqlite::Statement st) : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
+    SyncSource(ReportContext& ctx, sqlite::Statement st)
+        : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
     std::string name() const override { return "sync"; }
 
 protected:

@@ -1,8 +1,8 @@
 #pragma once
+#include "engine/nsys/ReportContext.h"
+
 #include <memory>
 #include <vector>
-
-#include "engine/nsys/ReportContext.h"
 
 namespace gpueff::nsys {
 

@@ -1,10 +1,10 @@
 #include "engine/nsys/LaunchSources.h"
 
-#include <algorithm>
-
 #include "engine/nsys/GpuActivitySources.h"
 #include "engine/nsys/HostSources.h"
 #include "engine/paraver/EventTypes.h"
+
+#include <algorithm>
 
 namespace gpueff::nsys {
 
@@ -78,10 +78,13 @@ void openLaunches(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>
     std::string order = ctx.report.startOrder(runtime, "r");
     std::string join = order == "r.rowid" ? " CROSS JOIN " : " JOIN ";
     out.push_back(std::make_unique<LaunchSource>(
-        ctx, sqlite::Statement(db, "SELECT r.start, r.end, r.globalTid, g.start, g.globalPid, g.deviceId, g.streamId, "
-                                   "g.size, g.tag FROM " + runtime + " r" + join + "(" + gpu +
-                                   ") g ON g.correlationId = r.correlationId AND r.globalTid >= g.globalPid AND "
-                                   "r.globalTid < g.globalPid + 16777216 ORDER BY " + order)));
+        ctx, sqlite::Statement(
+                 db, "SELECT r.start, r.end, r.globalTid, g.start, g.globalPid, g.deviceId, g.streamId, "
+                     "g.size, g.tag FROM " +
+                         runtime + " r" + join + "(" + gpu +
+                         ") g ON g.correlationId = r.correlationId AND r.globalTid >= g.globalPid AND "
+                         "r.globalTid < g.globalPid + 16777216 ORDER BY " +
+                         order)));
     out.back()->setReorderWindow(ctx.report.readWindow(runtime));
 }
 

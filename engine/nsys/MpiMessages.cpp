@@ -1,11 +1,11 @@
 #include "engine/nsys/MpiMessages.h"
 
+#include "engine/nsys/MpiNames.h"
+#include "engine/paraver/EventTypes.h"
+
 #include <algorithm>
 #include <deque>
 #include <tuple>
-
-#include "engine/nsys/MpiNames.h"
-#include "engine/paraver/EventTypes.h"
 
 namespace gpueff::nsys {
 
@@ -16,11 +16,12 @@ struct Call {
 };
 } // namespace
 
-std::unique_ptr<RecordSource> matchMpiMessages(std::vector<ReportContext*> reports,
-                                               const std::vector<std::map<std::int64_t, std::int64_t>>& rankOfPid,
-                                               std::uint64_t& unmatched) {
+std::unique_ptr<RecordSource>
+matchMpiMessages(std::vector<ReportContext*> reports,
+                 const std::vector<std::map<std::int64_t, std::int64_t>>& rankOfPid,
+                 std::uint64_t& unmatched) {
     using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t>; // source rank, destination rank, tag
-    std::map<Key, std::deque<std::pair<Call, std::int64_t>>> sends;  // with size
+    std::map<Key, std::deque<std::pair<Call, std::int64_t>>> sends;   // with size
     std::map<Key, std::deque<Call>> receives;
     for (std::size_t i = 0; i < reports.size(); ++i) {
         const auto& db = reports[i]->report.db();
@@ -28,8 +29,10 @@ std::unique_ptr<RecordSource> matchMpiMessages(std::vector<ReportContext*> repor
         for (const char* c : {"remoteRank", "tag", "size", "textId"})
             if (!db.hasColumn("MPI_P2P_EVENTS", c)) return nullptr;
         // `end` is nullable (a receive the run ended in): the physical receive is then the call's start.
-        sqlite::Statement st(db, "SELECT start, coalesce(end, start), globalTid, textId, remoteRank, tag, size "
-                                 "FROM MPI_P2P_EVENTS ORDER BY " + reports[i]->report.startOrder("MPI_P2P_EVENTS"));
+        sqlite::Statement st(db,
+                             "SELECT start, coalesce(end, start), globalTid, textId, remoteRank, tag, size "
+                             "FROM MPI_P2P_EVENTS ORDER BY " +
+                                 reports[i]->report.startOrder("MPI_P2P_EVENTS"));
         while (st.step()) {
             auto pid = globalPidOf(st.int64(2));
             auto rank = rankOfPid[i].find(pid);
@@ -37,9 +40,11 @@ std::unique_ptr<RecordSource> matchMpiMessages(std::vector<ReportContext*> repor
             std::string_view name = reports[i]->report.string(st.int64(3));
             Call call{st.int64(0) + reports[i]->shift, st.int64(1) + reports[i]->shift,
                       reports[i]->threadRow(st.int64(2))};
-            // MPI_Sendrecv both sends to and receives from its peer; persistent *_init calls are not messages.
+            // MPI_Sendrecv both sends to and receives from its peer; persistent *_init calls are not
+            // messages.
             if (receivesMessage(name)) receives[{st.int64(4), rank->second, st.int64(5)}].push_back(call);
-            if (sendsMessage(name)) sends[{rank->second, st.int64(4), st.int64(5)}].push_back({call, st.int64(6)});
+            if (sendsMessage(name))
+                sends[{rank->second, st.int64(4), st.int64(5)}].push_back({call, st.int64(6)});
         }
     }
     std::vector<TraceRecord> records;
@@ -56,7 +61,8 @@ std::unique_ptr<RecordSource> matchMpiMessages(std::vector<ReportContext*> repor
             r.order = RecordOrder::Communication;
             r.time = send.start;
             r.row = send.row;
-            r.comm = {send.row, recv.row, send.start, send.start, recv.start, recv.end, size, std::get<2>(key)};
+            r.comm = {send.row,   recv.row, send.start, send.start,
+                      recv.start, recv.end, size,       std::get<2>(key)};
             records.push_back(r);
         }
         unmatched += queue.size();

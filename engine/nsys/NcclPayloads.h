@@ -1,16 +1,16 @@
 #pragma once
+#include "engine/nsys/ReportContext.h"
+
 #include <cstdint>
 #include <map>
 #include <vector>
 
-#include "engine/nsys/ReportContext.h"
-
 namespace gpueff::nsys {
 
-// NCCL describes each collective in an NVTX range of its "NCCL" domain whose payload carries the message size,
-// reduction operation, root or peer rank and communicator. The kernel that the range launched (an API call
-// inside the range, on the same thread, whose correlation id is the kernel's) gets those fields as events
-// 9501.. so Paraver can show them on the GPU row.
+// NCCL describes each collective in an NVTX range of its "NCCL" domain whose payload carries the message
+// size, reduction operation, root or peer rank and communicator. The kernel that the range launched (an API
+// call inside the range, on the same thread, whose correlation id is the kernel's) gets those fields as
+// events 9501.. so Paraver can show them on the GPU row.
 struct NcclPayload {
     std::vector<paraver::EventPair> fields;
 };

@@ -1,9 +1,9 @@
 #include "engine/nsys/NsysExport.h"
 
-#include <fstream>
-
 #include "engine/common/Error.h"
 #include "engine/nsys/KnownEnums.h"
+
+#include <fstream>
 
 namespace gpueff::nsys {
 
@@ -15,15 +15,17 @@ constexpr int kNewestSchemaMajor = 3;
 
 NsysExport::NsysExport(const std::filesystem::path& path) : db_(path) {
     if (!db_.hasTable("StringIds"))
-        db_.fail("not an Nsight Systems export: table StringIds is missing (export with `nsys export --type sqlite`)");
+        db_.fail("not an Nsight Systems export: table StringIds is missing (export with `nsys export --type "
+                 "sqlite`)");
     readVersion();
     readStrings();
     readNames();
 }
 
 void NsysExport::readVersion() {
-    std::string table = db_.hasTable("META_DATA_EXPORT") ? "META_DATA_EXPORT"
-                        : db_.hasTable("EXPORT_META_DATA") ? "EXPORT_META_DATA" : "";
+    std::string table = db_.hasTable("META_DATA_EXPORT")   ? "META_DATA_EXPORT"
+                        : db_.hasTable("EXPORT_META_DATA") ? "EXPORT_META_DATA"
+                                                           : "";
     if (!table.empty()) {
         if (auto v = db_.scalarText("SELECT value FROM " + table + " WHERE name='EXPORT_PRODUCT_VERSION'"))
             productVersion_ = *v;
@@ -43,7 +45,8 @@ void NsysExport::readVersion() {
         }
     }
     if (db_.hasTable("TARGET_INFO_SYSTEM_ENV"))
-        if (auto v = db_.scalarText("SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name='Hostname'")) host_ = *v;
+        if (auto v = db_.scalarText("SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name='Hostname'"))
+            host_ = *v;
 }
 
 void NsysExport::readStrings() {

@@ -46,24 +46,31 @@ std::string textJoin(const sqlite::Database& db) {
 struct NvtxMeta {
     std::map<std::int64_t, std::string> domainNames;
     std::vector<std::tuple<std::int64_t, std::int64_t, std::string>> categories; // domain, category, name
-    std::vector<std::pair<std::int64_t, std::int64_t>> ranks;                      // globalTid, MPI rank
+    std::vector<std::pair<std::int64_t, std::int64_t>> ranks;                    // globalTid, MPI rank
 };
 
 const NvtxMeta& metaOf(const NsysExport& ex) {
     return ex.memo<NvtxMeta>("nvtx meta", [&] {
         NvtxMeta meta;
         const auto& db = ex.db();
-        auto column = [&](const char* name) { return db.hasColumn(kTable, name) ? std::string("n.") + name : "0"; };
+        auto column = [&](const char* name) {
+            return db.hasColumn(kTable, name) ? std::string("n.") + name : "0";
+        };
         sqlite::Statement st(db, "SELECT n.eventType, " + column("domainId") + ", " + column("category") +
-                                     ", n.globalTid, " + textExpr(db) +
-                                     " FROM " + kTable + " n" + textJoin(db) + " WHERE n.eventType IN (33, 39, 75)");
+                                     ", n.globalTid, " + textExpr(db) + " FROM " + kTable + " n" +
+                                     textJoin(db) + " WHERE n.eventType IN (33, 39, 75)");
         while (st.step()) {
             std::int64_t domain = st.isNull(1) ? 0 : st.int64(1);
             std::string_view text = st.text(4);
             switch (st.int64(0)) {
-            case kDomainCreate: meta.domainNames[domain] = text; break;
-            case kCategoryName: meta.categories.emplace_back(domain, st.isNull(2) ? 0 : st.int64(2), text); break;
-            default: // kThreadName: older MPI exports name the thread "MPI Rank N", and the rank orders the tasks.
+            case kDomainCreate:
+                meta.domainNames[domain] = text;
+                break;
+            case kCategoryName:
+                meta.categories.emplace_back(domain, st.isNull(2) ? 0 : st.int64(2), text);
+                break;
+            default: // kThreadName: older MPI exports name the thread "MPI Rank N", and the rank orders the
+                     // tasks.
                 if (text.rfind("MPI Rank ", 0) == 0 && !st.isNull(3))
                     meta.ranks.emplace_back(st.int64(3), std::atoll(std::string(text.substr(9)).c_str()));
             }
@@ -198,8 +205,10 @@ void discoverNvtx(const NsysExport& ex, ReportObjects& o) {
     requireColumns(db, kTable, {"start", "end", "eventType", "globalTid"});
     // Same filter as the translation's query, so the stored-by-start verdict applies to it.
     std::set<std::int64_t> domains;
-    auto span = scanTable(ex, kTable, std::string("globalTid, ") + (db.hasColumn(kTable, "domainId") ? "coalesce(domainId, 0)" : "0"), 2,
-                          kTranslatedRows, [&](const std::int64_t* k) {
+    auto span = scanTable(ex, kTable,
+                          std::string("globalTid, ") +
+                              (db.hasColumn(kTable, "domainId") ? "coalesce(domainId, 0)" : "0"),
+                          2, kTranslatedRows, [&](const std::int64_t* k) {
                               o.process(k[0]).threads.insert(k[0]);
                               domains.insert(k[1]);
                           });

@@ -5,7 +5,8 @@
 namespace gpueff::nsys {
 
 bool RecordSource::nextReordered() {
-    auto later = [this](const std::pair<std::size_t, std::uint64_t>& a, const std::pair<std::size_t, std::uint64_t>& b) {
+    auto later = [this](const std::pair<std::size_t, std::uint64_t>& a,
+                        const std::pair<std::size_t, std::uint64_t>& b) {
         return paraver::recordBefore(held_[b.first], b.second, held_[a.first], a.second);
     };
     // A record is final once every record still to come is later: those are at most window_ behind latest_.
@@ -63,9 +64,12 @@ bool IntervalSource::loadBegin() {
         nextBegin_.row = iv.row;
         nextBegin_.order = RecordOrder::Begin;
         if (iv.hasEnd) {
-            PendingEnd e{iv.end, endSeq_++,
+            PendingEnd e{iv.end,
+                         endSeq_++,
                          iv.end == iv.begin ? RecordOrder::ZeroLengthEnd : RecordOrder::IntervalEnd,
-                         nextBegin_.pairCount, iv.row, {}};
+                         nextBegin_.pairCount,
+                         iv.row,
+                         {}};
             for (std::uint8_t i = 0; i < nextBegin_.pairCount; ++i) e.types[i] = nextBegin_.pairs[i].type;
             ends_.push_back(e);
             std::push_heap(ends_.begin(), ends_.end(), later);

@@ -1,12 +1,12 @@
 #pragma once
+#include "engine/paraver/TraceRecord.h"
+#include "engine/sqlite/Database.h"
+
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "engine/paraver/TraceRecord.h"
-#include "engine/sqlite/Database.h"
 
 namespace gpueff::nsys {
 

@@ -1,4 +1,8 @@
 #pragma once
+#include "engine/nsys/NsysExport.h"
+#include "engine/nsys/RecordSource.h"
+#include "engine/paraver/EventCatalog.h"
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -6,10 +10,6 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include "engine/nsys/NsysExport.h"
-#include "engine/nsys/RecordSource.h"
-#include "engine/paraver/EventCatalog.h"
 
 namespace gpueff::nsys {
 
@@ -61,7 +61,9 @@ public:
 
     // Value of the name behind string id `id` under `type`, cached per report (no string work per record).
     std::int64_t stringValue(std::uint32_t type, std::int64_t id);
-    std::int64_t textValue(std::uint32_t type, std::string_view text) { return catalog.nameValue(type, text); }
+    std::int64_t textValue(std::uint32_t type, std::string_view text) {
+        return catalog.nameValue(type, text);
+    }
 
 private:
     std::map<std::pair<std::uint32_t, std::int64_t>, std::int64_t> stringValues_;

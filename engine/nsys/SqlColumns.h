@@ -1,7 +1,7 @@
 #pragma once
-#include <string>
-
 #include "engine/sqlite/Database.h"
+
+#include <string>
 
 namespace gpueff::nsys {
 

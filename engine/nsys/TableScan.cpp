@@ -5,8 +5,9 @@
 
 namespace gpueff::nsys {
 
-ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::string& keyColumns, int keyCount,
-                   const std::string& where, const std::function<void(const std::int64_t* keys)>& onKey) {
+ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::string& keyColumns,
+                   int keyCount, const std::string& where,
+                   const std::function<void(const std::int64_t* keys)>& onKey) {
     ScanSpan span;
     sqlite::Statement st(ex.db(), "SELECT start, coalesce(end, start), " + keyColumns + " FROM " + table +
                                       (where.empty() ? "" : " WHERE " + where));

@@ -1,9 +1,9 @@
 #pragma once
+#include "engine/nsys/NsysExport.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
-
-#include "engine/nsys/NsysExport.h"
 
 namespace gpueff::nsys {
 
@@ -15,7 +15,8 @@ struct ScanSpan {
 // The pre-pass of one table in a single sequential scan (no GROUP BY, which would make SQLite sort): its time
 // span, whether its rows are stored by start (then the translation reads them in rowid order, unsorted), and
 // its objects: `onKey` sees the key columns whenever they differ from the previous row's.
-ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::string& keyColumns, int keyCount,
-                   const std::string& where, const std::function<void(const std::int64_t* keys)>& onKey);
+ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::string& keyColumns,
+                   int keyCount, const std::string& where,
+                   const std::function<void(const std::int64_t* keys)>& onKey);
 
 } // namespace gpueff::nsys

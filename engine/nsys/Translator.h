@@ -11,7 +11,7 @@ namespace gpueff::nsys {
 
 struct TranslateOptions {
     std::vector<std::filesystem::path> inputs;
-    std::filesystem::path prefix; // writes PREFIX.prv/.pcf/.row/.json
+    std::filesystem::path prefix;     // writes PREFIX.prv/.pcf/.row/.json
     std::set<std::string> only, skip; // kinds (see sourceKinds())
     bool threadNames = false;         // nsys thread names in the .row instead of THREAD a.t.n
     bool progress = false;
@@ -22,6 +22,8 @@ struct ReportOffset {
     std::int64_t utcShiftNs = 0;  // from the session UTC starts
     std::int64_t syncShiftNs = 0; // refinement from the sync point
     std::string syncPoint;        // "MPI_Init end", or empty
+    std::int64_t offsetNs = 0;    // output time = export time + offsetNs
+    bool gpuActivity = true;
 };
 
 struct TranslateSummary {
@@ -38,7 +40,8 @@ struct TranslateSummary {
 
 // Translates Nsight Systems SQLite exports into one Paraver trace. Throws gpueff::Error on bad input; no
 // output file exists unless the whole translation succeeded.
-TranslateSummary translate(const TranslateOptions& options, const std::function<void(const std::string&)>& log);
+TranslateSummary translate(const TranslateOptions& options,
+                           const std::function<void(const std::string&)>& log);
 
 std::vector<std::string> kindNames();
 

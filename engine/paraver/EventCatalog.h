@@ -1,11 +1,11 @@
 #pragma once
+#include "engine/common/StableValues.h"
+
 #include <array>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
-
-#include "engine/common/StableValues.h"
 
 namespace gpueff::paraver {
 
@@ -14,7 +14,7 @@ class EventCatalog {
 public:
     struct TypeInfo {
         std::string label;
-        NameDictionary names;                    // values derived from names (kernels, API calls, ...)
+        NameDictionary names;                      // values derived from names (kernels, API calls, ...)
         std::map<std::int64_t, std::string> fixed; // enumerations (memcpy kinds, sync types, ...)
         bool used = false;
     };

@@ -5,7 +5,7 @@
 // basicanalysis work on our traces; docs/events.md is the full encoding, including the types we added.
 namespace gpueff::paraver::types {
 
-inline constexpr std::uint32_t kCudaApi = 63000000;         // value: CUDA runtime/driver call (stable name value)
+inline constexpr std::uint32_t kCudaApi = 63000000; // value: CUDA runtime/driver call (stable name value)
 inline constexpr std::uint32_t kMemoryOperation = 63000001; // value: copyKind id, or kMemsetValue for memset
 inline constexpr std::uint32_t kMemoryBytes = 63000002;
 inline constexpr std::uint32_t kMemcpySrcKind = 63000003; // ENUM_CUDA_MEM_KIND id + 1 (0 is "end")

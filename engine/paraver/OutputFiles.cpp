@@ -1,10 +1,9 @@
 #include "engine/paraver/OutputFiles.h"
 
-#include <unistd.h>
+#include "engine/common/Error.h"
 
 #include <fstream>
-
-#include "engine/common/Error.h"
+#include <unistd.h>
 
 namespace gpueff {
 

@@ -1,9 +1,9 @@
 #include "engine/paraver/PrvWriter.h"
 
+#include "engine/common/Error.h"
+
 #include <charconv>
 #include <cstring>
-
-#include "engine/common/Error.h"
 
 namespace gpueff::paraver {
 

@@ -1,18 +1,19 @@
 #pragma once
+#include "engine/paraver/TraceRecord.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include "engine/paraver/TraceRecord.h"
 
 namespace gpueff::paraver {
 
 // Buffered .prv body writer: integers are formatted with to_chars into a large buffer, no iostreams.
 class PrvWriter {
 public:
-    PrvWriter(const std::filesystem::path& path, const std::string& header, std::vector<std::uint32_t> cpuOfRow,
-              std::vector<std::uint32_t> taskOfRow, std::vector<std::uint32_t> localOfRow);
+    PrvWriter(const std::filesystem::path& path, const std::string& header,
+              std::vector<std::uint32_t> cpuOfRow, std::vector<std::uint32_t> taskOfRow,
+              std::vector<std::uint32_t> localOfRow);
     ~PrvWriter();
     PrvWriter(const PrvWriter&) = delete;
     PrvWriter& operator=(const PrvWriter&) = delete;

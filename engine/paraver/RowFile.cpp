@@ -1,9 +1,9 @@
 #include "engine/paraver/RowFile.h"
 
+#include "engine/common/Error.h"
+
 #include <cstdio>
 #include <cstring>
-
-#include "engine/common/Error.h"
 
 namespace gpueff::paraver {
 
@@ -13,8 +13,8 @@ void writeRowFile(const std::string& path, const TraceLayout& layout, const std:
     auto cpuOfRow = layout.cpuOfRows();
     std::vector<std::string> cpuNames(layout.rows.size());
     for (std::size_t r = 0; r < layout.rows.size(); ++r)
-        cpuNames[cpuOfRow[r] - 1] = layout.nodes[layout.tasks[layout.rows[r].task].node] + "." +
-                                    std::to_string(cpuOfRow[r]);
+        cpuNames[cpuOfRow[r] - 1] =
+            layout.nodes[layout.tasks[layout.rows[r].task].node] + "." + std::to_string(cpuOfRow[r]);
     std::fprintf(f, "LEVEL CPU SIZE %zu\n", cpuNames.size());
     for (const auto& n : cpuNames) std::fprintf(f, "%s\n", n.c_str());
     std::fprintf(f, "\nLEVEL NODE SIZE %zu\n", layout.nodes.size());

@@ -1,7 +1,7 @@
 #pragma once
-#include <string>
-
 #include "engine/paraver/TraceLayout.h"
+
+#include <string>
 
 namespace gpueff::paraver {
 

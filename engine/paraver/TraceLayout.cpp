@@ -1,5 +1,7 @@
 #include "engine/paraver/TraceLayout.h"
 
+#include <ctime>
+
 namespace gpueff::paraver {
 
 std::uint32_t TraceLayout::addTask(std::string label, std::uint32_t node) {
@@ -53,6 +55,19 @@ std::vector<std::uint32_t> TraceLayout::cpuOfRows() const {
     for (const auto& t : tasks)
         for (auto r : t.rows) cpu[r] = ++next[t.node];
     return cpu;
+}
+
+} // namespace gpueff::paraver
+
+namespace gpueff::paraver {
+
+std::string headerDate(std::int64_t utcNs) {
+    std::time_t t = utcNs > 0 ? static_cast<std::time_t>(utcNs / 1000000000) : 0;
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%d/%m/%Y at %H:%M", &tm);
+    return buf;
 }
 
 } // namespace gpueff::paraver

@@ -37,4 +37,7 @@ struct TraceLayout {
     std::string header(std::int64_t endTimeNs, const std::string& date) const;
 };
 
+// The date of a Paraver header, "dd/mm/yyyy at hh:mm" (UTC), from ns since the UNIX epoch.
+std::string headerDate(std::int64_t utcNs);
+
 } // namespace gpueff::paraver
