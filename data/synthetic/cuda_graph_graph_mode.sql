@@ -21,14 +21,6 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (
     graphExecId                 INTEGER   NOT NULL                     -- REFERENCES CUDA_GRAPH_EVENTS(graphExecId)
 );
 
-INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES
-    (0, 'TRACE_PROCESS_EVENT_CUDA_RUNTIME', 'CUDA runtime'),
-    (1, 'TRACE_PROCESS_EVENT_CUDA_DRIVER', 'CUDA driver');
-INSERT INTO ENUM_CUDA_KERNEL_LAUNCH_TYPE VALUES
-    (0, 'CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN', 'Unknown'),
-    (1, 'CUDA_KERNEL_LAUNCH_TYPE_REGULAR', 'Regular'),
-    (2, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE', 'Coop Single Device'),
-    (3, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE', 'Coop Multi Device');
 
 -- One process (pid 5151); globalPid = (1 << 48) | (5151 << 24), main thread tid 5151.
 -- Profiled as with the default --cuda-graph-trace=graph: each graph launch is one GRAPH_TRACE row and the

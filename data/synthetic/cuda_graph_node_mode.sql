@@ -56,14 +56,6 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
     tensorSizeMinusOneElements   TEXT      NOT NULL                    -- TMA descriptor tensor size minus one elements array.
 );
 
-INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES
-    (0, 'TRACE_PROCESS_EVENT_CUDA_RUNTIME', 'CUDA runtime'),
-    (1, 'TRACE_PROCESS_EVENT_CUDA_DRIVER', 'CUDA driver');
-INSERT INTO ENUM_CUDA_KERNEL_LAUNCH_TYPE VALUES
-    (0, 'CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN', 'Unknown'),
-    (1, 'CUDA_KERNEL_LAUNCH_TYPE_REGULAR', 'Regular'),
-    (2, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE', 'Coop Single Device'),
-    (3, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE', 'Coop Multi Device');
 
 -- One process (pid 6161); globalPid = (1 << 48) | (6161 << 24), main thread tid 6161.
 -- Profiled as with --cuda-graph-trace=node: no GRAPH_TRACE table; the kernels of graph 3 (nodes 1001 and

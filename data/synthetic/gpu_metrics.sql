@@ -27,14 +27,6 @@ CREATE TABLE GPU_METRICS (
     value                       INTEGER   NOT NULL                     -- Counter data value
 );
 
-INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES
-    (0, 'TRACE_PROCESS_EVENT_CUDA_RUNTIME', 'CUDA runtime'),
-    (1, 'TRACE_PROCESS_EVENT_CUDA_DRIVER', 'CUDA driver');
-INSERT INTO ENUM_CUDA_KERNEL_LAUNCH_TYPE VALUES
-    (0, 'CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN', 'Unknown'),
-    (1, 'CUDA_KERNEL_LAUNCH_TYPE_REGULAR', 'Regular'),
-    (2, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE', 'Coop Single Device'),
-    (3, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE', 'Coop Multi Device');
 
 -- One process (pid 4242) on one host; globalPid = (1 << 48) | (4242 << 24), main thread tid 4242.
 INSERT INTO StringIds VALUES

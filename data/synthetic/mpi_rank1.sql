@@ -11,14 +11,6 @@ BEGIN;
 -- @include schema_3_16.sql
 -- @include schema_mpi.sql
 
-INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES
-    (0, 'TRACE_PROCESS_EVENT_CUDA_RUNTIME', 'CUDA runtime'),
-    (1, 'TRACE_PROCESS_EVENT_CUDA_DRIVER', 'CUDA driver');
-INSERT INTO ENUM_CUDA_KERNEL_LAUNCH_TYPE VALUES
-    (0, 'CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN', 'Unknown'),
-    (1, 'CUDA_KERNEL_LAUNCH_TYPE_REGULAR', 'Regular'),
-    (2, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE', 'Coop Single Device'),
-    (3, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE', 'Coop Multi Device');
 
 -- MPI rank 1 of a 2-rank run (the other rank is mpi_rank0.sql, on another host). pid 7000, like rank 0, but on
 -- its own host; globalPid = (1 << 48) | (7000 << 24), main thread tid 7000.

@@ -66,3 +66,13 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
     returnValue                 INTEGER   NOT NULL,                    -- Return value of the function call.
     callchainId                 INTEGER                                -- REFERENCES CUDA_CALLCHAINS(id)
 );
+
+-- Enumerations are part of every export (nsys writes all ENUM_* tables).
+INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES
+    (0, 'TRACE_PROCESS_EVENT_CUDA_RUNTIME', 'CUDA runtime'),
+    (1, 'TRACE_PROCESS_EVENT_CUDA_DRIVER', 'CUDA driver');
+INSERT INTO ENUM_CUDA_KERNEL_LAUNCH_TYPE VALUES
+    (0, 'CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN', 'Unknown'),
+    (1, 'CUDA_KERNEL_LAUNCH_TYPE_REGULAR', 'Regular'),
+    (2, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE', 'Coop Single Device'),
+    (3, 'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE', 'Coop Multi Device');
