@@ -1,0 +1,274 @@
+#include "engine/paraver/PrvReader.h"
+
+#include "engine/common/Error.h"
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+#include <string_view>
+#include <zlib.h>
+
+namespace gpueff::paraver {
+
+namespace {
+
+// Lines of a plain or gzip-compressed file, read in large blocks.
+class LineReader {
+public:
+    explicit LineReader(const std::filesystem::path& path) : path_(path.string()) {
+        file_ = gzopen(path_.c_str(), "rb");
+        if (!file_) throw Error(path_ + ": cannot open");
+        gzbuffer(file_, 1 << 18);
+        buffer_.resize(1 << 20);
+    }
+    ~LineReader() { gzclose(file_); }
+    LineReader(const LineReader&) = delete;
+    LineReader& operator=(const LineReader&) = delete;
+
+    bool next(std::string_view& line) {
+        while (true) {
+            auto nl = std::find(buffer_.data() + begin_, buffer_.data() + end_, '\n');
+            if (nl != buffer_.data() + end_) {
+                line = std::string_view(buffer_.data() + begin_,
+                                        static_cast<std::size_t>(nl - buffer_.data()) - begin_);
+                begin_ = static_cast<std::size_t>(nl - buffer_.data()) + 1;
+                ++lineNumber_;
+                return true;
+            }
+            if (eof_) {
+                if (begin_ == end_) return false;
+                line = std::string_view(buffer_.data() + begin_, end_ - begin_);
+                begin_ = end_;
+                ++lineNumber_;
+                return true;
+            }
+            fill();
+        }
+    }
+    std::uint64_t lineNumber() const { return lineNumber_; }
+    const std::string& path() const { return path_; }
+
+private:
+    void fill() {
+        std::copy(buffer_.begin() + static_cast<long>(begin_), buffer_.begin() + static_cast<long>(end_),
+                  buffer_.begin());
+        end_ -= begin_;
+        begin_ = 0;
+        if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2); // a line longer than the buffer
+        int n = gzread(file_, buffer_.data() + end_, static_cast<unsigned>(buffer_.size() - end_));
+        if (n < 0 || (n == 0 && !gzeof(file_))) {
+            int code = 0;
+            const char* msg = gzerror(file_, &code);
+            throw Error(path_ + ":" + std::to_string(lineNumber_ + 1) + ": cannot read (" +
+                        (msg ? msg : "?") + "): truncated or corrupt file");
+        }
+        if (n == 0) {
+            eof_ = true;
+            int code = 0;
+            gzerror(file_, &code);
+            if (code != Z_OK && code != Z_STREAM_END)
+                throw Error(path_ + ": truncated or corrupt compressed file");
+        }
+        end_ += static_cast<std::size_t>(n);
+    }
+
+    std::string path_;
+    gzFile file_ = nullptr;
+    std::vector<char> buffer_;
+    std::size_t begin_ = 0, end_ = 0;
+    bool eof_ = false;
+    std::uint64_t lineNumber_ = 0;
+};
+
+// Colon-separated integer fields of one record line.
+class Fields {
+public:
+    explicit Fields(std::string_view line) : line_(line) {}
+    template <typename T>
+    bool next(T& out) {
+        if (pos_ > line_.size()) return false;
+        auto res = std::from_chars(line_.data() + pos_, line_.data() + line_.size(), out);
+        if (res.ec != std::errc()) return false;
+        pos_ = static_cast<std::size_t>(res.ptr - line_.data());
+        if (pos_ < line_.size()) {
+            if (line_[pos_] != ':') return false;
+            ++pos_;
+        } else {
+            pos_ = line_.size() + 1;
+        }
+        return true;
+    }
+    bool done() const { return pos_ > line_.size(); }
+
+private:
+    std::string_view line_;
+    std::size_t pos_ = 2; // after "N:"
+};
+
+template <typename T>
+void reorder(std::vector<T>& v, const std::vector<std::uint32_t>& order) {
+    std::vector<T> out(v.size());
+    for (std::size_t i = 0; i < order.size(); ++i) out[i] = v[order[i]];
+    v.swap(out);
+}
+
+// Records of a thread are usually written in time order; when not, a stable sort keeps the pairs of one
+// event record and equal-time records in file order.
+void sortThread(ThreadRecords& t) {
+    if (!std::is_sorted(t.eventTime.begin(), t.eventTime.end())) {
+        std::vector<std::uint32_t> order(t.eventTime.size());
+        std::iota(order.begin(), order.end(), 0U);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](auto a, auto b) { return t.eventTime[a] < t.eventTime[b]; });
+        reorder(t.eventTime, order);
+        reorder(t.eventType, order);
+        reorder(t.eventValue, order);
+        reorder(t.eventCpu, order);
+    }
+    if (!std::is_sorted(t.stateBegin.begin(), t.stateBegin.end())) {
+        std::vector<std::uint32_t> order(t.stateBegin.size());
+        std::iota(order.begin(), order.end(), 0U);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](auto a, auto b) { return t.stateBegin[a] < t.stateBegin[b]; });
+        reorder(t.stateBegin, order);
+        reorder(t.stateEnd, order);
+        reorder(t.stateValue, order);
+        reorder(t.stateCpu, order);
+    }
+}
+
+class BodyParser {
+public:
+    BodyParser(Trace& trace, LineReader& in, const ReadOptions& options)
+        : t_(trace), in_(in), options_(options) {}
+
+    void parse(std::string_view line) {
+        if (line.empty() || line[0] == '#') return;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.size() < 2 || line[1] != ':') return malformed(line, "not a record");
+        switch (line[0]) {
+        case '1':
+            return state(line);
+        case '2':
+            return event(line);
+        case '3':
+            return communication(line);
+        case 'c':
+            t_.communicatorLines.emplace_back(line);
+            return;
+        case 'i':
+            return; // Paraver's internal lines, nothing we evaluate
+        default:
+            return malformed(line, "unknown record type");
+        }
+    }
+
+private:
+    void malformed(std::string_view line, const std::string& why) {
+        if (options_.lenient) {
+            ++t_.skippedLines;
+            return;
+        }
+        throw Error(in_.path() + ":" + std::to_string(in_.lineNumber()) + ": " + why + ": " +
+                    std::string(line.substr(0, 120)));
+    }
+
+    bool object(Fields& f, std::uint32_t& cpu, std::uint32_t& thread, std::string_view line) {
+        std::uint32_t appl = 0, task = 0, th = 0;
+        if (!f.next(cpu) || !f.next(appl) || !f.next(task) || !f.next(th)) {
+            malformed(line, "bad object fields");
+            return false;
+        }
+        auto index = t_.threadIndex(appl, task, th);
+        if (index < 0) {
+            malformed(line, "thread " + std::to_string(appl) + "." + std::to_string(task) + "." +
+                                std::to_string(th) + " is not declared in the header");
+            return false;
+        }
+        if (cpu > t_.header.totalCpus() && !t_.header.cpusPerNode.empty()) {
+            malformed(line, "cpu " + std::to_string(cpu) + " is not declared in the header");
+            return false;
+        }
+        thread = static_cast<std::uint32_t>(index);
+        return true;
+    }
+
+    void state(std::string_view line) {
+        Fields f(line);
+        std::uint32_t cpu = 0, thread = 0, value = 0;
+        std::int64_t begin = 0, end = 0;
+        if (!object(f, cpu, thread, line)) return;
+        if (!f.next(begin) || !f.next(end) || !f.next(value) || !f.done() || end < begin)
+            return malformed(line, "bad state record");
+        auto& r = t_.threads[thread];
+        r.stateBegin.push_back(begin);
+        r.stateEnd.push_back(end);
+        r.stateValue.push_back(value);
+        r.stateCpu.push_back(cpu);
+        t_.lastRecordTime = std::max(t_.lastRecordTime, end);
+    }
+
+    void event(std::string_view line) {
+        Fields f(line);
+        std::uint32_t cpu = 0, thread = 0;
+        std::int64_t time = 0;
+        if (!object(f, cpu, thread, line)) return;
+        if (!f.next(time)) return malformed(line, "bad event time");
+        auto& r = t_.threads[thread];
+        std::size_t before = r.eventTime.size();
+        std::uint32_t type = 0;
+        std::int64_t value = 0;
+        while (!f.done()) {
+            if (!f.next(type) || !f.next(value)) {
+                r.eventTime.resize(before);
+                r.eventType.resize(before);
+                r.eventValue.resize(before);
+                r.eventCpu.resize(before);
+                return malformed(line, "bad type:value pair");
+            }
+            r.eventTime.push_back(time);
+            r.eventType.push_back(type);
+            r.eventValue.push_back(value);
+            r.eventCpu.push_back(cpu);
+        }
+        if (r.eventTime.size() == before) return malformed(line, "event record without type:value pairs");
+        t_.lastRecordTime = std::max(t_.lastRecordTime, time);
+    }
+
+    void communication(std::string_view line) {
+        Fields f(line);
+        CommunicationRecord c{};
+        if (!object(f, c.sendCpu, c.sendThread, line)) return;
+        if (!f.next(c.logicalSend) || !f.next(c.physicalSend)) return malformed(line, "bad send times");
+        if (!object(f, c.recvCpu, c.recvThread, line)) return;
+        if (!f.next(c.logicalRecv) || !f.next(c.physicalRecv) || !f.next(c.size) || !f.next(c.tag) ||
+            !f.done())
+            return malformed(line, "bad communication record");
+        auto index = static_cast<std::uint32_t>(t_.communications.size());
+        t_.communications.push_back(c);
+        t_.threads[c.sendThread].sends.push_back(index);
+        t_.threads[c.recvThread].receives.push_back(index);
+        t_.lastRecordTime = std::max({t_.lastRecordTime, c.logicalRecv, c.physicalRecv, c.physicalSend});
+    }
+
+    Trace& t_;
+    LineReader& in_;
+    const ReadOptions& options_;
+};
+
+} // namespace
+
+Trace readPrv(const std::filesystem::path& path, const ReadOptions& options) {
+    LineReader in(path);
+    Trace trace;
+    std::string_view line;
+    if (!in.next(line)) throw Error(path.string() + ": empty file, not a Paraver trace");
+    trace.header = parseHeader(line, path.string());
+    trace.indexThreads();
+    BodyParser body(trace, in, options);
+    while (in.next(line)) body.parse(line);
+    for (auto& t : trace.threads) sortThread(t);
+    return trace;
+}
+
+} // namespace gpueff::paraver

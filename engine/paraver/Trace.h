@@ -1,0 +1,50 @@
+#pragma once
+#include "engine/paraver/TraceHeader.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpueff::paraver {
+
+// Records of one thread, in time order, stored as columns: no object per record. An event record with
+// several type:value pairs is several consecutive entries with the same time.
+struct ThreadRecords {
+    std::vector<std::int64_t> stateBegin, stateEnd;
+    std::vector<std::uint32_t> stateValue;
+    std::vector<std::uint32_t> stateCpu;
+    std::vector<std::int64_t> eventTime;
+    std::vector<std::uint32_t> eventType;
+    std::vector<std::int64_t> eventValue;
+    std::vector<std::uint32_t> eventCpu;
+    std::vector<std::uint32_t> sends, receives; // indices into Trace::communications
+};
+
+struct CommunicationRecord {
+    std::uint32_t sendThread, recvThread; // global 0-based thread index
+    std::uint32_t sendCpu, recvCpu;
+    std::int64_t logicalSend, physicalSend, logicalRecv, physicalRecv;
+    std::int64_t size, tag;
+};
+
+// A Paraver trace in memory: the header, the communicator lines kept verbatim, and every thread's records.
+// Threads are numbered globally in header order (application, task, thread); memory is about 24 bytes per
+// event pair and 24 per state record.
+struct Trace {
+    TraceHeader header;
+    std::vector<std::string> communicatorLines;
+    std::vector<ThreadRecords> threads;
+    std::vector<CommunicationRecord> communications;
+    std::int64_t lastRecordTime = 0;
+    std::uint64_t skippedLines = 0; // malformed lines ignored in lenient mode
+
+    std::int64_t endTime() const { return std::max(header.endTime, lastRecordTime); }
+    // Global thread index of 1-based (application, task, thread), or -1 when the header has no such thread.
+    std::int64_t threadIndex(std::uint32_t appl, std::uint32_t task, std::uint32_t thread) const;
+    void indexThreads(); // after the header is set
+
+private:
+    std::vector<std::vector<std::uint32_t>> firstThreadOfTask_;
+};
+
+} // namespace gpueff::paraver

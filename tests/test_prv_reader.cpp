@@ -1,0 +1,135 @@
+// Reading Paraver traces: real Extrae traces (EPOCH) and traces gpueff writes; counts checked against an
+// independent line count (awk on the decompressed file).
+#include "engine/common/Error.h"
+#include "engine/paraver/PrvReader.h"
+#include "tests/TestSupport.h"
+
+#include <doctest/doctest.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace testsupport;
+using gpueff::paraver::parseHeader;
+using gpueff::paraver::TimeUnit;
+using gpueff::paraver::Trace;
+namespace paraver = gpueff::paraver;
+
+namespace {
+
+std::int64_t shellCount(const std::string& command) {
+    auto r = run(command);
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    return std::stoll(r.output);
+}
+
+std::size_t eventPairs(const Trace& t) {
+    std::size_t n = 0;
+    for (const auto& th : t.threads) n += th.eventTime.size();
+    return n;
+}
+
+std::size_t states(const Trace& t) {
+    std::size_t n = 0;
+    for (const auto& th : t.threads) n += th.stateBegin.size();
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("the EPOCH Extrae traces are read whole, gzip included") {
+    for (int procs : {1, 2, 4}) {
+        auto path = sharedData() / "paraver" / "epoch" / ("epoch_" + std::to_string(procs) + "proc.prv.gz");
+        CAPTURE(path);
+        Trace t = paraver::readPrv(path);
+        CHECK(t.header.unit == TimeUnit::Nanoseconds);
+        CHECK(t.header.applications.size() == 1);
+        CHECK(t.header.applications[0].size() == static_cast<std::size_t>(procs));
+        CHECK(t.threads.size() == static_cast<std::size_t>(procs));
+        std::string zcat = "zcat " + path.string();
+        CHECK(states(t) == static_cast<std::size_t>(shellCount(zcat + " | grep -c '^1:'")));
+        CHECK(t.communications.size() == static_cast<std::size_t>(shellCount(zcat + " | grep -c '^3:'")));
+        // Event pairs: (fields - 6) / 2 per event line.
+        CHECK(eventPairs(t) == static_cast<std::size_t>(shellCount(
+                                   zcat + " | awk -F: '/^2:/ {n += (NF - 6) / 2} END {print n}'")));
+        CHECK(t.communicatorLines.size() == t.header.communicators);
+        CHECK(t.header.endTime == shellCount(zcat + " | head -1 | sed 's/.*):\\([0-9]*\\)_ns.*/\\1/'"));
+        for (const auto& th : t.threads) {
+            CHECK(std::is_sorted(th.eventTime.begin(), th.eventTime.end()));
+            CHECK(std::is_sorted(th.stateBegin.begin(), th.stateBegin.end()));
+        }
+    }
+}
+
+TEST_CASE("a trace written by gpueff translate reads back with every record") {
+    auto dir = tempDir("read-back");
+    auto prefix = dir / "mfu";
+    auto r = run(gpueffBinary().string() + " translate --quiet " +
+                 (sharedData() / "nsys" / "mfu_2gpu_h100_nccl.sqlite").string() + " -o " + prefix.string());
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    Trace t = paraver::readPrv(prefix.string() + ".prv");
+    nlohmann::json side;
+    std::ifstream(prefix.string() + ".json") >> side;
+    std::size_t eventLines =
+        static_cast<std::size_t>(shellCount("grep -c '^2:' " + prefix.string() + ".prv"));
+    CHECK(eventLines + t.communications.size() == side["trace"]["records"].get<std::size_t>());
+    CHECK(t.header.endTime == side["trace"]["duration_ns"].get<std::int64_t>());
+    CHECK(t.lastRecordTime == t.header.endTime);
+    CHECK(t.threads.size() == side["trace"]["threads"].get<std::size_t>());
+    CHECK(t.header.cpusPerNode.size() == side["trace"]["nodes"].get<std::size_t>());
+}
+
+TEST_CASE("malformed traces are refused with the file and line, or counted when lenient") {
+    auto dir = tempDir("bad-prv");
+    auto write = [&](const std::string& name, const std::string& text) {
+        auto p = dir / name;
+        std::ofstream(p) << text;
+        return p;
+    };
+    const std::string header = "#Paraver (01/01/2024 at 00:00):1000_ns:1(2):1:1(2:1)\n";
+    auto bad = write("bad.prv", header + "2:1:1:1:1:10:100:5\n2:1:1:1:1:x:100:5\n");
+    try {
+        paraver::readPrv(bad);
+        FAIL("no error");
+    } catch (const gpueff::Error& e) {
+        CHECK(std::string(e.what()).find("bad.prv:3:") != std::string::npos);
+    }
+    Trace lenient = paraver::readPrv(bad, {true});
+    CHECK(lenient.skippedLines == 1);
+    CHECK(eventPairs(lenient) == 1);
+
+    auto undeclared = write("undeclared.prv", header + "2:1:1:1:3:10:100:5\n");
+    CHECK_THROWS_WITH_AS(paraver::readPrv(undeclared), doctest::Contains("thread 1.1.3 is not declared"),
+                         gpueff::Error);
+
+    auto noHeader = write("noheader.prv", "2:1:1:1:1:10:100:5\n");
+    CHECK_THROWS_WITH_AS(paraver::readPrv(noHeader), doctest::Contains("not a Paraver trace"), gpueff::Error);
+
+    auto badHeader = write("badheader.prv", "#Paraver (01/01/2024 at 00:00):1000_ns:1(2):1:1(2:3)\n");
+    CHECK_THROWS_WITH_AS(paraver::readPrv(badHeader), doctest::Contains("task on node 3 of 1"),
+                         gpueff::Error);
+
+    // A truncated .prv.gz: the first half of a real compressed trace.
+    auto src = sharedData() / "paraver" / "epoch" / "epoch_1proc.prv.gz";
+    auto truncated = dir / "truncated.prv.gz";
+    std::filesystem::copy_file(src, truncated);
+    std::filesystem::resize_file(truncated, std::filesystem::file_size(src) / 2);
+    CHECK_THROWS_WITH_AS(paraver::readPrv(truncated), doctest::Contains("truncated or corrupt"),
+                         gpueff::Error);
+}
+
+TEST_CASE("header variants: no resources, several applications, unit suffixes") {
+    auto h = parseHeader(
+        "#Paraver (09/10/2019 at 16:10):3513565328_ns:1(8):1:8(1:1,1:1,1:1,1:1,1:1,1:1,1:1,1:1),9", "x");
+    CHECK(h.endTime == 3513565328);
+    CHECK(h.cpusPerNode == std::vector<std::uint32_t>{8});
+    CHECK(h.applications[0].size() == 8);
+    CHECK(h.communicators == 9);
+    auto none = parseHeader("#Paraver (d):5000:0:2:1(4:0),2(1:0,2:0)", "x");
+    CHECK(none.unit == TimeUnit::Microseconds);
+    CHECK(none.cpusPerNode.empty());
+    CHECK(none.applications.size() == 2);
+    CHECK(none.totalThreads() == 7);
+    auto colon = parseHeader("#Paraver (d):7_ms:2(1,1):2:1(1:1):1(1:2)", "x");
+    CHECK(colon.unit == TimeUnit::Milliseconds);
+    CHECK(colon.applications[1][0].node == 2);
+}
