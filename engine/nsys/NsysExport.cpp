@@ -2,6 +2,7 @@
 
 #include "engine/common/Error.h"
 #include "engine/nsys/KnownEnums.h"
+#include "engine/nsys/TableScan.h"
 
 #include <fstream>
 
@@ -112,14 +113,10 @@ constexpr std::int64_t kMaxReorderWindowNs = 10'000'000;
 std::int64_t NsysExport::readWindow(const std::string& table) const {
     auto it = lateness_.find(table);
     if (it == lateness_.end()) {
-        std::int64_t lateness = 0, latest = INT64_MIN;
+        Lateness lateness;
         sqlite::Statement st(db_, "SELECT start FROM " + table);
-        while (st.step()) {
-            std::int64_t t = st.int64(0);
-            if (t < latest) lateness = std::max(lateness, latest - t);
-            latest = std::max(latest, t);
-        }
-        it = lateness_.emplace(table, lateness).first;
+        while (st.step()) lateness.see(st.int64(0));
+        it = lateness_.emplace(table, lateness.worst).first;
     }
     if (it->second == 0) return -1;
     return it->second <= kMaxReorderWindowNs ? it->second : -1;

@@ -13,11 +13,10 @@ ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::st
                                       (where.empty() ? "" : " WHERE " + where));
     std::array<std::int64_t, 4> keys{}, previous{};
     bool any = false;
-    std::int64_t latestStart = INT64_MIN;
+    Lateness lateness;
     while (st.step()) {
         std::int64_t start = st.int64(0);
-        if (start < latestStart) span.lateness = std::max(span.lateness, latestStart - start);
-        latestStart = std::max(latestStart, start);
+        lateness.see(start);
         span.first = std::min(span.first, start);
         span.last = std::max(span.last, st.int64(1));
         for (int k = 0; k < keyCount; ++k) keys[static_cast<std::size_t>(k)] = st.int64(2 + k);
@@ -27,6 +26,7 @@ ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::st
             any = true;
         }
     }
+    span.lateness = lateness.worst;
     ex.noteLateness(table, span.lateness);
     return span;
 }

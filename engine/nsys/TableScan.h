@@ -1,11 +1,21 @@
 #pragma once
 #include "engine/nsys/NsysExport.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
 
 namespace gpueff::nsys {
+
+// How far rows read in storage order run behind the latest start seen before them (0: stored by start).
+struct Lateness {
+    std::int64_t worst = 0, latest = INT64_MIN;
+    void see(std::int64_t start) {
+        if (start < latest) worst = std::max(worst, latest - start);
+        latest = std::max(latest, start);
+    }
+};
 
 struct ScanSpan {
     std::int64_t first = INT64_MAX, last = INT64_MIN;

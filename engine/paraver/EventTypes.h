@@ -53,6 +53,5 @@ inline constexpr std::uint32_t kPthread = 61000000;
 
 inline constexpr std::int64_t kTagKernelLaunch = 55001;
 inline constexpr std::int64_t kTagMemoryLaunch = 55002;
-inline constexpr std::int64_t kTagMpiMessage = 1; // MPI point-to-point messages keep their own tag when known
 
 } // namespace gpueff::paraver::types
