@@ -268,6 +268,7 @@ Trace readPrv(const std::filesystem::path& path, const ReadOptions& options) {
     BodyParser body(trace, in, options);
     while (in.next(line)) body.parse(line);
     for (auto& t : trace.threads) sortThread(t);
+    buildRecordStreams(trace);
     return trace;
 }
 

@@ -1,4 +1,5 @@
 #pragma once
+#include "engine/paraver/RecordStream.h"
 #include "engine/paraver/TraceHeader.h"
 
 #include <cstdint>
@@ -18,6 +19,7 @@ struct ThreadRecords {
     std::vector<std::int64_t> eventValue;
     std::vector<std::uint32_t> eventCpu;
     std::vector<std::uint32_t> sends, receives; // indices into Trace::communications
+    RecordStream stream;                        // all of the above in Paraver's walking order
 };
 
 struct CommunicationRecord {

@@ -9,11 +9,14 @@
 int main(int argc, char** argv) {
     CLI::App app{"gpueff: GPU efficiency analysis of Nsight Systems traces through Paraver semantics.\n"
                  "Translates nsys SQLite exports into Paraver traces (.prv/.pcf/.row) whose event types match\n"
-                 "BSC's nsys2prv, so Paraver cfgs written for it work unchanged.",
+                 "BSC's nsys2prv, so Paraver cfgs written for it work unchanged, and evaluates Paraver cfgs on\n"
+                 "Paraver traces with Paraver's semantics (histogram, modelfactors).",
                  "gpueff"};
     app.set_version_flag("--version", "gpueff " GPUEFF_VERSION);
     app.require_subcommand(1);
     auto translate = gpueff::cli::addTranslate(app);
+    auto histogram = gpueff::cli::addHistogram(app);
+    // MODELFACTORS_PLACEHOLDER
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -21,6 +24,8 @@ int main(int argc, char** argv) {
     }
     try {
         if (app.got_subcommand("translate")) return translate();
+        if (app.got_subcommand("histogram")) return histogram();
+
     } catch (const gpueff::Error& e) {
         if (::isatty(STDERR_FILENO)) std::fputs("\r\x1b[K", stderr); // clear a progress line
         std::fprintf(stderr, "gpueff: error: %s\n", e.what());

@@ -1,0 +1,31 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpueff::paraver {
+
+// What the .pcf and .row files say about a trace: state names, event type and value names, and the names
+// of the objects at each level. Both files are optional for Paraver; a missing file gives empty labels.
+struct TraceLabels {
+    std::map<std::uint32_t, std::string> states;
+    std::map<std::uint32_t, std::string> eventTypes;
+    std::map<std::uint32_t, std::map<std::int64_t, std::string>> eventValues;
+    std::map<std::string, std::vector<std::string>> rows; // "THREAD", "TASK", "CPU", "NODE", ... -> names
+
+    // Types whose label is exactly `label` (a cfg's evt_type_label).
+    std::vector<std::uint32_t> typesLabelled(const std::string& label) const;
+    // The row name of object `index` (0-based) at `level`, or "" when the .row file has none.
+    std::string rowName(const std::string& level, std::size_t index) const;
+};
+
+// Reads NAME.pcf (may be absent). Errors name the file and line.
+void readPcf(const std::filesystem::path& path, TraceLabels& labels);
+// Reads NAME.row (may be absent). A level whose SIZE disagrees with `expected` (level -> count; levels not in
+// the map are not checked) is an error: the .row belongs to another trace.
+void readRow(const std::filesystem::path& path, TraceLabels& labels,
+             const std::map<std::string, std::size_t>& expected);
+
+} // namespace gpueff::paraver

@@ -1,0 +1,420 @@
+#include "engine/semantic/Cfg.h"
+
+#include "engine/common/Error.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace gpueff::semantic {
+
+const char* levelName(Level level) {
+    switch (level) {
+    case Level::Workload: return "WORKLOAD";
+    case Level::Application: return "APPL";
+    case Level::Task: return "TASK";
+    case Level::Thread: return "THREAD";
+    case Level::System: return "SYSTEM";
+    case Level::Node: return "NODE";
+    case Level::Cpu: return "CPU";
+    }
+    return "?";
+}
+
+namespace {
+
+std::string trim(std::string_view s) {
+    auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string_view::npos) return "";
+    auto e = s.find_last_not_of(" \t\r");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+// Level keys as the cfg spells them, normalised to one name each.
+std::optional<std::string> levelKey(const std::string& word) {
+    static const std::map<std::string, std::string> keys = {
+        {"workload", "workload"}, {"appl", "appl"}, {"ptask", "appl"}, {"task", "task"}, {"thread", "thread"},
+        {"cpu", "cpu"}, {"node", "node"}, {"system", "system"}, {"topcompose", "topcompose2"},
+        {"topcompose1", "topcompose1"}, {"topcompose2", "topcompose2"}, {"compose1", "topcompose1"},
+        {"compose2", "topcompose2"}, {"compose_workload", "compose_workload"}, {"compose_appl", "compose_appl"},
+        {"compose_task", "compose_task"}, {"compose_thread", "compose_thread"}, {"compose_cpu", "compose_cpu"},
+        {"compose_node", "compose_node"}, {"compose_system", "compose_system"}};
+    auto it = keys.find(word);
+    if (it == keys.end()) return std::nullopt;
+    return it->second;
+}
+
+class Parser {
+public:
+    explicit Parser(const std::filesystem::path& path) : path_(path.string()) {}
+
+    Cfg run() {
+        std::ifstream in(path_);
+        if (!in) throw Error(path_ + ": cannot open cfg");
+        cfg_.path = path_;
+        cfg_.name = std::filesystem::path(path_).stem().string();
+        std::string raw;
+        bool sawHeader = false;
+        while (std::getline(in, raw)) {
+            ++line_;
+            line_text_ = trim(raw);
+            if (line_text_.empty()) continue;
+            if (line_ == 1 || !sawHeader) {
+                if (line_text_ == "#ParaverCFG") {
+                    sawHeader = true;
+                    continue;
+                }
+                if (!sawHeader) fail("not a Paraver cfg (the first line must be #ParaverCFG)");
+            }
+            if (inDescription_) {
+                if (line_text_.rfind("ConfigFile.EndDescription", 0) == 0) inDescription_ = false;
+                continue;
+            }
+            if (line_text_[0] == '#') continue;
+            if (histogramDropped_) continue; // paramedir stops reading at a histogram line it cannot parse
+            parseLine();
+        }
+        if (!sawHeader) fail("empty file, not a Paraver cfg");
+        if (expectedWindows_ && *expectedWindows_ != cfg_.windows.size())
+            throw Error(path_ + ": ConfigFile.NumWindows says " + std::to_string(*expectedWindows_) + " but " +
+                        std::to_string(cfg_.windows.size()) + " windows are defined");
+        if (cfg_.windows.empty()) throw Error(path_ + ": no window defined");
+        if (histogram_) finishHistogram();
+        return std::move(cfg_);
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& why) const {
+        throw Error(path_ + ":" + std::to_string(line_) + ": " + why + ": " + line_text_.substr(0, 160));
+    }
+
+    WindowSpec& window() {
+        if (cfg_.windows.empty()) fail("window property before any window_name");
+        return cfg_.windows.back();
+    }
+
+    double number(const std::string& text) {
+        const char* b = text.c_str();
+        char* e = nullptr;
+        double v = std::strtod(b, &e);
+        if (e == b || trim(e) != "") fail("'" + text + "' is not a number");
+        return v;
+    }
+
+    bool boolean(const std::string& text) {
+        if (text == "true" || text == "True") return true;
+        if (text == "false" || text == "False") return false;
+        fail("'" + text + "' is not true or false");
+    }
+
+    void parseLine() {
+        const std::string& l = line_text_;
+        if (l.rfind("< NEW ANALYZER2D >", 0) == 0) return startHistogram();
+        if (l[0] == '<') return; // "< NEW DISPLAYING WINDOW ... >" banners
+        if (l.rfind("Analyzer2D.", 0) == 0 || l.rfind("Analyzer3D.", 0) == 0) return histogramLine();
+        auto sp = l.find_first_of(" \t");
+        std::string key = sp == std::string::npos ? l : l.substr(0, sp);
+        std::string rest = sp == std::string::npos ? "" : trim(l.substr(sp));
+        if (key == "ConfigFile.Version:" || key == "version") return;
+        if (key == "ConfigFile.NumWindows:" || key == "number_of_windows") {
+            expectedWindows_ = static_cast<std::size_t>(number(rest));
+            return;
+        }
+        if (key == "ConfigFile.BeginDescription" || key == "begin_description") {
+            inDescription_ = true;
+            return;
+        }
+        if (key.rfind("window_", 0) != 0) return; // other global keys (cfg4d aliases...) change nothing
+        windowLine(key, rest);
+    }
+
+    void windowLine(const std::string& key, const std::string& rest) {
+        if (key == "window_name") {
+            if (histogram_) fail("window defined after a histogram");
+            cfg_.windows.emplace_back();
+            cfg_.windows.back().name = rest;
+            cfg_.windows.back().line = line_;
+            return;
+        }
+        auto& w = window();
+        if (key == "window_type") {
+            if (rest == "composed") w.derived = true;
+            else if (rest != "single") fail("unknown window_type");
+        } else if (key == "window_level") {
+            static const std::map<std::string, Level> levels = {
+                {"workload", Level::Workload}, {"appl", Level::Application}, {"ptask", Level::Application},
+                {"task", Level::Task},         {"thread", Level::Thread},     {"system", Level::System},
+                {"node", Level::Node},         {"cpu", Level::Cpu}};
+            auto it = levels.find(rest);
+            if (it == levels.end()) fail("unknown window_level");
+            w.level = it->second;
+        } else if (key == "window_units") {
+            static const std::map<std::string, Unit> units = {
+                {"Nanoseconds", Unit::Nanoseconds}, {"Microseconds", Unit::Microseconds},
+                {"Milliseconds", Unit::Milliseconds}, {"Seconds", Unit::Seconds},
+                {"Minutes", Unit::Minutes},         {"Hours", Unit::Hours},
+                {"Days", Unit::Days}};
+            auto it = units.find(rest);
+            if (it == units.end()) fail("unknown window_units");
+            w.unit = it->second;
+        } else if (key == "window_operation") {
+            w.operation = rest;
+        } else if (key == "window_identifiers") {
+            auto values = numbers(rest, 2);
+            w.parents[0] = static_cast<int>(values[0]) - 1;
+            w.parents[1] = static_cast<int>(values[1]) - 1;
+        } else if (key == "window_factors") {
+            auto values = numbers(rest, 2);
+            w.factors[0] = values[0];
+            w.factors[1] = values[1];
+        } else if (key == "window_shifts") {
+            auto values = numbers(rest, 2);
+            w.shifts[0] = values[0];
+            w.shifts[1] = values[1];
+        } else if (key == "window_begin_time_relative") {
+            w.beginRelative = number(rest);
+        } else if (key == "window_end_time_relative") {
+            w.endRelative = number(rest);
+        } else if (key == "window_color_mode") {
+            w.codeColor = rest == "window_in_code_mode";
+        } else if (key == "window_logical_filtered") {
+            w.filter.logical = boolean(rest);
+        } else if (key == "window_physical_filtered") {
+            w.filter.physical = boolean(rest);
+        } else if (key == "window_comm_fromto") {
+            w.filter.fromToAnd = boolean(rest);
+        } else if (key == "window_comm_tagsize") {
+            w.filter.tagSizeAnd = boolean(rest);
+        } else if (key == "window_comm_typeval") {
+            w.filter.typeValueAnd = boolean(rest);
+        } else if (key == "window_selected_functions" || key == "window_compose_functions") {
+            selectedFunctions(w, rest);
+        } else if (key == "window_semantic_module") {
+            semanticModule(w, rest);
+        } else if (key == "window_filter_module") {
+            if (!w.derived) filterModule(w, rest);
+        } else if (key == "window_begin_time" || key == "window_end_time" || key == "window_stop_time") {
+            fail(key + " (absolute window times) is not supported; use the _relative form");
+        } else if (key == "window_zoom_objects") {
+            fail("window_zoom_objects (a subset of rows) is not supported");
+        }
+        // Other window_ keys (position, size, drawing, colours, object selection "All") change no number.
+    }
+
+    std::vector<double> numbers(const std::string& text, std::size_t expected) {
+        std::istringstream in(text);
+        std::vector<double> out;
+        std::string word;
+        while (in >> word) out.push_back(number(word));
+        if (out.size() != expected) fail("expected " + std::to_string(expected) + " numbers");
+        return out;
+    }
+
+    // "{ 14, { {cpu, Active Thd}, {appl, Adding}, ..., {evt_value, All} } }"
+    void selectedFunctions(WindowSpec& w, const std::string& text) {
+        auto open = text.find('{', text.find('{') + 1);
+        if (text.empty() || text[0] != '{' || open == std::string::npos) fail("expected '{ n, { {level, function}, ... } }'");
+        std::size_t pos = open + 1;
+        while (true) {
+            auto b = text.find('{', pos);
+            if (b == std::string::npos) break;
+            auto e = text.find('}', b);
+            if (e == std::string::npos) fail("unbalanced braces");
+            auto pair = text.substr(b + 1, e - b - 1);
+            auto comma = pair.find(',');
+            if (comma == std::string::npos) fail("expected {level, function}");
+            auto level = trim(pair.substr(0, comma));
+            auto function = trim(pair.substr(comma + 1));
+            assignFunction(w, level, function);
+            pos = e + 1;
+        }
+    }
+
+    void assignFunction(WindowSpec& w, const std::string& level, const std::string& function) {
+        auto& f = w.filter;
+        if (level == "from_obj") f.fromFunction = function;
+        else if (level == "to_obj") f.toFunction = function;
+        else if (level == "tag_msg") f.tagFunction = function;
+        else if (level == "size_msg") f.sizeFunction = function;
+        else if (level == "bw_msg") f.bandwidthFunction = function;
+        else if (level == "evt_type") f.typeFunction = function;
+        else if (level == "evt_value") f.valueFunction = function;
+        else if (auto key = levelKey(level)) w.functions[*key] = FunctionRef{function, {}};
+        else fail("unknown level '" + level + "'");
+    }
+
+    // "thread Given State { 1, { 1 14.000000000000 } }": parameters, applied only when the function at that
+    // level is the one named (as Paraver does).
+    void semanticModule(WindowSpec& w, const std::string& text) {
+        auto sp = text.find(' ');
+        auto brace = text.find('{');
+        if (sp == std::string::npos || brace == std::string::npos || brace < sp) fail("expected 'level function { n, { ... } }'");
+        auto levelWord = text.substr(0, sp);
+        if (levelWord == "extratopcompose1") fail("extra top compose functions are not supported");
+        auto key = levelKey(levelWord);
+        if (!key) fail("unknown level '" + levelWord + "'");
+        auto function = trim(text.substr(sp, brace - sp));
+        auto it = w.functions.find(*key);
+        if (it == w.functions.end() || it->second.name != function) return;
+        // Parameters: "{ n, { k v1 .. vk, k v1 .. vk } }"
+        auto body = text.substr(brace + 1);
+        auto comma = body.find(',');
+        if (comma == std::string::npos) fail("expected the number of parameters");
+        auto count = static_cast<std::size_t>(number(trim(body.substr(0, comma))));
+        auto inner = body.find('{', comma);
+        auto close = body.rfind('}');
+        if (inner == std::string::npos || close == std::string::npos) fail("unbalanced braces");
+        std::string list = body.substr(inner + 1);
+        for (auto& c : list)
+            if (c == ',' || c == '{' || c == '}') c = ' ';
+        std::istringstream in(list);
+        std::vector<std::vector<double>> params;
+        for (std::size_t i = 0; i < count; ++i) {
+            std::string word;
+            if (!(in >> word)) fail("fewer parameters than announced");
+            auto n = static_cast<std::size_t>(number(word));
+            std::vector<double> values;
+            for (std::size_t j = 0; j < n; ++j) {
+                if (!(in >> word)) fail("fewer parameter values than announced");
+                values.push_back(number(word));
+            }
+            params.push_back(std::move(values));
+        }
+        it->second.params = std::move(params);
+    }
+
+    // "evt_type 4 60000001 60000005 ..." or "evt_type_label 1 \"label\"".
+    void filterModule(WindowSpec& w, const std::string& text) {
+        std::istringstream in(text);
+        std::string tag, countText;
+        if (!(in >> tag >> countText)) fail("expected 'tag n values...'");
+        auto count = static_cast<std::size_t>(number(countText));
+        auto& f = w.filter;
+        if (tag == "evt_type_label" || tag == "evt_value_label") {
+            std::string rest;
+            std::getline(in, rest);
+            auto& out = tag == "evt_type_label" ? f.typeLabels : f.valueLabels;
+            std::size_t pos = 0;
+            for (std::size_t i = 0; i < count; ++i) {
+                auto b = rest.find('"', pos);
+                auto e = b == std::string::npos ? b : rest.find('"', b + 1);
+                if (e == std::string::npos) fail("expected " + std::to_string(count) + " quoted labels");
+                out.push_back(rest.substr(b + 1, e - b - 1));
+                pos = e + 1;
+            }
+            return;
+        }
+        std::vector<double> values;
+        std::string word;
+        for (std::size_t i = 0; i < count; ++i) {
+            if (!(in >> word)) fail("fewer values than announced");
+            values.push_back(number(word));
+        }
+        if (tag == "evt_type") {
+            for (auto v : values) f.types.push_back(static_cast<std::uint32_t>(v));
+        } else if (tag == "evt_value") f.values = values;
+        else if (tag == "from_obj") f.from = values;
+        else if (tag == "to_obj") f.to = values;
+        else if (tag == "tag_msg") f.tags = values;
+        else if (tag == "size_msg") f.sizes = values;
+        else if (tag == "bw_msg") f.bandwidths = values;
+        else fail("unknown filter '" + tag + "'");
+    }
+
+    void startHistogram() {
+        if (histogram_) finishHistogram();
+        histogram_ = HistogramSpec{};
+        histogram_->line = line_;
+        histogramHasLimits_ = false;
+    }
+
+    int windowIndex(const std::string& text) {
+        auto v = number(text);
+        if (v < 1 || v > static_cast<double>(cfg_.windows.size()))
+            fail("window " + text + " does not exist (the cfg defines " + std::to_string(cfg_.windows.size()) + ")");
+        return static_cast<int>(v) - 1;
+    }
+
+    void histogramLine() {
+        if (!histogram_) fail("histogram property before '< NEW ANALYZER2D >'");
+        auto colon = line_text_.find(':');
+        if (colon == std::string::npos) fail("expected 'Analyzer2D.Key: value'");
+        auto key = line_text_.substr(0, colon);
+        auto value = trim(line_text_.substr(colon + 1));
+        auto& h = *histogram_;
+        // A value paramedir cannot parse makes it drop the histogram and stop reading the cfg; do the same,
+        // loudly, so the cfg still gives its last window's timeline as paramedir's output does.
+        auto numeric = [&](double& out) {
+            const char* b = value.c_str();
+            char* e = nullptr;
+            double v = std::strtod(b, &e);
+            if (e == b || trim(e) != "") {
+                cfg_.warnings.push_back(path_ + ":" + std::to_string(line_) + ": histogram '" + h.name +
+                                        "' dropped: " + key + " '" + value +
+                                        "' is not a number (paramedir drops it too and writes the last "
+                                        "window's timeline)");
+                histogram_.reset();
+                histogramDropped_ = true;
+                return false;
+            }
+            out = v;
+            return true;
+        };
+        double v = 0;
+        if (key == "Analyzer2D.Name") h.name = value;
+        else if (key == "Analyzer2D.ControlWindow") h.control = windowIndex(value);
+        else if (key == "Analyzer2D.DataWindow") h.data = windowIndex(value);
+        else if (key == "Analyzer2D.3D_ControlWindow") h.extra = windowIndex(value);
+        else if (key == "Analyzer2D.Statistic") h.statistic = value;
+        else if (key == "Analyzer2D.HideCols") h.hideColumns = boolean(value);
+        else if (key == "Analyzer2D.HorizVert") {
+            if (value == "Horizontal") h.horizontal = true;
+            else if (value == "Vertical") h.horizontal = false;
+            else fail("unknown HorizVert");
+        } else if (key == "Analyzer2D.AnalysisLimits") {
+            if (value != "Alltrace" && value != "Allwindow" && value != "Region") fail("unknown AnalysisLimits");
+            h.limits = value;
+        } else if (key == "Analyzer2D.ComputeYScale") h.computeYScale = boolean(value);
+        else if (key == "Analyzer2D.Minimum") { if (numeric(v)) h.minimum = v; }
+        else if (key == "Analyzer2D.Maximum") { if (numeric(v)) h.maximum = v; }
+        else if (key == "Analyzer2D.Delta") { if (numeric(v)) h.delta = v; }
+        else if (key == "Analyzer2D.NumColumns" || key == "Analyzer2D.num_columns") {
+            if (numeric(v)) h.numColumns = static_cast<int>(v);
+        } else if (key == "Analyzer2D.3D_Minimum") { if (numeric(v)) h.extraMinimum = v; }
+        else if (key == "Analyzer2D.3D_Maximum") { if (numeric(v)) h.extraMaximum = v; }
+        else if (key == "Analyzer2D.3D_Delta") { if (numeric(v)) h.extraDelta = v; }
+        else if (key == "Analyzer2D.Accumulator") {
+            if (value != "Semantic") fail("only the Semantic accumulator is supported");
+        } else if (key == "Analyzer3D.ComputeYScale") {
+            if (boolean(value)) fail("a computed 3D scale is not supported");
+        } else if (key == "Analyzer2D.AccumulateByControlWindow" || key == "Analyzer2D.3D_FixedValue") {
+            // display-only for paramedir
+        }
+        // Remaining Analyzer2D keys are display settings (position, colours, sorting, gradient).
+    }
+
+    void finishHistogram() {
+        auto& h = *histogram_;
+        if (h.control < 0) throw Error(path_ + ":" + std::to_string(h.line) + ": histogram '" + h.name + "' has no ControlWindow");
+        if (h.data < 0) h.data = h.control;
+        cfg_.histogram = h;
+    }
+
+    std::string path_;
+    std::size_t line_ = 0;
+    std::string line_text_;
+    Cfg cfg_;
+    std::optional<std::size_t> expectedWindows_;
+    std::optional<HistogramSpec> histogram_;
+    bool histogramHasLimits_ = false;
+    bool inDescription_ = false;
+    bool histogramDropped_ = false;
+};
+
+} // namespace
+
+Cfg parseCfg(const std::filesystem::path& path) { return Parser(path).run(); }
+
+} // namespace gpueff::semantic

@@ -1,0 +1,78 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpueff::semantic {
+
+// Paraver's object levels; the order is Paraver's (a "finer" level compares greater within each tree).
+enum class Level { Workload, Application, Task, Thread, System, Node, Cpu };
+const char* levelName(Level level); // "THREAD", "TASK", ... as in .row files and labels
+
+// Time units a window reports durations in.
+enum class Unit { Nanoseconds, Microseconds, Milliseconds, Seconds, Minutes, Hours, Days };
+
+// A semantic function as a cfg names it, with the parameters given by window_semantic_module (empty:
+// the function's defaults).
+struct FunctionRef {
+    std::string name;
+    std::vector<std::vector<double>> params;
+};
+
+// window_filter_module and the filter functions of window_selected_functions.
+struct FilterSpec {
+    bool logical = true, physical = false;
+    bool fromToAnd = true, tagSizeAnd = true, typeValueAnd = true;
+    std::string fromFunction = "All", toFunction = "All", tagFunction = "All", sizeFunction = "All",
+                bandwidthFunction = "All", typeFunction = "All", valueFunction = "All";
+    std::vector<double> from, to, tags, sizes, bandwidths, values;
+    std::vector<std::uint32_t> types;
+    std::vector<std::string> typeLabels, valueLabels;
+};
+
+struct WindowSpec {
+    std::string name;
+    std::size_t line = 0; // where its definition starts
+    bool derived = false;
+    Level level = Level::Thread;
+    Unit unit = Unit::Nanoseconds;
+    std::map<std::string, FunctionRef> functions; // "thread", "task", "compose_thread", "topcompose1", ...
+    FilterSpec filter;
+    std::string operation;        // derived windows
+    int parents[2] = {-1, -1};    // 0-based window indices
+    double factors[2] = {1.0, 1.0};
+    double shifts[2] = {0.0, 0.0};
+    double beginRelative = 0.0, endRelative = 1.0;
+    bool codeColor = true; // Paraver's default colour mode; decides the column scale of ComputeYScale
+};
+
+struct HistogramSpec {
+    std::string name;
+    std::size_t line = 0;
+    int control = -1, data = -1, extra = -1; // 0-based window indices
+    std::string statistic = "Time";
+    bool computeYScale = false;
+    double minimum = 0, maximum = 0, delta = 1;
+    std::optional<int> numColumns;
+    double extraMinimum = 0, extraMaximum = 0, extraDelta = 1;
+    bool hideColumns = false;
+    bool horizontal = true;
+    std::string limits = "Alltrace";
+};
+
+struct Cfg {
+    std::string path;
+    std::string name; // file name without ".cfg"
+    std::vector<WindowSpec> windows;
+    std::optional<HistogramSpec> histogram; // paramedir uses the last one
+    std::vector<std::string> warnings;      // things paramedir also tolerates (a histogram it drops)
+};
+
+// Parses a ConfigFile 3.x cfg. Malformed lines and keys that change results but are not implemented
+// throw gpueff::Error naming the file and line; layout-only keys (positions, colours) are ignored.
+Cfg parseCfg(const std::filesystem::path& path);
+
+} // namespace gpueff::semantic

@@ -1,0 +1,39 @@
+#pragma once
+#include "engine/paraver/Trace.h"
+#include "engine/paraver/TraceLabels.h"
+#include "engine/semantic/Cfg.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpueff::semantic {
+
+// A window's event and communication filter, as Paraver applies it: the type test, then (AND/OR) the
+// value test; for communications logical/physical selection, from/to objects, tag/size, bandwidth.
+class Filter {
+public:
+    // Event type labels are resolved through the .pcf; `where` names the cfg for errors.
+    Filter(const FilterSpec& spec, const paraver::TraceLabels& labels, const std::string& where);
+
+    bool passEvent(std::uint32_t type, std::int64_t value) const;
+    // `recordType` is the RecordStream type bits of the record in the thread being walked; `objectOf` maps
+    // a global thread index to the window's object index (for from/to filters).
+    bool passCommunication(const paraver::Trace& trace, std::uint32_t comm, std::uint16_t recordType,
+                           const std::function<double(std::uint32_t)>& objectOf, double unitsPerTraceUnit) const;
+
+    bool logical() const { return spec_.logical; }
+    bool physical() const { return spec_.physical; }
+    const std::vector<double>& types() const { return types_; }
+
+private:
+    FilterSpec spec_;
+    std::vector<double> types_, values_, from_, to_; // from/to 0-based like the window's objects
+    bool hasTypes_ = false, hasValues_ = false;
+};
+
+// Paraver's filter functions over a list: All, None, =, !=, >, <, [x,y]. Throws for other names.
+bool filterList(const std::string& function, const std::vector<double>& list, bool listGiven, double data);
+bool isFilterFunction(const std::string& function);
+
+} // namespace gpueff::semantic

@@ -1,0 +1,376 @@
+#include "engine/semantic/Histogram.h"
+
+#include "engine/common/Error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace gpueff::semantic {
+
+const std::vector<std::string>& histogramStatistics() {
+    static const std::vector<std::string> names = {
+        "Time",           "% Time",          "% Time Not Zero",    "% Window Time",    "# Bursts",
+        "% # Bursts",     "Integral",        "Average value",      "Maximum",          "Minimum",
+        "Average Burst Time", "Stdev Burst Time", "Average per Burst", "Average value != 0",
+        "Average per Burst != 0", "# Bursts != 0", "Sum bursts"};
+    return names;
+}
+
+namespace {
+
+// What one cell accumulates over its bursts; every statistic is a function of these.
+struct Cell {
+    bool written = false;
+    double time = 0;          // trace units
+    double timeNotZero = 0;   // control value != 0
+    double bursts = 0, burstsNotZero = 0;
+    double sumValue = 0;      // Sum bursts, Average per Burst
+    double integral = 0;      // data-window units x |value|
+    double valueTime = 0;     // value x duration
+    double timeValueNotZero = 0;
+    double maximum = 0, minimum = 0;
+    double sumDuration = 0, sumDurationSquared = 0; // control-window units
+};
+
+// Column construction (Paraver's ColumnTranslator): fixed delta or a number of columns over [min, max].
+struct Columns {
+    double min = 0, max = 0, delta = 1;
+    std::size_t count = 1;
+
+    bool column(double v, std::size_t& out) const {
+        if (v < min || v > max) return false;
+        auto c = static_cast<std::size_t>(std::floor((v - min) / delta));
+        out = std::min(c, count - 1);
+        return true;
+    }
+};
+
+Columns fixedDelta(double min, double max, double delta) {
+    Columns c{min, max, delta, 1};
+    double n = std::ceil((max - min) / delta);
+    if (delta == 1 && n * delta + min <= max) ++n;
+    if (n <= 0) n = 1;
+    c.count = static_cast<std::size_t>(n);
+    return c;
+}
+
+Columns byCount(double min, double max, std::size_t count) {
+    return Columns{min, max, (max - min) / static_cast<double>(count), count};
+}
+
+// A number with "," thousands groups and `precision` decimals, as Paraver's column labels print it.
+std::string grouped(double v, int precision) {
+    std::ostringstream s;
+    s.setf(std::ios::fixed);
+    s.precision(precision);
+    s << std::fabs(v);
+    auto text = s.str();
+    auto dot = text.find('.');
+    std::string whole = text.substr(0, dot), frac = dot == std::string::npos ? "" : text.substr(dot);
+    std::string out;
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+        if (i > 0 && (whole.size() - i) % 3 == 0) out += ',';
+        out += whole[i];
+    }
+    return (v < 0 ? "-" : "") + out + frac;
+}
+
+// Paraver's semanticLabel for an integral column value.
+std::string semanticLabel(const WindowSet& windows, std::size_t w, double v) {
+    const auto& labels = windows.context().labels;
+    double intPart = 0;
+    std::string number = grouped(v, std::modf(v, &intPart) != 0.0 ? 2 : 0);
+    switch (windows.infoType(w)) {
+    case InfoType::State: {
+        auto it = labels.states.find(static_cast<std::uint32_t>(v));
+        return it == labels.states.end() ? " state " + number : it->second;
+    }
+    case InfoType::EventType: {
+        auto it = labels.eventTypes.find(static_cast<std::uint32_t>(v));
+        return it == labels.eventTypes.end() ? "type " + number : it->second;
+    }
+    case InfoType::EventValue: {
+        auto types = windows.filterTypes(w);
+        for (auto t : types) {
+            auto it = labels.eventValues.find(static_cast<std::uint32_t>(t));
+            if (it == labels.eventValues.end()) continue;
+            auto vit = it->second.find(static_cast<std::int64_t>(v));
+            if (vit != it->second.end()) return vit->second;
+        }
+        if (types.empty())
+            for (const auto& [type, values] : labels.eventValues) {
+                auto vit = values.find(static_cast<std::int64_t>(v));
+                if (vit != values.end()) return vit->second;
+            }
+        return "value " + number;
+    }
+    case InfoType::CommSize: return number + " bytes";
+    case InfoType::Application:
+    case InfoType::Task:
+    case InfoType::Thread:
+    case InfoType::Object: {
+        Level l = windows.infoType(w) == InfoType::Application ? Level::Application
+                  : windows.infoType(w) == InfoType::Task      ? Level::Task
+                  : windows.infoType(w) == InfoType::Thread    ? Level::Thread
+                                                               : windows.level(w);
+        auto index = static_cast<std::size_t>(v) - 1;
+        if (v < 1 || index >= windows.context().objects.count(l)) return number;
+        auto name = labels.rowName(levelName(l), index);
+        return name.empty() ? windows.context().objects.label(l, index, true) : name;
+    }
+    default: return number;
+    }
+}
+
+std::string columnLabel(const WindowSet& windows, std::size_t w, const Columns& c, std::size_t i) {
+    double intPart = 0;
+    double from = static_cast<double>(i) * c.delta + c.min;
+    if (std::modf(c.min, &intPart) != 0.0 || c.delta != 1.0) {
+        double to = from + c.delta;
+        if (to >= c.max) return "[" + grouped(from, 2) + ".." + grouped(c.max, 2) + "]";
+        return "[" + grouped(from, 2) + ".." + grouped(to, 2) + ")";
+    }
+    return semanticLabel(windows, w, from);
+}
+
+class Computation {
+public:
+    Computation(const Cfg& cfg, const WindowSet& windows)
+        : spec_(*cfg.histogram), windows_(windows), control_(static_cast<std::size_t>(spec_.control)),
+          data_(static_cast<std::size_t>(spec_.data)) {
+        const auto& stats = histogramStatistics();
+        if (std::find(stats.begin(), stats.end(), spec_.statistic) == stats.end())
+            throw Error(cfg.path + ":" + std::to_string(spec_.line) + ": statistic '" + spec_.statistic +
+                        "' is not implemented by gpueff (communication statistics are not)");
+        if (spec_.extra >= 0)
+            throw Error(cfg.path + ":" + std::to_string(spec_.line) + ": 3D histograms are not implemented by gpueff");
+        auto controlLevel = windows.level(control_), dataLevel = windows.level(data_);
+        if (!finerOrEqual(dataLevel, controlLevel))
+            throw Error(cfg.path + ":" + std::to_string(spec_.line) + ": the data window's level must be the "
+                        "control window's or below it");
+        traceEnd_ = windows.context().endTime;
+        if (spec_.limits == "Allwindow") {
+            begin_ = windows.beginTime(control_);
+            end_ = std::min(windows.endTime(control_), traceEnd_);
+        } else {
+            begin_ = 0;
+            end_ = traceEnd_;
+        }
+    }
+
+    HistogramTable run() {
+        columns_ = scale();
+        std::size_t rows = windows_.rows(control_);
+        cells_.assign(rows, std::vector<Cell>(columns_.count));
+        auto& ctx = windows_.context();
+        for (std::size_t r = 0; r < rows; ++r) {
+            auto control = windows_.makeRow(control_, r);
+            control->init();
+            std::vector<std::pair<std::size_t, IntervalPtr>> data;
+            if (data_ != control_) {
+                auto [first, last] = ctx.objects.children(windows_.level(control_), r, windows_.level(data_));
+                for (auto d = first; d <= last && first <= last; ++d) {
+                    data.emplace_back(d, windows_.makeRow(data_, d));
+                    data.back().second->init();
+                }
+            }
+            walk(*control, r, begin_, end_, [&](std::int64_t from, std::int64_t to) {
+                std::size_t column = 0;
+                if (!columns_.column(control->value, column)) return;
+                if (data.empty()) {
+                    burst(r, column, *control, *control, from, to);
+                    return;
+                }
+                for (auto& [index, interval] : data)
+                    walk(*interval, index, from, to, [&](std::int64_t b, std::int64_t e) {
+                        burst(r, column, *control, *interval, b, e);
+                    }, true);
+            });
+        }
+        return table();
+    }
+
+private:
+    // Paraver's recursiveExecution for one row: skip intervals that end before `from`, visit the non-empty
+    // ones that end before `to`, then the one reaching past `to` (even when empty).
+    template <typename Visit>
+    void walk(Interval& row, std::size_t, std::int64_t from, std::int64_t to, Visit visit, bool nested = false) {
+        while (row.end <= from && row.begin < traceEnd_) row.next();
+        while (row.end < to && row.begin < traceEnd_) {
+            if (row.begin != row.end) visit(std::max(from, row.begin), std::min(to, row.end));
+            row.next();
+        }
+        if (row.begin < to) visit(std::max(from, row.begin), std::min(to, row.end));
+        if (nested)
+            while (row.begin == row.end && row.end <= to && row.end < end_ && row.begin < traceEnd_) row.next();
+    }
+
+    void burst(std::size_t r, std::size_t column, const Interval& control, const Interval& data, std::int64_t b,
+               std::int64_t e) {
+        auto& c = cells_[r][column];
+        auto& ctx = windows_.context();
+        double dt = static_cast<double>(e - b);
+        double v = data.value;
+        c.written = true;
+        c.time += dt;
+        if (control.value != 0.0) c.timeNotZero += dt;
+        c.bursts += 1;
+        if (v != 0.0) {
+            c.burstsNotZero += 1;
+            c.timeValueNotZero += dt;
+        }
+        c.sumValue += v;
+        c.integral += toWindowUnits(dt, ctx.trace.header.unit, windows_.unit(data_)) * std::fabs(v);
+        c.valueTime += v * dt;
+        if (v > c.maximum) c.maximum = v;
+        if (c.minimum == 0.0) c.minimum = v;
+        else if (v != 0.0 && v < c.minimum) c.minimum = v;
+        double d = toWindowUnits(dt, ctx.trace.header.unit, windows_.unit(control_));
+        c.sumDuration += d;
+        c.sumDurationSquared += d * d;
+    }
+
+    // ComputeYScale: the control window's smallest non-zero and largest values over the analysed range.
+    Columns scale() {
+        if (!spec_.computeYScale) {
+            if (spec_.numColumns) return byCount(spec_.minimum, spec_.maximum, static_cast<std::size_t>(*spec_.numColumns));
+            return fixedDelta(spec_.minimum, spec_.maximum, spec_.delta);
+        }
+        double minY = 0, maxY = 0;
+        for (std::size_t r = 0; r < windows_.rows(control_); ++r) {
+            auto row = windows_.makeRow(control_, r);
+            row->init();
+            double rowMin = 0, rowMax = 0;
+            auto see = [&](double v) {
+                if (rowMax < v) rowMax = v;
+                if (rowMin == 0 || (rowMin > v && v != 0)) rowMin = v;
+            };
+            see(row->value);
+            while (row->begin < end_ && row->begin < traceEnd_) {
+                row->next();
+                see(row->value);
+            }
+            maxY = std::max(maxY, rowMax);
+            if (minY == 0.0) minY = rowMin;
+            else if (rowMin != 0.0) minY = std::min(minY, rowMin);
+        }
+        double max = maxY + (maxY - minY) * 0.05;
+        if (spec_.numColumns) return byCount(minY, max, static_cast<std::size_t>(*spec_.numColumns));
+        if (maxY - minY == 0) return fixedDelta(minY, max, 1.0);
+        if (windows_.codeColor(control_) && maxY - minY <= 10000) return fixedDelta(minY, std::floor(max), 1.0);
+        return byCount(minY, max, 20); // Paraver's default number of columns
+    }
+
+    double statistic(const Cell& c, double rowTime, double rowTimeNotZero, double rowBursts) const {
+        auto& ctx = windows_.context();
+        auto unit = ctx.trace.header.unit;
+        const auto& s = spec_.statistic;
+        if (s == "Time") return toWindowUnits(c.time, unit, windows_.unit(control_));
+        if (s == "% Time") return c.time * 100.0 / rowTime;
+        if (s == "% Time Not Zero") return c.timeNotZero * 100.0 / rowTimeNotZero;
+        if (s == "% Window Time") return c.time * 100.0 / static_cast<double>(end_ - begin_);
+        if (s == "# Bursts") return c.bursts;
+        if (s == "% # Bursts") return c.bursts * 100.0 / rowBursts;
+        if (s == "Integral") return c.integral;
+        if (s == "Average value") return c.valueTime / c.time;
+        if (s == "Maximum") return c.maximum;
+        if (s == "Minimum") return c.minimum;
+        if (s == "Average Burst Time") return c.sumDuration / c.bursts;
+        if (s == "Stdev Burst Time") {
+            double mean = c.sumDuration / c.bursts;
+            return std::sqrt(std::fabs(c.sumDurationSquared / c.bursts - mean * mean));
+        }
+        if (s == "Average per Burst") return c.sumValue / c.bursts;
+        if (s == "Average value != 0") return c.timeValueNotZero == 0 ? 0.0 : c.valueTime / c.timeValueNotZero;
+        if (s == "Average per Burst != 0") return c.sumValue / c.burstsNotZero;
+        if (s == "# Bursts != 0") return c.burstsNotZero;
+        return c.sumValue; // Sum bursts
+    }
+
+    HistogramTable table() {
+        HistogramTable t;
+        t.name = spec_.name;
+        t.statistic = spec_.statistic;
+        t.horizontal = spec_.horizontal;
+        t.beginTime = begin_;
+        t.endTime = end_;
+        std::size_t rows = cells_.size();
+        std::vector<std::vector<std::optional<double>>> all(rows, std::vector<std::optional<double>>(columns_.count));
+        for (std::size_t r = 0; r < rows; ++r) {
+            double rowTime = 0, rowNotZero = 0, rowBursts = 0;
+            for (const auto& c : cells_[r]) {
+                rowTime += c.time;
+                rowNotZero += c.timeNotZero;
+                rowBursts += c.bursts;
+            }
+            for (std::size_t k = 0; k < columns_.count; ++k)
+                if (cells_[r][k].written) all[r][k] = statistic(cells_[r][k], rowTime, rowNotZero, rowBursts);
+        }
+        std::vector<std::size_t> printed;
+        for (std::size_t k = 0; k < columns_.count; ++k) {
+            double total = 0;
+            for (std::size_t r = 0; r < rows; ++r)
+                if (all[r][k]) total += *all[r][k];
+            if (!spec_.hideColumns || total != 0) printed.push_back(k);
+        }
+        for (std::size_t r = 0; r < rows; ++r) t.rowLabels.push_back(windows_.rowLabel(control_, r, true, true));
+        t.cells.assign(rows, {});
+        for (auto k : printed) {
+            t.columnLabels.push_back(columnLabel(windows_, control_, columns_, k));
+            std::vector<std::optional<double>> column;
+            for (std::size_t r = 0; r < rows; ++r) {
+                t.cells[r].push_back(all[r][k]);
+                column.push_back(all[r][k]);
+            }
+            addTotals(t.columnTotals, column);
+        }
+        for (std::size_t r = 0; r < rows; ++r) addTotals(t.rowTotals, all[r]);
+        return t;
+    }
+
+    const HistogramSpec& spec_;
+    const WindowSet& windows_;
+    std::size_t control_, data_;
+    std::int64_t begin_ = 0, end_ = 0, traceEnd_ = 0;
+    Columns columns_;
+    std::vector<std::vector<Cell>> cells_;
+};
+
+} // namespace
+
+void addTotals(HistogramTable::Totals& t, const std::vector<std::optional<double>>& values) {
+    double total = 0, n = 0, maximum = -std::numeric_limits<double>::max(),
+           minimum = std::numeric_limits<double>::max();
+    for (const auto& v : values)
+        if (v) {
+            total += *v;
+            n += 1;
+            maximum = std::max(maximum, *v);
+            if (*v != 0.0 && *v < minimum) minimum = *v;
+        }
+    if (n == 0) {
+        for (auto* x : {&t.total, &t.average, &t.maximum, &t.minimum, &t.stdev}) x->push_back(0);
+        t.avgDivMax.push_back(std::nan("")); // 0/0, as Paraver prints it
+        return;
+    }
+    double average = total / n;
+    // The exact population deviation: Paraver's sqrt(E[x^2] - E[x]^2) prints rounding noise for equal values.
+    double deviation = 0;
+    for (const auto& v : values)
+        if (v) deviation += (*v - average) * (*v - average);
+    t.total.push_back(total);
+    t.average.push_back(average);
+    t.maximum.push_back(maximum);
+    t.minimum.push_back(minimum == std::numeric_limits<double>::max() ? 0.0 : minimum);
+    t.stdev.push_back(std::sqrt(deviation / n));
+    t.avgDivMax.push_back(average / maximum);
+}
+
+HistogramTable computeHistogram(const Cfg& cfg, const WindowSet& windows) {
+    if (!cfg.histogram) throw Error(cfg.path + ": the cfg has no histogram");
+    return Computation(cfg, windows).run();
+}
+
+} // namespace gpueff::semantic

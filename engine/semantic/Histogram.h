@@ -1,0 +1,35 @@
+#pragma once
+#include "engine/semantic/Window.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpueff::semantic {
+
+// Paraver's 2D histogram of a control window (columns from its values) over a data window (the statistic
+// of its bursts), one row per control-window object.
+struct HistogramTable {
+    std::string name, statistic;
+    bool horizontal = true;
+    std::vector<std::string> rowLabels;
+    std::vector<std::string> columnLabels;                // of the printed columns
+    std::vector<std::vector<std::optional<double>>> cells; // [row][printed column]; empty = no burst
+    // Total, Average, Maximum, Minimum, StDev, Avg/Max over the cells with a value: per printed column
+    // (printed under a horizontal table) and per row (under a vertical one).
+    struct Totals {
+        std::vector<double> total, average, maximum, minimum, stdev, avgDivMax;
+    };
+    Totals columnTotals, rowTotals;
+    std::int64_t beginTime = 0, endTime = 0; // analysed range, trace units
+};
+
+// Statistic names paramedir accepts for semantic histograms.
+const std::vector<std::string>& histogramStatistics();
+
+HistogramTable computeHistogram(const Cfg& cfg, const WindowSet& windows);
+
+// Appends the totals of `values` (empty entries skipped) to `totals`.
+void addTotals(HistogramTable::Totals& totals, const std::vector<std::optional<double>>& values);
+
+} // namespace gpueff::semantic

@@ -1,0 +1,22 @@
+#pragma once
+#include "engine/semantic/Histogram.h"
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace gpueff::semantic {
+
+// paramedir's tab-separated histogram text: column labels, one line per row, a blank line, then the six
+// totals lines; values fixed-point with `precision` decimals (paramedir: 2, or 10 with -npr).
+void writeHistogramText(std::ostream& out, const HistogramTable& table, int precision);
+
+nlohmann::json histogramJson(const HistogramTable& table);
+
+// paramedir's dump of a window without histogram: "object\tbegin\tduration\tvalue" per semantic interval
+// of each row over the window's time range, in the window's units with 2 decimals.
+void writeTimelineCsv(std::ostream& out, const WindowSet& windows, std::size_t window);
+
+// Fixed-point text of `v` with `precision` decimals (nan/inf spelled as iostream does).
+std::string fixed(double v, int precision);
+
+} // namespace gpueff::semantic

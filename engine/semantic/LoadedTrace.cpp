@@ -1,0 +1,40 @@
+#include "engine/semantic/LoadedTrace.h"
+
+#include "engine/common/Error.h"
+
+namespace gpueff::semantic {
+
+std::filesystem::path traceStem(const std::filesystem::path& prv) {
+    auto s = prv.string();
+    for (const char* suffix : {".prv.gz", ".prv"})
+        if (s.size() > std::string(suffix).size() && s.compare(s.size() - std::string(suffix).size(), std::string::npos, suffix) == 0)
+            return s.substr(0, s.size() - std::string(suffix).size());
+    return prv;
+}
+
+LoadedTrace::LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels)
+    : trace_(std::move(trace)), labels_(std::move(labels)) {
+    objects_ = std::make_unique<ObjectModel>(trace_.header);
+    context_ = std::make_unique<TraceContext>(TraceContext{trace_, labels_, *objects_, trace_.endTime()});
+}
+
+std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv, const paraver::ReadOptions& options) {
+    if (!std::filesystem::exists(prv)) throw Error(prv.string() + ": no such trace");
+    auto trace = paraver::readPrv(prv, options);
+    paraver::TraceLabels labels;
+    auto stem = traceStem(prv);
+    paraver::readPcf(stem.string() + ".pcf", labels);
+    ObjectModel objects(trace.header);
+    std::map<std::string, std::size_t> expected = {{"THREAD", objects.count(Level::Thread)},
+                                                   {"TASK", objects.count(Level::Task)}};
+    if (!trace.header.cpusPerNode.empty()) {
+        expected["CPU"] = objects.count(Level::Cpu);
+        expected["NODE"] = objects.count(Level::Node);
+    }
+    paraver::readRow(stem.string() + ".row", labels, expected);
+    auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(labels));
+    loaded->path = prv;
+    return loaded;
+}
+
+} // namespace gpueff::semantic

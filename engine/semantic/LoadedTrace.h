@@ -1,0 +1,34 @@
+#pragma once
+#include "engine/paraver/PrvReader.h"
+#include "engine/paraver/Trace.h"
+#include "engine/paraver/TraceLabels.h"
+#include "engine/semantic/Interval.h"
+#include "engine/semantic/ObjectModel.h"
+
+#include <filesystem>
+#include <memory>
+
+namespace gpueff::semantic {
+
+// A Paraver trace ready for evaluation: records, labels from the .pcf and .row beside it, the object model.
+class LoadedTrace {
+public:
+    static std::unique_ptr<LoadedTrace> load(const std::filesystem::path& prv, const paraver::ReadOptions& options = {});
+    // From a trace already in memory (tests, round trips); labels are read from `pcfRowStem`.pcf/.row when given.
+    LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels);
+
+    const TraceContext& context() const { return *context_; }
+    const paraver::Trace& trace() const { return trace_; }
+    std::filesystem::path path;
+
+private:
+    paraver::Trace trace_;
+    paraver::TraceLabels labels_;
+    std::unique_ptr<ObjectModel> objects_;
+    std::unique_ptr<TraceContext> context_;
+};
+
+// NAME.prv or NAME.prv.gz -> NAME (the stem shared by .pcf and .row).
+std::filesystem::path traceStem(const std::filesystem::path& prv);
+
+} // namespace gpueff::semantic

@@ -1,0 +1,69 @@
+#pragma once
+#include "engine/semantic/AggregateFunctions.h"
+#include "engine/semantic/ComposeFunctions.h"
+#include "engine/semantic/DerivedFunctions.h"
+#include "engine/semantic/Filter.h"
+#include "engine/semantic/Interval.h"
+#include "engine/semantic/ThreadFunctions.h"
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace gpueff::semantic {
+
+// The windows of one cfg resolved against one trace: every function name looked up (errors name the cfg,
+// window and function), filters compiled with the trace's labels. Rows are built on demand as interval
+// cursors, so a histogram holds only the current interval of each row.
+class WindowSet {
+public:
+    WindowSet(const Cfg& cfg, const TraceContext& context);
+
+    std::size_t size() const { return windows_.size(); }
+    std::size_t rows(std::size_t w) const;
+    Level level(std::size_t w) const { return windows_[w].spec->level; }
+    Unit unit(std::size_t w) const { return windows_[w].spec->unit; }
+    const std::string& name(std::size_t w) const { return windows_[w].spec->name; }
+    InfoType infoType(std::size_t w) const;
+    bool codeColor(std::size_t w) const { return windows_[w].spec->codeColor; }
+    // Event types the window's filter keeps (for labelling event values).
+    std::vector<double> filterTypes(std::size_t w) const;
+    std::int64_t beginTime(std::size_t w) const;
+    std::int64_t endTime(std::size_t w) const;
+    std::string rowLabel(std::size_t w, std::size_t row, bool withLevel, bool fromRowFile) const;
+
+    IntervalPtr makeRow(std::size_t w, std::size_t row) const;
+    const TraceContext& context() const { return context_; }
+
+private:
+    struct Bound {
+        const AggregateFunction* aggregate = nullptr;
+        const ComposeFunction* compose = nullptr;
+        std::vector<std::vector<double>> params;
+    };
+    struct Compiled {
+        const WindowSpec* spec = nullptr;
+        const ThreadFunction* thread = nullptr;
+        std::vector<std::vector<double>> threadParams;
+        std::map<std::string, Bound> levels; // "task", "compose_task", "topcompose1", ...
+        const DerivedFunction* derived = nullptr;
+        std::unique_ptr<Filter> filter;
+        Level baseLevel = Level::Thread; // derived: the finest parent level
+    };
+
+    void compile(std::size_t w);
+    IntervalPtr compose(std::size_t w, const std::string& key, IntervalPtr child) const;
+    IntervalPtr levelRow(std::size_t w, Level level, std::size_t row) const;
+    IntervalPtr baseRow(std::size_t w, Level level, std::size_t row) const;
+    IntervalPtr derivedRow(std::size_t w, std::size_t row) const;
+    std::size_t ownerRow(Level from, std::size_t row, Level to) const;
+
+    const Cfg& cfg_;
+    const TraceContext& context_;
+    std::vector<Compiled> windows_;
+};
+
+bool sameTree(Level a, Level b);
+bool finerOrEqual(Level a, Level b); // a is b or below it
+
+} // namespace gpueff::semantic
