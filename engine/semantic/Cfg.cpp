@@ -48,11 +48,9 @@ std::optional<std::string> levelKey(const std::string& word) {
 
 class Parser {
 public:
-    explicit Parser(const std::filesystem::path& path) : path_(path.string()) {}
+    explicit Parser(std::string path) : path_(std::move(path)) {}
 
-    Cfg run() {
-        std::ifstream in(path_);
-        if (!in) throw Error(path_ + ": cannot open cfg");
+    Cfg run(std::istream& in) {
         cfg_.path = path_;
         cfg_.name = std::filesystem::path(path_).stem().string();
         std::string raw;
@@ -415,6 +413,15 @@ private:
 
 } // namespace
 
-Cfg parseCfg(const std::filesystem::path& path) { return Parser(path).run(); }
+Cfg parseCfg(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    if (!in) throw Error(path.string() + ": cannot open cfg");
+    return Parser(path.string()).run(in);
+}
+
+Cfg parseCfgText(const std::string& text, const std::string& name) {
+    std::istringstream in(text);
+    return Parser(name).run(in);
+}
 
 } // namespace gpueff::semantic

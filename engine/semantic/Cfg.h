@@ -74,5 +74,7 @@ struct Cfg {
 // Parses a ConfigFile 3.x cfg. Malformed lines and keys that change results but are not implemented
 // throw gpueff::Error naming the file and line; layout-only keys (positions, colours) are ignored.
 Cfg parseCfg(const std::filesystem::path& path);
+// The same from text held in memory (cfgs compiled into the binary); `name` stands for the path in errors.
+Cfg parseCfgText(const std::string& text, const std::string& name);
 
 } // namespace gpueff::semantic

@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     auto translate = gpueff::cli::addTranslate(app);
     auto histogram = gpueff::cli::addHistogram(app);
-    // MODELFACTORS_PLACEHOLDER
+    auto modelfactors = gpueff::cli::addModelFactors(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     try {
         if (app.got_subcommand("translate")) return translate();
         if (app.got_subcommand("histogram")) return histogram();
+        if (app.got_subcommand("modelfactors")) return modelfactors();
 
     } catch (const gpueff::Error& e) {
         if (::isatty(STDERR_FILENO)) std::fputs("\r\x1b[K", stderr); // clear a progress line

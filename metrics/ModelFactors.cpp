@@ -1,0 +1,95 @@
+#include "metrics/ModelFactors.h"
+
+#include "engine/common/Error.h"
+#include "engine/semantic/Histogram.h"
+#include "engine/semantic/Window.h"
+#include "metrics/EmbeddedCfgs.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace gpueff::metrics {
+
+namespace {
+
+// Per-thread values of the single-column histogram of an embedded cfg (rows without a burst read 0).
+std::vector<double> perThread(const semantic::LoadedTrace& trace, const std::string& cfgName) {
+    const auto* text = embeddedCfg(cfgName);
+    if (!text) throw Error("cfg " + cfgName + " is not compiled into this gpueff");
+    auto cfg = semantic::parseCfgText(*text, "cfgs/" + cfgName);
+    semantic::WindowSet windows(cfg, trace.context());
+    auto table = semantic::computeHistogram(cfg, windows);
+    std::vector<double> values;
+    for (const auto& row : table.cells) {
+        double sum = 0;
+        for (const auto& v : row)
+            if (v) sum += *v;
+        values.push_back(sum);
+    }
+    return values;
+}
+
+bool hasEventType(const semantic::LoadedTrace& trace, std::uint32_t type) {
+    for (const auto& t : trace.trace().threads)
+        for (auto e : t.eventType)
+            if (e == type) return true;
+    return false;
+}
+
+} // namespace
+
+RunMeasures measureRun(const semantic::LoadedTrace& trace) {
+    RunMeasures m;
+    m.trace = trace.path.string();
+    m.processes = trace.context().objects.count(semantic::Level::Task);
+    auto runtime = perThread(trace, "modelfactors/total_runtime.cfg");
+    m.runtimeNs = runtime.empty() ? 0 : *std::max_element(runtime.begin(), runtime.end());
+    m.usefulNs = perThread(trace, "modelfactors/total_useful_computation.cfg");
+    // PAPI_TOT_INS and PAPI_TOT_CYC as Extrae writes them.
+    if (hasEventType(trace, 42000050) && hasEventType(trace, 42000059)) {
+        auto instructions = perThread(trace, "modelfactors/useful_instructions.cfg");
+        auto cycles = perThread(trace, "modelfactors/useful_cycles.cfg");
+        m.instructions = std::accumulate(instructions.begin(), instructions.end(), 0.0);
+        m.cycles = std::accumulate(cycles.begin(), cycles.end(), 0.0);
+    }
+    return m;
+}
+
+ModelFactors computeModelFactors(std::vector<RunMeasures> runs) {
+    if (runs.empty()) throw Error("no runs to compare");
+    std::stable_sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.processes < b.processes; });
+    ModelFactors out;
+    auto total = [](const RunMeasures& r) { return std::accumulate(r.usefulNs.begin(), r.usefulNs.end(), 0.0); };
+    const auto& ref = runs.front();
+    auto frequency = [&](const RunMeasures& r) -> std::optional<double> {
+        if (!r.cycles || total(r) == 0) return std::nullopt;
+        return *r.cycles / (total(r) / 1000.0) / 1000.0; // cycles per useful microsecond / 1000 = GHz
+    };
+    auto ipc = [](const RunMeasures& r) -> std::optional<double> {
+        if (!r.cycles || !r.instructions || *r.cycles == 0) return std::nullopt;
+        return *r.instructions / *r.cycles;
+    };
+    for (const auto& r : runs) {
+        if (r.usefulNs.empty() || r.runtimeNs <= 0) throw Error(r.trace + ": no threads or an empty time range");
+        ModelFactors::Run f{};
+        f.measures = r;
+        f.usefulTotalNs = total(r);
+        f.usefulAverageNs = f.usefulTotalNs / static_cast<double>(r.usefulNs.size());
+        f.usefulMaximumNs = *std::max_element(r.usefulNs.begin(), r.usefulNs.end());
+        f.loadBalance = f.usefulMaximumNs > 0 ? f.usefulAverageNs / f.usefulMaximumNs : 0;
+        f.communicationEfficiency = f.usefulMaximumNs / r.runtimeNs;
+        f.parallelEfficiency = f.usefulAverageNs / r.runtimeNs;
+        f.computationScalability = total(ref) / f.usefulTotalNs;
+        f.globalEfficiency = f.parallelEfficiency * f.computationScalability;
+        f.speedup = ref.runtimeNs / r.runtimeNs;
+        f.ipc = ipc(r);
+        f.frequencyGhz = frequency(r);
+        if (f.ipc && ipc(ref)) f.ipcScalability = *f.ipc / *ipc(ref);
+        if (r.instructions && ref.instructions) f.instructionScalability = *ref.instructions / *r.instructions;
+        if (f.frequencyGhz && frequency(ref)) f.frequencyScalability = *f.frequencyGhz / *frequency(ref);
+        out.runs.push_back(std::move(f));
+    }
+    return out;
+}
+
+} // namespace gpueff::metrics
