@@ -113,19 +113,20 @@ AggregateInterval::AggregateInterval(std::vector<IntervalPtr> children, const Ag
 }
 
 void AggregateInterval::push(std::size_t child) {
-    heap_.emplace_back(children_[child]->end, child);
+    heap_.emplace_back(children_[child]->end, sequence_++, child);
     std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
 }
 
 std::size_t AggregateInterval::pop() {
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-    auto child = heap_.back().second;
+    auto child = std::get<2>(heap_.back());
     heap_.pop_back();
     return child;
 }
 
 void AggregateInterval::init() {
     heap_.clear();
+    sequence_ = 0;
     lastChanged_ = 0;
     begin = 0;
     end = 0;
@@ -144,7 +145,7 @@ void AggregateInterval::init() {
 // Paraver does), then ends at the earliest child end.
 void AggregateInterval::next() {
     begin = end;
-    for (std::size_t step = 0; step < children_.size() && !heap_.empty() && heap_.front().first == begin; ++step) {
+    for (std::size_t step = 0; step < children_.size() && !heap_.empty() && std::get<0>(heap_.front()) == begin; ++step) {
         auto i = pop();
         auto& c = *children_[i];
         if (c.end <= begin) {
@@ -154,7 +155,7 @@ void AggregateInterval::next() {
         values_[i] = c.value;
         push(i);
     }
-    end = heap_.front().first;
+    end = std::get<0>(heap_.front());
     value = aggregate(function_, params_, values_, lastChanged_);
 }
 

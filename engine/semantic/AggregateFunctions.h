@@ -2,6 +2,7 @@
 #include "engine/semantic/Interval.h"
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace gpueff::semantic {
@@ -38,7 +39,10 @@ private:
     const AggregateFunction& function_;
     std::vector<std::vector<double>> params_;
     std::vector<double> values_;
-    std::vector<std::pair<std::int64_t, std::size_t>> heap_; // (end, child), earliest end on top
+    // (end, insertion sequence, child): earliest end first and, among equal ends, the child re-inserted
+    // longest ago first, as Paraver's multimap keeps them.
+    std::vector<std::tuple<std::int64_t, std::uint64_t, std::size_t>> heap_;
+    std::uint64_t sequence_ = 0;
     std::size_t lastChanged_ = 0;
 };
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace gpueff::semantic {
 
@@ -19,6 +20,7 @@ struct TraceContext {
     const paraver::TraceLabels& labels;
     const ObjectModel& objects;
     std::int64_t endTime; // effective end: max(header, last record)
+    std::vector<std::uint32_t> eventTypes; // sorted, distinct: the event types the trace has
 };
 
 // Converts a duration in trace units to a window's units, with Paraver's double arithmetic.

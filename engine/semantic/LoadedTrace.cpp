@@ -2,6 +2,8 @@
 
 #include "engine/common/Error.h"
 
+#include <algorithm>
+
 namespace gpueff::semantic {
 
 std::filesystem::path traceStem(const std::filesystem::path& prv) {
@@ -15,7 +17,11 @@ std::filesystem::path traceStem(const std::filesystem::path& prv) {
 LoadedTrace::LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels)
     : trace_(std::move(trace)), labels_(std::move(labels)) {
     objects_ = std::make_unique<ObjectModel>(trace_.header);
-    context_ = std::make_unique<TraceContext>(TraceContext{trace_, labels_, *objects_, trace_.endTime()});
+    std::vector<std::uint32_t> types;
+    for (const auto& t : trace_.threads) types.insert(types.end(), t.eventType.begin(), t.eventType.end());
+    std::sort(types.begin(), types.end());
+    types.erase(std::unique(types.begin(), types.end()), types.end());
+    context_ = std::make_unique<TraceContext>(TraceContext{trace_, labels_, *objects_, trace_.endTime(), std::move(types)});
 }
 
 std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv, const paraver::ReadOptions& options) {

@@ -2,6 +2,7 @@
 
 #include "engine/common/Error.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gpueff::semantic {
@@ -86,6 +87,19 @@ void WindowSet::compile(std::size_t w) {
     if (cpuTree(spec.level))
         throw Error(where + ": CPU, node and system level windows are not implemented by gpueff");
     c.filter = std::make_unique<Filter>(spec.filter, context_.labels, where);
+    // A window that keeps only event types the trace lacks is empty: a cfg written for another kind of
+    // trace. Paraver warns and draws nothing; a number computed from it would be silently wrong.
+    if (spec.filter.typeFunction == "=" && !c.filter->types().empty()) {
+        bool any = false;
+        for (auto t : c.filter->types())
+            any = any || std::binary_search(context_.eventTypes.begin(), context_.eventTypes.end(),
+                                            static_cast<std::uint32_t>(t));
+        if (!any) {
+            std::string list;
+            for (auto t : c.filter->types()) list += (list.empty() ? "" : ", ") + std::to_string(static_cast<std::uint64_t>(t));
+            throw Error(where + ": the trace has no event of type " + list + " that the window filters on");
+        }
+    }
 }
 
 std::size_t WindowSet::rows(std::size_t w) const { return context_.objects.count(level(w)); }
