@@ -218,7 +218,13 @@ TEST_CASE("Unimplemented or unknown names stop with a message naming them") {
     fails(singleWindowCfg("thread", "{thread, Send BandWidth}"), "not implemented");
     fails(singleWindowCfg("thread", "{thread, Useful}, {compose_thread, Frobnicate}"), "Frobnicate");
     fails(singleWindowCfg("cpu", "{cpu, Active Thd}"), "CPU");
-    fails(singleWindowCfg("thread", "{thread, Last Evt Val}, {evt_type, =}", "window_filter_module evt_type 1 12345\n"), "12345");
+    {
+        auto cfg = parseCfgText(singleWindowCfg("thread", "{thread, Last Evt Val}, {evt_type, =}",
+                                                "window_filter_module evt_type 1 12345\n"), "bad.cfg");
+        gpueff::semantic::WindowSet windows(cfg, f.trace->context());
+        CHECK(windows.warnings().size() == 1);
+        CHECK_THROWS_WITH_AS(windows.requireEvents(0), doctest::Contains("12345"), gpueff::Error);
+    }
     CHECK_THROWS_AS(parseCfgText("#ParaverCFG\nwindow_name w\nwindow_level galaxy\n", "bad.cfg"), gpueff::Error);
     CHECK_THROWS_AS(parseCfgText("not a cfg\n", "bad.cfg"), gpueff::Error);
 }

@@ -150,6 +150,8 @@ public:
         if (!finerOrEqual(dataLevel, controlLevel))
             throw Error(cfg.path + ":" + std::to_string(spec_.line) + ": the data window's level must be the "
                         "control window's or below it");
+        windows.requireEvents(control_);
+        windows.requireEvents(data_);
         traceEnd_ = windows.context().endTime;
         if (spec_.limits == "Allwindow") {
             begin_ = windows.beginTime(control_);

@@ -87,18 +87,16 @@ void WindowSet::compile(std::size_t w) {
     if (cpuTree(spec.level))
         throw Error(where + ": CPU, node and system level windows are not implemented by gpueff");
     c.filter = std::make_unique<Filter>(spec.filter, context_.labels, where);
-    // A window that keeps only event types the trace lacks is empty: a cfg written for another kind of
-    // trace. Paraver warns and draws nothing; a number computed from it would be silently wrong.
+    // A window that keeps only event types the trace lacks reads 0 everywhere: Paraver warns about such cfgs.
     if (spec.filter.typeFunction == "=" && !c.filter->types().empty()) {
         bool any = false;
-        for (auto t : c.filter->types())
+        std::string list;
+        for (auto t : c.filter->types()) {
             any = any || std::binary_search(context_.eventTypes.begin(), context_.eventTypes.end(),
                                             static_cast<std::uint32_t>(t));
-        if (!any) {
-            std::string list;
-            for (auto t : c.filter->types()) list += (list.empty() ? "" : ", ") + std::to_string(static_cast<std::uint64_t>(t));
-            throw Error(where + ": the trace has no event of type " + list + " that the window filters on");
+            list += (list.empty() ? "" : ", ") + std::to_string(static_cast<std::uint64_t>(t));
         }
+        if (!any) c.missingEvents = where + ": the trace has no event of type " + list + " that the window filters on";
     }
 }
 
@@ -145,6 +143,18 @@ InfoType WindowSet::infoType(std::size_t w) const {
     }
     if (c.spec->derived) return infoType(static_cast<std::size_t>(c.spec->parents[0]));
     return c.thread->info;
+}
+
+void WindowSet::requireEvents(std::size_t w) const {
+    const auto& c = windows_[w];
+    if (!c.missingEvents.empty()) throw Error(c.missingEvents);
+}
+
+std::vector<std::string> WindowSet::warnings() const {
+    std::vector<std::string> out;
+    for (const auto& c : windows_)
+        if (!c.missingEvents.empty()) out.push_back(c.missingEvents + " (it reads 0 everywhere)");
+    return out;
 }
 
 IntervalPtr WindowSet::compose(std::size_t w, const std::string& key, IntervalPtr child) const {

@@ -33,6 +33,12 @@ public:
     std::string rowLabel(std::size_t w, std::size_t row, bool withLevel, bool fromRowFile) const;
 
     IntervalPtr makeRow(std::size_t w, std::size_t row) const;
+
+    // Throws when window `w` itself filters only on event types the trace lacks: a histogram of it or a
+    // timeline dump would be all zeros, a number from a cfg meant for another kind of trace. Windows used
+    // only inside a derived window (an OpenMP mask on a trace without OpenMP) are legitimate: warnings().
+    void requireEvents(std::size_t w) const;
+    std::vector<std::string> warnings() const;
     const TraceContext& context() const { return context_; }
 
 private:
@@ -49,6 +55,7 @@ private:
         const DerivedFunction* derived = nullptr;
         std::unique_ptr<Filter> filter;
         Level baseLevel = Level::Thread; // derived: the finest parent level
+        std::string missingEvents;       // set when the filter's event types are all absent from the trace
     };
 
     void compile(std::size_t w);

@@ -55,6 +55,8 @@ int run(const HistogramArgs& a) {
         const auto& cfg = cfgs[i];
         for (const auto& w : cfg.warnings) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
         semantic::WindowSet windows(cfg, loaded->context());
+        if (!a.quiet)
+            for (const auto& w : windows.warnings()) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
         std::ofstream out(outputs.temporary(i));
         if (!out) throw Error(outputs.temporary(i).string() + ": cannot write");
         if (cfg.histogram) {
