@@ -57,9 +57,12 @@ RunMeasures measureRun(const semantic::LoadedTrace& trace) {
 
 ModelFactors computeModelFactors(std::vector<RunMeasures> runs) {
     if (runs.empty()) throw Error("no runs to compare");
-    std::stable_sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.processes < b.processes; });
+    std::stable_sort(runs.begin(), runs.end(),
+                     [](const auto& a, const auto& b) { return a.processes < b.processes; });
     ModelFactors out;
-    auto total = [](const RunMeasures& r) { return std::accumulate(r.usefulNs.begin(), r.usefulNs.end(), 0.0); };
+    auto total = [](const RunMeasures& r) {
+        return std::accumulate(r.usefulNs.begin(), r.usefulNs.end(), 0.0);
+    };
     const auto& ref = runs.front();
     auto frequency = [&](const RunMeasures& r) -> std::optional<double> {
         if (!r.cycles || total(r) == 0) return std::nullopt;
@@ -70,7 +73,8 @@ ModelFactors computeModelFactors(std::vector<RunMeasures> runs) {
         return *r.instructions / *r.cycles;
     };
     for (const auto& r : runs) {
-        if (r.usefulNs.empty() || r.runtimeNs <= 0) throw Error(r.trace + ": no threads or an empty time range");
+        if (r.usefulNs.empty() || r.runtimeNs <= 0)
+            throw Error(r.trace + ": no threads or an empty time range");
         ModelFactors::Run f{};
         f.measures = r;
         f.usefulTotalNs = total(r);
@@ -85,7 +89,8 @@ ModelFactors computeModelFactors(std::vector<RunMeasures> runs) {
         f.ipc = ipc(r);
         f.frequencyGhz = frequency(r);
         if (f.ipc && ipc(ref)) f.ipcScalability = *f.ipc / *ipc(ref);
-        if (r.instructions && ref.instructions) f.instructionScalability = *ref.instructions / *r.instructions;
+        if (r.instructions && ref.instructions)
+            f.instructionScalability = *ref.instructions / *r.instructions;
         if (f.frequencyGhz && frequency(ref)) f.frequencyScalability = *f.frequencyGhz / *frequency(ref);
         out.runs.push_back(std::move(f));
     }

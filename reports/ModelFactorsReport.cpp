@@ -104,8 +104,9 @@ nlohmann::json modelFactorsJson(const metrics::ModelFactors& f) {
                         {"useful_ns_per_thread", r.measures.usefulNs}});
     }
     return {{"reference", "the run with the fewest processes; strong scaling"},
-            {"not_computed", {"Serialization efficiency", "Transfer efficiency", "Runtime (ideal)",
-                              "Useful duration (ideal, max)"}},
+            {"not_computed",
+             {"Serialization efficiency", "Transfer efficiency", "Runtime (ideal)",
+              "Useful duration (ideal, max)"}},
             {"not_computed_why", "they need an ideal-network replay (Dimemas), which gpueff does not run"},
             {"runs", runs}};
 }
@@ -121,9 +122,12 @@ std::string modelFactorsMarkdown(const metrics::ModelFactors& f) {
             out += std::string("| ") + row.label + " |";
             for (const auto& r : f.runs) {
                 auto v = row.value(r);
-                if (!v || !std::isfinite(*v)) out += " n/a |";
-                else if (row.percent && percent) out += " " + format("%.2f", *v * 100.0) + " % |";
-                else out += " " + format(row.format, *v) + " |";
+                if (!v || !std::isfinite(*v))
+                    out += " n/a |";
+                else if (row.percent && percent)
+                    out += " " + format("%.2f", *v * 100.0) + " % |";
+                else
+                    out += " " + format(row.format, *v) + " |";
             }
             out += "\n";
         }

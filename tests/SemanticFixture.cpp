@@ -6,8 +6,8 @@
 
 namespace testsupport {
 
-SemanticFixture::SemanticFixture(const std::string& name, const std::string& header, const std::string& prvBody,
-                                 const std::string& pcf, const std::string& row) {
+SemanticFixture::SemanticFixture(const std::string& name, const std::string& header,
+                                 const std::string& prvBody, const std::string& pcf, const std::string& row) {
     auto d = tempDir("semantic_" + name);
     dir = d.string();
     std::ofstream(d / "t.prv") << header << "\n" << prvBody;
@@ -16,14 +16,16 @@ SemanticFixture::SemanticFixture(const std::string& name, const std::string& hea
     trace = gpueff::semantic::LoadedTrace::load(d / "t.prv");
 }
 
-std::string singleWindowCfg(const std::string& level, const std::string& functions, const std::string& extra) {
+std::string singleWindowCfg(const std::string& level, const std::string& functions,
+                            const std::string& extra) {
     return "#ParaverCFG\nConfigFile.Version: 3.4\nConfigFile.NumWindows: 1\n\n"
            "< NEW DISPLAYING WINDOW w >\nwindow_name w\nwindow_type single\nwindow_id 1\n"
            "window_units Nanoseconds\nwindow_level " +
            level + "\nwindow_selected_functions { 1, { " + functions + " } }\n" + extra;
 }
 
-IntervalList intervals(const SemanticFixture& f, const std::string& cfgText, std::size_t window, std::size_t row) {
+IntervalList intervals(const SemanticFixture& f, const std::string& cfgText, std::size_t window,
+                       std::size_t row) {
     auto cfg = gpueff::semantic::parseCfgText(cfgText, "test.cfg");
     gpueff::semantic::WindowSet windows(cfg, f.trace->context());
     auto i = windows.makeRow(window, row);

@@ -24,9 +24,11 @@ struct SemanticFixture {
 
 // A cfg with one single window: `functions` are window_selected_functions entries ("{thread, Useful}"),
 // `extra` more window_ lines (filters, semantic modules, units).
-std::string singleWindowCfg(const std::string& level, const std::string& functions, const std::string& extra = "");
+std::string singleWindowCfg(const std::string& level, const std::string& functions,
+                            const std::string& extra = "");
 
 // All intervals of row `row` of the cfg's window `window` (0-based), from the trace start to the end.
-IntervalList intervals(const SemanticFixture& f, const std::string& cfgText, std::size_t window, std::size_t row);
+IntervalList intervals(const SemanticFixture& f, const std::string& cfgText, std::size_t window,
+                       std::size_t row);
 
 } // namespace testsupport

@@ -3,15 +3,18 @@
 #include "TestSupport.h"
 
 #include <doctest/doctest.h>
-
 #include <fstream>
 
 using namespace testsupport;
 
 namespace {
 
-std::filesystem::path epoch() { return sharedData() / "paraver" / "epoch"; }
-std::filesystem::path cfg(const char* name) { return sharedData() / "paraver" / "cfgs" / name; }
+std::filesystem::path epoch() {
+    return sharedData() / "paraver" / "epoch";
+}
+std::filesystem::path cfg(const char* name) {
+    return sharedData() / "paraver" / "cfgs" / name;
+}
 
 bool emptyDir(const std::filesystem::path& d) {
     return !std::filesystem::exists(d) || std::filesystem::is_empty(d);
@@ -34,8 +37,9 @@ std::filesystem::path copyTrace(const std::filesystem::path& dir, const std::str
 
 TEST_CASE("histogram: a cfg naming a window that does not exist") {
     auto dir = tempDir("bad_window");
-    std::ofstream(dir / "bad.cfg") << "#ParaverCFG\nConfigFile.NumWindows: 1\nwindow_name w\nwindow_type single\n"
-                                      "window_level thread\n< NEW ANALYZER2D >\nAnalyzer2D.ControlWindow: 5\n";
+    std::ofstream(dir / "bad.cfg")
+        << "#ParaverCFG\nConfigFile.NumWindows: 1\nwindow_name w\nwindow_type single\n"
+           "window_level thread\n< NEW ANALYZER2D >\nAnalyzer2D.ControlWindow: 5\n";
     expectFailure((epoch() / "epoch_1proc.prv.gz").string() + " " + cfg("total_runtime.cfg").string() + " " +
                       (dir / "bad.cfg").string(),
                   dir / "out", "bad.cfg:7: window 5 does not exist");
@@ -43,11 +47,12 @@ TEST_CASE("histogram: a cfg naming a window that does not exist") {
 
 TEST_CASE("histogram: a histogram on an event type the trace lacks") {
     auto dir = tempDir("bad_event");
-    std::ofstream(dir / "gpu.cfg") << "#ParaverCFG\nwindow_name kernels\nwindow_type single\nwindow_level thread\n"
-                                      "window_selected_functions { 2, { {thread, Last Evt Val}, {evt_type, =} } }\n"
-                                      "window_filter_module evt_type 1 63000006\n"
-                                      "< NEW ANALYZER2D >\nAnalyzer2D.ControlWindow: 1\nAnalyzer2D.Statistic: Time\n"
-                                      "Analyzer2D.Minimum: 0\nAnalyzer2D.Maximum: 10\nAnalyzer2D.Delta: 1\n";
+    std::ofstream(dir / "gpu.cfg")
+        << "#ParaverCFG\nwindow_name kernels\nwindow_type single\nwindow_level thread\n"
+           "window_selected_functions { 2, { {thread, Last Evt Val}, {evt_type, =} } }\n"
+           "window_filter_module evt_type 1 63000006\n"
+           "< NEW ANALYZER2D >\nAnalyzer2D.ControlWindow: 1\nAnalyzer2D.Statistic: Time\n"
+           "Analyzer2D.Minimum: 0\nAnalyzer2D.Maximum: 10\nAnalyzer2D.Delta: 1\n";
     expectFailure((epoch() / "epoch_1proc.prv.gz").string() + " " + cfg("total_runtime.cfg").string() + " " +
                       (dir / "gpu.cfg").string(),
                   dir / "out", "no event of type 63000006");
@@ -55,7 +60,8 @@ TEST_CASE("histogram: a histogram on an event type the trace lacks") {
 
 TEST_CASE("histogram: malformed cfg lines and unknown functions name the line") {
     auto dir = tempDir("bad_cfg");
-    std::ofstream(dir / "a.cfg") << "#ParaverCFG\nwindow_name w\nwindow_level thread\nwindow_units Fortnights\n";
+    std::ofstream(dir / "a.cfg")
+        << "#ParaverCFG\nwindow_name w\nwindow_level thread\nwindow_units Fortnights\n";
     expectFailure((epoch() / "epoch_1proc.prv.gz").string() + " " + (dir / "a.cfg").string(), dir / "out",
                   "a.cfg:4: unknown window_units");
     std::ofstream(dir / "b.cfg") << "#ParaverCFG\nwindow_name w\nwindow_level thread\n"
@@ -74,19 +80,25 @@ TEST_CASE("histogram: truncated .prv.gz, undeclared threads, a .row of another t
         std::string bytes((std::istreambuf_iterator<char>(in)), {});
         std::ofstream(dir / "cut.prv.gz", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
     }
-    expectFailure((dir / "cut.prv.gz").string() + " " + cfg("total_runtime.cfg").string(), dir / "out1", "cut.prv.gz");
-    auto t = copyTrace(dir / "undeclared", "#Paraver (01/01/2020 at 00:00):100_ns:1(1):1:1(1:1)\n1:1:1:1:1:0:50:1\n1:1:1:2:1:0:50:1\n");
+    expectFailure((dir / "cut.prv.gz").string() + " " + cfg("total_runtime.cfg").string(), dir / "out1",
+                  "cut.prv.gz");
+    auto t = copyTrace(
+        dir / "undeclared",
+        "#Paraver (01/01/2020 at 00:00):100_ns:1(1):1:1(1:1)\n1:1:1:1:1:0:50:1\n1:1:1:2:1:0:50:1\n");
     expectFailure(t.string() + " " + cfg("total_runtime.cfg").string(), dir / "out2",
                   "t.prv:3: thread 1.2.1 is not declared in the header");
-    auto r = copyTrace(dir / "row", "#Paraver (01/01/2020 at 00:00):100_ns:1(1):1:1(1:1)\n1:1:1:1:1:0:50:1\n");
+    auto r =
+        copyTrace(dir / "row", "#Paraver (01/01/2020 at 00:00):100_ns:1(1):1:1(1:1)\n1:1:1:1:1:0:50:1\n");
     std::ofstream(dir / "row" / "t.row") << "LEVEL THREAD SIZE 2\nTHREAD 1.1.1\nTHREAD 1.2.1\n";
-    expectFailure(r.string() + " " + cfg("total_runtime.cfg").string(), dir / "out3", "belongs to another trace");
+    expectFailure(r.string() + " " + cfg("total_runtime.cfg").string(), dir / "out3",
+                  "belongs to another trace");
 }
 
 TEST_CASE("modelfactors: a trace without useful state, and a missing file") {
     auto dir = tempDir("bad_modelfactors");
     auto t = copyTrace(dir / "empty", "#Paraver (01/01/2020 at 00:00):0_ns:1(1):1:1(1:1)\n");
-    auto r = run(gpueffBinary().string() + " modelfactors -q " + t.string() + " --csv " + (dir / "mf.csv").string());
+    auto r = run(gpueffBinary().string() + " modelfactors -q " + t.string() + " --csv " +
+                 (dir / "mf.csv").string());
     CHECK_MESSAGE(r.exitCode == 1, r.output);
     CHECK(r.output.find("empty time range") != std::string::npos);
     CHECK(!std::filesystem::exists(dir / "mf.csv"));

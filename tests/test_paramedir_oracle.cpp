@@ -4,9 +4,8 @@
 #include "engine/paraver/PrvReader.h"
 #include "engine/paraver/TraceWriter.h"
 
-#include <doctest/doctest.h>
-
 #include <cmath>
+#include <doctest/doctest.h>
 #include <fstream>
 #include <sstream>
 
@@ -67,7 +66,9 @@ void compareHistogram(const std::filesystem::path& ours, const std::filesystem::
     }
 }
 
-std::filesystem::path epoch() { return sharedData() / "paraver" / "epoch"; }
+std::filesystem::path epoch() {
+    return sharedData() / "paraver" / "epoch";
+}
 
 std::string cfgList() {
     std::string list;
@@ -78,8 +79,8 @@ std::string cfgList() {
 
 void checkAgainstParamedir(const std::filesystem::path& trace, const std::string& expectedDir,
                            const std::filesystem::path& out) {
-    auto r = run(gpueffBinary().string() + " histogram " + trace.string() + cfgList() + " -o " + out.string() +
-                 " --precision 10 -q");
+    auto r = run(gpueffBinary().string() + " histogram " + trace.string() + cfgList() + " -o " +
+                 out.string() + " --precision 10 -q");
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
     int compared = 0;
     for (const auto& e : std::filesystem::directory_iterator(epoch() / "expected" / expectedDir)) {
@@ -101,8 +102,8 @@ void checkAgainstParamedir(const std::filesystem::path& trace, const std::string
 TEST_CASE("gpueff histogram equals paramedir -npr on every pypop cfg and EPOCH trace") {
     for (const char* n : {"1", "2", "4"}) {
         CAPTURE(n);
-        checkAgainstParamedir(epoch() / (std::string("epoch_") + n + "proc.prv.gz"), std::string("epoch_") + n + "proc",
-                              tempDir(std::string("paramedir_") + n));
+        checkAgainstParamedir(epoch() / (std::string("epoch_") + n + "proc.prv.gz"),
+                              std::string("epoch_") + n + "proc", tempDir(std::string("paramedir_") + n));
     }
 }
 
@@ -124,9 +125,10 @@ TEST_CASE("A trace read, written and read again gives the same histograms") {
 TEST_CASE("gpueff modelfactors equals BSC's modelfactors csv; replay-only rows say n/a") {
     auto dir = tempDir("modelfactors");
     auto csv = dir / "mf.csv";
-    auto r = run(gpueffBinary().string() + " modelfactors -q " + (epoch() / "epoch_1proc.prv.gz").string() + " " +
-                 (epoch() / "epoch_4proc.prv.gz").string() + " " + (epoch() / "epoch_2proc.prv.gz").string() +
-                 " --csv " + csv.string() + " --json " + (dir / "mf.json").string() + " --md " + (dir / "mf.md").string());
+    auto r = run(gpueffBinary().string() + " modelfactors -q " + (epoch() / "epoch_1proc.prv.gz").string() +
+                 " " + (epoch() / "epoch_4proc.prv.gz").string() + " " +
+                 (epoch() / "epoch_2proc.prv.gz").string() + " --csv " + csv.string() + " --json " +
+                 (dir / "mf.json").string() + " --md " + (dir / "mf.md").string());
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
     auto ours = lines(csv), expected = lines(epoch() / "expected" / "modelfactors_1_2_4.csv");
     REQUIRE(ours.size() == expected.size());
@@ -136,8 +138,8 @@ TEST_CASE("gpueff modelfactors equals BSC's modelfactors csv; replay-only rows s
         CHECK(label == expected[i].substr(0, expected[i].find(';')));
         if (ours[i].find("n/a") != std::string::npos) {
             ++na;
-            CHECK((label.find("Serialization") != std::string::npos || label.find("Transfer") != std::string::npos ||
-                   label.find("ideal") != std::string::npos));
+            CHECK((label.find("Serialization") != std::string::npos ||
+                   label.find("Transfer") != std::string::npos || label.find("ideal") != std::string::npos));
             continue;
         }
         CHECK_MESSAGE(ours[i] == expected[i], label);

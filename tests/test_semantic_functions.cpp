@@ -25,7 +25,8 @@ const char* kBody = "1:1:1:1:1:0:10:1\n"
                     "1:1:1:1:1:40:60:1\n"
                     "2:1:1:1:1:50:7:5:8:4\n"
                     "2:2:1:1:2:70:7:9\n";
-const char* kPcf = "STATES\n0    Idle\n1    Running\n2    Waiting\n\nEVENT_TYPE\n0    7    Phase\nVALUES\n3      Setup\n5      Solve\n";
+const char* kPcf = "STATES\n0    Idle\n1    Running\n2    Waiting\n\nEVENT_TYPE\n0    7    Phase\nVALUES\n3  "
+                   "    Setup\n5      Solve\n";
 
 const SemanticFixture& fixture() {
     static SemanticFixture f("tiny", kHeader, kBody, kPcf);
@@ -38,27 +39,35 @@ const std::string kType7 = "window_filter_module evt_type 1 7\n";
 
 TEST_CASE("State As Is: intervals between state records, state gaps read 0, zero-length first interval") {
     auto got = intervals(fixture(), singleWindowCfg("thread", "{thread, State As Is}"), 0, 0);
-    IntervalList want = {{0, 0, 0}, {0, 10, 1}, {10, 30, 2}, {30, 40, 0}, {40, 60, 1}, {60, 100, 0}, {100, 100, 0}};
+    IntervalList want = {{0, 0, 0},   {0, 10, 1},   {10, 30, 2},  {30, 40, 0},
+                         {40, 60, 1}, {60, 100, 0}, {100, 100, 0}};
     CHECK(got == want);
 }
 
 TEST_CASE("Useful, State Sign, Given State, In State, Not In State, State Record Dur.") {
     const auto& f = fixture();
     CHECK(intervals(f, singleWindowCfg("thread", "{thread, Useful}"), 0, 0) ==
-          IntervalList{{0, 0, 0}, {0, 10, 1}, {10, 30, 0}, {30, 40, 0}, {40, 60, 1}, {60, 100, 0}, {100, 100, 0}});
+          IntervalList{
+              {0, 0, 0}, {0, 10, 1}, {10, 30, 0}, {30, 40, 0}, {40, 60, 1}, {60, 100, 0}, {100, 100, 0}});
     CHECK(intervals(f, singleWindowCfg("thread", "{thread, State Sign}"), 0, 0) ==
-          IntervalList{{0, 0, 0}, {0, 10, 1}, {10, 30, 1}, {30, 40, 0}, {40, 60, 1}, {60, 100, 0}, {100, 100, 0}});
+          IntervalList{
+              {0, 0, 0}, {0, 10, 1}, {10, 30, 1}, {30, 40, 0}, {40, 60, 1}, {60, 100, 0}, {100, 100, 0}});
     auto given = singleWindowCfg("thread", "{thread, Given State}",
                                  "window_semantic_module thread Given State { 1, { 1 2.0 } }\n");
     CHECK(intervals(f, given, 0, 0) ==
-          IntervalList{{0, 0, 0}, {0, 10, 0}, {10, 30, 2}, {30, 40, 0}, {40, 60, 0}, {60, 100, 0}, {100, 100, 0}});
+          IntervalList{
+              {0, 0, 0}, {0, 10, 0}, {10, 30, 2}, {30, 40, 0}, {40, 60, 0}, {60, 100, 0}, {100, 100, 0}});
     // In State with 0 in the list: the idle gaps (state end records) count.
-    auto in = singleWindowCfg("thread", "{thread, In State}", "window_semantic_module thread In State { 1, { 2 0 2 } }\n");
+    auto in = singleWindowCfg("thread", "{thread, In State}",
+                              "window_semantic_module thread In State { 1, { 2 0 2 } }\n");
     CHECK(intervals(f, in, 0, 0) ==
-          IntervalList{{0, 0, 0}, {0, 10, 0}, {10, 30, 1}, {30, 40, 1}, {40, 60, 0}, {60, 100, 1}, {100, 100, 0}});
-    auto notIn = singleWindowCfg("thread", "{thread, Not In State}", "window_semantic_module thread Not In State { 1, { 1 1 } }\n");
+          IntervalList{
+              {0, 0, 0}, {0, 10, 0}, {10, 30, 1}, {30, 40, 1}, {40, 60, 0}, {60, 100, 1}, {100, 100, 0}});
+    auto notIn = singleWindowCfg("thread", "{thread, Not In State}",
+                                 "window_semantic_module thread Not In State { 1, { 1 1 } }\n");
     CHECK(intervals(f, notIn, 0, 0) ==
-          IntervalList{{0, 0, 0}, {0, 10, 0}, {10, 30, 1}, {30, 40, 1}, {40, 60, 0}, {60, 100, 1}, {100, 100, 0}});
+          IntervalList{
+              {0, 0, 0}, {0, 10, 0}, {10, 30, 1}, {30, 40, 1}, {40, 60, 0}, {60, 100, 1}, {100, 100, 0}});
     // Duration of the Running records, in microseconds.
     auto dur = singleWindowCfg("thread", "{thread, State Record Dur.}", "window_units Microseconds\n");
     auto got = intervals(f, dur, 0, 0);
@@ -72,22 +81,28 @@ TEST_CASE("Event functions: last/next value and type, averages, interval between
     auto cfg = [&](const std::string& fn, const std::string& extra = "") {
         return singleWindowCfg("thread", "{thread, " + fn + "}, {evt_type, =}", kType7 + extra);
     };
-    CHECK(intervals(f, cfg("Last Evt Val"), 0, 0) == IntervalList{{0, 5, 0}, {5, 20, 3}, {20, 50, 0}, {50, 100, 5}, {100, 100, 0}});
+    CHECK(intervals(f, cfg("Last Evt Val"), 0, 0) ==
+          IntervalList{{0, 5, 0}, {5, 20, 3}, {20, 50, 0}, {50, 100, 5}, {100, 100, 0}});
     // The first interval already shows the next event; after the last event there is none.
-    CHECK(intervals(f, cfg("Next Evt Val"), 0, 0) == IntervalList{{0, 5, 3}, {5, 20, 0}, {20, 50, 5}, {50, 100, 0}, {100, 100, 0}});
-    CHECK(intervals(f, cfg("Last Evt Type"), 0, 0) == IntervalList{{0, 5, 0}, {5, 20, 7}, {20, 50, 7}, {50, 100, 7}, {100, 100, 0}});
+    CHECK(intervals(f, cfg("Next Evt Val"), 0, 0) ==
+          IntervalList{{0, 5, 3}, {5, 20, 0}, {20, 50, 5}, {50, 100, 0}, {100, 100, 0}});
+    CHECK(intervals(f, cfg("Last Evt Type"), 0, 0) ==
+          IntervalList{{0, 5, 0}, {5, 20, 7}, {20, 50, 7}, {50, 100, 7}, {100, 100, 0}});
     auto avg = intervals(f, cfg("Avg Next Evt Val"), 0, 0);
     CHECK(std::get<2>(avg[0]) == doctest::Approx(3.0 / 5));
     CHECK(std::get<2>(avg[2]) == doctest::Approx(5.0 / 30));
     CHECK(std::get<2>(avg[3]) == 0.0);
-    CHECK(intervals(f, cfg("Int. Between Evt"), 0, 0) == IntervalList{{0, 5, 0}, {5, 20, 15}, {20, 50, 30}, {50, 100, 0}, {100, 100, 0}});
+    CHECK(intervals(f, cfg("Int. Between Evt"), 0, 0) ==
+          IntervalList{{0, 5, 0}, {5, 20, 15}, {20, 50, 30}, {50, 100, 0}, {100, 100, 0}});
     // Without a type filter every pair is an event record: two at 50 (types 7 and 8), a zero-length interval.
     auto all = intervals(f, singleWindowCfg("thread", "{thread, Last Evt Val}"), 0, 0);
     CHECK(all == IntervalList{{0, 5, 0}, {5, 20, 3}, {20, 50, 0}, {50, 50, 5}, {50, 100, 4}, {100, 100, 0}});
     auto given = cfg("Given Evt Val", "window_semantic_module thread Given Evt Val { 1, { 1 5.0 } }\n");
-    CHECK(intervals(f, given, 0, 0) == IntervalList{{0, 5, 0}, {5, 20, 0}, {20, 50, 0}, {50, 100, 5}, {100, 100, 0}});
+    CHECK(intervals(f, given, 0, 0) ==
+          IntervalList{{0, 5, 0}, {5, 20, 0}, {20, 50, 0}, {50, 100, 5}, {100, 100, 0}});
     auto range = cfg("In Evt Range", "window_semantic_module thread In Evt Range { 2, { 1 1.0, 1 3.0 } }\n");
-    CHECK(intervals(f, range, 0, 0) == IntervalList{{0, 5, 0}, {5, 20, 1}, {20, 50, 0}, {50, 100, 0}, {100, 100, 0}});
+    CHECK(intervals(f, range, 0, 0) ==
+          IntervalList{{0, 5, 0}, {5, 20, 1}, {20, 50, 0}, {50, 100, 0}, {100, 100, 0}});
 }
 
 TEST_CASE("Event filters: != and value lists") {
@@ -98,17 +113,22 @@ TEST_CASE("Event filters: != and value lists") {
                                   kType7 + "window_filter_module evt_value 1 5\n");
     CHECK(intervals(f, values, 0, 0) == IntervalList{{0, 50, 0}, {50, 100, 5}, {100, 100, 0}});
     // A type named by its .pcf label.
-    auto label = singleWindowCfg("thread", "{thread, Last Evt Val}, {evt_type, =}",
-                                 "window_filter_module evt_type 1 99\nwindow_filter_module evt_type_label 1 \"Phase\"\n");
-    CHECK(intervals(f, label, 0, 0) == intervals(f, singleWindowCfg("thread", "{thread, Last Evt Val}, {evt_type, =}", kType7), 0, 0));
+    auto label = singleWindowCfg(
+        "thread", "{thread, Last Evt Val}, {evt_type, =}",
+        "window_filter_module evt_type 1 99\nwindow_filter_module evt_type_label 1 \"Phase\"\n");
+    CHECK(intervals(f, label, 0, 0) ==
+          intervals(f, singleWindowCfg("thread", "{thread, Last Evt Val}, {evt_type, =}", kType7), 0, 0));
 }
 
 TEST_CASE("Compose functions: Stacked Val, Join Bursts, Sign, Prod with a parameter") {
     const auto& f = fixture();
-    auto stacked = singleWindowCfg("thread", "{thread, Last Evt Val}, {evt_type, =}, {compose_thread, Stacked Val}", kType7);
-    CHECK(intervals(f, stacked, 0, 0) == IntervalList{{0, 5, 0}, {5, 20, 3}, {20, 50, 0}, {50, 100, 5}, {100, 100, 0}});
+    auto stacked = singleWindowCfg(
+        "thread", "{thread, Last Evt Val}, {evt_type, =}, {compose_thread, Stacked Val}", kType7);
+    CHECK(intervals(f, stacked, 0, 0) ==
+          IntervalList{{0, 5, 0}, {5, 20, 3}, {20, 50, 0}, {50, 100, 5}, {100, 100, 0}});
     auto join = singleWindowCfg("thread", "{thread, State Sign}, {topcompose1, Join Bursts}");
-    CHECK(intervals(f, join, 0, 0) == IntervalList{{0, 0, 0}, {0, 30, 1}, {30, 40, 0}, {40, 60, 1}, {60, 100, 0}, {100, 100, 0}});
+    CHECK(intervals(f, join, 0, 0) ==
+          IntervalList{{0, 0, 0}, {0, 30, 1}, {30, 40, 0}, {40, 60, 1}, {60, 100, 0}, {100, 100, 0}});
     auto prod = singleWindowCfg("thread", "{thread, State As Is}, {topcompose2, Prod}",
                                 "window_semantic_module topcompose2 Prod { 1, { 1 10.0 } }\n");
     CHECK(intervals(f, prod, 0, 0)[2] == std::make_tuple<std::int64_t, std::int64_t, double>(10, 30, 20.0));
@@ -119,9 +139,11 @@ TEST_CASE("Task level: Adding over the threads' intervals") {
     // Both threads Running: 2 on [0,10) and [40,60); one of them elsewhere.
     auto got = intervals(f, singleWindowCfg("task", "{thread, Useful}, {task, Adding}"), 0, 0);
     // Both threads start with the empty record at 0: a zero-length 0 interval, as in Paraver.
-    IntervalList want = {{0, 0, 0}, {0, 10, 2}, {10, 30, 1}, {30, 40, 1}, {40, 60, 2}, {60, 100, 1}, {100, 100, 0}};
+    IntervalList want = {{0, 0, 0},   {0, 10, 2},   {10, 30, 1},  {30, 40, 1},
+                         {40, 60, 2}, {60, 100, 1}, {100, 100, 0}};
     CHECK(got == want);
-    auto maximum = intervals(f, singleWindowCfg("task", "{thread, Last Evt Val}, {task, Maximum}, {evt_type, =}", kType7), 0, 0);
+    auto maximum = intervals(
+        f, singleWindowCfg("task", "{thread, Last Evt Val}, {task, Maximum}, {evt_type, =}", kType7), 0, 0);
     CHECK(std::get<2>(maximum.back()) == 0.0);
     bool sawNine = false;
     for (auto& [b, e, v] : maximum) sawNine = sawNine || (b == 70 && v == 9);
@@ -130,26 +152,29 @@ TEST_CASE("Task level: Adding over the threads' intervals") {
 
 TEST_CASE("Derived window: product of Useful and the phase, factors, intersection of intervals") {
     const auto& f = fixture();
-    std::string cfg = "#ParaverCFG\nConfigFile.Version: 3.4\nConfigFile.NumWindows: 3\n"
-                      "window_name useful\nwindow_type single\nwindow_level thread\nwindow_units Nanoseconds\n"
-                      "window_selected_functions { 1, { {thread, Useful} } }\n"
-                      "window_name phase\nwindow_type single\nwindow_level thread\nwindow_units Nanoseconds\n"
-                      "window_selected_functions { 2, { {thread, Last Evt Val}, {evt_type, =} } }\n" + kType7 +
-                      "window_name product\nwindow_type composed\nwindow_level thread\nwindow_units Nanoseconds\n"
-                      "window_identifiers 1 2\nwindow_factors 1.0 2.0\nwindow_operation product\n";
+    std::string cfg =
+        "#ParaverCFG\nConfigFile.Version: 3.4\nConfigFile.NumWindows: 3\n"
+        "window_name useful\nwindow_type single\nwindow_level thread\nwindow_units Nanoseconds\n"
+        "window_selected_functions { 1, { {thread, Useful} } }\n"
+        "window_name phase\nwindow_type single\nwindow_level thread\nwindow_units Nanoseconds\n"
+        "window_selected_functions { 2, { {thread, Last Evt Val}, {evt_type, =} } }\n" +
+        kType7 +
+        "window_name product\nwindow_type composed\nwindow_level thread\nwindow_units Nanoseconds\n"
+        "window_identifiers 1 2\nwindow_factors 1.0 2.0\nwindow_operation product\n";
     auto got = intervals(f, cfg, 2, 0);
-    IntervalList want = {{0, 0, 0}, {0, 5, 0}, {5, 10, 6}, {10, 20, 0}, {20, 30, 0}, {30, 40, 0},
-                         {40, 50, 0}, {50, 60, 10}, {60, 100, 0}, {100, 100, 0}};
+    IntervalList want = {{0, 0, 0},   {0, 5, 0},   {5, 10, 6},   {10, 20, 0},  {20, 30, 0},
+                         {30, 40, 0}, {40, 50, 0}, {50, 60, 10}, {60, 100, 0}, {100, 100, 0}};
     CHECK(got == want);
 }
 
 TEST_CASE("Histogram: Time per state column with .pcf labels, totals, hidden empty columns") {
     const auto& f = fixture();
-    auto text = singleWindowCfg("thread", "{thread, State As Is}") +
-                "< NEW ANALYZER2D >\nAnalyzer2D.Name: states\nAnalyzer2D.ControlWindow: 1\nAnalyzer2D.DataWindow: 1\n"
-                "Analyzer2D.Statistic: Time\nAnalyzer2D.HideCols: True\nAnalyzer2D.HorizVert: Horizontal\n"
-                "Analyzer2D.AnalysisLimits: Alltrace\nAnalyzer2D.ComputeYScale: False\nAnalyzer2D.Minimum: 0\n"
-                "Analyzer2D.Maximum: 10\nAnalyzer2D.Delta: 1\n";
+    auto text =
+        singleWindowCfg("thread", "{thread, State As Is}") +
+        "< NEW ANALYZER2D >\nAnalyzer2D.Name: states\nAnalyzer2D.ControlWindow: 1\nAnalyzer2D.DataWindow: 1\n"
+        "Analyzer2D.Statistic: Time\nAnalyzer2D.HideCols: True\nAnalyzer2D.HorizVert: Horizontal\n"
+        "Analyzer2D.AnalysisLimits: Alltrace\nAnalyzer2D.ComputeYScale: False\nAnalyzer2D.Minimum: 0\n"
+        "Analyzer2D.Maximum: 10\nAnalyzer2D.Delta: 1\n";
     auto cfg = parseCfgText(text, "states.cfg");
     gpueff::semantic::WindowSet windows(cfg, f.trace->context());
     auto t = gpueff::semantic::computeHistogram(cfg, windows);
@@ -167,23 +192,31 @@ TEST_CASE("Histogram: Time per state column with .pcf labels, totals, hidden emp
     CHECK(t.columnTotals.avgDivMax[1] == doctest::Approx(0.65));
     std::ostringstream out;
     gpueff::semantic::writeHistogramText(out, t, 2);
-    CHECK(out.str() == "\tIdle\tRunning\tWaiting\t\nTHREAD 1.1.1\t50.00\t30.00\t20.00\t\nTHREAD 1.1.2\t0.00\t100.00\t0.00\t\n\n"
-                       "Total\t50.00\t130.00\t20.00\t\nAverage\t50.00\t65.00\t20.00\t\nMaximum\t50.00\t100.00\t20.00\t\n"
-                       "Minimum\t50.00\t30.00\t20.00\t\nStDev\t0.00\t35.00\t0.00\t\nAvg/Max\t1.00\t0.65\t1.00\t\n\n");
+    CHECK(out.str() ==
+          "\tIdle\tRunning\tWaiting\t\nTHREAD 1.1.1\t50.00\t30.00\t20.00\t\nTHREAD "
+          "1.1.2\t0.00\t100.00\t0.00\t\n\n"
+          "Total\t50.00\t130.00\t20.00\t\nAverage\t50.00\t65.00\t20.00\t\nMaximum\t50.00\t100.00\t20.00\t\n"
+          "Minimum\t50.00\t30.00\t20.00\t\nStDev\t0.00\t35.00\t0.00\t\nAvg/Max\t1.00\t0.65\t1.00\t\n\n");
 }
 
 TEST_CASE("Histogram statistics on one column: bursts, averages, integral, extremes") {
     const auto& f = fixture();
     auto run = [&](const std::string& statistic) {
         // Control: Sign of the phase value (one column, value 1); data: the phase value itself.
-        std::string text = "#ParaverCFG\nConfigFile.Version: 3.4\nConfigFile.NumWindows: 2\n"
-                           "window_name control\nwindow_type single\nwindow_level thread\nwindow_units Nanoseconds\n"
-                           "window_selected_functions { 3, { {thread, Last Evt Val}, {evt_type, =}, {topcompose1, Sign} } }\n" +
-                           kType7 +
-                           "window_name data\nwindow_type single\nwindow_level thread\nwindow_units Nanoseconds\n"
-                           "window_selected_functions { 2, { {thread, Last Evt Val}, {evt_type, =} } }\n" + kType7 +
-                           "< NEW ANALYZER2D >\nAnalyzer2D.ControlWindow: 1\nAnalyzer2D.DataWindow: 2\nAnalyzer2D.Statistic: " +
-                           statistic + "\nAnalyzer2D.ComputeYScale: False\nAnalyzer2D.Minimum: 1\nAnalyzer2D.Maximum: 1\nAnalyzer2D.Delta: 1\n";
+        std::string text =
+            "#ParaverCFG\nConfigFile.Version: 3.4\nConfigFile.NumWindows: 2\n"
+            "window_name control\nwindow_type single\nwindow_level thread\nwindow_units Nanoseconds\n"
+            "window_selected_functions { 3, { {thread, Last Evt Val}, {evt_type, =}, {topcompose1, Sign} } "
+            "}\n" +
+            kType7 +
+            "window_name data\nwindow_type single\nwindow_level thread\nwindow_units Nanoseconds\n"
+            "window_selected_functions { 2, { {thread, Last Evt Val}, {evt_type, =} } }\n" +
+            kType7 +
+            "< NEW ANALYZER2D >\nAnalyzer2D.ControlWindow: 1\nAnalyzer2D.DataWindow: "
+            "2\nAnalyzer2D.Statistic: " +
+            statistic +
+            "\nAnalyzer2D.ComputeYScale: False\nAnalyzer2D.Minimum: 1\nAnalyzer2D.Maximum: "
+            "1\nAnalyzer2D.Delta: 1\n";
         auto cfg = parseCfgText(text, "stat.cfg");
         gpueff::semantic::WindowSet windows(cfg, f.trace->context());
         return *gpueff::semantic::computeHistogram(cfg, windows).cells[0][0];
@@ -220,11 +253,13 @@ TEST_CASE("Unimplemented or unknown names stop with a message naming them") {
     fails(singleWindowCfg("cpu", "{cpu, Active Thd}"), "CPU");
     {
         auto cfg = parseCfgText(singleWindowCfg("thread", "{thread, Last Evt Val}, {evt_type, =}",
-                                                "window_filter_module evt_type 1 12345\n"), "bad.cfg");
+                                                "window_filter_module evt_type 1 12345\n"),
+                                "bad.cfg");
         gpueff::semantic::WindowSet windows(cfg, f.trace->context());
         CHECK(windows.warnings().size() == 1);
         CHECK_THROWS_WITH_AS(windows.requireEvents(0), doctest::Contains("12345"), gpueff::Error);
     }
-    CHECK_THROWS_AS(parseCfgText("#ParaverCFG\nwindow_name w\nwindow_level galaxy\n", "bad.cfg"), gpueff::Error);
+    CHECK_THROWS_AS(parseCfgText("#ParaverCFG\nwindow_name w\nwindow_level galaxy\n", "bad.cfg"),
+                    gpueff::Error);
     CHECK_THROWS_AS(parseCfgText("not a cfg\n", "bad.cfg"), gpueff::Error);
 }

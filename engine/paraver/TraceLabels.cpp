@@ -60,7 +60,8 @@ void readPcf(const std::filesystem::path& path, TraceLabels& labels) {
     std::string line;
     std::size_t lineNumber = 0;
     auto fail = [&](const std::string& why) {
-        throw Error(path.string() + ":" + std::to_string(lineNumber) + ": " + why + ": " + line.substr(0, 120));
+        throw Error(path.string() + ":" + std::to_string(lineNumber) + ": " + why + ": " +
+                    line.substr(0, 120));
     };
     while (std::getline(in, line)) {
         ++lineNumber;

@@ -46,7 +46,9 @@ double aggregate(const AggregateFunction& f, const std::vector<std::vector<doubl
         return std::find(list.begin(), list.end(), x) != list.end();
     };
     switch (f.id) {
-    case Id::Adding: case Id::AddingSign: case Id::Average: {
+    case Id::Adding:
+    case Id::AddingSign:
+    case Id::Average: {
         double sum = 0;
         for (auto x : v) sum += x;
         if (f.id == Id::AddingSign) return sum > 0 ? 1 : 0;
@@ -64,7 +66,8 @@ double aggregate(const AggregateFunction& f, const std::vector<std::vector<doubl
             if (m == 0 || x < m) m = x;
         return m;
     }
-    case Id::Activity: case Id::InActivity: {
+    case Id::Activity:
+    case Id::InActivity: {
         double first = contains(p[0], v[0]) ? v[0] : 0;
         if (first == 0) return 0;
         for (std::size_t i = 1; i < v.size(); ++i)
@@ -96,11 +99,16 @@ double aggregate(const AggregateFunction& f, const std::vector<std::vector<doubl
         }
         return sum;
     }
-    case Id::ChangedValue: return v[lastChanged];
-    case Id::ActiveThread: return v[0];
-    case Id::ActiveThreadSign: return v[0] != 0 ? 1 : 0;
-    case Id::ActiveThreadValues: return contains(p[0], v[0]) ? v[0] : 0;
-    case Id::ActiveThreadValuesSign: return contains(p[0], v[0]) ? 1 : 0;
+    case Id::ChangedValue:
+        return v[lastChanged];
+    case Id::ActiveThread:
+        return v[0];
+    case Id::ActiveThreadSign:
+        return v[0] != 0 ? 1 : 0;
+    case Id::ActiveThreadValues:
+        return contains(p[0], v[0]) ? v[0] : 0;
+    case Id::ActiveThreadValuesSign:
+        return contains(p[0], v[0]) ? 1 : 0;
     }
     return 0;
 }
@@ -108,7 +116,8 @@ double aggregate(const AggregateFunction& f, const std::vector<std::vector<doubl
 AggregateInterval::AggregateInterval(std::vector<IntervalPtr> children, const AggregateFunction& function,
                                      std::vector<std::vector<double>> params)
     : children_(std::move(children)), function_(function), params_(std::move(params)) {
-    for (std::size_t i = params_.size(); i < function_.defaults.size(); ++i) params_.push_back(function_.defaults[i]);
+    for (std::size_t i = params_.size(); i < function_.defaults.size(); ++i)
+        params_.push_back(function_.defaults[i]);
     values_.assign(children_.size(), 0.0);
 }
 
@@ -145,7 +154,8 @@ void AggregateInterval::init() {
 // Paraver does), then ends at the earliest child end.
 void AggregateInterval::next() {
     begin = end;
-    for (std::size_t step = 0; step < children_.size() && !heap_.empty() && std::get<0>(heap_.front()) == begin; ++step) {
+    for (std::size_t step = 0;
+         step < children_.size() && !heap_.empty() && std::get<0>(heap_.front()) == begin; ++step) {
         auto i = pop();
         auto& c = *children_[i];
         if (c.end <= begin) {

@@ -10,8 +10,23 @@ namespace gpueff::semantic {
 // Functions that combine the children of an object (task, application, workload, node, system) and the
 // CPU-level functions that read the thread running on a CPU.
 struct AggregateFunction {
-    enum class Id { Adding, AddingSign, Average, Maximum, Minimum, Activity, InActivity, Mode, ObjectI, AddObjects,
-                    ChangedValue, ActiveThread, ActiveThreadSign, ActiveThreadValues, ActiveThreadValuesSign };
+    enum class Id {
+        Adding,
+        AddingSign,
+        Average,
+        Maximum,
+        Minimum,
+        Activity,
+        InActivity,
+        Mode,
+        ObjectI,
+        AddObjects,
+        ChangedValue,
+        ActiveThread,
+        ActiveThreadSign,
+        ActiveThreadValues,
+        ActiveThreadValuesSign
+    };
     Id id;
     const char* name;
     InfoType info;

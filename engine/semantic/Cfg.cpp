@@ -12,13 +12,20 @@ namespace gpueff::semantic {
 
 const char* levelName(Level level) {
     switch (level) {
-    case Level::Workload: return "WORKLOAD";
-    case Level::Application: return "APPL";
-    case Level::Task: return "TASK";
-    case Level::Thread: return "THREAD";
-    case Level::System: return "SYSTEM";
-    case Level::Node: return "NODE";
-    case Level::Cpu: return "CPU";
+    case Level::Workload:
+        return "WORKLOAD";
+    case Level::Application:
+        return "APPL";
+    case Level::Task:
+        return "TASK";
+    case Level::Thread:
+        return "THREAD";
+    case Level::System:
+        return "SYSTEM";
+    case Level::Node:
+        return "NODE";
+    case Level::Cpu:
+        return "CPU";
     }
     return "?";
 }
@@ -34,13 +41,26 @@ std::string trim(std::string_view s) {
 
 // Level keys as the cfg spells them, normalised to one name each.
 std::optional<std::string> levelKey(const std::string& word) {
-    static const std::map<std::string, std::string> keys = {
-        {"workload", "workload"}, {"appl", "appl"}, {"ptask", "appl"}, {"task", "task"}, {"thread", "thread"},
-        {"cpu", "cpu"}, {"node", "node"}, {"system", "system"}, {"topcompose", "topcompose2"},
-        {"topcompose1", "topcompose1"}, {"topcompose2", "topcompose2"}, {"compose1", "topcompose1"},
-        {"compose2", "topcompose2"}, {"compose_workload", "compose_workload"}, {"compose_appl", "compose_appl"},
-        {"compose_task", "compose_task"}, {"compose_thread", "compose_thread"}, {"compose_cpu", "compose_cpu"},
-        {"compose_node", "compose_node"}, {"compose_system", "compose_system"}};
+    static const std::map<std::string, std::string> keys = {{"workload", "workload"},
+                                                            {"appl", "appl"},
+                                                            {"ptask", "appl"},
+                                                            {"task", "task"},
+                                                            {"thread", "thread"},
+                                                            {"cpu", "cpu"},
+                                                            {"node", "node"},
+                                                            {"system", "system"},
+                                                            {"topcompose", "topcompose2"},
+                                                            {"topcompose1", "topcompose1"},
+                                                            {"topcompose2", "topcompose2"},
+                                                            {"compose1", "topcompose1"},
+                                                            {"compose2", "topcompose2"},
+                                                            {"compose_workload", "compose_workload"},
+                                                            {"compose_appl", "compose_appl"},
+                                                            {"compose_task", "compose_task"},
+                                                            {"compose_thread", "compose_thread"},
+                                                            {"compose_cpu", "compose_cpu"},
+                                                            {"compose_node", "compose_node"},
+                                                            {"compose_system", "compose_system"}};
     auto it = keys.find(word);
     if (it == keys.end()) return std::nullopt;
     return it->second;
@@ -76,8 +96,8 @@ public:
         }
         if (!sawHeader) fail("empty file, not a Paraver cfg");
         if (expectedWindows_ && *expectedWindows_ != cfg_.windows.size())
-            throw Error(path_ + ": ConfigFile.NumWindows says " + std::to_string(*expectedWindows_) + " but " +
-                        std::to_string(cfg_.windows.size()) + " windows are defined");
+            throw Error(path_ + ": ConfigFile.NumWindows says " + std::to_string(*expectedWindows_) +
+                        " but " + std::to_string(cfg_.windows.size()) + " windows are defined");
         if (cfg_.windows.empty()) throw Error(path_ + ": no window defined");
         if (histogram_) finishHistogram();
         return std::move(cfg_);
@@ -138,22 +158,26 @@ private:
         }
         auto& w = window();
         if (key == "window_type") {
-            if (rest == "composed") w.derived = true;
-            else if (rest != "single") fail("unknown window_type");
+            if (rest == "composed")
+                w.derived = true;
+            else if (rest != "single")
+                fail("unknown window_type");
         } else if (key == "window_level") {
             static const std::map<std::string, Level> levels = {
                 {"workload", Level::Workload}, {"appl", Level::Application}, {"ptask", Level::Application},
-                {"task", Level::Task},         {"thread", Level::Thread},     {"system", Level::System},
+                {"task", Level::Task},         {"thread", Level::Thread},    {"system", Level::System},
                 {"node", Level::Node},         {"cpu", Level::Cpu}};
             auto it = levels.find(rest);
             if (it == levels.end()) fail("unknown window_level");
             w.level = it->second;
         } else if (key == "window_units") {
-            static const std::map<std::string, Unit> units = {
-                {"Nanoseconds", Unit::Nanoseconds}, {"Microseconds", Unit::Microseconds},
-                {"Milliseconds", Unit::Milliseconds}, {"Seconds", Unit::Seconds},
-                {"Minutes", Unit::Minutes},         {"Hours", Unit::Hours},
-                {"Days", Unit::Days}};
+            static const std::map<std::string, Unit> units = {{"Nanoseconds", Unit::Nanoseconds},
+                                                              {"Microseconds", Unit::Microseconds},
+                                                              {"Milliseconds", Unit::Milliseconds},
+                                                              {"Seconds", Unit::Seconds},
+                                                              {"Minutes", Unit::Minutes},
+                                                              {"Hours", Unit::Hours},
+                                                              {"Days", Unit::Days}};
             auto it = units.find(rest);
             if (it == units.end()) fail("unknown window_units");
             w.unit = it->second;
@@ -213,7 +237,8 @@ private:
     // "{ 14, { {cpu, Active Thd}, {appl, Adding}, ..., {evt_value, All} } }"
     void selectedFunctions(WindowSpec& w, const std::string& text) {
         auto open = text.find('{', text.find('{') + 1);
-        if (text.empty() || text[0] != '{' || open == std::string::npos) fail("expected '{ n, { {level, function}, ... } }'");
+        if (text.empty() || text[0] != '{' || open == std::string::npos)
+            fail("expected '{ n, { {level, function}, ... } }'");
         std::size_t pos = open + 1;
         while (true) {
             auto b = text.find('{', pos);
@@ -232,15 +257,24 @@ private:
 
     void assignFunction(WindowSpec& w, const std::string& level, const std::string& function) {
         auto& f = w.filter;
-        if (level == "from_obj") f.fromFunction = function;
-        else if (level == "to_obj") f.toFunction = function;
-        else if (level == "tag_msg") f.tagFunction = function;
-        else if (level == "size_msg") f.sizeFunction = function;
-        else if (level == "bw_msg") f.bandwidthFunction = function;
-        else if (level == "evt_type") f.typeFunction = function;
-        else if (level == "evt_value") f.valueFunction = function;
-        else if (auto key = levelKey(level)) w.functions[*key] = FunctionRef{function, {}};
-        else fail("unknown level '" + level + "'");
+        if (level == "from_obj")
+            f.fromFunction = function;
+        else if (level == "to_obj")
+            f.toFunction = function;
+        else if (level == "tag_msg")
+            f.tagFunction = function;
+        else if (level == "size_msg")
+            f.sizeFunction = function;
+        else if (level == "bw_msg")
+            f.bandwidthFunction = function;
+        else if (level == "evt_type")
+            f.typeFunction = function;
+        else if (level == "evt_value")
+            f.valueFunction = function;
+        else if (auto key = levelKey(level))
+            w.functions[*key] = FunctionRef{function, {}};
+        else
+            fail("unknown level '" + level + "'");
     }
 
     // "thread Given State { 1, { 1 14.000000000000 } }": parameters, applied only when the function at that
@@ -248,7 +282,8 @@ private:
     void semanticModule(WindowSpec& w, const std::string& text) {
         auto sp = text.find(' ');
         auto brace = text.find('{');
-        if (sp == std::string::npos || brace == std::string::npos || brace < sp) fail("expected 'level function { n, { ... } }'");
+        if (sp == std::string::npos || brace == std::string::npos || brace < sp)
+            fail("expected 'level function { n, { ... } }'");
         auto levelWord = text.substr(0, sp);
         if (levelWord == "extratopcompose1") fail("extra top compose functions are not supported");
         auto key = levelKey(levelWord);
@@ -312,13 +347,20 @@ private:
         }
         if (tag == "evt_type") {
             for (auto v : values) f.types.push_back(static_cast<std::uint32_t>(v));
-        } else if (tag == "evt_value") f.values = values;
-        else if (tag == "from_obj") f.from = values;
-        else if (tag == "to_obj") f.to = values;
-        else if (tag == "tag_msg") f.tags = values;
-        else if (tag == "size_msg") f.sizes = values;
-        else if (tag == "bw_msg") f.bandwidths = values;
-        else fail("unknown filter '" + tag + "'");
+        } else if (tag == "evt_value")
+            f.values = values;
+        else if (tag == "from_obj")
+            f.from = values;
+        else if (tag == "to_obj")
+            f.to = values;
+        else if (tag == "tag_msg")
+            f.tags = values;
+        else if (tag == "size_msg")
+            f.sizes = values;
+        else if (tag == "bw_msg")
+            f.bandwidths = values;
+        else
+            fail("unknown filter '" + tag + "'");
     }
 
     void startHistogram() {
@@ -331,7 +373,8 @@ private:
     int windowIndex(const std::string& text) {
         auto v = number(text);
         if (v < 1 || v > static_cast<double>(cfg_.windows.size()))
-            fail("window " + text + " does not exist (the cfg defines " + std::to_string(cfg_.windows.size()) + ")");
+            fail("window " + text + " does not exist (the cfg defines " +
+                 std::to_string(cfg_.windows.size()) + ")");
         return static_cast<int>(v) - 1;
     }
 
@@ -361,29 +404,46 @@ private:
             return true;
         };
         double v = 0;
-        if (key == "Analyzer2D.Name") h.name = value;
-        else if (key == "Analyzer2D.ControlWindow") h.control = windowIndex(value);
-        else if (key == "Analyzer2D.DataWindow") h.data = windowIndex(value);
-        else if (key == "Analyzer2D.3D_ControlWindow") h.extra = windowIndex(value);
-        else if (key == "Analyzer2D.Statistic") h.statistic = value;
-        else if (key == "Analyzer2D.HideCols") h.hideColumns = boolean(value);
+        if (key == "Analyzer2D.Name")
+            h.name = value;
+        else if (key == "Analyzer2D.ControlWindow")
+            h.control = windowIndex(value);
+        else if (key == "Analyzer2D.DataWindow")
+            h.data = windowIndex(value);
+        else if (key == "Analyzer2D.3D_ControlWindow")
+            h.extra = windowIndex(value);
+        else if (key == "Analyzer2D.Statistic")
+            h.statistic = value;
+        else if (key == "Analyzer2D.HideCols")
+            h.hideColumns = boolean(value);
         else if (key == "Analyzer2D.HorizVert") {
-            if (value == "Horizontal") h.horizontal = true;
-            else if (value == "Vertical") h.horizontal = false;
-            else fail("unknown HorizVert");
+            if (value == "Horizontal")
+                h.horizontal = true;
+            else if (value == "Vertical")
+                h.horizontal = false;
+            else
+                fail("unknown HorizVert");
         } else if (key == "Analyzer2D.AnalysisLimits") {
-            if (value != "Alltrace" && value != "Allwindow" && value != "Region") fail("unknown AnalysisLimits");
+            if (value != "Alltrace" && value != "Allwindow" && value != "Region")
+                fail("unknown AnalysisLimits");
             h.limits = value;
-        } else if (key == "Analyzer2D.ComputeYScale") h.computeYScale = boolean(value);
-        else if (key == "Analyzer2D.Minimum") { if (numeric(v)) h.minimum = v; }
-        else if (key == "Analyzer2D.Maximum") { if (numeric(v)) h.maximum = v; }
-        else if (key == "Analyzer2D.Delta") { if (numeric(v)) h.delta = v; }
-        else if (key == "Analyzer2D.NumColumns" || key == "Analyzer2D.num_columns") {
+        } else if (key == "Analyzer2D.ComputeYScale")
+            h.computeYScale = boolean(value);
+        else if (key == "Analyzer2D.Minimum") {
+            if (numeric(v)) h.minimum = v;
+        } else if (key == "Analyzer2D.Maximum") {
+            if (numeric(v)) h.maximum = v;
+        } else if (key == "Analyzer2D.Delta") {
+            if (numeric(v)) h.delta = v;
+        } else if (key == "Analyzer2D.NumColumns" || key == "Analyzer2D.num_columns") {
             if (numeric(v)) h.numColumns = static_cast<int>(v);
-        } else if (key == "Analyzer2D.3D_Minimum") { if (numeric(v)) h.extraMinimum = v; }
-        else if (key == "Analyzer2D.3D_Maximum") { if (numeric(v)) h.extraMaximum = v; }
-        else if (key == "Analyzer2D.3D_Delta") { if (numeric(v)) h.extraDelta = v; }
-        else if (key == "Analyzer2D.Accumulator") {
+        } else if (key == "Analyzer2D.3D_Minimum") {
+            if (numeric(v)) h.extraMinimum = v;
+        } else if (key == "Analyzer2D.3D_Maximum") {
+            if (numeric(v)) h.extraMaximum = v;
+        } else if (key == "Analyzer2D.3D_Delta") {
+            if (numeric(v)) h.extraDelta = v;
+        } else if (key == "Analyzer2D.Accumulator") {
             if (value != "Semantic") fail("only the Semantic accumulator is supported");
         } else if (key == "Analyzer3D.ComputeYScale") {
             if (boolean(value)) fail("a computed 3D scale is not supported");
@@ -395,7 +455,9 @@ private:
 
     void finishHistogram() {
         auto& h = *histogram_;
-        if (h.control < 0) throw Error(path_ + ":" + std::to_string(h.line) + ": histogram '" + h.name + "' has no ControlWindow");
+        if (h.control < 0)
+            throw Error(path_ + ":" + std::to_string(h.line) + ": histogram '" + h.name +
+                        "' has no ControlWindow");
         if (h.data < 0) h.data = h.control;
         cfg_.histogram = h;
     }

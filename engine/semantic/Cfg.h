@@ -41,8 +41,8 @@ struct WindowSpec {
     Unit unit = Unit::Nanoseconds;
     std::map<std::string, FunctionRef> functions; // "thread", "task", "compose_thread", "topcompose1", ...
     FilterSpec filter;
-    std::string operation;        // derived windows
-    int parents[2] = {-1, -1};    // 0-based window indices
+    std::string operation;     // derived windows
+    int parents[2] = {-1, -1}; // 0-based window indices
     double factors[2] = {1.0, 1.0};
     double shifts[2] = {0.0, 0.0};
     double beginRelative = 0.0, endRelative = 1.0;

@@ -75,9 +75,12 @@ const ComposeFunction& composeFunction(const std::string& name, const std::strin
 }
 
 ComposeInterval::ComposeInterval(IntervalPtr child, const ComposeFunction& function,
-                                 std::vector<std::vector<double>> params, const TraceContext& context, Unit unit)
-    : child_(std::move(child)), function_(function), params_(std::move(params)), context_(context), unit_(unit) {
-    for (std::size_t i = params_.size(); i < function_.defaults.size(); ++i) params_.push_back(function_.defaults[i]);
+                                 std::vector<std::vector<double>> params, const TraceContext& context,
+                                 Unit unit)
+    : child_(std::move(child)), function_(function), params_(std::move(params)), context_(context),
+      unit_(unit) {
+    for (std::size_t i = params_.size(); i < function_.defaults.size(); ++i)
+        params_.push_back(function_.defaults[i]);
 }
 
 double ComposeInterval::apply(double v) {
@@ -85,40 +88,65 @@ double ComposeInterval::apply(double v) {
     auto first = [&](std::size_t i) { return p[i].empty() ? 0.0 : p[i][0]; };
     auto toWindow = [&](double t) { return toWindowUnits(t, context_.trace.header.unit, unit_); };
     switch (function_.id) {
-    case Id::AsIs: case Id::JoinBursts: case Id::Timer: return v;
-    case Id::Sign: return v != 0 ? 1 : 0;
-    case Id::OneMinusSign: return v != 0 ? 0 : 1;
-    case Id::Mod: return std::fmod(v, first(0) != 0 ? first(0) : 1);
-    case Id::ModPlus1: return std::fmod(v, first(0) != 0 ? first(0) : 1) + 1;
-    case Id::Div: return first(0) != 0 ? v / first(0) : std::fmod(v, 1.0);
-    case Id::Prod: return v * first(0);
-    case Id::Add: return v + first(0);
-    case Id::Subs: return v - first(0);
-    case Id::Complement: return first(0) - v;
-    case Id::InverseDiv: return v != 0 ? first(0) / v : 0;
-    case Id::SelectRange: return inRanges(p, v, false) ? v : 0;
-    case Id::SelectRangeOpen: return inRanges(p, v, true) ? v : 0;
-    case Id::IsInRange: return inRanges(p, v, false) ? 1 : 0;
-    case Id::IsInRangeOpen: return inRanges(p, v, true) ? 1 : 0;
+    case Id::AsIs:
+    case Id::JoinBursts:
+    case Id::Timer:
+        return v;
+    case Id::Sign:
+        return v != 0 ? 1 : 0;
+    case Id::OneMinusSign:
+        return v != 0 ? 0 : 1;
+    case Id::Mod:
+        return std::fmod(v, first(0) != 0 ? first(0) : 1);
+    case Id::ModPlus1:
+        return std::fmod(v, first(0) != 0 ? first(0) : 1) + 1;
+    case Id::Div:
+        return first(0) != 0 ? v / first(0) : std::fmod(v, 1.0);
+    case Id::Prod:
+        return v * first(0);
+    case Id::Add:
+        return v + first(0);
+    case Id::Subs:
+        return v - first(0);
+    case Id::Complement:
+        return first(0) - v;
+    case Id::InverseDiv:
+        return v != 0 ? first(0) / v : 0;
+    case Id::SelectRange:
+        return inRanges(p, v, false) ? v : 0;
+    case Id::SelectRangeOpen:
+        return inRanges(p, v, true) ? v : 0;
+    case Id::IsInRange:
+        return inRanges(p, v, false) ? 1 : 0;
+    case Id::IsInRangeOpen:
+        return inRanges(p, v, true) ? 1 : 0;
     case Id::IsEqual:
     case Id::IsEqualSign:
         for (auto x : p[0])
             if (v == x) return function_.id == Id::IsEqual ? v : 1;
         return 0;
-    case Id::Floor: return std::floor(v);
-    case Id::Ceil: return std::ceil(v);
-    case Id::Round: return std::rint(v);
-    case Id::Abs: return std::fabs(v);
+    case Id::Floor:
+        return std::floor(v);
+    case Id::Ceil:
+        return std::ceil(v);
+    case Id::Round:
+        return std::rint(v);
+    case Id::Abs:
+        return std::fabs(v);
     case Id::StackedVal:
     case Id::InStackedVal:
-        if (v != 0) stack_.push_back(v);
-        else if (!stack_.empty()) stack_.pop_back();
+        if (v != 0)
+            stack_.push_back(v);
+        else if (!stack_.empty())
+            stack_.pop_back();
         if (stack_.empty()) return 0;
         if (function_.id == Id::StackedVal) return stack_.back();
         return stack_.back() == first(0) ? stack_.back() : 0;
     case Id::NestingLevel:
-        if (v != 0) ++nesting_;
-        else if (nesting_ > 0) --nesting_;
+        if (v != 0)
+            ++nesting_;
+        else if (nesting_ > 0)
+            --nesting_;
         return nesting_;
     case Id::LruDepth: {
         if (v == 0.0) return 0.0;
@@ -129,35 +157,45 @@ double ComposeInterval::apply(double v) {
             if (*it == v) break;
         bool found = it != lru_.end();
         lru_.push_front(v);
-        if (found) lru_.erase(it);
+        if (found)
+            lru_.erase(it);
         else {
             if (lru_.size() > size) lru_.pop_back();
             depth = static_cast<double>(size) + 1;
         }
         return depth;
     }
-    case Id::Enumerate: return v != 0 ? value + 1 : value;
-    case Id::Accumulate: return value + v;
+    case Id::Enumerate:
+        return v != 0 ? value + 1 : value;
+    case Id::Accumulate:
+        return value + v;
     case Id::Delta: {
         double r = v != previous_ ? v - previous_ : 0.0;
         previous_ = v;
         return r;
     }
-    case Id::BurstTime: return toWindow(static_cast<double>(end - begin));
+    case Id::BurstTime:
+        return toWindow(static_cast<double>(end - begin));
     case Id::DivideByBurstTime: {
         double d = static_cast<double>(end - begin);
         return d == 0 ? 0 : v / toWindow(d);
     }
-    case Id::BeginTime: return toWindow(static_cast<double>(begin));
-    case Id::EndTime: return toWindow(static_cast<double>(end));
+    case Id::BeginTime:
+        return toWindow(static_cast<double>(begin));
+    case Id::EndTime:
+        return toWindow(static_cast<double>(end));
     case Id::Translate:
         for (std::size_t i = 0; i + 1 < p[0].size(); i += 2)
             if (p[0][i] == v) return p[0][i + 1];
         return v;
-    case Id::Sin: return std::sin(v);
-    case Id::Cos: return std::cos(v);
-    case Id::SqrtAbs: return std::sqrt(std::fabs(v));
-    case Id::ArcTan: return std::atan(v);
+    case Id::Sin:
+        return std::sin(v);
+    case Id::Cos:
+        return std::cos(v);
+    case Id::SqrtAbs:
+        return std::sqrt(std::fabs(v));
+    case Id::ArcTan:
+        return std::atan(v);
     case Id::LogN: {
         double r = std::log(v) / std::log(first(0));
         return (v <= 0 || r < 0) ? 0 : r;

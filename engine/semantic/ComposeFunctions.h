@@ -11,10 +11,47 @@ namespace gpueff::semantic {
 // Accumulate...), two that change the intervals themselves (Join Bursts, Timer).
 struct ComposeFunction {
     enum class Id {
-        AsIs, Sign, OneMinusSign, Mod, ModPlus1, Div, Prod, Add, Subs, Complement, InverseDiv, SelectRange,
-        SelectRangeOpen, IsInRange, IsInRangeOpen, IsEqual, IsEqualSign, Floor, Ceil, Round, Abs, StackedVal,
-        InStackedVal, NestingLevel, LruDepth, Enumerate, Accumulate, Delta, BurstTime, DivideByBurstTime,
-        JoinBursts, Timer, BeginTime, EndTime, Translate, Sin, Cos, SqrtAbs, ArcTan, LogN, Exp
+        AsIs,
+        Sign,
+        OneMinusSign,
+        Mod,
+        ModPlus1,
+        Div,
+        Prod,
+        Add,
+        Subs,
+        Complement,
+        InverseDiv,
+        SelectRange,
+        SelectRangeOpen,
+        IsInRange,
+        IsInRangeOpen,
+        IsEqual,
+        IsEqualSign,
+        Floor,
+        Ceil,
+        Round,
+        Abs,
+        StackedVal,
+        InStackedVal,
+        NestingLevel,
+        LruDepth,
+        Enumerate,
+        Accumulate,
+        Delta,
+        BurstTime,
+        DivideByBurstTime,
+        JoinBursts,
+        Timer,
+        BeginTime,
+        EndTime,
+        Translate,
+        Sin,
+        Cos,
+        SqrtAbs,
+        ArcTan,
+        LogN,
+        Exp
     };
     Id id;
     const char* name;
@@ -26,8 +63,8 @@ const ComposeFunction& composeFunction(const std::string& name, const std::strin
 
 class ComposeInterval : public Interval {
 public:
-    ComposeInterval(IntervalPtr child, const ComposeFunction& function, std::vector<std::vector<double>> params,
-                    const TraceContext& context, Unit unit);
+    ComposeInterval(IntervalPtr child, const ComposeFunction& function,
+                    std::vector<std::vector<double>> params, const TraceContext& context, Unit unit);
     void init() override;
     void next() override;
 

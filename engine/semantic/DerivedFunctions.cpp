@@ -10,9 +10,13 @@ namespace gpueff::semantic {
 using Id = DerivedFunction::Id;
 
 const DerivedFunction& derivedFunction(const std::string& name, const std::string& where) {
-    static const std::vector<DerivedFunction> functions = {
-        {Id::Add, "add"},         {Id::Product, "product"}, {Id::Subtract, "substract"}, {Id::Divide, "divide"},
-        {Id::Maximum, "maximum"}, {Id::Minimum, "minimum"}, {Id::Different, "different"}};
+    static const std::vector<DerivedFunction> functions = {{Id::Add, "add"},
+                                                           {Id::Product, "product"},
+                                                           {Id::Subtract, "substract"},
+                                                           {Id::Divide, "divide"},
+                                                           {Id::Maximum, "maximum"},
+                                                           {Id::Minimum, "minimum"},
+                                                           {Id::Different, "different"}};
     for (const auto& f : functions)
         if (name == f.name) return f;
     if (name.rfind("controlled:", 0) == 0)
@@ -35,13 +39,20 @@ double DerivedInterval::scaled(std::size_t i) const {
 double DerivedInterval::compute() const {
     double a = scaled(0), b = scaled(1);
     switch (function_.id) {
-    case Id::Add: return a + b;
-    case Id::Product: return a * b;
-    case Id::Subtract: return a - b;
-    case Id::Divide: return b == 0 ? 0.0 : a / b;
-    case Id::Maximum: return a > b ? a : b;
-    case Id::Minimum: return a < b ? a : b;
-    case Id::Different: return a != b ? 1 : 0;
+    case Id::Add:
+        return a + b;
+    case Id::Product:
+        return a * b;
+    case Id::Subtract:
+        return a - b;
+    case Id::Divide:
+        return b == 0 ? 0.0 : a / b;
+    case Id::Maximum:
+        return a > b ? a : b;
+    case Id::Minimum:
+        return a < b ? a : b;
+    case Id::Different:
+        return a != b ? 1 : 0;
     }
     return 0;
 }

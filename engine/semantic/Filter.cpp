@@ -18,22 +18,38 @@ bool filterList(const std::string& f, const std::vector<double>& list, bool list
     for (std::size_t i = 0; i < list.size(); ++i) {
         double p = list[i];
         bool stop = true;
-        if (f == "All") result = true;
-        else if (f == "None") result = false;
-        else if (f == "=") stop = result = data == p;
-        else if (f == "!=") { result = data != p; stop = !result; }
-        else if (f == ">") { result = data > p; stop = !result; }
-        else if (f == "<") { result = data < p; stop = !result; }
-        else if (f == "[x,y]") {
-            if (i == 0) { result = data >= p; stop = !result; }
-            else if (i == 1) { result = data <= p; stop = true; }
-        } else throw Error("unknown filter function '" + f + "'");
+        if (f == "All")
+            result = true;
+        else if (f == "None")
+            result = false;
+        else if (f == "=")
+            stop = result = data == p;
+        else if (f == "!=") {
+            result = data != p;
+            stop = !result;
+        } else if (f == ">") {
+            result = data > p;
+            stop = !result;
+        } else if (f == "<") {
+            result = data < p;
+            stop = !result;
+        } else if (f == "[x,y]") {
+            if (i == 0) {
+                result = data >= p;
+                stop = !result;
+            } else if (i == 1) {
+                result = data <= p;
+                stop = true;
+            }
+        } else
+            throw Error("unknown filter function '" + f + "'");
         if (stop) break;
     }
     return result;
 }
 
-Filter::Filter(const FilterSpec& spec, const paraver::TraceLabels& labels, const std::string& where) : spec_(spec) {
+Filter::Filter(const FilterSpec& spec, const paraver::TraceLabels& labels, const std::string& where)
+    : spec_(spec) {
     for (const auto* f : {&spec.fromFunction, &spec.toFunction, &spec.tagFunction, &spec.sizeFunction,
                           &spec.bandwidthFunction, &spec.typeFunction, &spec.valueFunction})
         if (!isFilterFunction(*f)) throw Error(where + ": unknown filter function '" + *f + "'");
@@ -85,7 +101,8 @@ bool Filter::passCommunication(const paraver::Trace& trace, std::uint32_t comm, 
         if (type & Logical) {
             if (!spec_.logical) return false;
         } else if (type & Physical) {
-            // With only logical selected, a physical receive still counts when it happens after the logical one.
+            // With only logical selected, a physical receive still counts when it happens after the logical
+            // one.
             if (!spec_.physical &&
                 !(spec_.logical && (type & (Recv | RemoteRecv)) && c.logicalRecv <= c.physicalRecv))
                 return false;
@@ -103,9 +120,12 @@ bool Filter::passCommunication(const paraver::Trace& trace, std::uint32_t comm, 
     if (!result) return false;
     if (spec_.bandwidths.empty()) return filterList(spec_.bandwidthFunction, {}, false, 0);
     double time = 0;
-    if (spec_.logical && c.logicalRecv > c.physicalRecv) time = static_cast<double>(c.logicalRecv - c.logicalSend);
-    else if (spec_.physical) time = static_cast<double>(c.physicalRecv - c.physicalSend);
-    else time = static_cast<double>(c.physicalRecv - c.logicalSend);
+    if (spec_.logical && c.logicalRecv > c.physicalRecv)
+        time = static_cast<double>(c.logicalRecv - c.logicalSend);
+    else if (spec_.physical)
+        time = static_cast<double>(c.physicalRecv - c.physicalSend);
+    else
+        time = static_cast<double>(c.physicalRecv - c.logicalSend);
     double bandwidth = static_cast<double>(c.size) / (time * unitsPerTraceUnit);
     return filterList(spec_.bandwidthFunction, spec_.bandwidths, true, bandwidth);
 }

@@ -20,7 +20,8 @@ public:
     // `recordType` is the RecordStream type bits of the record in the thread being walked; `objectOf` maps
     // a global thread index to the window's object index (for from/to filters).
     bool passCommunication(const paraver::Trace& trace, std::uint32_t comm, std::uint16_t recordType,
-                           const std::function<double(std::uint32_t)>& objectOf, double unitsPerTraceUnit) const;
+                           const std::function<double(std::uint32_t)>& objectOf,
+                           double unitsPerTraceUnit) const;
 
     bool logical() const { return spec_.logical; }
     bool physical() const { return spec_.physical; }

@@ -10,11 +10,23 @@
 namespace gpueff::semantic {
 
 const std::vector<std::string>& histogramStatistics() {
-    static const std::vector<std::string> names = {
-        "Time",           "% Time",          "% Time Not Zero",    "% Window Time",    "# Bursts",
-        "% # Bursts",     "Integral",        "Average value",      "Maximum",          "Minimum",
-        "Average Burst Time", "Stdev Burst Time", "Average per Burst", "Average value != 0",
-        "Average per Burst != 0", "# Bursts != 0", "Sum bursts"};
+    static const std::vector<std::string> names = {"Time",
+                                                   "% Time",
+                                                   "% Time Not Zero",
+                                                   "% Window Time",
+                                                   "# Bursts",
+                                                   "% # Bursts",
+                                                   "Integral",
+                                                   "Average value",
+                                                   "Maximum",
+                                                   "Minimum",
+                                                   "Average Burst Time",
+                                                   "Stdev Burst Time",
+                                                   "Average per Burst",
+                                                   "Average value != 0",
+                                                   "Average per Burst != 0",
+                                                   "# Bursts != 0",
+                                                   "Sum bursts"};
     return names;
 }
 
@@ -23,12 +35,12 @@ namespace {
 // What one cell accumulates over its bursts; every statistic is a function of these.
 struct Cell {
     bool written = false;
-    double time = 0;          // trace units
-    double timeNotZero = 0;   // control value != 0
+    double time = 0;        // trace units
+    double timeNotZero = 0; // control value != 0
     double bursts = 0, burstsNotZero = 0;
-    double sumValue = 0;      // Sum bursts, Average per Burst
-    double integral = 0;      // data-window units x |value|
-    double valueTime = 0;     // value x duration
+    double sumValue = 0;  // Sum bursts, Average per Burst
+    double integral = 0;  // data-window units x |value|
+    double valueTime = 0; // value x duration
     double timeValueNotZero = 0;
     double maximum = 0, minimum = 0;
     double sumDuration = 0, sumDurationSquared = 0; // control-window units
@@ -106,7 +118,8 @@ std::string semanticLabel(const WindowSet& windows, std::size_t w, double v) {
             }
         return "value " + number;
     }
-    case InfoType::CommSize: return number + " bytes";
+    case InfoType::CommSize:
+        return number + " bytes";
     case InfoType::Application:
     case InfoType::Task:
     case InfoType::Thread:
@@ -120,7 +133,8 @@ std::string semanticLabel(const WindowSet& windows, std::size_t w, double v) {
         auto name = labels.rowName(levelName(l), index);
         return name.empty() ? windows.context().objects.label(l, index, true) : name;
     }
-    default: return number;
+    default:
+        return number;
     }
 }
 
@@ -145,10 +159,12 @@ public:
             throw Error(cfg.path + ":" + std::to_string(spec_.line) + ": statistic '" + spec_.statistic +
                         "' is not implemented by gpueff (communication statistics are not)");
         if (spec_.extra >= 0)
-            throw Error(cfg.path + ":" + std::to_string(spec_.line) + ": 3D histograms are not implemented by gpueff");
+            throw Error(cfg.path + ":" + std::to_string(spec_.line) +
+                        ": 3D histograms are not implemented by gpueff");
         auto controlLevel = windows.level(control_), dataLevel = windows.level(data_);
         if (!finerOrEqual(dataLevel, controlLevel))
-            throw Error(cfg.path + ":" + std::to_string(spec_.line) + ": the data window's level must be the "
+            throw Error(cfg.path + ":" + std::to_string(spec_.line) +
+                        ": the data window's level must be the "
                         "control window's or below it");
         windows.requireEvents(control_);
         windows.requireEvents(data_);
@@ -186,9 +202,10 @@ public:
                     return;
                 }
                 for (auto& [index, interval] : data)
-                    walk(*interval, index, from, to, [&](std::int64_t b, std::int64_t e) {
-                        burst(r, column, *control, *interval, b, e);
-                    }, true);
+                    walk(
+                        *interval, index, from, to,
+                        [&](std::int64_t b, std::int64_t e) { burst(r, column, *control, *interval, b, e); },
+                        true);
             });
         }
         return table();
@@ -198,7 +215,8 @@ private:
     // Paraver's recursiveExecution for one row: skip intervals that end before `from`, visit the non-empty
     // ones that end before `to`, then the one reaching past `to` (even when empty).
     template <typename Visit>
-    void walk(Interval& row, std::size_t, std::int64_t from, std::int64_t to, Visit visit, bool nested = false) {
+    void walk(Interval& row, std::size_t, std::int64_t from, std::int64_t to, Visit visit,
+              bool nested = false) {
         while (row.end <= from && row.begin < traceEnd_) row.next();
         while (row.end < to && row.begin < traceEnd_) {
             if (row.begin != row.end) visit(std::max(from, row.begin), std::min(to, row.end));
@@ -206,11 +224,12 @@ private:
         }
         if (row.begin < to) visit(std::max(from, row.begin), std::min(to, row.end));
         if (nested)
-            while (row.begin == row.end && row.end <= to && row.end < end_ && row.begin < traceEnd_) row.next();
+            while (row.begin == row.end && row.end <= to && row.end < end_ && row.begin < traceEnd_)
+                row.next();
     }
 
-    void burst(std::size_t r, std::size_t column, const Interval& control, const Interval& data, std::int64_t b,
-               std::int64_t e) {
+    void burst(std::size_t r, std::size_t column, const Interval& control, const Interval& data,
+               std::int64_t b, std::int64_t e) {
         auto& c = cells_[r][column];
         auto& ctx = windows_.context();
         double dt = static_cast<double>(e - b);
@@ -227,8 +246,10 @@ private:
         c.integral += toWindowUnits(dt, ctx.trace.header.unit, windows_.unit(data_)) * std::fabs(v);
         c.valueTime += v * dt;
         if (v > c.maximum) c.maximum = v;
-        if (c.minimum == 0.0) c.minimum = v;
-        else if (v != 0.0 && v < c.minimum) c.minimum = v;
+        if (c.minimum == 0.0)
+            c.minimum = v;
+        else if (v != 0.0 && v < c.minimum)
+            c.minimum = v;
         double d = toWindowUnits(dt, ctx.trace.header.unit, windows_.unit(control_));
         c.sumDuration += d;
         c.sumDurationSquared += d * d;
@@ -237,7 +258,8 @@ private:
     // ComputeYScale: the control window's smallest non-zero and largest values over the analysed range.
     Columns scale() {
         if (!spec_.computeYScale) {
-            if (spec_.numColumns) return byCount(spec_.minimum, spec_.maximum, static_cast<std::size_t>(*spec_.numColumns));
+            if (spec_.numColumns)
+                return byCount(spec_.minimum, spec_.maximum, static_cast<std::size_t>(*spec_.numColumns));
             return fixedDelta(spec_.minimum, spec_.maximum, spec_.delta);
         }
         double minY = 0, maxY = 0;
@@ -255,13 +277,16 @@ private:
                 see(row->value);
             }
             maxY = std::max(maxY, rowMax);
-            if (minY == 0.0) minY = rowMin;
-            else if (rowMin != 0.0) minY = std::min(minY, rowMin);
+            if (minY == 0.0)
+                minY = rowMin;
+            else if (rowMin != 0.0)
+                minY = std::min(minY, rowMin);
         }
         double max = maxY + (maxY - minY) * 0.05;
         if (spec_.numColumns) return byCount(minY, max, static_cast<std::size_t>(*spec_.numColumns));
         if (maxY - minY == 0) return fixedDelta(minY, max, 1.0);
-        if (windows_.codeColor(control_) && maxY - minY <= 10000) return fixedDelta(minY, std::floor(max), 1.0);
+        if (windows_.codeColor(control_) && maxY - minY <= 10000)
+            return fixedDelta(minY, std::floor(max), 1.0);
         return byCount(minY, max, 20); // Paraver's default number of columns
     }
 
@@ -285,7 +310,8 @@ private:
             return std::sqrt(std::fabs(c.sumDurationSquared / c.bursts - mean * mean));
         }
         if (s == "Average per Burst") return c.sumValue / c.bursts;
-        if (s == "Average value != 0") return c.timeValueNotZero == 0 ? 0.0 : c.valueTime / c.timeValueNotZero;
+        if (s == "Average value != 0")
+            return c.timeValueNotZero == 0 ? 0.0 : c.valueTime / c.timeValueNotZero;
         if (s == "Average per Burst != 0") return c.sumValue / c.burstsNotZero;
         if (s == "# Bursts != 0") return c.burstsNotZero;
         return c.sumValue; // Sum bursts
@@ -299,7 +325,8 @@ private:
         t.beginTime = begin_;
         t.endTime = end_;
         std::size_t rows = cells_.size();
-        std::vector<std::vector<std::optional<double>>> all(rows, std::vector<std::optional<double>>(columns_.count));
+        std::vector<std::vector<std::optional<double>>> all(
+            rows, std::vector<std::optional<double>>(columns_.count));
         for (std::size_t r = 0; r < rows; ++r) {
             double rowTime = 0, rowNotZero = 0, rowBursts = 0;
             for (const auto& c : cells_[r]) {
@@ -317,7 +344,8 @@ private:
                 if (all[r][k]) total += *all[r][k];
             if (!spec_.hideColumns || total != 0) printed.push_back(k);
         }
-        for (std::size_t r = 0; r < rows; ++r) t.rowLabels.push_back(windows_.rowLabel(control_, r, true, true));
+        for (std::size_t r = 0; r < rows; ++r)
+            t.rowLabels.push_back(windows_.rowLabel(control_, r, true, true));
         t.cells.assign(rows, {});
         for (auto k : printed) {
             t.columnLabels.push_back(columnLabel(windows_, control_, columns_, k));

@@ -13,7 +13,7 @@ struct HistogramTable {
     std::string name, statistic;
     bool horizontal = true;
     std::vector<std::string> rowLabels;
-    std::vector<std::string> columnLabels;                // of the printed columns
+    std::vector<std::string> columnLabels;                 // of the printed columns
     std::vector<std::vector<std::optional<double>>> cells; // [row][printed column]; empty = no burst
     // Total, Average, Maximum, Minimum, StDev, Avg/Max over the cells with a value: per printed column
     // (printed under a horizontal table) and per row (under a vertical one).

@@ -11,15 +11,30 @@
 namespace gpueff::semantic {
 
 // What a window's values mean; decides how a histogram labels its columns (Paraver's SemanticInfoType).
-enum class InfoType { Same, None, State, EventType, EventValue, Time, CommSize, CommTag, Object, Application, Task,
-                      Thread, Node, Cpu, Bandwidth };
+enum class InfoType {
+    Same,
+    None,
+    State,
+    EventType,
+    EventValue,
+    Time,
+    CommSize,
+    CommTag,
+    Object,
+    Application,
+    Task,
+    Thread,
+    Node,
+    Cpu,
+    Bandwidth
+};
 
 // The trace a window is evaluated on, with its labels.
 struct TraceContext {
     const paraver::Trace& trace;
     const paraver::TraceLabels& labels;
     const ObjectModel& objects;
-    std::int64_t endTime; // effective end: max(header, last record)
+    std::int64_t endTime;                  // effective end: max(header, last record)
     std::vector<std::uint32_t> eventTypes; // sorted, distinct: the event types the trace has
 };
 

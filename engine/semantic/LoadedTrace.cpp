@@ -9,7 +9,8 @@ namespace gpueff::semantic {
 std::filesystem::path traceStem(const std::filesystem::path& prv) {
     auto s = prv.string();
     for (const char* suffix : {".prv.gz", ".prv"})
-        if (s.size() > std::string(suffix).size() && s.compare(s.size() - std::string(suffix).size(), std::string::npos, suffix) == 0)
+        if (s.size() > std::string(suffix).size() &&
+            s.compare(s.size() - std::string(suffix).size(), std::string::npos, suffix) == 0)
             return s.substr(0, s.size() - std::string(suffix).size());
     return prv;
 }
@@ -21,10 +22,12 @@ LoadedTrace::LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels)
     for (const auto& t : trace_.threads) types.insert(types.end(), t.eventType.begin(), t.eventType.end());
     std::sort(types.begin(), types.end());
     types.erase(std::unique(types.begin(), types.end()), types.end());
-    context_ = std::make_unique<TraceContext>(TraceContext{trace_, labels_, *objects_, trace_.endTime(), std::move(types)});
+    context_ = std::make_unique<TraceContext>(
+        TraceContext{trace_, labels_, *objects_, trace_.endTime(), std::move(types)});
 }
 
-std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv, const paraver::ReadOptions& options) {
+std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv,
+                                               const paraver::ReadOptions& options) {
     if (!std::filesystem::exists(prv)) throw Error(prv.string() + ": no such trace");
     auto trace = paraver::readPrv(prv, options);
     paraver::TraceLabels labels;

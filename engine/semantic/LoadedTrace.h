@@ -13,8 +13,10 @@ namespace gpueff::semantic {
 // A Paraver trace ready for evaluation: records, labels from the .pcf and .row beside it, the object model.
 class LoadedTrace {
 public:
-    static std::unique_ptr<LoadedTrace> load(const std::filesystem::path& prv, const paraver::ReadOptions& options = {});
-    // From a trace already in memory (tests, round trips); labels are read from `pcfRowStem`.pcf/.row when given.
+    static std::unique_ptr<LoadedTrace> load(const std::filesystem::path& prv,
+                                             const paraver::ReadOptions& options = {});
+    // From a trace already in memory (tests, round trips); labels are read from `pcfRowStem`.pcf/.row when
+    // given.
     LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels);
 
     const TraceContext& context() const { return *context_; }

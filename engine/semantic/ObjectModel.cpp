@@ -25,17 +25,24 @@ ObjectModel::ObjectModel(const paraver::TraceHeader& header) {
 std::size_t ObjectModel::count(Level level) const {
     switch (level) {
     case Level::Workload:
-    case Level::System: return 1;
-    case Level::Application: return taskApplication.empty() ? 0 : taskApplication.back() + 1;
-    case Level::Task: return taskApplication.size();
-    case Level::Thread: return threadTask.size();
-    case Level::Node: return cpuNode.empty() ? 0 : cpuNode.back() + 1;
-    case Level::Cpu: return cpuNode.size();
+    case Level::System:
+        return 1;
+    case Level::Application:
+        return taskApplication.empty() ? 0 : taskApplication.back() + 1;
+    case Level::Task:
+        return taskApplication.size();
+    case Level::Thread:
+        return threadTask.size();
+    case Level::Node:
+        return cpuNode.empty() ? 0 : cpuNode.back() + 1;
+    case Level::Cpu:
+        return cpuNode.size();
     }
     return 0;
 }
 
-std::pair<std::size_t, std::size_t> ObjectModel::children(Level parent, std::size_t index, Level child) const {
+std::pair<std::size_t, std::size_t> ObjectModel::children(Level parent, std::size_t index,
+                                                          Level child) const {
     auto range = [](const std::vector<std::uint32_t>& owner, std::size_t which) {
         std::size_t first = owner.size(), last = 0;
         for (std::size_t i = 0; i < owner.size(); ++i)
@@ -56,10 +63,14 @@ std::pair<std::size_t, std::size_t> ObjectModel::children(Level parent, std::siz
 
 std::size_t ObjectModel::ownerOfThread(Level level, std::uint32_t thread) const {
     switch (level) {
-    case Level::Thread: return thread;
-    case Level::Task: return threadTask[thread];
-    case Level::Application: return threadApplication[thread];
-    default: return 0;
+    case Level::Thread:
+        return thread;
+    case Level::Task:
+        return threadTask[thread];
+    case Level::Application:
+        return threadApplication[thread];
+    default:
+        return 0;
     }
 }
 
@@ -67,14 +78,21 @@ std::string ObjectModel::label(Level level, std::size_t i, bool withLevel) const
     std::string prefix = withLevel ? std::string(levelName(level)) + " " : "";
     auto n = [](std::size_t v) { return std::to_string(v + 1); };
     switch (level) {
-    case Level::Workload: return withLevel ? "WORKLOAD" : "";
-    case Level::System: return withLevel ? "SYSTEM" : "";
-    case Level::Application: return prefix + n(i);
-    case Level::Task: return prefix + n(taskApplication[i]) + "." + n(taskInApplication[i]);
+    case Level::Workload:
+        return withLevel ? "WORKLOAD" : "";
+    case Level::System:
+        return withLevel ? "SYSTEM" : "";
+    case Level::Application:
+        return prefix + n(i);
+    case Level::Task:
+        return prefix + n(taskApplication[i]) + "." + n(taskInApplication[i]);
     case Level::Thread:
-        return prefix + n(threadApplication[i]) + "." + n(taskInApplication[threadTask[i]]) + "." + n(threadInTask[i]);
-    case Level::Node: return prefix + n(i);
-    case Level::Cpu: return prefix + n(cpuNode[i]) + "." + n(cpuInNode[i]);
+        return prefix + n(threadApplication[i]) + "." + n(taskInApplication[threadTask[i]]) + "." +
+               n(threadInTask[i]);
+    case Level::Node:
+        return prefix + n(i);
+    case Level::Cpu:
+        return prefix + n(cpuNode[i]) + "." + n(cpuInNode[i]);
     }
     return "";
 }

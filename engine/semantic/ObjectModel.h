@@ -14,9 +14,9 @@ struct ObjectModel {
     explicit ObjectModel(const paraver::TraceHeader& header);
 
     std::vector<std::uint32_t> threadApplication, threadTask; // global thread -> application, global task
-    std::vector<std::uint32_t> threadInTask;                   // 0-based position in its task
+    std::vector<std::uint32_t> threadInTask;                  // 0-based position in its task
     std::vector<std::uint32_t> taskApplication, taskInApplication;
-    std::vector<std::uint32_t> cpuNode;                        // 0-based CPU (CPU 1 is index 0) -> node
+    std::vector<std::uint32_t> cpuNode; // 0-based CPU (CPU 1 is index 0) -> node
     std::vector<std::uint32_t> cpuInNode;
 
     std::size_t count(Level level) const;

@@ -41,10 +41,30 @@ const std::vector<ThreadFunction>& catalogue() {
         {Id::LastSendDur, "Last Send Dur.", Comm | Logical | Send, false, InfoType::Time, {}},
         {Id::NextRecvDur, "Next Recv Dur.", Comm | Logical | Recv, false, InfoType::Time, {}},
         {Id::LastSendSize, "Last Send Size", Comm | Logical | Send, false, InfoType::CommSize, {}},
-        {Id::SendBytesInTransit, "Send Bytes in Transit", Comm | Send | RemoteRecv, false, InfoType::CommSize, {}},
-        {Id::SendMessagesInTransit, "Send Messages in Transit", Comm | Send | RemoteRecv, false, InfoType::None, {}},
-        {Id::RecvBytesInTransit, "Recv Bytes in Transit", Comm | Recv | RemoteSend, false, InfoType::CommSize, {}},
-        {Id::RecvMessagesInTransit, "Recv Messages in Transit", Comm | Recv | RemoteSend, false, InfoType::None, {}},
+        {Id::SendBytesInTransit,
+         "Send Bytes in Transit",
+         Comm | Send | RemoteRecv,
+         false,
+         InfoType::CommSize,
+         {}},
+        {Id::SendMessagesInTransit,
+         "Send Messages in Transit",
+         Comm | Send | RemoteRecv,
+         false,
+         InfoType::None,
+         {}},
+        {Id::RecvBytesInTransit,
+         "Recv Bytes in Transit",
+         Comm | Recv | RemoteSend,
+         false,
+         InfoType::CommSize,
+         {}},
+        {Id::RecvMessagesInTransit,
+         "Recv Messages in Transit",
+         Comm | Recv | RemoteSend,
+         false,
+         InfoType::None,
+         {}},
         {Id::NumberSends, "Number Of Sends", Comm | Send, false, InfoType::None, {}},
         {Id::NumberSendBytes, "Number Of Send Bytes", Comm | Send, false, InfoType::CommSize, {}},
         {Id::NumberReceives, "Number Of Receives", Comm | Recv, false, InfoType::None, {}},
@@ -74,22 +94,26 @@ bool contains(const std::vector<double>& list, double v) {
 const ThreadFunction& threadFunction(const std::string& name, const std::string& where) {
     for (const auto& f : catalogue())
         if (name == f.name) return f;
-    static const std::set<std::string> paraverOnly = {"Send BandWidth", "Recv BandWidth", "Recv Negative Messages",
-                                                      "Recv Negative Bytes", "Event Bytes", "Event Sent Bytes"};
+    static const std::set<std::string> paraverOnly = {
+        "Send BandWidth",      "Recv BandWidth", "Recv Negative Messages",
+        "Recv Negative Bytes", "Event Bytes",    "Event Sent Bytes"};
     if (paraverOnly.count(name))
         throw Error(where + ": thread function '" + name + "' is not implemented by gpueff");
     throw Error(where + ": unknown thread function '" + name + "'");
 }
 
-ThreadInterval::ThreadInterval(const TraceContext& context, std::uint32_t thread, const ThreadFunction& function,
-                               std::vector<std::vector<double>> params, const Filter& filter, Unit unit,
-                               Level windowLevel)
+ThreadInterval::ThreadInterval(const TraceContext& context, std::uint32_t thread,
+                               const ThreadFunction& function, std::vector<std::vector<double>> params,
+                               const Filter& filter, Unit unit, Level windowLevel)
     : context_(context), records_(context.trace.threads[thread]), stream_(records_.stream), thread_(thread),
       function_(function), params_(std::move(params)), filter_(filter), unit_(unit), level_(windowLevel) {
-    for (std::size_t i = params_.size(); i < function_.defaults.size(); ++i) params_.push_back(function_.defaults[i]);
+    for (std::size_t i = params_.size(); i < function_.defaults.size(); ++i)
+        params_.push_back(function_.defaults[i]);
 }
 
-double ThreadInterval::toWindow(double t) const { return toWindowUnits(t, context_.trace.header.unit, unit_); }
+double ThreadInterval::toWindow(double t) const {
+    return toWindowUnits(t, context_.trace.header.unit, unit_);
+}
 
 bool ThreadInterval::passFilter(std::size_t pos) const {
     auto type = stream_.type[pos];
@@ -103,7 +127,9 @@ bool ThreadInterval::passFilter(std::size_t pos) const {
         auto level = level_;
         return filter_.passCommunication(
             context_.trace, stream_.index[pos], type,
-            [&objects, level](std::uint32_t t) { return static_cast<double>(objects.ownerOfThread(level, t)); },
+            [&objects, level](std::uint32_t t) {
+                return static_cast<double>(objects.ownerOfThread(level, t));
+            },
             toWindow(1.0));
     }
     return true;
@@ -117,7 +143,8 @@ bool ThreadInterval::valid(std::size_t pos) const {
     std::uint16_t mask = function_.mask;
     if (function_.stateFunction) mask = State; // the trace fills state gaps (Paraver's default)
     bool ok;
-    if (mask == (State | Event) && (type & (State | Event))) ok = true;
+    if (mask == (State | Event) && (type & (State | Event)))
+        ok = true;
     else {
         if (mask & RemoteSend) {
             if (type & RemoteSend) return true;
@@ -132,7 +159,8 @@ bool ThreadInterval::valid(std::size_t pos) const {
     if (function_.stateFunction && (type & State) && (type & End)) {
         auto t = stream_.time[pos];
         for (std::size_t p = pos + 1; p < stream_.size() && stream_.time[p] == t; ++p)
-            if ((stream_.type[p] & State) && (stream_.type[p] & Begin) && stream_.type[p] != Empty) return false;
+            if ((stream_.type[p] & State) && (stream_.type[p] & Begin) && stream_.type[p] != Empty)
+                return false;
     }
     return true;
 }
@@ -191,15 +219,37 @@ std::uint32_t ThreadInterval::nodeOfCpu(std::uint32_t cpu) const {
 
 double ThreadInterval::evaluate(std::size_t pos) const {
     switch (function_.id) {
-    case Id::StateAsIs: case Id::Useful: case Id::StateSign: case Id::GivenState: case Id::InState:
-    case Id::NotInState: case Id::StateRecordDur:
+    case Id::StateAsIs:
+    case Id::Useful:
+    case Id::StateSign:
+    case Id::GivenState:
+    case Id::InState:
+    case Id::NotInState:
+    case Id::StateRecordDur:
         return evaluateState(pos);
-    case Id::LastEvtType: case Id::LastEvtVal: case Id::LastEvtValNoBursts: case Id::NextEvtType:
-    case Id::NextEvtVal: case Id::AvgNextEvtVal: case Id::AvgLastEvtVal: case Id::GivenEvtVal: case Id::InEvtVal:
-    case Id::NotInEvtVal: case Id::InEvtRange: case Id::IntBetweenEvt:
+    case Id::LastEvtType:
+    case Id::LastEvtVal:
+    case Id::LastEvtValNoBursts:
+    case Id::NextEvtType:
+    case Id::NextEvtVal:
+    case Id::AvgNextEvtVal:
+    case Id::AvgLastEvtVal:
+    case Id::GivenEvtVal:
+    case Id::InEvtVal:
+    case Id::NotInEvtVal:
+    case Id::InEvtRange:
+    case Id::IntBetweenEvt:
         return evaluateEvent(pos);
-    case Id::ApplicationId: case Id::TaskId: case Id::ThreadId: case Id::NodeId: case Id::CpuId:
-    case Id::InApplId: case Id::InTaskId: case Id::InThreadId: case Id::InNodeId: case Id::InCpuId:
+    case Id::ApplicationId:
+    case Id::TaskId:
+    case Id::ThreadId:
+    case Id::NodeId:
+    case Id::CpuId:
+    case Id::InApplId:
+    case Id::InTaskId:
+    case Id::InThreadId:
+    case Id::InNodeId:
+    case Id::InCpuId:
         return evaluateObject(pos);
     default:
         return evaluateCommunication(pos);
@@ -213,12 +263,18 @@ double ThreadInterval::evaluateState(std::size_t pos) const {
     double state = isEnd ? 0 : records_.stateValue[stream_.index[pos]];
     const auto& values = params_.empty() ? std::vector<double>{} : params_[0];
     switch (function_.id) {
-    case Id::StateAsIs: return state;
-    case Id::Useful: return !isEnd && state == 1 ? 1 : 0;
-    case Id::StateSign: return !isEnd && state != 0 ? 1 : 0;
-    case Id::GivenState: return !isEnd && contains(values, state) ? state : 0;
-    case Id::InState: return contains(values, state) ? 1 : 0;
-    case Id::NotInState: return contains(values, state) ? 0 : 1;
+    case Id::StateAsIs:
+        return state;
+    case Id::Useful:
+        return !isEnd && state == 1 ? 1 : 0;
+    case Id::StateSign:
+        return !isEnd && state != 0 ? 1 : 0;
+    case Id::GivenState:
+        return !isEnd && contains(values, state) ? state : 0;
+    case Id::InState:
+        return contains(values, state) ? 1 : 0;
+    case Id::NotInState:
+        return contains(values, state) ? 0 : 1;
     case Id::StateRecordDur: {
         if (!contains(values, state)) return 0;
         double duration = 0;
@@ -237,7 +293,8 @@ double ThreadInterval::evaluateState(std::size_t pos) const {
         }
         return toWindow(duration);
     }
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -252,19 +309,23 @@ double ThreadInterval::evaluateEvent(std::size_t pos) const {
     };
     const auto& values = params_.empty() ? std::vector<double>{} : params_[0];
     switch (function_.id) {
-    case Id::LastEvtType: return empty ? 0 : eventType(pos);
-    case Id::LastEvtVal: return empty ? 0 : eventValue(pos);
+    case Id::LastEvtType:
+        return empty ? 0 : eventType(pos);
+    case Id::LastEvtVal:
+        return empty ? 0 : eventValue(pos);
     case Id::LastEvtValNoBursts: {
         if (empty) return 0;
         double v = eventValue(pos);
         return v == 0 ? value : v;
     }
-    case Id::NextEvtType: case Id::NextEvtVal: {
+    case Id::NextEvtType:
+    case Id::NextEvtVal: {
         auto n = nextEvent(pos);
         if (n >= stream_.size()) return 0;
         return function_.id == Id::NextEvtType ? eventType(n) : eventValue(n);
     }
-    case Id::AvgNextEvtVal: case Id::AvgLastEvtVal: {
+    case Id::AvgNextEvtVal:
+    case Id::AvgLastEvtVal: {
         if (empty && function_.id == Id::AvgLastEvtVal) return 0;
         auto n = nextEvent(pos);
         if (n >= stream_.size()) return 0;
@@ -274,9 +335,12 @@ double ThreadInterval::evaluateEvent(std::size_t pos) const {
         double v = function_.id == Id::AvgNextEvtVal ? eventValue(n) : eventValue(pos);
         return v * params_[0][0] / dt;
     }
-    case Id::GivenEvtVal: return !empty && contains(values, eventValue(pos)) ? eventValue(pos) : 0;
-    case Id::InEvtVal: return !empty && contains(values, eventValue(pos)) ? 1 : 0;
-    case Id::NotInEvtVal: return empty ? 0 : (contains(values, eventValue(pos)) ? 0 : 1);
+    case Id::GivenEvtVal:
+        return !empty && contains(values, eventValue(pos)) ? eventValue(pos) : 0;
+    case Id::InEvtVal:
+        return !empty && contains(values, eventValue(pos)) ? 1 : 0;
+    case Id::NotInEvtVal:
+        return empty ? 0 : (contains(values, eventValue(pos)) ? 0 : 1);
     case Id::InEvtRange: {
         if (empty) return 0;
         double v = eventValue(pos);
@@ -288,7 +352,8 @@ double ThreadInterval::evaluateEvent(std::size_t pos) const {
         if (n >= stream_.size()) return 0;
         return toWindow(static_cast<double>(stream_.time[n] - stream_.time[pos]));
     }
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -312,31 +377,38 @@ double ThreadInterval::evaluateCommunication(std::size_t pos) const {
     bool lastReceive = ((type & Logical) && (type & (Recv | RemoteRecv)) && c.logicalRecv > c.physicalRecv) ||
                        ((type & Physical) && (type & (Recv | RemoteRecv)) && c.physicalRecv >= c.logicalRecv);
     switch (function_.id) {
-    case Id::LastTag: return static_cast<double>(c.tag);
-    case Id::CommSize: return (type & Comm) ? size : 0;
+    case Id::LastTag:
+        return static_cast<double>(c.tag);
+    case Id::CommSize:
+        return (type & Comm) ? size : 0;
     case Id::CommRecvPartner: {
         for (std::size_t p = pos + 1; p < stream_.size(); ++p) {
             auto ty = stream_.type[p];
             if (ty == Empty || !(ty & Recv)) continue;
             const auto& m = trace.communications[stream_.index[p]];
-            if (((ty & Logical) && m.logicalRecv >= m.physicalRecv) || ((ty & Physical) && m.physicalRecv > m.logicalRecv))
+            if (((ty & Logical) && m.logicalRecv >= m.physicalRecv) ||
+                ((ty & Physical) && m.physicalRecv > m.logicalRecv))
                 return partner(m.sendThread);
         }
         return 0;
     }
-    case Id::CommPartner: return partner(c.recvThread);
+    case Id::CommPartner:
+        return partner(c.recvThread);
     case Id::LastSendDur:
         return toWindow(static_cast<double>(std::max(c.logicalRecv, c.physicalRecv) - stream_.time[pos]));
     case Id::NextRecvDur: {
         for (std::size_t p = pos + 1; p < stream_.size(); ++p) {
             auto ty = stream_.type[p];
             if (ty != Empty && (ty & Comm) && (ty & Recv))
-                return toWindow(static_cast<double>(trace.communications[stream_.index[p]].logicalSend - stream_.time[pos]));
+                return toWindow(static_cast<double>(trace.communications[stream_.index[p]].logicalSend -
+                                                    stream_.time[pos]));
         }
         return 0;
     }
-    case Id::LastSendSize: return size;
-    case Id::SendBytesInTransit: case Id::SendMessagesInTransit: {
+    case Id::LastSendSize:
+        return size;
+    case Id::SendBytesInTransit:
+    case Id::SendMessagesInTransit: {
         double unit = function_.id == Id::SendBytesInTransit ? size : 1.0;
         if (negative()) return value;
         if (logical) {
@@ -348,7 +420,8 @@ double ThreadInterval::evaluateCommunication(std::size_t pos) const {
         }
         return value;
     }
-    case Id::RecvBytesInTransit: case Id::RecvMessagesInTransit: {
+    case Id::RecvBytesInTransit:
+    case Id::RecvMessagesInTransit: {
         double unit = function_.id == Id::RecvBytesInTransit ? size : 1.0;
         if (negative()) return value;
         if (logical) {
@@ -360,20 +433,23 @@ double ThreadInterval::evaluateCommunication(std::size_t pos) const {
         }
         return value;
     }
-    case Id::NumberSends: case Id::NumberSendBytes: {
+    case Id::NumberSends:
+    case Id::NumberSendBytes: {
         double unit = function_.id == Id::NumberSendBytes ? size : 1.0;
         if (physical && (type & Physical) && (type & Send)) return value + unit;
         if (logical && (type & Logical) && (type & Send)) return value + unit;
         return value;
     }
-    case Id::NumberReceives: case Id::NumberReceiveBytes: {
+    case Id::NumberReceives:
+    case Id::NumberReceiveBytes: {
         double unit = function_.id == Id::NumberReceiveBytes ? size : 1.0;
         if (physical && (type & Physical) && (type & Recv)) return value + unit;
         if (!(physical && (type & Physical) && (type & Recv)) && logical && (type & Recv) && lastReceive)
             return value + unit;
         return value;
     }
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -383,17 +459,28 @@ double ThreadInterval::evaluateObject(std::size_t pos) const {
     const auto& list = params_.empty() ? std::vector<double>{} : params_[0];
     auto in = [&](double v) { return contains(list, v) ? v : 0.0; };
     switch (function_.id) {
-    case Id::ApplicationId: return o.threadApplication[thread_] + 1.0;
-    case Id::TaskId: return o.threadTask[thread_] + 1.0;
-    case Id::ThreadId: return thread_ + 1.0;
-    case Id::NodeId: return empty ? 0 : nodeOfCpu(cpuOf(pos));
-    case Id::CpuId: return empty ? 0 : cpuOf(pos);
-    case Id::InApplId: return empty ? 0 : in(o.threadApplication[thread_] + 1.0);
-    case Id::InTaskId: return empty ? 0 : in(o.threadTask[thread_] + 1.0);
-    case Id::InThreadId: return empty ? 0 : in(thread_ + 1.0);
-    case Id::InNodeId: return empty ? 0 : in(nodeOfCpu(cpuOf(pos)) == 0 ? 0 : nodeOfCpu(cpuOf(pos)) - 1.0);
-    case Id::InCpuId: return empty ? 0 : in(cpuOf(pos));
-    default: return 0;
+    case Id::ApplicationId:
+        return o.threadApplication[thread_] + 1.0;
+    case Id::TaskId:
+        return o.threadTask[thread_] + 1.0;
+    case Id::ThreadId:
+        return thread_ + 1.0;
+    case Id::NodeId:
+        return empty ? 0 : nodeOfCpu(cpuOf(pos));
+    case Id::CpuId:
+        return empty ? 0 : cpuOf(pos);
+    case Id::InApplId:
+        return empty ? 0 : in(o.threadApplication[thread_] + 1.0);
+    case Id::InTaskId:
+        return empty ? 0 : in(o.threadTask[thread_] + 1.0);
+    case Id::InThreadId:
+        return empty ? 0 : in(thread_ + 1.0);
+    case Id::InNodeId:
+        return empty ? 0 : in(nodeOfCpu(cpuOf(pos)) == 0 ? 0 : nodeOfCpu(cpuOf(pos)) - 1.0);
+    case Id::InCpuId:
+        return empty ? 0 : in(cpuOf(pos));
+    default:
+        return 0;
     }
 }
 

@@ -11,13 +11,50 @@ namespace gpueff::semantic {
 // value they give an interval from its begin record, their parameters' defaults.
 struct ThreadFunction {
     enum class Id {
-        StateAsIs, Useful, StateSign, GivenState, InState, NotInState, StateRecordDur,
-        LastEvtType, LastEvtVal, LastEvtValNoBursts, NextEvtType, NextEvtVal, AvgNextEvtVal, AvgLastEvtVal,
-        GivenEvtVal, InEvtVal, NotInEvtVal, InEvtRange, IntBetweenEvt,
-        LastTag, CommSize, CommRecvPartner, CommPartner, LastSendDur, NextRecvDur, LastSendSize,
-        SendBytesInTransit, SendMessagesInTransit, RecvBytesInTransit, RecvMessagesInTransit,
-        NumberSends, NumberSendBytes, NumberReceives, NumberReceiveBytes,
-        ApplicationId, TaskId, ThreadId, NodeId, CpuId, InApplId, InTaskId, InThreadId, InNodeId, InCpuId
+        StateAsIs,
+        Useful,
+        StateSign,
+        GivenState,
+        InState,
+        NotInState,
+        StateRecordDur,
+        LastEvtType,
+        LastEvtVal,
+        LastEvtValNoBursts,
+        NextEvtType,
+        NextEvtVal,
+        AvgNextEvtVal,
+        AvgLastEvtVal,
+        GivenEvtVal,
+        InEvtVal,
+        NotInEvtVal,
+        InEvtRange,
+        IntBetweenEvt,
+        LastTag,
+        CommSize,
+        CommRecvPartner,
+        CommPartner,
+        LastSendDur,
+        NextRecvDur,
+        LastSendSize,
+        SendBytesInTransit,
+        SendMessagesInTransit,
+        RecvBytesInTransit,
+        RecvMessagesInTransit,
+        NumberSends,
+        NumberSendBytes,
+        NumberReceives,
+        NumberReceiveBytes,
+        ApplicationId,
+        TaskId,
+        ThreadId,
+        NodeId,
+        CpuId,
+        InApplId,
+        InTaskId,
+        InThreadId,
+        InNodeId,
+        InCpuId
     };
     Id id;
     const char* name;
@@ -35,7 +72,8 @@ const ThreadFunction& threadFunction(const std::string& name, const std::string&
 class ThreadInterval : public Interval {
 public:
     ThreadInterval(const TraceContext& context, std::uint32_t thread, const ThreadFunction& function,
-                   std::vector<std::vector<double>> params, const Filter& filter, Unit unit, Level windowLevel);
+                   std::vector<std::vector<double>> params, const Filter& filter, Unit unit,
+                   Level windowLevel);
     void init() override;
     void next() override;
 

@@ -9,17 +9,26 @@ namespace gpueff::semantic {
 
 namespace {
 
-bool cpuTree(Level l) { return l == Level::System || l == Level::Node || l == Level::Cpu; }
+bool cpuTree(Level l) {
+    return l == Level::System || l == Level::Node || l == Level::Cpu;
+}
 
 const char* levelKey(Level l) {
     switch (l) {
-    case Level::Workload: return "workload";
-    case Level::Application: return "appl";
-    case Level::Task: return "task";
-    case Level::Thread: return "thread";
-    case Level::System: return "system";
-    case Level::Node: return "node";
-    case Level::Cpu: return "cpu";
+    case Level::Workload:
+        return "workload";
+    case Level::Application:
+        return "appl";
+    case Level::Task:
+        return "task";
+    case Level::Thread:
+        return "thread";
+    case Level::System:
+        return "system";
+    case Level::Node:
+        return "node";
+    case Level::Cpu:
+        return "cpu";
     }
     return "";
 }
@@ -27,19 +36,29 @@ const char* levelKey(Level l) {
 // The level directly below `l` in its tree (Thread and Cpu have none).
 Level childLevel(Level l) {
     switch (l) {
-    case Level::Workload: return Level::Application;
-    case Level::Application: return Level::Task;
-    case Level::Task: return Level::Thread;
-    case Level::System: return Level::Node;
-    case Level::Node: return Level::Cpu;
-    default: return l;
+    case Level::Workload:
+        return Level::Application;
+    case Level::Application:
+        return Level::Task;
+    case Level::Task:
+        return Level::Thread;
+    case Level::System:
+        return Level::Node;
+    case Level::Node:
+        return Level::Cpu;
+    default:
+        return l;
     }
 }
 
 } // namespace
 
-bool sameTree(Level a, Level b) { return cpuTree(a) == cpuTree(b); }
-bool finerOrEqual(Level a, Level b) { return sameTree(a, b) && static_cast<int>(a) >= static_cast<int>(b); }
+bool sameTree(Level a, Level b) {
+    return cpuTree(a) == cpuTree(b);
+}
+bool finerOrEqual(Level a, Level b) {
+    return sameTree(a, b) && static_cast<int>(a) >= static_cast<int>(b);
+}
 
 WindowSet::WindowSet(const Cfg& cfg, const TraceContext& context) : cfg_(cfg), context_(context) {
     windows_.resize(cfg.windows.size());
@@ -73,10 +92,10 @@ void WindowSet::compile(std::size_t w) {
         c.derived = &derivedFunction(spec.operation.empty() ? "product" : spec.operation, where);
         auto l0 = cfg_.windows[static_cast<std::size_t>(spec.parents[0])].level;
         auto l1 = cfg_.windows[static_cast<std::size_t>(spec.parents[1])].level;
-        if (!sameTree(l0, l1)) throw Error(where + ": parents at process and resource levels cannot be combined");
+        if (!sameTree(l0, l1))
+            throw Error(where + ": parents at process and resource levels cannot be combined");
         c.baseLevel = static_cast<int>(l0) >= static_cast<int>(l1) ? l0 : l1;
-        if (!finerOrEqual(c.baseLevel, spec.level))
-            throw Error(where + ": level is finer than its parents'");
+        if (!finerOrEqual(c.baseLevel, spec.level)) throw Error(where + ": level is finer than its parents'");
         return;
     }
     auto threadRef = fn("thread", "State As Is");
@@ -96,17 +115,23 @@ void WindowSet::compile(std::size_t w) {
                                             static_cast<std::uint32_t>(t));
             list += (list.empty() ? "" : ", ") + std::to_string(static_cast<std::uint64_t>(t));
         }
-        if (!any) c.missingEvents = where + ": the trace has no event of type " + list + " that the window filters on";
+        if (!any)
+            c.missingEvents =
+                where + ": the trace has no event of type " + list + " that the window filters on";
     }
 }
 
-std::size_t WindowSet::rows(std::size_t w) const { return context_.objects.count(level(w)); }
+std::size_t WindowSet::rows(std::size_t w) const {
+    return context_.objects.count(level(w));
+}
 
 std::int64_t WindowSet::beginTime(std::size_t w) const {
-    return static_cast<std::int64_t>(std::llround(windows_[w].spec->beginRelative * static_cast<double>(context_.endTime)));
+    return static_cast<std::int64_t>(
+        std::llround(windows_[w].spec->beginRelative * static_cast<double>(context_.endTime)));
 }
 std::int64_t WindowSet::endTime(std::size_t w) const {
-    return static_cast<std::int64_t>(std::llround(windows_[w].spec->endRelative * static_cast<double>(context_.endTime)));
+    return static_cast<std::int64_t>(
+        std::llround(windows_[w].spec->endRelative * static_cast<double>(context_.endTime)));
 }
 
 std::string WindowSet::rowLabel(std::size_t w, std::size_t row, bool withLevel, bool fromRowFile) const {
@@ -159,7 +184,8 @@ std::vector<std::string> WindowSet::warnings() const {
 
 IntervalPtr WindowSet::compose(std::size_t w, const std::string& key, IntervalPtr child) const {
     const auto& b = windows_[w].levels.at(key);
-    if (b.compose->id == ComposeFunction::Id::AsIs) return child; // identity: skip a virtual call per interval
+    if (b.compose->id == ComposeFunction::Id::AsIs)
+        return child; // identity: skip a virtual call per interval
     return std::make_unique<ComposeInterval>(std::move(child), *b.compose, b.params, context_, unit(w));
 }
 
@@ -176,8 +202,8 @@ IntervalPtr WindowSet::baseRow(std::size_t w, Level l, std::size_t row) const {
     const auto& c = windows_[w];
     if (c.spec->derived && l == c.baseLevel) return derivedRow(w, row);
     if (!c.spec->derived && l == Level::Thread)
-        return std::make_unique<ThreadInterval>(context_, static_cast<std::uint32_t>(row), *c.thread, c.threadParams,
-                                                *c.filter, c.spec->unit, c.spec->level);
+        return std::make_unique<ThreadInterval>(context_, static_cast<std::uint32_t>(row), *c.thread,
+                                                c.threadParams, *c.filter, c.spec->unit, c.spec->level);
     auto child = childLevel(l);
     auto [first, last] = context_.objects.children(l, row, child);
     std::vector<IntervalPtr> children;

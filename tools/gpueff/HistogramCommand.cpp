@@ -1,15 +1,15 @@
-#include <chrono>
-#include <cstdio>
-#include <fstream>
-#include <string>
-#include <vector>
-
 #include "engine/common/Error.h"
 #include "engine/paraver/OutputFiles.h"
 #include "engine/semantic/HistogramOutput.h"
 #include "engine/semantic/LoadedTrace.h"
 #include "engine/semantic/Window.h"
 #include "tools/gpueff/Commands.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
 
 namespace gpueff::cli {
 
@@ -38,10 +38,9 @@ int run(const HistogramArgs& a) {
     auto loaded = semantic::LoadedTrace::load(a.trace, options);
     double loadSeconds = seconds(start);
     if (loaded->trace().skippedLines > 0)
-        std::fprintf(stderr, "gpueff: warning: %s: %llu malformed lines skipped (--lenient)\n", a.trace.c_str(),
-                     static_cast<unsigned long long>(loaded->trace().skippedLines));
-    if (a.stats)
-        std::fprintf(stderr, "load %s: %.3f s\n", a.trace.c_str(), loadSeconds);
+        std::fprintf(stderr, "gpueff: warning: %s: %llu malformed lines skipped (--lenient)\n",
+                     a.trace.c_str(), static_cast<unsigned long long>(loaded->trace().skippedLines));
+    if (a.stats) std::fprintf(stderr, "load %s: %.3f s\n", a.trace.c_str(), loadSeconds);
 
     std::filesystem::create_directories(a.outputDir);
     std::vector<std::filesystem::path> finals;
@@ -61,8 +60,10 @@ int run(const HistogramArgs& a) {
         if (!out) throw Error(outputs.temporary(i).string() + ": cannot write");
         if (cfg.histogram) {
             auto table = semantic::computeHistogram(cfg, windows);
-            if (a.json) out << semantic::histogramJson(table).dump(2) << '\n';
-            else semantic::writeHistogramText(out, table, a.precision);
+            if (a.json)
+                out << semantic::histogramJson(table).dump(2) << '\n';
+            else
+                semantic::writeHistogramText(out, table, a.precision);
         } else {
             semantic::writeTimelineCsv(out, windows, windows.size() - 1);
         }
@@ -80,15 +81,18 @@ int run(const HistogramArgs& a) {
 
 Action addHistogram(CLI::App& app) {
     auto args = std::make_shared<HistogramArgs>();
-    auto* cmd = app.add_subcommand(
-        "histogram",
-        "Evaluate Paraver cfgs on a Paraver trace, headless, like paramedir: for each cfg write DIR/<cfg>.txt\n"
-        "(its last histogram, paramedir's tab-separated layout) or, for a cfg without histogram, DIR/<cfg>.csv\n"
-        "(its last window's timeline: object, begin, duration, value).");
+    auto* cmd =
+        app.add_subcommand("histogram", "Evaluate Paraver cfgs on a Paraver trace, headless, like paramedir: "
+                                        "for each cfg write DIR/<cfg>.txt\n"
+                                        "(its last histogram, paramedir's tab-separated layout) or, for a "
+                                        "cfg without histogram, DIR/<cfg>.csv\n"
+                                        "(its last window's timeline: object, begin, duration, value).");
     cmd->add_option("trace", args->trace, "Paraver trace (.prv or .prv.gz; .pcf and .row beside it)")
         ->required()
         ->check(CLI::ExistingFile);
-    cmd->add_option("cfgs", args->cfgs, "Paraver cfg files (ConfigFile 3.x)")->required()->check(CLI::ExistingFile);
+    cmd->add_option("cfgs", args->cfgs, "Paraver cfg files (ConfigFile 3.x)")
+        ->required()
+        ->check(CLI::ExistingFile);
     cmd->add_option("-o,--output", args->outputDir, "output directory (default: the current directory)");
     cmd->add_option("--precision", args->precision,
                     "decimals of histogram values (default 2; 10 gives paramedir -npr's output)");

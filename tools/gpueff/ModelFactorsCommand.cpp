@@ -1,13 +1,13 @@
-#include <cstdio>
-#include <fstream>
-#include <string>
-#include <vector>
-
 #include "engine/common/Error.h"
 #include "engine/paraver/OutputFiles.h"
 #include "metrics/ModelFactors.h"
 #include "reports/ModelFactorsReport.h"
 #include "tools/gpueff/Commands.h"
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
 
 namespace gpueff::cli {
 
@@ -62,8 +62,10 @@ Action addModelFactors(CLI::App& app) {
         "modelfactors",
         "POP model factors of CPU runs of one application at different process counts (Paraver traces with\n"
         "state Running and, for IPC and frequency, PAPI_TOT_INS/PAPI_TOT_CYC): parallel efficiency = load\n"
-        "balance x communication efficiency, computation scalability, global efficiency, IPC, instruction and\n"
-        "frequency scalability, speedup; in BSC basicanalysis' csv layout. Without --csv/--json/--md the csv\n"
+        "balance x communication efficiency, computation scalability, global efficiency, IPC, instruction "
+        "and\n"
+        "frequency scalability, speedup; in BSC basicanalysis' csv layout. Without --csv/--json/--md the "
+        "csv\n"
         "goes to stdout.");
     cmd->add_option("traces", args->traces, "Paraver traces (.prv or .prv.gz), one per process count")
         ->required()
