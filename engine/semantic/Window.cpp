@@ -3,6 +3,7 @@
 #include "engine/common/Error.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace gpueff::semantic {
@@ -13,24 +14,11 @@ bool cpuTree(Level l) {
     return l == Level::System || l == Level::Node || l == Level::Cpu;
 }
 
-const char* levelKey(Level l) {
-    switch (l) {
-    case Level::Workload:
-        return "workload";
-    case Level::Application:
-        return "appl";
-    case Level::Task:
-        return "task";
-    case Level::Thread:
-        return "thread";
-    case Level::System:
-        return "system";
-    case Level::Node:
-        return "node";
-    case Level::Cpu:
-        return "cpu";
-    }
-    return "";
+// The cfg's lower-case name of a level ("thread", "appl", ...): the .row name in lower case.
+std::string levelKey(Level l) {
+    std::string key = levelName(l);
+    for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return key;
 }
 
 // The level directly below `l` in its tree (Thread and Cpu have none).
@@ -158,7 +146,7 @@ InfoType WindowSet::infoType(std::size_t w) const {
     Level l = c.spec->level;
     Level base = c.spec->derived ? c.baseLevel : Level::Thread;
     while (true) {
-        std::string key = levelKey(l);
+        auto key = levelKey(l);
         auto ci = composeInfo(("compose_" + key).c_str());
         if (ci != InfoType::Same) return ci;
         if (l == base) break;
@@ -195,7 +183,7 @@ IntervalPtr WindowSet::makeRow(std::size_t w, std::size_t row) const {
 }
 
 IntervalPtr WindowSet::levelRow(std::size_t w, Level l, std::size_t row) const {
-    return compose(w, std::string("compose_") + levelKey(l), baseRow(w, l, row));
+    return compose(w, "compose_" + levelKey(l), baseRow(w, l, row));
 }
 
 IntervalPtr WindowSet::baseRow(std::size_t w, Level l, std::size_t row) const {
