@@ -196,6 +196,9 @@ IntervalPtr WindowSet::baseRow(std::size_t w, Level l, std::size_t row) const {
     auto [first, last] = context_.objects.children(l, row, child);
     std::vector<IntervalPtr> children;
     for (auto i = first; i <= last && first <= last; ++i) children.push_back(levelRow(w, child, i));
+    if (children.empty())
+        throw Error(cfg_.path + ": " + context_.objects.label(l, row, true) + " has no " + levelName(child) +
+                    " objects in the trace header; window '" + c.spec->name + "' cannot aggregate it");
     const auto& b = c.levels.at(levelKey(l));
     return std::make_unique<AggregateInterval>(std::move(children), *b.aggregate, b.params);
 }
