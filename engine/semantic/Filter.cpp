@@ -6,53 +6,65 @@ namespace gpueff::semantic {
 
 using namespace paraver::RecordBits;
 
-bool isFilterFunction(const std::string& f) {
-    return f == "All" || f == "None" || f == "=" || f == "!=" || f == ">" || f == "<" || f == "[x,y]";
+FilterOp filterOp(const std::string& name, const std::string& where) {
+    static const std::pair<const char*, FilterOp> ops[] = {
+        {"All", FilterOp::All},     {"None", FilterOp::None}, {"=", FilterOp::Equal},
+        {"!=", FilterOp::NotEqual}, {">", FilterOp::Greater}, {"<", FilterOp::Less},
+        {"[x,y]", FilterOp::Range}};
+    for (const auto& [text, op] : ops)
+        if (name == text) return op;
+    throw Error(where + ": unknown filter function '" + name + "'");
 }
 
 // The list is walked until the function says stop, keeping the last result; an absent list leaves the
 // function's default (true only for All).
-bool filterList(const std::string& f, const std::vector<double>& list, bool listGiven, double data) {
-    bool result = f == "All";
+bool filterList(FilterOp op, const std::vector<double>& list, bool listGiven, double data) {
+    bool result = op == FilterOp::All;
     if (!listGiven) return result;
     for (std::size_t i = 0; i < list.size(); ++i) {
         double p = list[i];
         bool stop = true;
-        if (f == "All")
+        switch (op) {
+        case FilterOp::All:
             result = true;
-        else if (f == "None")
+            break;
+        case FilterOp::None:
             result = false;
-        else if (f == "=")
+            break;
+        case FilterOp::Equal:
             stop = result = data == p;
-        else if (f == "!=") {
+            break;
+        case FilterOp::NotEqual:
             result = data != p;
             stop = !result;
-        } else if (f == ">") {
+            break;
+        case FilterOp::Greater:
             result = data > p;
             stop = !result;
-        } else if (f == "<") {
+            break;
+        case FilterOp::Less:
             result = data < p;
             stop = !result;
-        } else if (f == "[x,y]") {
+            break;
+        case FilterOp::Range:
             if (i == 0) {
                 result = data >= p;
                 stop = !result;
             } else if (i == 1) {
                 result = data <= p;
-                stop = true;
             }
-        } else
-            throw Error("unknown filter function '" + f + "'");
+            break;
+        }
         if (stop) break;
     }
     return result;
 }
 
 Filter::Filter(const FilterSpec& spec, const paraver::TraceLabels& labels, const std::string& where)
-    : spec_(spec) {
-    for (const auto* f : {&spec.fromFunction, &spec.toFunction, &spec.tagFunction, &spec.sizeFunction,
-                          &spec.bandwidthFunction, &spec.typeFunction, &spec.valueFunction})
-        if (!isFilterFunction(*f)) throw Error(where + ": unknown filter function '" + *f + "'");
+    : spec_(spec), fromOp_(filterOp(spec.fromFunction, where)), toOp_(filterOp(spec.toFunction, where)),
+      tagOp_(filterOp(spec.tagFunction, where)), sizeOp_(filterOp(spec.sizeFunction, where)),
+      bandwidthOp_(filterOp(spec.bandwidthFunction, where)), typeOp_(filterOp(spec.typeFunction, where)),
+      valueOp_(filterOp(spec.valueFunction, where)) {
     // Labels win over numbers when the .pcf knows them (Paraver's symbol picking); a label the .pcf lacks
     // keeps the number written beside it.
     if (!spec.typeLabels.empty() && spec.typeLabels.size() == spec.types.size()) {
@@ -85,16 +97,15 @@ Filter::Filter(const FilterSpec& spec, const paraver::TraceLabels& labels, const
 }
 
 bool Filter::passEvent(std::uint32_t type, std::int64_t value) const {
-    bool result = filterList(spec_.typeFunction, types_, hasTypes_, static_cast<double>(type));
+    bool result = filterList(typeOp_, types_, hasTypes_, static_cast<double>(type));
     if (spec_.typeValueAnd && !result) return false;
     if (!spec_.typeValueAnd && result) return true;
-    if (hasValues_) result = filterList(spec_.valueFunction, values_, true, static_cast<double>(value));
+    if (hasValues_) result = filterList(valueOp_, values_, true, static_cast<double>(value));
     return result;
 }
 
 bool Filter::passCommunication(const paraver::Trace& trace, std::uint32_t comm, std::uint16_t type,
-                               const std::function<double(std::uint32_t)>& objectOf,
-                               double unitsPerTraceUnit) const {
+                               const ObjectModel& objects, Level level, double unitsPerTraceUnit) const {
     const auto& c = trace.communications[comm];
     if (!(spec_.logical && spec_.physical)) {
         if (!spec_.logical && !spec_.physical) return false;
@@ -108,17 +119,19 @@ bool Filter::passCommunication(const paraver::Trace& trace, std::uint32_t comm, 
                 return false;
         }
     }
-    bool result = filterList(spec_.fromFunction, from_, !from_.empty(), objectOf(c.sendThread));
+    bool result = filterList(fromOp_, from_, !from_.empty(),
+                             static_cast<double>(objects.ownerOfThread(level, c.sendThread)));
     if (spec_.fromToAnd && !result) return false;
     if (!spec_.fromToAnd && result) return true;
-    result = filterList(spec_.toFunction, to_, !to_.empty(), objectOf(c.recvThread));
+    result =
+        filterList(toOp_, to_, !to_.empty(), static_cast<double>(objects.ownerOfThread(level, c.recvThread)));
     if (!result) return false;
-    result = filterList(spec_.tagFunction, spec_.tags, !spec_.tags.empty(), static_cast<double>(c.tag));
+    result = filterList(tagOp_, spec_.tags, !spec_.tags.empty(), static_cast<double>(c.tag));
     if (spec_.tagSizeAnd && !result) return false;
     if (!spec_.tagSizeAnd && result) return true;
-    result = filterList(spec_.sizeFunction, spec_.sizes, !spec_.sizes.empty(), static_cast<double>(c.size));
+    result = filterList(sizeOp_, spec_.sizes, !spec_.sizes.empty(), static_cast<double>(c.size));
     if (!result) return false;
-    if (spec_.bandwidths.empty()) return filterList(spec_.bandwidthFunction, {}, false, 0);
+    if (spec_.bandwidths.empty()) return filterList(bandwidthOp_, {}, false, 0);
     double time = 0;
     if (spec_.logical && c.logicalRecv > c.physicalRecv)
         time = static_cast<double>(c.logicalRecv - c.logicalSend);
@@ -127,7 +140,7 @@ bool Filter::passCommunication(const paraver::Trace& trace, std::uint32_t comm, 
     else
         time = static_cast<double>(c.physicalRecv - c.logicalSend);
     double bandwidth = static_cast<double>(c.size) / (time * unitsPerTraceUnit);
-    return filterList(spec_.bandwidthFunction, spec_.bandwidths, true, bandwidth);
+    return filterList(bandwidthOp_, spec_.bandwidths, true, bandwidth);
 }
 
 } // namespace gpueff::semantic

@@ -122,16 +122,9 @@ bool ThreadInterval::passFilter(std::size_t pos) const {
         auto i = stream_.index[pos];
         return filter_.passEvent(records_.eventType[i], records_.eventValue[i]);
     }
-    if (type & (Comm | RemoteSend | RemoteRecv)) {
-        const auto& objects = context_.objects;
-        auto level = level_;
-        return filter_.passCommunication(
-            context_.trace, stream_.index[pos], type,
-            [&objects, level](std::uint32_t t) {
-                return static_cast<double>(objects.ownerOfThread(level, t));
-            },
-            toWindow(1.0));
-    }
+    if (type & (Comm | RemoteSend | RemoteRecv))
+        return filter_.passCommunication(context_.trace, stream_.index[pos], type, context_.objects, level_,
+                                         toWindow(1.0));
     return true;
 }
 
