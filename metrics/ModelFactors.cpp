@@ -30,10 +30,8 @@ std::vector<double> perThread(const semantic::LoadedTrace& trace, const std::str
 }
 
 bool hasEventType(const semantic::LoadedTrace& trace, std::uint32_t type) {
-    for (const auto& t : trace.trace().threads)
-        for (auto e : t.eventType)
-            if (e == type) return true;
-    return false;
+    const auto& types = trace.context().eventTypes;
+    return std::binary_search(types.begin(), types.end(), type);
 }
 
 } // namespace
