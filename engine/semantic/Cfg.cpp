@@ -367,7 +367,6 @@ private:
         if (histogram_) finishHistogram();
         histogram_ = HistogramSpec{};
         histogram_->line = line_;
-        histogramHasLimits_ = false;
     }
 
     int windowIndex(const std::string& text) {
@@ -468,7 +467,6 @@ private:
     Cfg cfg_;
     std::optional<std::size_t> expectedWindows_;
     std::optional<HistogramSpec> histogram_;
-    bool histogramHasLimits_ = false;
     bool inDescription_ = false;
     bool histogramDropped_ = false;
 };

@@ -186,24 +186,24 @@ public:
         for (std::size_t r = 0; r < rows; ++r) {
             auto control = windows_.makeRow(control_, r);
             control->init();
-            std::vector<std::pair<std::size_t, IntervalPtr>> data;
+            std::vector<IntervalPtr> data;
             if (data_ != control_) {
                 auto [first, last] = ctx.objects.children(windows_.level(control_), r, windows_.level(data_));
                 for (auto d = first; d <= last && first <= last; ++d) {
-                    data.emplace_back(d, windows_.makeRow(data_, d));
-                    data.back().second->init();
+                    data.push_back(windows_.makeRow(data_, d));
+                    data.back()->init();
                 }
             }
-            walk(*control, r, begin_, end_, [&](std::int64_t from, std::int64_t to) {
+            walk(*control, begin_, end_, [&](std::int64_t from, std::int64_t to) {
                 std::size_t column = 0;
                 if (!columns_.column(control->value, column)) return;
                 if (data.empty()) {
                     burst(r, column, *control, *control, from, to);
                     return;
                 }
-                for (auto& [index, interval] : data)
+                for (auto& interval : data)
                     walk(
-                        *interval, index, from, to,
+                        *interval, from, to,
                         [&](std::int64_t b, std::int64_t e) { burst(r, column, *control, *interval, b, e); },
                         true);
             });
@@ -215,8 +215,7 @@ private:
     // Paraver's recursiveExecution for one row: skip intervals that end before `from`, visit the non-empty
     // ones that end before `to`, then the one reaching past `to` (even when empty).
     template <typename Visit>
-    void walk(Interval& row, std::size_t, std::int64_t from, std::int64_t to, Visit visit,
-              bool nested = false) {
+    void walk(Interval& row, std::int64_t from, std::int64_t to, Visit visit, bool nested = false) {
         while (row.end <= from && row.begin < traceEnd_) row.next();
         while (row.end < to && row.begin < traceEnd_) {
             if (row.begin != row.end) visit(std::max(from, row.begin), std::min(to, row.end));

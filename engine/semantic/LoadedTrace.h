@@ -15,8 +15,7 @@ class LoadedTrace {
 public:
     static std::unique_ptr<LoadedTrace> load(const std::filesystem::path& prv,
                                              const paraver::ReadOptions& options = {});
-    // From a trace already in memory (tests, round trips); labels are read from `pcfRowStem`.pcf/.row when
-    // given.
+    // From a trace and labels already in memory.
     LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels);
 
     const TraceContext& context() const { return *context_; }

@@ -194,9 +194,8 @@ void ThreadInterval::next() {
 std::uint32_t ThreadInterval::cpuOf(std::size_t pos) const {
     auto type = stream_.type[pos];
     auto i = stream_.index[pos];
-    if (type == Empty) {
-        if (pos == 0) return 0;
-        return pos > 0 ? cpuOf(pos - 1) : 0;
+    if (type == Empty) { // the trailing empty record is on the CPU of the record before it
+        return pos == 0 ? 0 : cpuOf(pos - 1);
     }
     if (type & State) return records_.stateCpu[i];
     if (type & Event) return records_.eventCpu[i];
