@@ -112,29 +112,22 @@ void reorder(std::vector<T>& v, const std::vector<std::uint32_t>& order) {
     v.swap(out);
 }
 
-// Records of a thread are usually written in time order; when not, a stable sort keeps the pairs of one
-// event record and equal-time records in file order.
+// Stable-sorts parallel columns by `key` when it is out of order (pairs of one event record and
+// equal-time records keep their file order).
+template <typename... Columns>
+void sortColumnsBy(std::vector<std::int64_t>& key, Columns&... columns) {
+    if (std::is_sorted(key.begin(), key.end())) return;
+    std::vector<std::uint32_t> order(key.size());
+    std::iota(order.begin(), order.end(), 0U);
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return key[a] < key[b]; });
+    reorder(key, order);
+    (reorder(columns, order), ...);
+}
+
+// Records of a thread are usually written in time order; not always.
 void sortThread(ThreadRecords& t) {
-    if (!std::is_sorted(t.eventTime.begin(), t.eventTime.end())) {
-        std::vector<std::uint32_t> order(t.eventTime.size());
-        std::iota(order.begin(), order.end(), 0U);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](auto a, auto b) { return t.eventTime[a] < t.eventTime[b]; });
-        reorder(t.eventTime, order);
-        reorder(t.eventType, order);
-        reorder(t.eventValue, order);
-        reorder(t.eventCpu, order);
-    }
-    if (!std::is_sorted(t.stateBegin.begin(), t.stateBegin.end())) {
-        std::vector<std::uint32_t> order(t.stateBegin.size());
-        std::iota(order.begin(), order.end(), 0U);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](auto a, auto b) { return t.stateBegin[a] < t.stateBegin[b]; });
-        reorder(t.stateBegin, order);
-        reorder(t.stateEnd, order);
-        reorder(t.stateValue, order);
-        reorder(t.stateCpu, order);
-    }
+    sortColumnsBy(t.eventTime, t.eventType, t.eventValue, t.eventCpu);
+    sortColumnsBy(t.stateBegin, t.stateEnd, t.stateValue, t.stateCpu);
 }
 
 class BodyParser {

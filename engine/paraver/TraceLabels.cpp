@@ -1,6 +1,7 @@
 #include "engine/paraver/TraceLabels.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/Text.h"
 
 #include <charconv>
 #include <fstream>
@@ -9,13 +10,6 @@
 namespace gpueff::paraver {
 
 namespace {
-
-std::string trim(const std::string& s) {
-    auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return "";
-    auto e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
 
 template <typename T>
 bool parseNumber(const std::string& s, T& out) {

@@ -1,6 +1,7 @@
 #include "engine/semantic/Cfg.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/Text.h"
 
 #include <charconv>
 #include <cstdlib>
@@ -31,13 +32,6 @@ const char* levelName(Level level) {
 }
 
 namespace {
-
-std::string trim(std::string_view s) {
-    auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string_view::npos) return "";
-    auto e = s.find_last_not_of(" \t\r");
-    return std::string(s.substr(b, e - b + 1));
-}
 
 // Level keys as the cfg spells them, normalised to one name each.
 std::optional<std::string> levelKey(const std::string& word) {
