@@ -42,7 +42,7 @@ protected:
     bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
         iv.begin = shifted(s.int64(0));
         iv.end = shifted(s.int64(1));
-        iv.row = ctx_.streamRow({s.int64(2), s.int64(3), s.int64(4)});
+        iv.row = ctx_.activityRow({s.int64(2), s.int64(3), s.int64(4)}, s.int64(5), s.int64(0));
         std::int64_t nameId = s.int64(6);
         auto [it, fresh] = isNccl_.try_emplace(nameId, false);
         if (fresh) it->second = containsNccl(ctx_.report.string(nameId));
@@ -84,7 +84,7 @@ protected:
     bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
         iv.begin = shifted(s.int64(0));
         iv.end = shifted(s.int64(1));
-        iv.row = ctx_.streamRow({s.int64(2), s.int64(3), s.int64(4)});
+        iv.row = ctx_.activityRow({s.int64(2), s.int64(3), s.int64(4)}, s.int64(5), s.int64(0));
         std::int64_t kind = s.int64(6);
         r.add(types::kMemoryOperation, kind == 0 ? kUnknownCopyKind : kind);
         r.add(types::kMemoryBytes, s.int64(7));
@@ -108,7 +108,7 @@ protected:
     bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
         iv.begin = shifted(s.int64(0));
         iv.end = shifted(s.int64(1));
-        iv.row = ctx_.streamRow({s.int64(2), s.int64(3), s.int64(4)});
+        iv.row = ctx_.activityRow({s.int64(2), s.int64(3), s.int64(4)}, s.int64(5), s.int64(0));
         r.add(types::kMemoryOperation, kMemsetOperation);
         r.add(types::kMemoryBytes, s.int64(6));
         r.add(types::kCorrelationId, s.int64(5));
@@ -129,7 +129,7 @@ protected:
     bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
         iv.begin = shifted(s.int64(0));
         iv.end = shifted(s.int64(1));
-        iv.row = ctx_.streamRow({s.int64(2), s.int64(3), s.int64(4)});
+        iv.row = ctx_.activityRow({s.int64(2), s.int64(3), s.int64(4)}, s.int64(5), s.int64(0));
         std::int64_t graphId = s.int64(6);
         r.add(types::kGraphLaunch,
               ctx_.textValue(types::kGraphLaunch, "CUDA graph " + std::to_string(graphId)));
@@ -143,13 +143,49 @@ private:
     ReportContext& ctx_;
 };
 
+// Greedy interval partitioning in start order: each activity takes the first lane free at its start, which
+// uses as few lanes as the deepest overlap needs.
+void assignLanes(const NsysExport& ex, const char* table, const StreamKey& key, ReportObjects& objects) {
+    sqlite::Statement st(ex.db(), std::string("SELECT start, end, correlationId FROM ") + table +
+                                      " WHERE globalPid = ? AND deviceId = ? AND streamId = ? ORDER BY start, end");
+    st.bind(1, key.globalPid);
+    st.bind(2, key.device);
+    st.bind(3, key.stream);
+    std::vector<std::int64_t> laneEnds;
+    while (st.step()) {
+        std::int64_t start = st.int64(0), end = st.int64(1);
+        std::size_t lane = 0;
+        while (lane < laneEnds.size() && laneEnds[lane] > start) ++lane;
+        if (lane == laneEnds.size()) laneEnds.push_back(end);
+        laneEnds[lane] = std::max(end, start);
+        if (lane > 0) objects.laneOf[{key, st.int64(2), start}] = static_cast<std::uint32_t>(lane);
+    }
+    auto& lanes = objects.process(key.globalPid).lanes[key];
+    lanes = std::max(lanes, static_cast<std::uint32_t>(laneEnds.size()));
+}
+
 void discoverStreams(const NsysExport& ex, const char* table, ReportObjects& objects) {
     const auto& db = ex.db();
     if (!db.hasTable(table) || !objects.firstScan(table)) return;
     requireColumns(db, table, {"start", "end", "globalPid", "deviceId", "streamId"});
-    auto span = scanTable(ex, table, "globalPid, deviceId, streamId", 3, "", [&](const std::int64_t* k) {
-        objects.process(k[0]).streams.insert({k[0], k[1], k[2]});
-    });
+    // Storage order is nearly start order: an activity starting before the latest end seen on its stream may
+    // overlap it; only such streams are read again, sorted, to place their activities on lanes.
+    std::map<StreamKey, std::int64_t> latestEnd;
+    std::set<StreamKey> suspects;
+    StreamKey current{};
+    std::int64_t* end = nullptr;
+    auto span = scanTable(
+        ex, table, "globalPid, deviceId, streamId", 3, "",
+        [&](const std::int64_t* k) {
+            current = {k[0], k[1], k[2]};
+            objects.process(k[0]).streams.insert(current);
+            end = &latestEnd.try_emplace(current, INT64_MIN).first->second;
+        },
+        [&](std::int64_t rowStart, std::int64_t rowEnd) {
+            if (rowStart < *end) suspects.insert(current);
+            *end = std::max(*end, rowEnd);
+        });
+    for (const auto& key : suspects) assignLanes(ex, table, key, objects);
     objects.span(span.first, span.last);
 }
 

@@ -18,7 +18,8 @@ public:
     std::string name() const override { return "launches"; }
 
 protected:
-    // columns: api start, api end, api globalTid, gpu start, globalPid, deviceId, streamId, size, tag
+    // columns: api start, api end, api globalTid, gpu start, globalPid, deviceId, streamId, size, tag,
+    // correlation id
     bool fill(TraceRecord& out) override {
         if (!st_.step()) return false;
         std::int64_t apiStart = st_.int64(0) + ctx_.shift, apiEnd = st_.int64(1) + ctx_.shift;
@@ -29,7 +30,7 @@ protected:
         out.time = apiStart;
         auto& c = out.comm;
         c.sendRow = ctx_.threadRow(st_.int64(2));
-        c.recvRow = ctx_.streamRow({st_.int64(4), st_.int64(5), st_.int64(6)});
+        c.recvRow = ctx_.activityRow({st_.int64(4), st_.int64(5), st_.int64(6)}, st_.int64(9), st_.int64(3));
         out.row = c.sendRow;
         c.logicalSend = apiStart;
         // The work may start before the launch call returns; the physical send never follows the receive.
@@ -80,7 +81,7 @@ void openLaunches(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>
     out.push_back(std::make_unique<LaunchSource>(
         ctx, sqlite::Statement(
                  db, "SELECT r.start, r.end, r.globalTid, g.start, g.globalPid, g.deviceId, g.streamId, "
-                     "g.size, g.tag FROM " +
+                     "g.size, g.tag, g.correlationId FROM " +
                          runtime + " r" + join + "(" + gpu +
                          ") g ON g.correlationId = r.correlationId AND r.globalTid >= g.globalPid AND "
                          "r.globalTid < g.globalPid + 16777216 ORDER BY " +

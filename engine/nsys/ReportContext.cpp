@@ -20,6 +20,15 @@ std::uint32_t ReportContext::streamRow(const StreamKey& key) const {
     return it->second;
 }
 
+std::uint32_t ReportContext::activityRow(const StreamKey& key, std::int64_t correlationId,
+                                         std::int64_t start) const {
+    if (!laneOf.empty()) {
+        auto lane = laneOf.find({key, correlationId, start});
+        if (lane != laneOf.end()) return laneRows.at({key, lane->second});
+    }
+    return streamRow(key);
+}
+
 std::int64_t ReportContext::stringValue(std::uint32_t type, std::int64_t id) {
     auto key = std::make_pair(type, id);
     auto it = stringValues_.find(key);

@@ -18,12 +18,21 @@ struct StreamKey {
     auto operator<=>(const StreamKey&) const = default;
 };
 
+// One GPU activity, to find the extra row ("lane") of an activity that overlaps an earlier one of the same
+// table on its stream: Paraver's last-value semantics would end the first one's value at the second's end.
+struct LaneKey {
+    StreamKey stream;
+    std::int64_t correlationId, start;
+    auto operator<=>(const LaneKey&) const = default;
+};
+
 // What a report contains, found by the pre-pass before any record is written: the header needs every
 // thread and the time span up front.
 struct ReportObjects {
     struct Process {
         std::set<std::int64_t> threads; // globalTid
         std::set<StreamKey> streams;
+        std::map<StreamKey, std::uint32_t> lanes; // streams needing more than one row: row count
         std::set<std::int64_t> metricGpus; // GPU_METRICS typeId
         std::int64_t mpiRank = -1;
     };
@@ -31,6 +40,7 @@ struct ReportObjects {
     std::int64_t firstTime = INT64_MAX, lastTime = INT64_MIN;
     std::map<std::string, std::uint64_t> skipped; // reason -> rows
     std::set<std::string> scanned;                // tables already discovered (several kinds share tables)
+    std::map<LaneKey, std::uint32_t> laneOf;      // activities on a lane > 0 (rare: overlapping activities)
 
     bool firstScan(const std::string& table) { return scanned.insert(table).second; }
 
@@ -53,11 +63,15 @@ public:
     paraver::EventCatalog& catalog;
     std::unordered_map<std::int64_t, std::uint32_t> threadRows;
     std::map<StreamKey, std::uint32_t> streamRows;
+    std::map<std::pair<StreamKey, std::uint32_t>, std::uint32_t> laneRows; // (stream, lane > 0) -> row
+    std::map<LaneKey, std::uint32_t> laneOf;
     std::unordered_map<std::int64_t, std::uint32_t> metricRows;
     std::map<std::string, std::uint64_t> skipped; // reason -> count, found while opening sources
 
     std::uint32_t threadRow(std::int64_t globalTid) const;
     std::uint32_t streamRow(const StreamKey& key) const;
+    // The row of one activity: its stream's, or an extra lane's when it overlaps an earlier activity.
+    std::uint32_t activityRow(const StreamKey& key, std::int64_t correlationId, std::int64_t start) const;
 
     // Value of the name behind string id `id` under `type`, cached per report (no string work per record).
     std::int64_t stringValue(std::uint32_t type, std::int64_t id);

@@ -7,7 +7,8 @@ namespace gpueff::nsys {
 
 ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::string& keyColumns,
                    int keyCount, const std::string& where,
-                   const std::function<void(const std::int64_t* keys)>& onKey) {
+                   const std::function<void(const std::int64_t* keys)>& onKey,
+                   const std::function<void(std::int64_t start, std::int64_t end)>& onRow) {
     ScanSpan span;
     sqlite::Statement st(ex.db(), "SELECT start, coalesce(end, start), " + keyColumns + " FROM " + table +
                                       (where.empty() ? "" : " WHERE " + where));
@@ -25,6 +26,7 @@ ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::st
             previous = keys;
             any = true;
         }
+        if (onRow) onRow(start, st.int64(1));
     }
     span.lateness = lateness.worst;
     ex.noteLateness(table, span.lateness);

@@ -27,6 +27,7 @@ struct ScanSpan {
 // its objects: `onKey` sees the key columns whenever they differ from the previous row's.
 ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::string& keyColumns,
                    int keyCount, const std::string& where,
-                   const std::function<void(const std::int64_t* keys)>& onKey);
+                   const std::function<void(const std::int64_t* keys)>& onKey,
+                   const std::function<void(std::int64_t start, std::int64_t end)>& onRow = {});
 
 } // namespace gpueff::nsys

@@ -42,6 +42,7 @@ paraver::TraceLayout buildTaskLayout(const std::vector<std::unique_ptr<NsysExpor
                             " is also in " + reports[procs[j].report]->path().string() +
                             " (the same report given twice?)");
     paraver::TraceLayout layout;
+    for (std::size_t r = 0; r < reports.size(); ++r) contexts[r]->laneOf = objects[r].laneOf;
     for (const auto& p : procs) {
         auto node = std::find(layout.nodes.begin(), layout.nodes.end(), p.host);
         if (node == layout.nodes.end()) node = layout.nodes.insert(layout.nodes.end(), p.host);
@@ -59,10 +60,14 @@ paraver::TraceLayout buildTaskLayout(const std::vector<std::unique_ptr<NsysExpor
             }
             ctx.threadRows[tid] = layout.addRow(task, paraver::RowKind::CpuThread, label);
         }
-        for (const auto& s : p.objects->streams)
-            ctx.streamRows[s] =
-                layout.addRow(task, paraver::RowKind::CudaStream,
-                              "CUDA-D" + std::to_string(s.device) + ".S" + std::to_string(s.stream));
+        for (const auto& s : p.objects->streams) {
+            std::string label = "CUDA-D" + std::to_string(s.device) + ".S" + std::to_string(s.stream);
+            ctx.streamRows[s] = layout.addRow(task, paraver::RowKind::CudaStream, label);
+            auto lanes = p.objects->lanes.find(s);
+            for (std::uint32_t lane = 1; lanes != p.objects->lanes.end() && lane < lanes->second; ++lane)
+                ctx.laneRows[{s, lane}] = layout.addRow(task, paraver::RowKind::CudaStream,
+                                                        label + "." + std::to_string(lane + 1));
+        }
         // A GPU's index is its typeId's rank among the report's metric GPUs (as in discoverGpuMetrics), not a
         // count within the process: the second process's GPU 1 is "Metrics GPU1".
         std::set<std::int64_t> reportGpus;

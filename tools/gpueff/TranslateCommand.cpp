@@ -52,6 +52,8 @@ bool onPath(const char* program) {
     return false;
 }
 
+} // namespace
+
 // A .nsys-rep is NVIDIA's proprietary container: only nsys itself can turn it into the SQLite we read.
 std::filesystem::path exportedSqlite(const std::filesystem::path& input) {
     if (input.extension() != ".nsys-rep") return input;
@@ -67,8 +69,6 @@ std::filesystem::path exportedSqlite(const std::filesystem::path& input) {
         throw Error(input.string() + ": `" + cmd + "` failed");
     return sqlite;
 }
-
-} // namespace
 
 Action addTranslate(CLI::App& app) {
     auto args = std::make_shared<TranslateArgs>();

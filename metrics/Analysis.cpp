@@ -1,0 +1,99 @@
+#include "metrics/Analysis.h"
+
+#include "engine/common/Error.h"
+
+#include <algorithm>
+
+namespace gpueff::metrics {
+
+std::string valueName(const semantic::LoadedTrace& trace, std::uint32_t type, std::int64_t value) {
+    const auto& values = trace.context().labels.eventValues;
+    if (auto t = values.find(type); t != values.end())
+        if (auto v = t->second.find(value); v != t->second.end()) return v->second;
+    return std::to_string(type) + ":" + std::to_string(value);
+}
+
+namespace {
+
+bool isNvtxRangeType(std::uint32_t type) {
+    if (type < 9500 || type >= 9600 + 100 * 9001) return false;
+    return type % 100 < 97; // +97..+99 are payloads and marks
+}
+
+// The span of the NVTX ranges named `name`: a range begins with its value and ends at the next event of
+// its type on its thread.
+std::pair<std::int64_t, std::int64_t> regionSpan(const semantic::LoadedTrace& trace, const std::string& name) {
+    std::map<std::uint32_t, std::int64_t> wanted; // type -> value
+    for (const auto& [type, values] : trace.context().labels.eventValues)
+        if (isNvtxRangeType(type))
+            for (const auto& [value, label] : values)
+                if (label == name) wanted[type] = value;
+    if (wanted.empty())
+        throw Error("--region '" + name + "': no NVTX range of that name in the trace's .pcf");
+    std::int64_t first = INT64_MAX, last = INT64_MIN;
+    for (const auto& th : trace.trace().threads) {
+        std::map<std::uint32_t, std::int64_t> open;
+        for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
+            auto w = wanted.find(th.eventType[i]);
+            if (w == wanted.end()) continue;
+            if (auto o = open.find(w->first); o != open.end()) {
+                first = std::min(first, o->second);
+                last = std::max(last, th.eventTime[i]);
+                open.erase(o);
+            }
+            if (th.eventValue[i] == w->second) open[w->first] = th.eventTime[i];
+        }
+    }
+    if (first > last) throw Error("--region '" + name + "': the range is never closed in the trace");
+    return {first, last};
+}
+
+} // namespace
+
+AnalysisWindow chooseWindow(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
+                            const AnalysisOptions& options) {
+    AnalysisWindow w;
+    if (!options.region.empty()) {
+        std::tie(w.begin, w.end) = regionSpan(trace, options.region);
+        w.source = "region";
+        w.region = options.region;
+    } else {
+        w.begin = INT64_MAX;
+        w.end = INT64_MIN;
+        for (const auto& d : activity.devices)
+            for (const auto& cls : d.work)
+                for (const auto& rows : cls)
+                    if (!rows.empty()) {
+                        w.begin = std::min(w.begin, rows.front().begin);
+                        w.end = std::max(w.end, rows.back().end);
+                    }
+        if (w.begin > w.end) w.begin = w.end = 0;
+        w.source = "gpu-activity";
+    }
+    if (options.begin || options.end) {
+        if (options.begin) w.begin = *options.begin;
+        if (options.end) w.end = *options.end;
+        w.source = "arguments";
+    }
+    if (w.end < w.begin)
+        throw Error("the analysis window ends (" + std::to_string(w.end) + " ns) before it begins (" +
+                    std::to_string(w.begin) + " ns)");
+    return w;
+}
+
+Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& options) {
+    Analysis a;
+    a.activity = readDeviceActivity(trace);
+    a.window = chooseWindow(trace, a.activity, options);
+    if (a.window.duration() == 0)
+        a.notes.push_back(a.window.source == "gpu-activity" ? "the trace has no GPU activity: the window is empty"
+                                                             : "the analysis window is empty (begin = end)");
+    computeDeviceModel(a);
+    computeConcurrency(trace, a);
+    computeTensorCore(trace, options.gemmPattern, a);
+    computeKernelStatistics(trace, a);
+    computeHostModel(trace, a);
+    return a;
+}
+
+} // namespace gpueff::metrics

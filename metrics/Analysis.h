@@ -1,0 +1,138 @@
+#pragma once
+// The GPU efficiency analysis of one trace (docs/report.md): what each metric computes from the device
+// activity read through the cfgs, per device and overall. Reports turn it into JSON and Markdown.
+#include "metrics/DeviceActivity.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpueff::metrics {
+
+inline const char* const kDefaultGemmPattern = "gemm|nvjet|cutlass|xmma|cublas|s16816|h884|hmma|sm90_xmma|wgmma";
+
+struct AnalysisOptions {
+    std::optional<std::int64_t> begin, end; // trace ns
+    std::string region;                     // NVTX range name
+    std::string gemmPattern = kDefaultGemmPattern;
+};
+
+struct AnalysisWindow {
+    std::int64_t begin = 0, end = 0;
+    std::string source; // gpu-activity, arguments, region
+    std::string region;
+    std::int64_t duration() const { return end - begin; }
+};
+
+using TimeByLevel = std::map<std::int64_t, std::int64_t>; // level -> ns
+
+struct DeviceTimes {
+    std::int64_t compute = 0, nccl = 0, memory = 0; // |union| of each class (graph launches count as compute)
+    std::uint64_t kernels = 0, memoryOperations = 0;
+};
+
+struct Efficiency {
+    struct PerDevice {
+        std::int64_t useful = 0, communication = 0, idle = 0;
+    };
+    std::vector<PerDevice> devices;
+    bool computable = false; // false: no device, or no useful time, or an empty window
+    double parallel = 0, loadBalance = 0, communication = 0, orchestration = 0;
+    std::int64_t usefulSum = 0, usefulMax = 0, activeMax = 0;
+};
+
+struct DeviceConcurrency {
+    TimeByLevel inFlight, inFlightWithMemory, queued, overlap;
+    std::int64_t communication = 0;
+};
+
+struct NcclKernelOverlap {
+    std::size_t device;
+    std::string kernel;
+    std::uint64_t instances = 0;
+    std::int64_t time = 0, overlapped = 0;
+};
+
+struct TensorCoreProfile {
+    bool available = false;
+    std::string reason, metric;
+    std::vector<std::string> kernels;
+    struct Row {
+        std::size_t task, device;
+        std::map<std::string, double> percent; // kernel -> time-weighted mean (absent: no sample)
+    };
+    std::vector<Row> rows;
+};
+
+struct KernelRow {
+    std::string name;
+    std::int64_t total = 0, min = 0, max = 0;
+    std::uint64_t instances = 0;
+    double timePercent = 0, average = 0, median = 0, stddev = 0;
+};
+
+struct DurationDistribution {
+    std::string name;
+    std::uint64_t instances = 0;
+    struct Bin {
+        std::int64_t lower, upper;
+        std::uint64_t count;
+    };
+    std::vector<Bin> bins;
+    std::vector<std::int64_t> modes;
+};
+
+struct GapSummary {
+    std::uint64_t count = 0, hostWaitCount = 0, kernelWaitCount = 0;
+    std::int64_t total = 0, hostWait = 0, kernelWait = 0;
+};
+
+struct HostOffload {
+    std::size_t task;
+    std::int64_t blocking = 0;
+    double efficiency = 0;
+};
+
+struct MpiModel {
+    bool present = false;
+    double parallel = 0, loadBalance = 0, communication = 0;
+    struct Task {
+        std::size_t task;
+        std::int64_t mpi = 0, outside = 0;
+    };
+    std::vector<Task> tasks;
+};
+
+struct Analysis {
+    AnalysisWindow window;
+    DeviceActivity activity;
+    std::vector<DeviceTimes> times;
+    Efficiency ncclAsCommunication, ncclAsUseful;
+    std::vector<DeviceConcurrency> concurrency;
+    bool queuedAvailable = false;
+    std::vector<NcclKernelOverlap> ncclOverlap;
+    TensorCoreProfile tensorCore;
+    std::vector<KernelRow> kernelSummary;
+    std::vector<std::vector<KernelRow>> kernelSummaryByDevice;
+    std::vector<DurationDistribution> durations;
+    std::vector<GapSummary> gaps;
+    std::vector<HostOffload> offload;
+    MpiModel mpi;
+    std::vector<std::string> notes; // what could not be computed, and why
+};
+
+Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& options);
+
+// The parts, each in its own file.
+AnalysisWindow chooseWindow(const semantic::LoadedTrace&, const DeviceActivity&, const AnalysisOptions&);
+void computeDeviceModel(Analysis&);
+void computeConcurrency(const semantic::LoadedTrace&, Analysis&);
+void computeTensorCore(const semantic::LoadedTrace&, const std::string& gemmPattern, Analysis&);
+void computeKernelStatistics(const semantic::LoadedTrace&, Analysis&);
+void computeHostModel(const semantic::LoadedTrace&, Analysis&);
+
+// The label of value `value` of event type `type` in the .pcf (or "<type>:<value>").
+std::string valueName(const semantic::LoadedTrace&, std::uint32_t type, std::int64_t value);
+
+} // namespace gpueff::metrics

@@ -1,0 +1,85 @@
+// Kernels in flight, kernels queued, and communication/computation overlap per device: sweeps over the
+// device's activity (model/device_activity.cfg) and launches in transit (analysis/kernels_queued.cfg).
+#include "metrics/Analysis.h"
+
+#include <algorithm>
+
+namespace gpueff::metrics {
+
+namespace {
+
+std::vector<Change> classChanges(const Device& d, std::initializer_list<ActivityClass> classes, int counter) {
+    std::vector<Change> out;
+    for (auto c : classes)
+        for (const auto& rows : d.work[c]) addSpanChanges(rows, counter, out);
+    return out;
+}
+
+std::int64_t total(const std::vector<std::int64_t>& counts) {
+    std::int64_t sum = 0;
+    for (auto c : counts) sum += c;
+    return sum;
+}
+
+// A row of a counting window (values are counts) as changes of one counter.
+void addLevelChanges(const Spans& steps, int counter, std::vector<Change>& out) {
+    std::int64_t previous = 0;
+    for (const auto& s : steps) {
+        if (s.value != previous) out.push_back({s.begin, counter, s.value - previous});
+        previous = s.value;
+    }
+}
+
+} // namespace
+
+void computeConcurrency(const semantic::LoadedTrace& trace, Analysis& a) {
+    const auto B = a.window.begin, E = a.window.end;
+    CfgRows queued(trace, "analysis/kernels_queued.cfg");
+    a.queuedAvailable = queued.hasEvents(0) && !trace.trace().communications.empty();
+    if (!a.queuedAvailable && !a.activity.devices.empty())
+        a.notes.push_back("kernels queued: the trace has no launch communications (tag 55001), so the time "
+                          "between a launch call and the kernel start is unknown");
+    for (const auto& d : a.activity.devices) {
+        DeviceConcurrency c;
+        c.inFlight = timeAtLevel(classChanges(d, {kCompute, kGraph, kNccl}, 0), 1, B, E,
+                                 [](const auto& n) { return n[0]; });
+        c.inFlightWithMemory = timeAtLevel(classChanges(d, {kCompute, kGraph, kNccl, kMemory}, 0), 1, B, E,
+                                           [](const auto& n) { return n[0]; });
+        // Counter 0: communication (NCCL, memory); counter 1: computation.
+        auto changes = classChanges(d, {kNccl, kMemory}, 0);
+        auto compute = classChanges(d, {kCompute, kGraph}, 1);
+        changes.insert(changes.end(), compute.begin(), compute.end());
+        c.overlap = timeAtLevel(changes, 2, B, E, [](const auto& n) { return n[0] > 0 ? total(n) : -1; });
+        for (const auto& [level, ns] : c.overlap) c.communication += ns;
+        if (a.queuedAvailable) {
+            std::vector<Change> q;
+            for (auto row : d.rows) addLevelChanges(queued.row(0, row, true), 0, q);
+            c.queued = timeAtLevel(q, 1, B, E, [](const auto& n) { return n[0]; });
+        }
+        a.concurrency.push_back(std::move(c));
+    }
+    // Per NCCL kernel name: the part of its executions during which other work ran on the device.
+    for (std::size_t i = 0; i < a.activity.devices.size(); ++i) {
+        const auto& d = a.activity.devices[i];
+        std::vector<const Spans*> others;
+        for (auto c : {kCompute, kGraph, kMemory})
+            for (const auto& rows : d.work[c]) others.push_back(&rows);
+        auto busy = unite(others);
+        std::map<std::int64_t, NcclKernelOverlap> byName;
+        for (const auto& rows : d.work[kNccl])
+            for (const auto& s : clip(rows, B, E)) {
+                auto& o = byName.try_emplace(s.value, NcclKernelOverlap{i, {}, 0, 0, 0}).first->second;
+                ++o.instances;
+                o.time += s.end - s.begin;
+                o.overlapped += overlapWith(busy, s.begin, s.end);
+            }
+        for (auto& [value, o] : byName) {
+            o.kernel = valueName(trace, 63000007, value);
+            a.ncclOverlap.push_back(std::move(o));
+        }
+    }
+    std::stable_sort(a.ncclOverlap.begin(), a.ncclOverlap.end(),
+                     [](const auto& x, const auto& y) { return x.device != y.device ? x.device < y.device : x.time > y.time; });
+}
+
+} // namespace gpueff::metrics

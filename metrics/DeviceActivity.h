@@ -1,0 +1,62 @@
+#pragma once
+// The devices of a trace and what ran on them, read through cfgs/model/device_activity.cfg: the one place
+// that says which records are compute, NCCL and memory work.
+#include "engine/semantic/LoadedTrace.h"
+#include "metrics/Spans.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpueff::metrics {
+
+enum ActivityClass { kCompute = 0, kGraph, kNccl, kMemory, kClassCount };
+inline constexpr const char* kClassNames[kClassCount] = {"compute kernels", "CUDA graph launches", "NCCL kernels",
+                                                         "memory operations"};
+
+struct Device {
+    std::string id;   // host:pid:gpu, or task<t>:gpu when the task label does not name them
+    std::string name; // CUDA-D<gpu> <task label>
+    std::string host;
+    std::size_t task = 0; // 0-based
+    int gpu = 0;
+    std::vector<std::size_t> rows;      // global thread indices of its stream rows (and their lanes)
+    std::optional<std::size_t> metrics; // its "Metrics GPU<k>" row, when the trace has GPU metrics
+    // Per class, per stream row: the intervals with work (value = the name value or the copy kind).
+    std::array<std::vector<Spans>, kClassCount> work;
+};
+
+struct TaskInfo {
+    std::string label, host;
+    std::int64_t pid = -1;
+    std::vector<std::size_t> cpuRows; // threads that are neither streams nor GPU-metrics rows
+};
+
+struct DeviceActivity {
+    std::vector<Device> devices;
+    std::vector<TaskInfo> tasks;
+    std::int64_t traceEnd = 0;
+};
+
+DeviceActivity readDeviceActivity(const semantic::LoadedTrace& trace);
+
+// The rows of window `window` of an embedded cfg, as spans (non-zero values only unless keepZeros). The cfg
+// must hold thread-level windows.
+class CfgRows {
+public:
+    CfgRows(const semantic::LoadedTrace& trace, const std::string& embeddedName);
+    ~CfgRows();
+    std::size_t windows() const;
+    bool hasEvents(std::size_t window) const; // false when the trace lacks every type the window filters on
+    Spans row(std::size_t window, std::size_t thread, bool keepZeros = false) const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+// "<process> <pid>@<host>" -> pid and host (pid -1 when the label has another form).
+void parseTaskLabel(const std::string& label, std::int64_t& pid, std::string& host);
+
+} // namespace gpueff::metrics

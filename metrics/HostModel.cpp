@@ -1,0 +1,56 @@
+// Host side: offload efficiency per task (time not blocked in CUDA synchronization, model/host_blocking.cfg)
+// and the POP MPI efficiencies when MPI is traced (model/mpi_calls.cfg).
+#include "metrics/Analysis.h"
+
+#include <algorithm>
+
+namespace gpueff::metrics {
+
+namespace {
+
+// Per task: |union over its host threads of the window's intervals| inside the analysis window.
+std::vector<std::int64_t> perTask(const CfgRows& cfg, const Analysis& a) {
+    std::vector<std::int64_t> out;
+    for (const auto& task : a.activity.tasks) {
+        std::vector<Spans> rows;
+        for (auto row : task.cpuRows) rows.push_back(cfg.row(0, row));
+        std::vector<const Spans*> parts;
+        for (const auto& r : rows) parts.push_back(&r);
+        out.push_back(length(clip(unite(parts), a.window.begin, a.window.end)));
+    }
+    return out;
+}
+
+} // namespace
+
+void computeHostModel(const semantic::LoadedTrace& trace, Analysis& a) {
+    const auto T = a.window.duration();
+    if (T <= 0) return;
+    CfgRows blocking(trace, "model/host_blocking.cfg");
+    if (blocking.hasEvents(0)) {
+        auto times = perTask(blocking, a);
+        for (std::size_t t = 0; t < times.size(); ++t)
+            if (!a.activity.tasks[t].cpuRows.empty())
+                a.offload.push_back({t, times[t], static_cast<double>(T - times[t]) / static_cast<double>(T)});
+    } else {
+        a.notes.push_back("host offload efficiency not computed: the trace has no CUDA synchronization records "
+                          "(event type 63000009; export with CUDA API tracing)");
+    }
+    CfgRows mpi(trace, "model/mpi_calls.cfg");
+    if (!mpi.hasEvents(0)) return;
+    auto times = perTask(mpi, a);
+    auto& m = a.mpi;
+    m.present = true;
+    std::int64_t sum = 0, maximum = 0;
+    for (std::size_t t = 0; t < times.size(); ++t) {
+        m.tasks.push_back({t, times[t], T - times[t]});
+        sum += T - times[t];
+        maximum = std::max(maximum, T - times[t]);
+    }
+    auto n = static_cast<double>(times.size());
+    m.parallel = static_cast<double>(sum) / (n * static_cast<double>(T));
+    m.loadBalance = maximum > 0 ? static_cast<double>(sum) / (n * static_cast<double>(maximum)) : 0;
+    m.communication = static_cast<double>(maximum) / static_cast<double>(T);
+}
+
+} // namespace gpueff::metrics

@@ -1,0 +1,123 @@
+// Kernel statistics: the nsys stats cuda_gpu_kern_sum table, duration distributions per name, and the idle
+// gaps of each device classified by what the GPU waited for (analysis/launches_in_transit.cfg).
+#include "metrics/Analysis.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpueff::metrics {
+
+namespace {
+
+struct Instances {
+    std::string name;
+    std::vector<std::int64_t> durations;
+};
+
+std::vector<KernelRow> summarise(std::map<std::string, std::vector<std::int64_t>> byName) {
+    std::vector<KernelRow> rows;
+    double grand = 0;
+    for (auto& [name, d] : byName) {
+        std::sort(d.begin(), d.end());
+        KernelRow r;
+        r.name = name;
+        r.instances = d.size();
+        for (auto x : d) r.total += x;
+        r.min = d.front();
+        r.max = d.back();
+        auto n = d.size();
+        r.average = static_cast<double>(r.total) / static_cast<double>(n);
+        r.median = n % 2 ? static_cast<double>(d[n / 2])
+                         : (static_cast<double>(d[n / 2 - 1]) + static_cast<double>(d[n / 2])) / 2.0;
+        double ss = 0;
+        for (auto x : d) ss += (static_cast<double>(x) - r.average) * (static_cast<double>(x) - r.average);
+        r.stddev = n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0.0;
+        grand += static_cast<double>(r.total);
+        rows.push_back(std::move(r));
+    }
+    for (auto& r : rows) r.timePercent = grand > 0 ? 100.0 * static_cast<double>(r.total) / grand : 0.0;
+    std::stable_sort(rows.begin(), rows.end(), [](const KernelRow& x, const KernelRow& y) {
+        return x.total != y.total ? x.total > y.total : x.name < y.name;
+    });
+    return rows;
+}
+
+DurationDistribution distribution(const std::string& name, const std::vector<std::int64_t>& d) {
+    constexpr std::int64_t kBins = 20;
+    DurationDistribution out;
+    out.name = name;
+    out.instances = d.size();
+    auto [lo, hi] = std::minmax_element(d.begin(), d.end());
+    std::int64_t width = std::max<std::int64_t>(1, (*hi - *lo + kBins) / kBins);
+    std::int64_t bins = std::min<std::int64_t>(kBins, (*hi - *lo) / width + 1);
+    for (std::int64_t b = 0; b < bins; ++b) out.bins.push_back({*lo + b * width, *lo + (b + 1) * width, 0});
+    for (auto x : d) ++out.bins[static_cast<std::size_t>((x - *lo) / width)].count;
+    // Modes: bins higher than both neighbours and holding at least a tenth of the tallest bin.
+    std::uint64_t tallest = 0;
+    for (const auto& b : out.bins) tallest = std::max(tallest, b.count);
+    for (std::size_t b = 0; b < out.bins.size(); ++b) {
+        auto c = out.bins[b].count;
+        bool left = b == 0 || out.bins[b - 1].count < c, right = b + 1 == out.bins.size() || out.bins[b + 1].count <= c;
+        if (c > 0 && left && right && c * 10 >= tallest) out.modes.push_back((out.bins[b].lower + out.bins[b].upper) / 2);
+    }
+    return out;
+}
+
+} // namespace
+
+void computeKernelStatistics(const semantic::LoadedTrace& trace, Analysis& a) {
+    std::map<std::string, std::vector<std::int64_t>> overall;
+    for (const auto& d : a.activity.devices) {
+        std::map<std::string, std::vector<std::int64_t>> mine;
+        for (auto [c, type] : {std::pair{kCompute, 63000006u}, std::pair{kNccl, 63000007u}})
+            for (const auto& rows : d.work[c])
+                for (const auto& s : rows) {
+                    auto name = valueName(trace, type, s.value);
+                    mine[name].push_back(s.end - s.begin);
+                    overall[name].push_back(s.end - s.begin);
+                }
+        a.kernelSummaryByDevice.push_back(summarise(std::move(mine)));
+    }
+    a.kernelSummary = summarise(overall);
+    for (std::size_t i = 0; i < a.kernelSummary.size() && i < 20; ++i)
+        a.durations.push_back(distribution(a.kernelSummary[i].name, overall[a.kernelSummary[i].name]));
+
+    CfgRows transit(trace, "analysis/launches_in_transit.cfg");
+    bool classify = transit.hasEvents(0) && !trace.trace().communications.empty();
+    if (!classify && !a.activity.devices.empty())
+        a.notes.push_back("GPU gaps are not classified host-wait / kernel-wait: the trace has no launch "
+                          "communications (tags 55001/55002)");
+    for (const auto& d : a.activity.devices) {
+        std::vector<const Spans*> parts;
+        for (const auto& cls : d.work)
+            for (const auto& rows : cls) parts.push_back(&rows);
+        auto busy = clip(unite(parts), a.window.begin, a.window.end);
+        std::vector<Spans> launches;
+        if (classify)
+            for (auto row : d.rows) launches.push_back(transit.row(0, row, true));
+        GapSummary g;
+        for (std::size_t i = 1; i < busy.size(); ++i) {
+            auto from = busy[i - 1].end, to = busy[i].begin;
+            ++g.count;
+            g.total += to - from;
+            if (!classify) continue;
+            // Work launched and not started when the device fell idle: it waited on the GPU, not the host.
+            std::int64_t pending = 0;
+            for (const auto& steps : launches) {
+                auto it = std::upper_bound(steps.begin(), steps.end(), from,
+                                           [](std::int64_t t, const Span& s) { return t < s.end; });
+                if (it != steps.end() && it->begin <= from) pending += it->value;
+            }
+            if (pending > 0) {
+                ++g.kernelWaitCount;
+                g.kernelWait += to - from;
+            } else {
+                ++g.hostWaitCount;
+                g.hostWait += to - from;
+            }
+        }
+        a.gaps.push_back(g);
+    }
+}
+
+} // namespace gpueff::metrics

@@ -1,0 +1,60 @@
+#include "metrics/Spans.h"
+
+#include <algorithm>
+
+namespace gpueff::metrics {
+
+Spans unite(const std::vector<const Spans*>& parts) {
+    Spans all;
+    for (const auto* p : parts) all.insert(all.end(), p->begin(), p->end());
+    std::sort(all.begin(), all.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    Spans merged;
+    for (const auto& s : all) {
+        if (s.end <= s.begin) continue;
+        if (!merged.empty() && s.begin <= merged.back().end)
+            merged.back().end = std::max(merged.back().end, s.end);
+        else
+            merged.push_back({s.begin, s.end, 1});
+    }
+    return merged;
+}
+
+std::int64_t length(const Spans& merged) {
+    std::int64_t total = 0;
+    for (const auto& s : merged) total += s.end - s.begin;
+    return total;
+}
+
+Spans clip(const Spans& spans, std::int64_t begin, std::int64_t end) {
+    Spans out;
+    for (const auto& s : spans) {
+        std::int64_t b = std::max(s.begin, begin), e = std::min(s.end, end);
+        if (e > b) out.push_back({b, e, s.value});
+    }
+    return out;
+}
+
+std::int64_t overlapWith(const Spans& merged, std::int64_t begin, std::int64_t end) {
+    auto it = std::upper_bound(merged.begin(), merged.end(), begin,
+                               [](std::int64_t t, const Span& s) { return t < s.end; });
+    std::int64_t total = 0;
+    for (; it != merged.end() && it->begin < end; ++it)
+        total += std::min(it->end, end) - std::max(it->begin, begin);
+    return total;
+}
+
+std::int64_t lengthOutside(const Spans& a, const Spans& b) {
+    std::int64_t total = 0;
+    for (const auto& s : a) total += (s.end - s.begin) - overlapWith(b, s.begin, s.end);
+    return total;
+}
+
+void addSpanChanges(const Spans& spans, int counter, std::vector<Change>& out) {
+    for (const auto& s : spans) {
+        if (s.end <= s.begin) continue;
+        out.push_back({s.begin, counter, 1});
+        out.push_back({s.end, counter, -1});
+    }
+}
+
+} // namespace gpueff::metrics

@@ -1,0 +1,268 @@
+#include "reports/ReportJson.h"
+
+#include <cmath>
+
+namespace gpueff::reports {
+
+using nlohmann::json;
+
+json finiteOrNull(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+
+namespace {
+
+json byLevel(const metrics::TimeByLevel& t) {
+    json out = json::object();
+    for (const auto& [level, ns] : t) out[std::to_string(level)] = ns;
+    return out;
+}
+
+std::int64_t maxLevel(const metrics::TimeByLevel& t) {
+    std::int64_t m = 0;
+    for (const auto& [level, ns] : t)
+        if (ns > 0) m = std::max(m, level);
+    return m;
+}
+
+json meanLevel(const metrics::TimeByLevel& t) {
+    double weighted = 0, total = 0;
+    for (const auto& [level, ns] : t) {
+        weighted += static_cast<double>(level) * static_cast<double>(ns);
+        total += static_cast<double>(ns);
+    }
+    return total > 0 ? json(weighted / total) : json(nullptr);
+}
+
+json efficiency(const metrics::Efficiency& e, const metrics::Analysis& a) {
+    json out;
+    auto value = [&](double v) { return e.computable ? finiteOrNull(v) : json(nullptr); };
+    out["parallel_efficiency"] = value(e.parallel);
+    out["load_balance"] = value(e.loadBalance);
+    out["communication_efficiency"] = value(e.communication);
+    out["orchestration_efficiency"] = value(e.orchestration);
+    out["useful_sum_ns"] = e.usefulSum;
+    out["useful_max_ns"] = e.usefulMax;
+    out["active_max_ns"] = e.activeMax;
+    out["devices"] = json::array();
+    for (std::size_t i = 0; i < e.devices.size(); ++i)
+        out["devices"].push_back({{"id", a.activity.devices[i].id},
+                                  {"useful_ns", e.devices[i].useful},
+                                  {"communication_ns", e.devices[i].communication},
+                                  {"idle_ns", e.devices[i].idle}});
+    return out;
+}
+
+json kernelRows(const std::vector<metrics::KernelRow>& rows) {
+    json out = json::array();
+    for (const auto& r : rows)
+        out.push_back({{"name", r.name},
+                       {"time_percent", finiteOrNull(r.timePercent)},
+                       {"total_ns", r.total},
+                       {"instances", r.instances},
+                       {"avg_ns", finiteOrNull(r.average)},
+                       {"med_ns", finiteOrNull(r.median)},
+                       {"min_ns", r.min},
+                       {"max_ns", r.max},
+                       {"stddev_ns", finiteOrNull(r.stddev)}});
+    return out;
+}
+
+// The Total/Average/Maximum/Minimum/StDev/Avg-Max rows of the study's tables, over devices, per column.
+json statRows(const std::vector<std::vector<double>>& perDevice, std::size_t columns) {
+    json rows;
+    for (const char* name : {"Total", "Average", "Maximum", "Minimum", "StDev", "Avg/Max"}) rows[name] = json::array();
+    for (std::size_t c = 0; c < columns; ++c) {
+        double sum = 0, maximum = -INFINITY, minimum = INFINITY;
+        for (const auto& d : perDevice) {
+            sum += d[c];
+            maximum = std::max(maximum, d[c]);
+            minimum = std::min(minimum, d[c]);
+        }
+        auto n = static_cast<double>(perDevice.size());
+        double mean = sum / n, ss = 0;
+        for (const auto& d : perDevice) ss += (d[c] - mean) * (d[c] - mean);
+        rows["Total"].push_back(finiteOrNull(sum));
+        rows["Average"].push_back(finiteOrNull(mean));
+        rows["Maximum"].push_back(finiteOrNull(maximum));
+        rows["Minimum"].push_back(finiteOrNull(minimum));
+        rows["StDev"].push_back(finiteOrNull(std::sqrt(ss / n)));
+        rows["Avg/Max"].push_back(maximum > 0 ? finiteOrNull(mean / maximum) : json(nullptr));
+    }
+    return rows;
+}
+
+json overlapTable(const metrics::Analysis& a) {
+    std::int64_t top = 0;
+    for (const auto& c : a.concurrency) top = std::max(top, maxLevel(c.overlap));
+    json table;
+    table["concurrency"] = json::array();
+    for (std::int64_t k = 1; k <= top; ++k) table["concurrency"].push_back(k);
+    if (a.concurrency.empty() || top == 0) return table;
+    std::vector<std::vector<double>> ofComm, ofWindow;
+    for (const auto& c : a.concurrency) {
+        std::vector<double> x, y;
+        for (std::int64_t k = 1; k <= top; ++k) {
+            auto it = c.overlap.find(k);
+            double ns = it == c.overlap.end() ? 0.0 : static_cast<double>(it->second);
+            x.push_back(c.communication > 0 ? ns / static_cast<double>(c.communication) : 0.0);
+            y.push_back(a.window.duration() > 0 ? ns / static_cast<double>(a.window.duration()) : 0.0);
+        }
+        ofComm.push_back(std::move(x));
+        ofWindow.push_back(std::move(y));
+    }
+    table["fraction_of_communication"] = statRows(ofComm, static_cast<std::size_t>(top));
+    table["fraction_of_window"] = statRows(ofWindow, static_cast<std::size_t>(top));
+    return table;
+}
+
+json tensorCore(const metrics::Analysis& a) {
+    const auto& p = a.tensorCore;
+    if (!p.available) return {{"available", false}, {"reason", p.reason}};
+    json out{{"available", true}, {"metric", p.metric}, {"kernels", p.kernels}, {"tasks", json::array()}};
+    std::vector<std::vector<double>> table;
+    for (const auto& row : p.rows) {
+        json values = json::object();
+        for (const auto& k : p.kernels) {
+            auto it = row.percent.find(k);
+            values[k] = it == row.percent.end() ? json(nullptr) : finiteOrNull(it->second);
+        }
+        out["tasks"].push_back({{"task", row.task + 1},
+                                {"device", a.activity.devices[row.device].id},
+                                {"tensor_active_percent", values}});
+    }
+    // Statistics over the tasks that ran each kernel.
+    json rows;
+    for (const char* name : {"Average", "Maximum", "Minimum", "StDev", "Avg/Max"}) rows[name] = json::object();
+    for (const auto& k : p.kernels) {
+        std::vector<std::vector<double>> present;
+        for (const auto& row : p.rows)
+            if (auto it = row.percent.find(k); it != row.percent.end()) present.push_back({it->second});
+        if (present.empty()) continue;
+        auto s = statRows(present, 1);
+        for (const char* name : {"Average", "Maximum", "Minimum", "StDev", "Avg/Max"}) rows[name][k] = s[name][0];
+    }
+    out["rows"] = rows;
+    return out;
+}
+
+} // namespace
+
+json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
+    json r;
+    r["schema"] = "gpueff-report/1";
+    r["tool"] = {{"name", "gpueff"}, {"version", GPUEFF_VERSION}};
+    r["trace"] = {{"prv", info.prv}, {"tasks", info.tasks}, {"threads", info.threads}};
+    r["inputs"] = json::array();
+    for (const auto& in : info.inputs)
+        r["inputs"].push_back(
+            {{"path", in.path}, {"nsys_version", in.nsysVersion}, {"host", in.host}, {"offset_ns", in.offsetNs}});
+    r["window"] = {{"begin_ns", a.window.begin},
+                   {"end_ns", a.window.end},
+                   {"duration_ns", a.window.duration()},
+                   {"source", a.window.source}};
+    if (!a.window.region.empty()) r["window"]["region"] = a.window.region;
+    r["devices"] = json::array();
+    for (std::size_t i = 0; i < a.activity.devices.size(); ++i) {
+        const auto& d = a.activity.devices[i];
+        const auto& e = a.ncclAsCommunication.devices[i];
+        const auto& t = a.times[i];
+        r["devices"].push_back({{"id", d.id},
+                                {"task", d.task + 1},
+                                {"gpu", d.gpu},
+                                {"name", d.name},
+                                {"rows", d.rows.size()},
+                                {"useful_ns", e.useful},
+                                {"communication_ns", e.communication},
+                                {"idle_ns", e.idle},
+                                {"compute_ns", t.compute},
+                                {"nccl_ns", t.nccl},
+                                {"memory_ns", t.memory},
+                                {"kernels", t.kernels},
+                                {"memory_operations", t.memoryOperations}});
+    }
+    r["efficiency"] = {{"nccl_as_communication", efficiency(a.ncclAsCommunication, a)},
+                       {"nccl_as_useful", efficiency(a.ncclAsUseful, a)}};
+    json host;
+    host["offload"] = json::array();
+    for (const auto& o : a.offload)
+        host["offload"].push_back({{"task", o.task + 1},
+                                   {"name", a.activity.tasks[o.task].label},
+                                   {"blocking_ns", o.blocking},
+                                   {"offload_efficiency", finiteOrNull(o.efficiency)}});
+    host["mpi"] = nullptr;
+    if (a.mpi.present) {
+        json m{{"parallel_efficiency", finiteOrNull(a.mpi.parallel)},
+               {"load_balance", finiteOrNull(a.mpi.loadBalance)},
+               {"communication_efficiency", finiteOrNull(a.mpi.communication)},
+               {"tasks", json::array()}};
+        for (const auto& t : a.mpi.tasks)
+            m["tasks"].push_back({{"task", t.task + 1}, {"mpi_ns", t.mpi}, {"outside_mpi_ns", t.outside}});
+        host["mpi"] = m;
+    }
+    r["host"] = host;
+    r["kernels_in_flight"] = json::array();
+    r["kernels_queued"] = json::array();
+    r["overlap"] = json::array();
+    for (std::size_t i = 0; i < a.concurrency.size(); ++i) {
+        const auto& c = a.concurrency[i];
+        const auto& id = a.activity.devices[i].id;
+        r["kernels_in_flight"].push_back({{"device", id},
+                                          {"time_ns_by_count", byLevel(c.inFlight)},
+                                          {"with_memory_time_ns_by_count", byLevel(c.inFlightWithMemory)},
+                                          {"maximum", maxLevel(c.inFlight)},
+                                          {"mean", meanLevel(c.inFlight)}});
+        if (a.queuedAvailable)
+            r["kernels_queued"].push_back({{"device", id},
+                                           {"time_ns_by_depth", byLevel(c.queued)},
+                                           {"maximum", maxLevel(c.queued)},
+                                           {"mean", meanLevel(c.queued)}});
+        json ofComm = json::object(), ofWindow = json::object();
+        for (const auto& [level, ns] : c.overlap) {
+            auto key = std::to_string(level);
+            ofComm[key] = c.communication > 0 ? finiteOrNull(static_cast<double>(ns) / static_cast<double>(c.communication))
+                                              : json(nullptr);
+            ofWindow[key] = finiteOrNull(static_cast<double>(ns) / static_cast<double>(a.window.duration()));
+        }
+        r["overlap"].push_back({{"device", id},
+                                {"communication_ns", c.communication},
+                                {"time_ns_by_concurrency", byLevel(c.overlap)},
+                                {"fraction_of_communication", ofComm},
+                                {"fraction_of_window", ofWindow}});
+    }
+    r["overlap_table"] = overlapTable(a);
+    r["nccl_overlap"] = json::array();
+    for (const auto& o : a.ncclOverlap)
+        r["nccl_overlap"].push_back(
+            {{"device", a.activity.devices[o.device].id},
+             {"kernel", o.kernel},
+             {"instances", o.instances},
+             {"time_ns", o.time},
+             {"overlapped_ns", o.overlapped},
+             {"overlapped_fraction",
+              o.time > 0 ? finiteOrNull(static_cast<double>(o.overlapped) / static_cast<double>(o.time)) : json(nullptr)}});
+    r["tensor_core"] = tensorCore(a);
+    r["kernel_summary"] = {{"overall", kernelRows(a.kernelSummary)}, {"devices", json::array()}};
+    for (std::size_t i = 0; i < a.kernelSummaryByDevice.size(); ++i)
+        r["kernel_summary"]["devices"].push_back(
+            {{"device", a.activity.devices[i].id}, {"rows", kernelRows(a.kernelSummaryByDevice[i])}});
+    r["kernel_durations"] = json::array();
+    for (const auto& d : a.durations) {
+        json bins = json::array();
+        for (const auto& b : d.bins) bins.push_back({{"lower_ns", b.lower}, {"upper_ns", b.upper}, {"count", b.count}});
+        r["kernel_durations"].push_back({{"name", d.name}, {"instances", d.instances}, {"bins", bins}, {"modes_ns", d.modes}});
+    }
+    r["gaps"] = json::array();
+    for (std::size_t i = 0; i < a.gaps.size(); ++i) {
+        const auto& g = a.gaps[i];
+        r["gaps"].push_back({{"device", a.activity.devices[i].id},
+                             {"count", g.count},
+                             {"total_ns", g.total},
+                             {"host_wait_count", g.hostWaitCount},
+                             {"host_wait_ns", g.hostWait},
+                             {"kernel_wait_count", g.kernelWaitCount},
+                             {"kernel_wait_ns", g.kernelWait}});
+    }
+    r["notes"] = a.notes;
+    return r;
+}
+
+} // namespace gpueff::reports

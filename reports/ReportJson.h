@@ -1,0 +1,25 @@
+#pragma once
+// report.json (docs/report.md, schema docs/report.schema.json) from an analysis.
+#include "metrics/Analysis.h"
+
+#include <nlohmann/json.hpp>
+
+namespace gpueff::reports {
+
+struct ReportInput {
+    std::string path, nsysVersion, host;
+    std::int64_t offsetNs = 0;
+};
+
+struct ReportContextInfo {
+    std::string prv;
+    std::vector<ReportInput> inputs;
+    std::size_t tasks = 0, threads = 0;
+};
+
+nlohmann::json reportJson(const metrics::Analysis& analysis, const ReportContextInfo& info);
+
+// A fraction that is not a finite number becomes null: report.json never holds NaN.
+nlohmann::json finiteOrNull(double value);
+
+} // namespace gpueff::reports
