@@ -1,0 +1,237 @@
+// `gpueff analyze` on SYNTHETIC fixtures (data/synthetic/*.sql, hand-made from the documented nsys schema):
+// GPU metrics and the tensor-core profile, CUDA graph launches, a multi-node MPI run, and bad input. Expected
+// numbers come from the fixture rows through SQL and a nanosecond-by-nanosecond sweep written here.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "tests/TestSupport.h"
+
+using namespace testsupport;
+using nlohmann::json;
+
+namespace {
+
+struct Analyzed {
+    CommandResult result;
+    std::filesystem::path dir;
+    json report;
+};
+
+Analyzed analyzeFixtures(const std::string& name, const std::vector<std::string>& fixtures,
+                         const std::string& extra = "") {
+    Analyzed a;
+    a.dir = tempDir(name);
+    std::string cmd = "'" + gpueffBinary().string() + "' analyze";
+    for (const auto& f : fixtures)
+        cmd += " '" +
+               buildDatabase(sourceDir() / "data" / "synthetic" / (f + ".sql"), a.dir / (f + ".sqlite")).string() +
+               "'";
+    a.result = run(cmd + " -o '" + (a.dir / "out").string() + "' -q " + extra);
+    std::ifstream in(a.dir / "out" / "report.json");
+    if (in) a.report = json::parse(in);
+    return a;
+}
+
+// Time (ns) at each number of intervals covering a point, by visiting every nanosecond of [begin, end).
+std::map<long, std::int64_t> bruteForceCounts(const std::vector<std::pair<std::int64_t, std::int64_t>>& iv,
+                                              std::int64_t begin, std::int64_t end) {
+    std::map<long, std::int64_t> out;
+    for (std::int64_t t = begin; t < end; ++t) {
+        long n = 0;
+        for (const auto& [b, e] : iv) n += b <= t && t < e;
+        ++out[n];
+    }
+    return out;
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> rows(const std::filesystem::path& db, const std::string& sql) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> out;
+    for (const auto& r : query(db, sql)) out.emplace_back(std::stoll(r[0]), std::stoll(r[1]));
+    return out;
+}
+
+bool containsNaN(const std::string& text) { return text.find("NaN") != std::string::npos || text.find("nan") != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("analyze synthetic GPU metrics: tensor-core profile = time-weighted Tensor Active over each GEMM") {
+    auto a = analyzeFixtures("analyze-gpu-metrics", {"gpu_metrics"});
+    REQUIRE_MESSAGE(a.result.exitCode == 0, a.result.output);
+    auto db = a.dir / "gpu_metrics.sqlite";
+    const auto& tc = a.report["tensor_core"];
+    REQUIRE(tc["available"] == true);
+    // Samples of the Tensor Active metric hold until the next sample (negative timestamps are dropped).
+    auto samples = rows(db, "SELECT g.timestamp, g.value FROM GPU_METRICS g JOIN TARGET_INFO_GPU_METRICS m ON "
+                            "m.typeId = g.typeId AND m.metricId = g.metricId WHERE m.metricName = "
+                            "'Tensor Active [Throughput %]' AND g.timestamp >= 0 ORDER BY g.timestamp");
+    auto kernels = query(db, "SELECT k.start, k.end, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+                             "s.id = k.demangledName");
+    int gemms = 0;
+    for (const auto& k : kernels) {
+        auto name = k[2];
+        bool gemm = name.find("gemm") != std::string::npos || name.find("cutlass") != std::string::npos;
+        auto& value = tc["tasks"][0]["tensor_active_percent"];
+        if (!gemm) {
+            CHECK_FALSE(value.contains(name));
+            continue;
+        }
+        ++gemms;
+        double integral = 0, covered = 0;
+        for (std::int64_t t = std::stoll(k[0]); t < std::stoll(k[1]); ++t) {
+            const std::pair<std::int64_t, std::int64_t>* current = nullptr;
+            for (const auto& s : samples)
+                if (s.first <= t) current = &s;
+            if (!current) continue;
+            integral += static_cast<double>(current->second);
+            covered += 1;
+        }
+        REQUIRE(value.contains(name));
+        CHECK(value[name].get<double>() == doctest::Approx(integral / covered).epsilon(1e-12));
+    }
+    CHECK(gemms == 2);
+    CHECK(tc["kernels"].size() == 2);
+}
+
+TEST_CASE("analyze: without GPU metrics the tensor-core profile says why, with no numbers") {
+    auto a = analyzeFixtures("analyze-no-metrics", {"cuda_graph_graph_mode"});
+    REQUIRE_MESSAGE(a.result.exitCode == 0, a.result.output);
+    CHECK(a.report["tensor_core"]["available"] == false);
+    CHECK(a.report["tensor_core"]["reason"].get<std::string>().find("no GPU metrics") != std::string::npos);
+    CHECK_FALSE(a.report["tensor_core"].contains("tasks"));
+}
+
+TEST_CASE("analyze synthetic CUDA graphs: graph launches are useful work; in-flight counts them") {
+    auto a = analyzeFixtures("analyze-graphs", {"cuda_graph_graph_mode"});
+    REQUIRE_MESSAGE(a.result.exitCode == 0, a.result.output);
+    auto db = a.dir / "cuda_graph_graph_mode.sqlite";
+    auto work = rows(db, "SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT start, end FROM "
+                         "CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
+    std::int64_t first = INT64_MAX, last = INT64_MIN;
+    for (const auto& [b, e] : work) first = std::min(first, b), last = std::max(last, e);
+    auto counts = bruteForceCounts(work, first, last);
+    REQUIRE(a.report["devices"].size() == 1);
+    CHECK(a.report["window"]["duration_ns"] == last - first);
+    CHECK(a.report["devices"][0]["useful_ns"] == (last - first) - counts[0]);
+    CHECK(a.report["devices"][0]["communication_ns"] == 0);
+    const auto& byCount = a.report["kernels_in_flight"][0]["time_ns_by_count"];
+    std::int64_t sum = 0;
+    for (const auto& [k, ns] : counts) {
+        CHECK(byCount[std::to_string(k)] == ns);
+        sum += byCount[std::to_string(k)].get<std::int64_t>();
+    }
+    CHECK(sum == last - first);
+    const auto& e = a.report["efficiency"]["nccl_as_communication"];
+    CHECK(e["parallel_efficiency"].get<double>() ==
+          doctest::Approx(static_cast<double>((last - first) - counts[0]) / static_cast<double>(last - first)));
+}
+
+TEST_CASE("analyze synthetic multi-node MPI run: one device per rank, MPI efficiency from the MPI calls") {
+    auto a = analyzeFixtures("analyze-mpi", {"mpi_rank0", "mpi_rank1"});
+    REQUIRE_MESSAGE(a.result.exitCode == 0, a.result.output);
+    REQUIRE(a.report["devices"].size() == 2);
+    CHECK(a.report["devices"][0]["id"].get<std::string>().rfind("synth-host-beta:7000:", 0) == 0);
+    CHECK(a.report["devices"][1]["id"].get<std::string>().rfind("synth-host-alpha:7000:", 0) == 0);
+    // Each device's useful time is its own kernels' time, whatever the clock alignment.
+    for (int r = 0; r < 2; ++r) {
+        auto db = a.dir / ("mpi_rank" + std::to_string(r) + ".sqlite");
+        CHECK(a.report["devices"][static_cast<std::size_t>(r)]["useful_ns"] ==
+              queryInt(db, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    }
+    const auto& mpi = a.report["host"]["mpi"];
+    REQUIRE(mpi.is_object());
+    REQUIRE(mpi["tasks"].size() == 2);
+    const double T = a.report["window"]["duration_ns"].get<double>();
+    double sum = 0, maximum = 0;
+    for (const auto& t : mpi["tasks"]) {
+        CHECK(t["mpi_ns"].get<double>() + t["outside_mpi_ns"].get<double>() == T);
+        sum += t["outside_mpi_ns"].get<double>();
+        maximum = std::max(maximum, t["outside_mpi_ns"].get<double>());
+    }
+    CHECK(mpi["load_balance"].get<double>() == doctest::Approx(sum / 2 / maximum));
+    CHECK(mpi["communication_efficiency"].get<double>() == doctest::Approx(maximum / T));
+}
+
+TEST_CASE("analyze bad input: an empty window is reported, not divided by") {
+    auto a = analyzeFixtures("analyze-empty-window", {"gpu_metrics"}, "--begin 5000 --end 5000");
+    REQUIRE_MESSAGE(a.result.exitCode == 0, a.result.output);
+    CHECK(a.report["window"]["duration_ns"] == 0);
+    CHECK(a.report["efficiency"]["nccl_as_communication"]["parallel_efficiency"].is_null());
+    bool said = false;
+    for (const auto& n : a.report["notes"]) said |= n.get<std::string>().find("empty") != std::string::npos;
+    CHECK(said);
+    std::ifstream in(a.dir / "out" / "report.json");
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    CHECK_FALSE(containsNaN(text));
+}
+
+TEST_CASE("analyze bad input: reversed window and unknown region are errors naming the problem, no report") {
+    auto reversed = analyzeFixtures("analyze-reversed", {"gpu_metrics"}, "--begin 9000 --end 100");
+    CHECK(reversed.result.exitCode == 1);
+    CHECK(reversed.result.output.find("before it begins") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(reversed.dir / "out" / "report.json"));
+    CHECK_FALSE(std::filesystem::exists(reversed.dir / "out" / "gpu_metrics.prv"));
+    auto region = analyzeFixtures("analyze-region", {"gpu_metrics"}, "--region no_such_range");
+    CHECK(region.result.exitCode == 1);
+    CHECK(region.result.output.find("no_such_range") != std::string::npos);
+}
+
+TEST_CASE("analyze a Paraver trace without GPU rows (EPOCH, MPI only): the report says why, no NaN") {
+    auto dir = tempDir("analyze-epoch");
+    auto r = run("'" + gpueffBinary().string() + "' analyze '" +
+                 (sharedData() / "paraver" / "epoch" / "epoch_2proc.prv.gz").string() + "' -o '" +
+                 (dir / "out").string() + "' -q");
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    std::ifstream in(dir / "out" / "report.json");
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    auto report = json::parse(text);
+    CHECK(report["devices"].empty());
+    CHECK(report["efficiency"]["nccl_as_communication"]["parallel_efficiency"].is_null());
+    bool said = false;
+    for (const auto& n : report["notes"]) said |= n.get<std::string>().find("no GPU device") != std::string::npos;
+    CHECK(said);
+    CHECK_FALSE(containsNaN(text));
+    CHECK(std::filesystem::exists(dir / "out" / "report.md"));
+}
+
+TEST_CASE("analyze a trace gpueff wrote gives the same report as analyzing its export") {
+    auto a = analyzeFixtures("analyze-roundtrip", {"cuda_graph_graph_mode"});
+    REQUIRE_MESSAGE(a.result.exitCode == 0, a.result.output);
+    auto r = run("'" + gpueffBinary().string() + "' analyze '" + (a.dir / "out" / "cuda_graph_graph_mode.prv").string() +
+                 "' -o '" + (a.dir / "again").string() + "' -q");
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    std::ifstream in(a.dir / "again" / "report.json");
+    auto again = json::parse(in);
+    for (const char* key : {"window", "devices", "efficiency", "kernels_in_flight", "overlap", "kernel_summary"})
+        CHECK_MESSAGE(again[key] == a.report[key], key);
+    CHECK(again["inputs"] == a.report["inputs"]); // from the sidecar beside the trace
+}
+
+TEST_CASE("cfgs/analysis/kernels_in_flight.cfg opened on the trace agrees with report.json (one GPU per task)") {
+    auto dir = tempDir("analyze-inflight-cfg");
+    auto bin = "'" + gpueffBinary().string() + "'";
+    auto r = run(bin + " analyze '" + (sourceDir() / "data" / "nsys" / "mfu_2gpu_h100_nccl.sqlite").string() +
+                 "' -o '" + (dir / "out").string() + "' -q");
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    r = run(bin + " histogram '" + (dir / "out" / "mfu_2gpu_h100_nccl.prv").string() + "' '" +
+            (sourceDir() / "cfgs" / "analysis" / "kernels_in_flight.cfg").string() + "' --json -q -o '" +
+            (dir / "h").string() + "'");
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    std::ifstream rin(dir / "out" / "report.json"), hin(dir / "h" / "kernels_in_flight.json");
+    auto report = json::parse(rin), histogram = json::parse(hin);
+    REQUIRE(histogram["rows"].size() == report["kernels_in_flight"].size());
+    for (std::size_t t = 0; t < histogram["rows"].size(); ++t) {
+        const auto& values = histogram["rows"][t]["values"];
+        const auto& byCount = report["kernels_in_flight"][t]["time_ns_by_count"];
+        // Outside the analysis window nothing runs: every count above 0 must agree exactly.
+        for (std::size_t c = 1; c < histogram["columns"].size(); ++c) {
+            auto key = histogram["columns"][c].get<std::string>();
+            double fromCfg = values[c].is_null() ? 0.0 : values[c].get<double>();
+            double fromReport = byCount.contains(key) ? byCount[key].get<double>() : 0.0;
+            CHECK_MESSAGE(fromCfg == fromReport, "task " << t + 1 << " count " << key);
+        }
+    }
+}
