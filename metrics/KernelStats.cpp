@@ -68,14 +68,19 @@ DurationDistribution distribution(const std::string& name, const std::vector<std
 void computeKernelStatistics(const semantic::LoadedTrace& trace, Analysis& a) {
     std::map<std::string, std::vector<std::int64_t>> overall;
     for (const auto& d : a.activity.devices) {
-        std::map<std::string, std::vector<std::int64_t>> mine;
+        // Grouped by value first: one name lookup per kernel, not per instance.
+        std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::int64_t>> byValue;
         for (auto [c, type] : {std::pair{kCompute, 63000006u}, std::pair{kNccl, 63000007u}})
             for (const auto& rows : d.work[c])
-                for (const auto& s : rows) {
-                    auto name = valueName(trace, type, s.value);
-                    mine[name].push_back(s.end - s.begin);
-                    overall[name].push_back(s.end - s.begin);
-                }
+                for (const auto& s : rows) byValue[{type, s.value}].push_back(s.end - s.begin);
+        std::map<std::string, std::vector<std::int64_t>> mine;
+        for (auto& [key, durations] : byValue) {
+            auto name = valueName(trace, key.first, key.second);
+            auto& all = overall[name];
+            all.insert(all.end(), durations.begin(), durations.end());
+            auto& own = mine[name];
+            own.insert(own.end(), durations.begin(), durations.end());
+        }
         a.kernelSummaryByDevice.push_back(summarise(std::move(mine)));
     }
     a.kernelSummary = summarise(overall);

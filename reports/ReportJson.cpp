@@ -6,7 +6,9 @@ namespace gpueff::reports {
 
 using nlohmann::json;
 
-json finiteOrNull(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+json finiteOrNull(double value) {
+    return std::isfinite(value) ? json(value) : json(nullptr);
+}
 
 namespace {
 
@@ -69,7 +71,8 @@ json kernelRows(const std::vector<metrics::KernelRow>& rows) {
 // The Total/Average/Maximum/Minimum/StDev/Avg-Max rows of the study's tables, over devices, per column.
 json statRows(const std::vector<std::vector<double>>& perDevice, std::size_t columns) {
     json rows;
-    for (const char* name : {"Total", "Average", "Maximum", "Minimum", "StDev", "Avg/Max"}) rows[name] = json::array();
+    for (const char* name : {"Total", "Average", "Maximum", "Minimum", "StDev", "Avg/Max"})
+        rows[name] = json::array();
     for (std::size_t c = 0; c < columns; ++c) {
         double sum = 0, maximum = -INFINITY, minimum = INFINITY;
         for (const auto& d : perDevice) {
@@ -96,8 +99,7 @@ json overlapTable(const metrics::Analysis& a) {
     json table;
     table["concurrency"] = json::array();
     for (std::int64_t k = 1; k <= top; ++k) table["concurrency"].push_back(k);
-    if (a.concurrency.empty() || top == 0) return table;
-    std::vector<std::vector<double>> ofComm, ofWindow;
+    std::vector<std::vector<double>> ofComm, ofWindow; // rows without columns when nothing communicated
     for (const auto& c : a.concurrency) {
         std::vector<double> x, y;
         for (std::int64_t k = 1; k <= top; ++k) {
@@ -131,14 +133,16 @@ json tensorCore(const metrics::Analysis& a) {
     }
     // Statistics over the tasks that ran each kernel.
     json rows;
-    for (const char* name : {"Average", "Maximum", "Minimum", "StDev", "Avg/Max"}) rows[name] = json::object();
+    for (const char* name : {"Average", "Maximum", "Minimum", "StDev", "Avg/Max"})
+        rows[name] = json::object();
     for (const auto& k : p.kernels) {
         std::vector<std::vector<double>> present;
         for (const auto& row : p.rows)
             if (auto it = row.percent.find(k); it != row.percent.end()) present.push_back({it->second});
         if (present.empty()) continue;
         auto s = statRows(present, 1);
-        for (const char* name : {"Average", "Maximum", "Minimum", "StDev", "Avg/Max"}) rows[name][k] = s[name][0];
+        for (const char* name : {"Average", "Maximum", "Minimum", "StDev", "Avg/Max"})
+            rows[name][k] = s[name][0];
     }
     out["rows"] = rows;
     return out;
@@ -153,8 +157,10 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
     r["trace"] = {{"prv", info.prv}, {"tasks", info.tasks}, {"threads", info.threads}};
     r["inputs"] = json::array();
     for (const auto& in : info.inputs)
-        r["inputs"].push_back(
-            {{"path", in.path}, {"nsys_version", in.nsysVersion}, {"host", in.host}, {"offset_ns", in.offsetNs}});
+        r["inputs"].push_back({{"path", in.path},
+                               {"nsys_version", in.nsysVersion},
+                               {"host", in.host},
+                               {"offset_ns", in.offsetNs}});
     r["window"] = {{"begin_ns", a.window.begin},
                    {"end_ns", a.window.end},
                    {"duration_ns", a.window.duration()},
@@ -218,8 +224,9 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
         json ofComm = json::object(), ofWindow = json::object();
         for (const auto& [level, ns] : c.overlap) {
             auto key = std::to_string(level);
-            ofComm[key] = c.communication > 0 ? finiteOrNull(static_cast<double>(ns) / static_cast<double>(c.communication))
-                                              : json(nullptr);
+            ofComm[key] = c.communication > 0
+                              ? finiteOrNull(static_cast<double>(ns) / static_cast<double>(c.communication))
+                              : json(nullptr);
             ofWindow[key] = finiteOrNull(static_cast<double>(ns) / static_cast<double>(a.window.duration()));
         }
         r["overlap"].push_back({{"device", id},
@@ -238,7 +245,8 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
              {"time_ns", o.time},
              {"overlapped_ns", o.overlapped},
              {"overlapped_fraction",
-              o.time > 0 ? finiteOrNull(static_cast<double>(o.overlapped) / static_cast<double>(o.time)) : json(nullptr)}});
+              o.time > 0 ? finiteOrNull(static_cast<double>(o.overlapped) / static_cast<double>(o.time))
+                         : json(nullptr)}});
     r["tensor_core"] = tensorCore(a);
     r["kernel_summary"] = {{"overall", kernelRows(a.kernelSummary)}, {"devices", json::array()}};
     for (std::size_t i = 0; i < a.kernelSummaryByDevice.size(); ++i)
@@ -247,8 +255,10 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
     r["kernel_durations"] = json::array();
     for (const auto& d : a.durations) {
         json bins = json::array();
-        for (const auto& b : d.bins) bins.push_back({{"lower_ns", b.lower}, {"upper_ns", b.upper}, {"count", b.count}});
-        r["kernel_durations"].push_back({{"name", d.name}, {"instances", d.instances}, {"bins", bins}, {"modes_ns", d.modes}});
+        for (const auto& b : d.bins)
+            bins.push_back({{"lower_ns", b.lower}, {"upper_ns", b.upper}, {"count", b.count}});
+        r["kernel_durations"].push_back(
+            {{"name", d.name}, {"instances", d.instances}, {"bins", bins}, {"modes_ns", d.modes}});
     }
     r["gaps"] = json::array();
     for (std::size_t i = 0; i < a.gaps.size(); ++i) {

@@ -93,7 +93,9 @@ TEST_CASE("malformed traces are refused with the file and line, or counted when 
     } catch (const gpueff::Error& e) {
         CHECK(std::string(e.what()).find("bad.prv:3:") != std::string::npos);
     }
-    Trace lenient = paraver::readPrv(bad, {true});
+    paraver::ReadOptions options;
+    options.lenient = true;
+    Trace lenient = paraver::readPrv(bad, options);
     CHECK(lenient.skippedLines == 1);
     CHECK(eventPairs(lenient) == 1);
 

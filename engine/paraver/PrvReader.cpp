@@ -211,6 +211,7 @@ private:
         std::size_t before = r.eventTime.size();
         std::uint32_t type = 0;
         std::int64_t value = 0;
+        bool any = false;
         while (!f.done()) {
             if (!f.next(type) || !f.next(value)) {
                 r.eventTime.resize(before);
@@ -219,12 +220,14 @@ private:
                 r.eventCpu.resize(before);
                 return malformed(line, "bad type:value pair");
             }
+            any = true;
+            if (!options_.keeps(type)) continue;
             r.eventTime.push_back(time);
             r.eventType.push_back(type);
             r.eventValue.push_back(value);
             r.eventCpu.push_back(cpu);
         }
-        if (r.eventTime.size() == before) return malformed(line, "event record without type:value pairs");
+        if (!any) return malformed(line, "event record without type:value pairs");
         t_.lastRecordTime = std::max(t_.lastRecordTime, time);
     }
 

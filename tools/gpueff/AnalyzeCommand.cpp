@@ -116,7 +116,12 @@ Action addAnalyze(CLI::App& app) {
         }
         double translateSeconds = since();
         try {
-            auto trace = semantic::LoadedTrace::load(prv);
+            // Only the event types the cfgs of the analysis read: GPU activity, synchronization, GPU metrics,
+            // MPI, and NVTX ranges when a region is asked for.
+            paraver::ReadOptions read;
+            read.eventTypes = {{63000001, 63000001}, {63000006, 63000009}, {9400, 9499}, {50000001, 50000005}};
+            if (!args->region.empty()) read.eventTypes.push_back({9500, 9600 + 100 * 9001});
+            auto trace = semantic::LoadedTrace::load(prv, read);
             double loadSeconds = since();
             metrics::AnalysisOptions options;
             options.begin = args->begin;
