@@ -22,7 +22,8 @@ bool isNvtxRangeType(std::uint32_t type) {
 
 // The span of the NVTX ranges named `name`: a range begins with its value and ends at the next event of
 // its type on its thread.
-std::pair<std::int64_t, std::int64_t> regionSpan(const semantic::LoadedTrace& trace, const std::string& name) {
+std::pair<std::int64_t, std::int64_t> regionSpan(const semantic::LoadedTrace& trace,
+                                                 const std::string& name) {
     std::map<std::uint32_t, std::int64_t> wanted; // type -> value
     for (const auto& [type, values] : trace.context().labels.eventValues)
         if (isNvtxRangeType(type))
@@ -86,8 +87,9 @@ Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& opti
     a.activity = readDeviceActivity(trace);
     a.window = chooseWindow(trace, a.activity, options);
     if (a.window.duration() == 0)
-        a.notes.push_back(a.window.source == "gpu-activity" ? "the trace has no GPU activity: the window is empty"
-                                                             : "the analysis window is empty (begin = end)");
+        a.notes.push_back(a.window.source == "gpu-activity"
+                              ? "the trace has no GPU activity: the window is empty"
+                              : "the analysis window is empty (begin = end)");
     computeDeviceModel(a);
     computeConcurrency(trace, a);
     computeTensorCore(trace, options.gemmPattern, a);

@@ -10,7 +10,8 @@
 
 namespace gpueff::metrics {
 
-inline const char* const kDefaultGemmPattern = "gemm|nvjet|cutlass|xmma|cublas|s16816|h884|hmma|sm90_xmma|wgmma";
+inline const char* const kDefaultGemmPattern =
+    "gemm|nvjet|cutlass|xmma|cublas|s16816|h884|hmma|sm90_xmma|wgmma";
 
 struct AnalysisOptions {
     std::optional<std::int64_t> begin, end; // trace ns

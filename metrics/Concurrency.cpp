@@ -78,8 +78,9 @@ void computeConcurrency(const semantic::LoadedTrace& trace, Analysis& a) {
             a.ncclOverlap.push_back(std::move(o));
         }
     }
-    std::stable_sort(a.ncclOverlap.begin(), a.ncclOverlap.end(),
-                     [](const auto& x, const auto& y) { return x.device != y.device ? x.device < y.device : x.time > y.time; });
+    std::stable_sort(a.ncclOverlap.begin(), a.ncclOverlap.end(), [](const auto& x, const auto& y) {
+        return x.device != y.device ? x.device < y.device : x.time > y.time;
+    });
 }
 
 } // namespace gpueff::metrics

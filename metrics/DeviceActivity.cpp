@@ -30,7 +30,9 @@ CfgRows::CfgRows(const semantic::LoadedTrace& trace, const std::string& embedded
 
 CfgRows::~CfgRows() = default;
 
-std::size_t CfgRows::windows() const { return state_->windows->size(); }
+std::size_t CfgRows::windows() const {
+    return state_->windows->size();
+}
 
 bool CfgRows::hasEvents(std::size_t window) const {
     try {
@@ -48,7 +50,8 @@ Spans CfgRows::row(std::size_t window, std::size_t thread, bool keepZeros) const
     while (true) {
         if (cursor->end > cursor->begin && (keepZeros || cursor->value != 0)) {
             // Not merged with an equal neighbour: back-to-back instances of one kernel stay two instances.
-            out.push_back({cursor->begin, cursor->end, static_cast<std::int64_t>(std::llround(cursor->value))});
+            out.push_back(
+                {cursor->begin, cursor->end, static_cast<std::int64_t>(std::llround(cursor->value))});
         }
         if (cursor->end >= state_->end) break;
         cursor->next();
@@ -146,7 +149,8 @@ DeviceActivity readDeviceActivity(const semantic::LoadedTrace& trace) {
         throw Error("cfgs/model/device_activity.cfg must define " + std::to_string(kClassCount) + " windows");
     for (auto& d : out.devices)
         for (int c = 0; c < kClassCount; ++c)
-            for (auto row : d.rows) d.work[static_cast<std::size_t>(c)].push_back(activity.row(static_cast<std::size_t>(c), row));
+            for (auto row : d.rows)
+                d.work[static_cast<std::size_t>(c)].push_back(activity.row(static_cast<std::size_t>(c), row));
     return out;
 }
 

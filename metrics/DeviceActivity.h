@@ -12,8 +12,8 @@
 namespace gpueff::metrics {
 
 enum ActivityClass { kCompute = 0, kGraph, kNccl, kMemory, kClassCount };
-inline constexpr const char* kClassNames[kClassCount] = {"compute kernels", "CUDA graph launches", "NCCL kernels",
-                                                         "memory operations"};
+inline constexpr const char* kClassNames[kClassCount] = {"compute kernels", "CUDA graph launches",
+                                                         "NCCL kernels", "memory operations"};
 
 struct Device {
     std::string id;   // host:pid:gpu, or task<t>:gpu when the task label does not name them

@@ -65,8 +65,9 @@ void computeDeviceModel(Analysis& a) {
     else if (a.window.duration() <= 0)
         a.notes.push_back("the analysis window is empty: no efficiency can be computed");
     else if (!a.ncclAsCommunication.computable)
-        a.notes.push_back("no compute kernel ran in the window: the nccl_as_communication efficiencies are not "
-                          "defined (division by zero useful time)");
+        a.notes.push_back(
+            "no compute kernel ran in the window: the nccl_as_communication efficiencies are not "
+            "defined (division by zero useful time)");
     for (std::size_t i = 0; i < a.activity.devices.size(); ++i)
         if (a.times[i].kernels == 0 && a.times[i].memoryOperations == 0)
             a.notes.push_back("device " + a.activity.devices[i].id + " ran no kernel or memory operation");

@@ -31,10 +31,12 @@ void computeHostModel(const semantic::LoadedTrace& trace, Analysis& a) {
         auto times = perTask(blocking, a);
         for (std::size_t t = 0; t < times.size(); ++t)
             if (!a.activity.tasks[t].cpuRows.empty())
-                a.offload.push_back({t, times[t], static_cast<double>(T - times[t]) / static_cast<double>(T)});
+                a.offload.push_back(
+                    {t, times[t], static_cast<double>(T - times[t]) / static_cast<double>(T)});
     } else {
-        a.notes.push_back("host offload efficiency not computed: the trace has no CUDA synchronization records "
-                          "(event type 63000009; export with CUDA API tracing)");
+        a.notes.push_back(
+            "host offload efficiency not computed: the trace has no CUDA synchronization records "
+            "(event type 63000009; export with CUDA API tracing)");
     }
     CfgRows mpi(trace, "model/mpi_calls.cfg");
     if (!mpi.hasEvents(0)) return;

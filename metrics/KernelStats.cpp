@@ -57,8 +57,10 @@ DurationDistribution distribution(const std::string& name, const std::vector<std
     for (const auto& b : out.bins) tallest = std::max(tallest, b.count);
     for (std::size_t b = 0; b < out.bins.size(); ++b) {
         auto c = out.bins[b].count;
-        bool left = b == 0 || out.bins[b - 1].count < c, right = b + 1 == out.bins.size() || out.bins[b + 1].count <= c;
-        if (c > 0 && left && right && c * 10 >= tallest) out.modes.push_back((out.bins[b].lower + out.bins[b].upper) / 2);
+        bool left = b == 0 || out.bins[b - 1].count < c,
+             right = b + 1 == out.bins.size() || out.bins[b + 1].count <= c;
+        if (c > 0 && left && right && c * 10 >= tallest)
+            out.modes.push_back((out.bins[b].lower + out.bins[b].upper) / 2);
     }
     return out;
 }

@@ -30,8 +30,8 @@ struct Change {
     std::int64_t delta;
 };
 template <class Level>
-std::map<std::int64_t, std::int64_t> timeAtLevel(std::vector<Change> changes, int counters, std::int64_t begin,
-                                                 std::int64_t end, Level level);
+std::map<std::int64_t, std::int64_t> timeAtLevel(std::vector<Change> changes, int counters,
+                                                 std::int64_t begin, std::int64_t end, Level level);
 
 // Changes +1/-1 at the bounds of every span of `spans` for counter `counter`.
 void addSpanChanges(const Spans& spans, int counter, std::vector<Change>& out);

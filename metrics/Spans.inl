@@ -4,9 +4,10 @@
 namespace gpueff::metrics {
 
 template <class Level>
-std::map<std::int64_t, std::int64_t> timeAtLevel(std::vector<Change> changes, int counters, std::int64_t begin,
-                                                 std::int64_t end, Level level) {
-    std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.time < b.time; });
+std::map<std::int64_t, std::int64_t> timeAtLevel(std::vector<Change> changes, int counters,
+                                                 std::int64_t begin, std::int64_t end, Level level) {
+    std::sort(changes.begin(), changes.end(),
+              [](const Change& a, const Change& b) { return a.time < b.time; });
     std::vector<std::int64_t> count(static_cast<std::size_t>(counters), 0);
     std::map<std::int64_t, std::int64_t> out;
     std::int64_t t = begin;

@@ -1,8 +1,7 @@
 // Per-GEMM tensor-core profile: the time-weighted mean of the Tensor Active samples of the device
 // (hwcounters/tensor_active.cfg) over the executions of each GEMM kernel name.
-#include "metrics/Analysis.h"
-
 #include "engine/common/Error.h"
+#include "metrics/Analysis.h"
 
 #include <regex>
 
@@ -21,9 +20,10 @@ void computeTensorCore(const semantic::LoadedTrace& trace, const std::string& ge
     bool anyMetricsRow = false;
     for (const auto& d : a.activity.devices) anyMetricsRow |= d.metrics.has_value();
     if (!tensor.hasEvents(0) || !anyMetricsRow) {
-        p.reason = anyMetricsRow ? "the GPU metrics samples have no Tensor Active metric (event types 9407/9423)"
-                                 : "the trace has no GPU metrics (profile with nsys --gpu-metrics-devices to get "
-                                   "Tensor Active samples)";
+        p.reason = anyMetricsRow
+                       ? "the GPU metrics samples have no Tensor Active metric (event types 9407/9423)"
+                       : "the trace has no GPU metrics (profile with nsys --gpu-metrics-devices to get "
+                         "Tensor Active samples)";
         return;
     }
     std::map<std::int64_t, bool> isGemm;
@@ -51,14 +51,16 @@ void computeTensorCore(const semantic::LoadedTrace& trace, const std::string& ge
             }
         TensorCoreProfile::Row row{d.task, i, {}};
         for (const auto& [name, s] : sums) {
-            if (std::find(p.kernels.begin(), p.kernels.end(), name) == p.kernels.end()) p.kernels.push_back(name);
+            if (std::find(p.kernels.begin(), p.kernels.end(), name) == p.kernels.end())
+                p.kernels.push_back(name);
             if (s.second > 0) row.percent[name] = s.first / static_cast<double>(s.second);
         }
         p.rows.push_back(std::move(row));
     }
     std::sort(p.kernels.begin(), p.kernels.end());
     p.available = !p.rows.empty();
-    if (!p.available) p.reason = "no device has a GPU metrics row";
+    if (!p.available)
+        p.reason = "no device has a GPU metrics row";
     else if (p.kernels.empty()) {
         p.available = false;
         p.reason = "no kernel name matches the GEMM pattern '" + gemmPattern + "'";

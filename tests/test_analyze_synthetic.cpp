@@ -1,14 +1,13 @@
 // `gpueff analyze` on SYNTHETIC fixtures (data/synthetic/*.sql, hand-made from the documented nsys schema):
 // GPU metrics and the tensor-core profile, CUDA graph launches, a multi-node MPI run, and bad input. Expected
 // numbers come from the fixture rows through SQL and a nanosecond-by-nanosecond sweep written here.
-#include <doctest/doctest.h>
+#include "tests/TestSupport.h"
 
 #include <cmath>
+#include <doctest/doctest.h>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-
-#include "tests/TestSupport.h"
 
 using namespace testsupport;
 using nlohmann::json;
@@ -28,7 +27,8 @@ Analyzed analyzeFixtures(const std::string& name, const std::vector<std::string>
     std::string cmd = "'" + gpueffBinary().string() + "' analyze";
     for (const auto& f : fixtures)
         cmd += " '" +
-               buildDatabase(sourceDir() / "data" / "synthetic" / (f + ".sql"), a.dir / (f + ".sqlite")).string() +
+               buildDatabase(sourceDir() / "data" / "synthetic" / (f + ".sql"), a.dir / (f + ".sqlite"))
+                   .string() +
                "'";
     a.result = run(cmd + " -o '" + (a.dir / "out").string() + "' -q " + extra);
     std::ifstream in(a.dir / "out" / "report.json");
@@ -48,13 +48,16 @@ std::map<long, std::int64_t> bruteForceCounts(const std::vector<std::pair<std::i
     return out;
 }
 
-std::vector<std::pair<std::int64_t, std::int64_t>> rows(const std::filesystem::path& db, const std::string& sql) {
+std::vector<std::pair<std::int64_t, std::int64_t>> rows(const std::filesystem::path& db,
+                                                        const std::string& sql) {
     std::vector<std::pair<std::int64_t, std::int64_t>> out;
     for (const auto& r : query(db, sql)) out.emplace_back(std::stoll(r[0]), std::stoll(r[1]));
     return out;
 }
 
-bool containsNaN(const std::string& text) { return text.find("NaN") != std::string::npos || text.find("nan") != std::string::npos; }
+bool containsNaN(const std::string& text) {
+    return text.find("NaN") != std::string::npos || text.find("nan") != std::string::npos;
+}
 
 } // namespace
 
@@ -65,11 +68,13 @@ TEST_CASE("analyze synthetic GPU metrics: tensor-core profile = time-weighted Te
     const auto& tc = a.report["tensor_core"];
     REQUIRE(tc["available"] == true);
     // Samples of the Tensor Active metric hold until the next sample (negative timestamps are dropped).
-    auto samples = rows(db, "SELECT g.timestamp, g.value FROM GPU_METRICS g JOIN TARGET_INFO_GPU_METRICS m ON "
-                            "m.typeId = g.typeId AND m.metricId = g.metricId WHERE m.metricName = "
-                            "'Tensor Active [Throughput %]' AND g.timestamp >= 0 ORDER BY g.timestamp");
-    auto kernels = query(db, "SELECT k.start, k.end, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
-                             "s.id = k.demangledName");
+    auto samples =
+        rows(db, "SELECT g.timestamp, g.value FROM GPU_METRICS g JOIN TARGET_INFO_GPU_METRICS m ON "
+                 "m.typeId = g.typeId AND m.metricId = g.metricId WHERE m.metricName = "
+                 "'Tensor Active [Throughput %]' AND g.timestamp >= 0 ORDER BY g.timestamp");
+    auto kernels =
+        query(db, "SELECT k.start, k.end, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+                  "s.id = k.demangledName");
     int gemms = 0;
     for (const auto& k : kernels) {
         auto name = k[2];
@@ -125,8 +130,9 @@ TEST_CASE("analyze synthetic CUDA graphs: graph launches are useful work; in-fli
     }
     CHECK(sum == last - first);
     const auto& e = a.report["efficiency"]["nccl_as_communication"];
-    CHECK(e["parallel_efficiency"].get<double>() ==
-          doctest::Approx(static_cast<double>((last - first) - counts[0]) / static_cast<double>(last - first)));
+    CHECK(
+        e["parallel_efficiency"].get<double>() ==
+        doctest::Approx(static_cast<double>((last - first) - counts[0]) / static_cast<double>(last - first)));
 }
 
 TEST_CASE("analyze synthetic multi-node MPI run: one device per rank, MPI efficiency from the MPI calls") {
@@ -191,7 +197,8 @@ TEST_CASE("analyze a Paraver trace without GPU rows (EPOCH, MPI only): the repor
     CHECK(report["devices"].empty());
     CHECK(report["efficiency"]["nccl_as_communication"]["parallel_efficiency"].is_null());
     bool said = false;
-    for (const auto& n : report["notes"]) said |= n.get<std::string>().find("no GPU device") != std::string::npos;
+    for (const auto& n : report["notes"])
+        said |= n.get<std::string>().find("no GPU device") != std::string::npos;
     CHECK(said);
     CHECK_FALSE(containsNaN(text));
     CHECK(std::filesystem::exists(dir / "out" / "report.md"));
@@ -200,17 +207,20 @@ TEST_CASE("analyze a Paraver trace without GPU rows (EPOCH, MPI only): the repor
 TEST_CASE("analyze a trace gpueff wrote gives the same report as analyzing its export") {
     auto a = analyzeFixtures("analyze-roundtrip", {"cuda_graph_graph_mode"});
     REQUIRE_MESSAGE(a.result.exitCode == 0, a.result.output);
-    auto r = run("'" + gpueffBinary().string() + "' analyze '" + (a.dir / "out" / "cuda_graph_graph_mode.prv").string() +
-                 "' -o '" + (a.dir / "again").string() + "' -q");
+    auto r = run("'" + gpueffBinary().string() + "' analyze '" +
+                 (a.dir / "out" / "cuda_graph_graph_mode.prv").string() + "' -o '" +
+                 (a.dir / "again").string() + "' -q");
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
     std::ifstream in(a.dir / "again" / "report.json");
     auto again = json::parse(in);
-    for (const char* key : {"window", "devices", "efficiency", "kernels_in_flight", "overlap", "kernel_summary"})
+    for (const char* key :
+         {"window", "devices", "efficiency", "kernels_in_flight", "overlap", "kernel_summary"})
         CHECK_MESSAGE(again[key] == a.report[key], key);
     CHECK(again["inputs"] == a.report["inputs"]); // from the sidecar beside the trace
 }
 
-TEST_CASE("cfgs/analysis/kernels_in_flight.cfg opened on the trace agrees with report.json (one GPU per task)") {
+TEST_CASE(
+    "cfgs/analysis/kernels_in_flight.cfg opened on the trace agrees with report.json (one GPU per task)") {
     auto dir = tempDir("analyze-inflight-cfg");
     auto bin = "'" + gpueffBinary().string() + "'";
     auto r = run(bin + " analyze '" + (sourceDir() / "data" / "nsys" / "mfu_2gpu_h100_nccl.sqlite").string() +

@@ -146,8 +146,9 @@ private:
 // Greedy interval partitioning in start order: each activity takes the first lane free at its start, which
 // uses as few lanes as the deepest overlap needs.
 void assignLanes(const NsysExport& ex, const char* table, const StreamKey& key, ReportObjects& objects) {
-    sqlite::Statement st(ex.db(), std::string("SELECT start, end, correlationId FROM ") + table +
-                                      " WHERE globalPid = ? AND deviceId = ? AND streamId = ? ORDER BY start, end");
+    sqlite::Statement st(ex.db(),
+                         std::string("SELECT start, end, correlationId FROM ") + table +
+                             " WHERE globalPid = ? AND deviceId = ? AND streamId = ? ORDER BY start, end");
     st.bind(1, key.globalPid);
     st.bind(2, key.device);
     st.bind(3, key.stream);

@@ -33,7 +33,7 @@ struct ReportObjects {
         std::set<std::int64_t> threads; // globalTid
         std::set<StreamKey> streams;
         std::map<StreamKey, std::uint32_t> lanes; // streams needing more than one row: row count
-        std::set<std::int64_t> metricGpus; // GPU_METRICS typeId
+        std::set<std::int64_t> metricGpus;        // GPU_METRICS typeId
         std::int64_t mpiRank = -1;
     };
     std::map<std::int64_t, Process> processes; // by globalPid

@@ -65,8 +65,8 @@ paraver::TraceLayout buildTaskLayout(const std::vector<std::unique_ptr<NsysExpor
             ctx.streamRows[s] = layout.addRow(task, paraver::RowKind::CudaStream, label);
             auto lanes = p.objects->lanes.find(s);
             for (std::uint32_t lane = 1; lanes != p.objects->lanes.end() && lane < lanes->second; ++lane)
-                ctx.laneRows[{s, lane}] = layout.addRow(task, paraver::RowKind::CudaStream,
-                                                        label + "." + std::to_string(lane + 1));
+                ctx.laneRows[{s, lane}] =
+                    layout.addRow(task, paraver::RowKind::CudaStream, label + "." + std::to_string(lane + 1));
         }
         // A GPU's index is its typeId's rank among the report's metric GPUs (as in discoverGpuMetrics), not a
         // count within the process: the second process's GPU 1 is "Metrics GPU1".

@@ -1,9 +1,4 @@
 // `gpueff analyze`: exports (translated on the way) or a Paraver trace -> report.json, report.md and plots.
-#include <chrono>
-#include <cstdio>
-#include <fstream>
-#include <optional>
-
 #include "engine/common/Error.h"
 #include "engine/nsys/Translator.h"
 #include "engine/paraver/OutputFiles.h"
@@ -12,6 +7,11 @@
 #include "reports/ReportJson.h"
 #include "reports/ReportMarkdown.h"
 #include "tools/gpueff/Commands.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <optional>
 
 namespace gpueff::cli {
 
@@ -59,17 +59,22 @@ Action addAnalyze(CLI::App& app) {
     auto args = std::make_shared<AnalyzeArgs>();
     auto* cmd = app.add_subcommand(
         "analyze",
-        "The GPU efficiency model and metrics of a run: device parallel efficiency = load balance x communication "
-        "efficiency x orchestration efficiency (NCCL counted as communication and as useful), kernels in flight "
+        "The GPU efficiency model and metrics of a run: device parallel efficiency = load balance x "
+        "communication "
+        "efficiency x orchestration efficiency (NCCL counted as communication and as useful), kernels in "
+        "flight "
         "and queued, communication/computation overlap, per-GEMM tensor-core profile, kernel statistics, GPU "
-        "gaps, host offload and MPI efficiency. Nsight Systems exports are first translated into DIR/NAME.prv; "
-        "writes DIR/report.json (docs/report.md), DIR/report.md and DIR/plots/*.svg. Without inputs, analyzes "
+        "gaps, host offload and MPI efficiency. Nsight Systems exports are first translated into "
+        "DIR/NAME.prv; "
+        "writes DIR/report.json (docs/report.md), DIR/report.md and DIR/plots/*.svg. Without inputs, "
+        "analyzes "
         "the sample export shipped in data/.");
     cmd->add_option("inputs", args->inputs,
                     "nsys SQLite exports (several: one run, merged like `translate`), or one Paraver trace "
                     "(.prv/.prv.gz) written by gpueff")
         ->check(CLI::ExistingFile);
-    cmd->add_option("-o,--output", args->outDir, "output directory (created when missing)")->capture_default_str();
+    cmd->add_option("-o,--output", args->outDir, "output directory (created when missing)")
+        ->capture_default_str();
     cmd->add_option("--name", args->name, "name of the translated trace (default: the first input's stem)");
     cmd->add_option("--begin", args->begin, "analysis window begin, trace ns (default: first GPU activity)");
     cmd->add_option("--end", args->end, "analysis window end, trace ns (default: last GPU activity)");
@@ -82,7 +87,9 @@ Action addAnalyze(CLI::App& app) {
     cmd->add_flag("--stats", args->stats, "print the seconds of each phase (for benchmarks)");
     return [args] {
         auto t0 = std::chrono::steady_clock::now();
-        auto since = [&t0] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+        auto since = [&t0] {
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        };
         auto log = [quiet = args->quiet](const std::string& line) {
             if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());
         };
@@ -103,14 +110,16 @@ Action addAnalyze(CLI::App& app) {
         } else {
             nsys::TranslateOptions o;
             for (const auto& in : inputs) {
-                if (isParaver(in)) throw Error(in.string() + ": a Paraver trace cannot be mixed with nsys exports");
+                if (isParaver(in))
+                    throw Error(in.string() + ": a Paraver trace cannot be mixed with nsys exports");
                 o.inputs.push_back(exportedSqlite(in));
             }
             auto stem = args->name.empty() ? inputs.front().stem().string() : args->name;
             o.prefix = dir / stem;
             o.progress = !args->quiet;
             nsys::translate(o, log);
-            for (const char* ext : {".prv", ".pcf", ".row", ".json"}) translated.push_back(o.prefix.string() + ext);
+            for (const char* ext : {".prv", ".pcf", ".row", ".json"})
+                translated.push_back(o.prefix.string() + ext);
             prv = o.prefix.string() + ".prv";
             sources = sidecarInputs(o.prefix.string() + ".json");
         }
@@ -119,7 +128,8 @@ Action addAnalyze(CLI::App& app) {
             // Only the event types the cfgs of the analysis read: GPU activity, synchronization, GPU metrics,
             // MPI, and NVTX ranges when a region is asked for.
             paraver::ReadOptions read;
-            read.eventTypes = {{63000001, 63000001}, {63000006, 63000009}, {9400, 9499}, {50000001, 50000005}};
+            read.eventTypes = {
+                {63000001, 63000001}, {63000006, 63000009}, {9400, 9499}, {50000001, 50000005}};
             if (!args->region.empty()) read.eventTypes.push_back({9500, 9600 + 100 * 9001});
             auto trace = semantic::LoadedTrace::load(prv, read);
             double loadSeconds = since();
@@ -151,20 +161,22 @@ Action addAnalyze(CLI::App& app) {
             double total = since();
             if (!args->quiet) {
                 const auto& e = analysis.ncclAsCommunication;
-                log("window " + std::to_string(analysis.window.begin) + " .. " + std::to_string(analysis.window.end) +
-                    " ns (" + analysis.window.source + "), " + std::to_string(analysis.activity.devices.size()) +
-                    " devices");
+                log("window " + std::to_string(analysis.window.begin) + " .. " +
+                    std::to_string(analysis.window.end) + " ns (" + analysis.window.source + "), " +
+                    std::to_string(analysis.activity.devices.size()) + " devices");
                 if (e.computable)
-                    std::fprintf(stderr,
-                                 "gpueff: parallel efficiency %.1f%% = load balance %.1f%% x communication %.1f%% x "
-                                 "orchestration %.1f%%\n",
-                                 100 * e.parallel, 100 * e.loadBalance, 100 * e.communication, 100 * e.orchestration);
+                    std::fprintf(
+                        stderr,
+                        "gpueff: parallel efficiency %.1f%% = load balance %.1f%% x communication %.1f%% x "
+                        "orchestration %.1f%%\n",
+                        100 * e.parallel, 100 * e.loadBalance, 100 * e.communication, 100 * e.orchestration);
                 for (const auto& n : analysis.notes) log("note: " + n);
                 log("wrote " + (dir / "report.json").string() + ", " + (dir / "report.md").string());
             }
             if (args->stats)
-                std::printf("translate_s=%.4f load_s=%.4f analyze_s=%.4f report_s=%.4f total_s=%.4f\n", translateSeconds,
-                            loadSeconds - translateSeconds, analyzeSeconds - loadSeconds, total - analyzeSeconds, total);
+                std::printf("translate_s=%.4f load_s=%.4f analyze_s=%.4f report_s=%.4f total_s=%.4f\n",
+                            translateSeconds, loadSeconds - translateSeconds, analyzeSeconds - loadSeconds,
+                            total - analyzeSeconds, total);
         } catch (...) {
             for (const auto& p : translated) fs::remove(p, ec);
             throw;

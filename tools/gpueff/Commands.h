@@ -1,5 +1,6 @@
 #pragma once
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <functional>
 
 namespace gpueff::cli {
@@ -7,7 +8,12 @@ namespace gpueff::cli {
 // Each subcommand registers its options and returns the action run when it is selected.
 using Action = std::function<int()>;
 Action addTranslate(CLI::App& app);
+Action addAnalyze(CLI::App& app);
 Action addHistogram(CLI::App& app);
 Action addModelFactors(CLI::App& app);
+Action addCompare(CLI::App& app);
+
+// INPUT itself, or the .sqlite exported from a .nsys-rep (running nsys export when nsys is on PATH).
+std::filesystem::path exportedSqlite(const std::filesystem::path& input);
 
 } // namespace gpueff::cli

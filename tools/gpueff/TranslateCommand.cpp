@@ -1,15 +1,14 @@
-#include <unistd.h>
+#include "engine/common/Error.h"
+#include "engine/nsys/Translator.h"
+#include "tools/gpueff/Commands.h"
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <set>
 #include <string>
+#include <unistd.h>
 #include <vector>
-
-#include "engine/common/Error.h"
-#include "engine/nsys/Translator.h"
-#include "tools/gpueff/Commands.h"
 
 namespace gpueff::cli {
 
@@ -61,8 +60,10 @@ std::filesystem::path exportedSqlite(const std::filesystem::path& input) {
     sqlite.replace_extension(".sqlite");
     if (std::filesystem::exists(sqlite)) return sqlite;
     if (!onPath("nsys"))
-        throw Error(input.string() + ": a .nsys-rep report must be exported to SQLite first: run `nsys export "
-                    "--type sqlite --output " + sqlite.string() + " " + input.string() + "` (nsys is not on PATH)");
+        throw Error(input.string() +
+                    ": a .nsys-rep report must be exported to SQLite first: run `nsys export "
+                    "--type sqlite --output " +
+                    sqlite.string() + " " + input.string() + "` (nsys is not on PATH)");
     std::string cmd = "nsys export --type sqlite --output '" + sqlite.string() + "' '" + input.string() + "'";
     std::fprintf(stderr, "gpueff: exporting %s with nsys\n", input.c_str());
     if (std::system(cmd.c_str()) != 0 || !std::filesystem::exists(sqlite))
@@ -74,19 +75,20 @@ Action addTranslate(CLI::App& app) {
     auto args = std::make_shared<TranslateArgs>();
     std::string kinds;
     for (const auto& k : nsys::kindNames()) kinds += (kinds.empty() ? "" : ", ") + k;
-    auto* cmd = app.add_subcommand(
-        "translate",
-        "Translate Nsight Systems SQLite exports (one per rank or node) into one Paraver trace PREFIX.prv/.pcf/.row, "
-        "with a PREFIX.json sidecar recording inputs, versions, clock offsets, per-kind counts and anything skipped.");
-    cmd->add_option("reports", args->inputs,
-                    "nsys SQLite exports (.sqlite), or .nsys-rep reports when nsys is on PATH; several reports are "
-                    "merged, clocks aligned by their UTC session start and refined by the end of MPI_Init")
+    auto* cmd = app.add_subcommand("translate", "Translate Nsight Systems SQLite exports (one per rank or "
+                                                "node) into one Paraver trace PREFIX.prv/.pcf/.row, "
+                                                "with a PREFIX.json sidecar recording inputs, versions, "
+                                                "clock offsets, per-kind counts and anything skipped.");
+    cmd->add_option(
+           "reports", args->inputs,
+           "nsys SQLite exports (.sqlite), or .nsys-rep reports when nsys is on PATH; several reports are "
+           "merged, clocks aligned by their UTC session start and refined by the end of MPI_Init")
         ->required()
         ->check(CLI::ExistingFile);
-    cmd->add_option("-o,--output", args->prefix, "output prefix: writes PREFIX.prv, PREFIX.pcf, PREFIX.row, PREFIX.json")
+    cmd->add_option("-o,--output", args->prefix,
+                    "output prefix: writes PREFIX.prv, PREFIX.pcf, PREFIX.row, PREFIX.json")
         ->required();
-    cmd->add_option("--only", args->only, "translate only these record kinds (comma-separated): " + kinds)
-;
+    cmd->add_option("--only", args->only, "translate only these record kinds (comma-separated): " + kinds);
     cmd->add_option("--skip", args->skip, "do not translate these record kinds (comma-separated)");
     cmd->add_flag("--thread-names", args->threadNames,
                   "name CPU threads in the .row file with their nsys thread names instead of THREAD 1.t.n");
@@ -107,13 +109,16 @@ Action addTranslate(CLI::App& app) {
         auto s = nsys::translate(o, log);
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!args->quiet)
-            std::fprintf(stderr, "gpueff: wrote %s.prv: %llu records, %zu tasks, %zu threads, %zu nodes, %.3f ms of trace\n",
-                         args->prefix.c_str(), static_cast<unsigned long long>(s.records), s.tasks, s.threads,
-                         s.nodes, static_cast<double>(s.durationNs) / 1e6);
+            std::fprintf(
+                stderr,
+                "gpueff: wrote %s.prv: %llu records, %zu tasks, %zu threads, %zu nodes, %.3f ms of trace\n",
+                args->prefix.c_str(), static_cast<unsigned long long>(s.records), s.tasks, s.threads, s.nodes,
+                static_cast<double>(s.durationNs) / 1e6);
         if (args->stats)
             std::printf("records=%llu bytes=%llu seconds=%.4f records_per_s=%.0f MB_per_s=%.1f\n",
-                        static_cast<unsigned long long>(s.records), static_cast<unsigned long long>(s.bytes), secs,
-                        static_cast<double>(s.records) / secs, static_cast<double>(s.bytes) / 1e6 / secs);
+                        static_cast<unsigned long long>(s.records), static_cast<unsigned long long>(s.bytes),
+                        secs, static_cast<double>(s.records) / secs,
+                        static_cast<double>(s.bytes) / 1e6 / secs);
         return 0;
     };
 }

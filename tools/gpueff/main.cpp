@@ -15,8 +15,10 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "gpueff " GPUEFF_VERSION);
     app.require_subcommand(1);
     auto translate = gpueff::cli::addTranslate(app);
+    auto analyze = gpueff::cli::addAnalyze(app);
     auto histogram = gpueff::cli::addHistogram(app);
     auto modelfactors = gpueff::cli::addModelFactors(app);
+    auto compare = gpueff::cli::addCompare(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -24,8 +26,10 @@ int main(int argc, char** argv) {
     }
     try {
         if (app.got_subcommand("translate")) return translate();
+        if (app.got_subcommand("analyze")) return analyze();
         if (app.got_subcommand("histogram")) return histogram();
         if (app.got_subcommand("modelfactors")) return modelfactors();
+        if (app.got_subcommand("compare")) return compare();
 
     } catch (const gpueff::Error& e) {
         if (::isatty(STDERR_FILENO)) std::fputs("\r\x1b[K", stderr); // clear a progress line

@@ -1,0 +1,288 @@
+#include "reports/Compare.h"
+
+#include "engine/common/Error.h"
+#include "reports/JsonAccess.h"
+#include "reports/MarkdownTable.h"
+#include "reports/ReportMarkdown.h"
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <set>
+
+namespace gpueff::reports {
+
+using namespace detail;
+
+namespace {
+
+using Value = std::optional<double>;
+
+struct Convention {
+    const char* key;
+    const char* title;
+};
+const Convention kConventions[] = {{"nccl_as_communication", "NCCL as communication"},
+                                   {"nccl_as_useful", "NCCL as useful"}};
+
+struct Factor {
+    const char* key;
+    const char* label;
+};
+const Factor kFactors[] = {{"parallel_efficiency", "Parallel efficiency"},
+                           {"load_balance", "&emsp;Load balance"},
+                           {"communication_efficiency", "&emsp;Communication efficiency"},
+                           {"orchestration_efficiency", "&emsp;Orchestration efficiency"}};
+
+struct Run {
+    std::string label, trace, windowSource;
+    Value devices, window;
+    Value factors[2][4]; // [convention][factor]
+    Value usefulSum[2];
+    std::set<std::string> kernels;
+};
+
+const json& orEmpty(const json* j) {
+    static const json empty = json::object();
+    return j ? *j : empty;
+}
+
+// Sum of useful_ns over a device list; absent when any device lacks it.
+Value sumUseful(const json& devices) {
+    if (devices.empty()) return std::nullopt;
+    double sum = 0;
+    for (const auto& d : devices) {
+        auto u = number(d, "useful_ns");
+        if (!u) return std::nullopt;
+        sum += *u;
+    }
+    return sum;
+}
+
+Run readRun(const json& report, const std::string& label) {
+    Run r;
+    r.label = label;
+    r.trace = text(orEmpty(member(report, "trace")), "prv");
+    const json& w = orEmpty(member(report, "window"));
+    r.window = number(w, "duration_ns");
+    if (!r.window)
+        if (auto b = number(w, "begin_ns"), e = number(w, "end_ns"); b && e) r.window = *e - *b;
+    r.windowSource = text(w, "source");
+    const json& eff = orEmpty(member(report, "efficiency"));
+    for (std::size_t c = 0; c < 2; ++c) {
+        const json& conv = orEmpty(member(eff, kConventions[c].key));
+        for (std::size_t f = 0; f < 4; ++f) r.factors[c][f] = number(conv, kFactors[f].key);
+        r.usefulSum[c] = number(conv, "useful_sum_ns");
+        if (!r.usefulSum[c]) r.usefulSum[c] = sumUseful(array(conv, "devices"));
+    }
+    // devices[] follows nccl_as_communication.
+    if (!r.usefulSum[0]) r.usefulSum[0] = sumUseful(array(report, "devices"));
+    std::size_t n = array(report, "devices").size();
+    if (n == 0) n = array(orEmpty(member(eff, "nccl_as_communication")), "devices").size();
+    if (n > 0) r.devices = static_cast<double>(n);
+    for (const auto& k : array(orEmpty(member(report, "kernel_summary")), "overall"))
+        if (auto name = text(k, "name"); !name.empty()) r.kernels.insert(name);
+    return r;
+}
+
+json toJson(Value v) {
+    return v ? json(*v) : json(nullptr);
+}
+// Counts and nanoseconds are integers in report.json; keep them so here.
+json toJsonInteger(Value v) {
+    return v ? json(std::llround(*v)) : json(nullptr);
+}
+
+Value ratio(Value a, Value b) {
+    if (!a || !b || *b == 0) return std::nullopt;
+    return *a / *b;
+}
+
+std::string points(Value v, Value ref) {
+    if (!v || !ref) return "";
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, " (%+.2f pp)", (*v - *ref) * 100.0);
+    return buffer;
+}
+
+std::string speedupCell(Value v) {
+    if (!v) return "n/a";
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.2fx", *v);
+    return buffer;
+}
+
+std::string countCell(Value v) {
+    return v ? std::to_string(static_cast<long long>(*v)) : "n/a";
+}
+
+std::vector<std::string> header(const std::vector<Run>& runs) {
+    std::vector<std::string> h{"Metric"};
+    for (const auto& r : runs) h.push_back(escapeMarkdown(r.label));
+    return h;
+}
+
+std::string alignment(const std::vector<Run>& runs) {
+    return "l" + std::string(runs.size(), 'r');
+}
+
+} // namespace
+
+void checkReportSchema(const json& report, const std::string& label) {
+    std::string schema = report.is_object() ? text(report, "schema") : "";
+    if (schema != "gpueff-report/1")
+        throw Error(label + ": not a gpueff report (schema is " +
+                    (schema.empty() ? "missing" : "\"" + schema + "\"") +
+                    ", expected \"gpueff-report/1\"; write it with gpueff analyze)");
+}
+
+Comparison compareReports(const std::vector<json>& reports, const std::vector<std::string>& labelsIn,
+                          const CompareOptions& options) {
+    if (reports.empty()) throw Error("compare: no report to compare");
+    if (!labelsIn.empty() && labelsIn.size() != reports.size())
+        throw Error("compare: " + std::to_string(labelsIn.size()) + " labels for " +
+                    std::to_string(reports.size()) + " reports");
+    std::vector<Run> runs;
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        std::string label = labelsIn.empty() ? "run " + std::to_string(i + 1) : labelsIn[i];
+        checkReportSchema(reports[i], label);
+        runs.push_back(readRun(reports[i], label));
+    }
+    Comparison out;
+    json& j = out.json;
+    j = {{"schema", "gpueff-compare/1"}, {"weak", options.weak}, {"warnings", json::array()}};
+    std::vector<std::string> warnings;
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+        const Run &a = runs[0], &b = runs[i];
+        if (!a.kernels.empty() && !b.kernels.empty()) {
+            bool common = false;
+            for (const auto& k : b.kernels) common = common || a.kernels.count(k);
+            if (!common)
+                warnings.push_back(
+                    "runs \"" + a.label + "\" and \"" + b.label +
+                    "\" have no kernel name in common: they may not be runs of the same application");
+        }
+        if (!a.windowSource.empty() && !b.windowSource.empty() && a.windowSource != b.windowSource)
+            warnings.push_back("the windows were chosen differently (" + a.windowSource + " for \"" +
+                               a.label + "\", " + b.windowSource + " for \"" + b.label +
+                               "\"): the efficiencies cover different parts of the runs");
+    }
+
+    std::string& md = out.markdown;
+    md = "# Comparison of " + std::to_string(runs.size()) + " runs\n\n";
+    for (const auto& w : warnings) md += "> **Warning:** " + escapeMarkdown(w) + "\n\n";
+
+    MarkdownTable overview({"Run", "Trace", "Devices", "Window", "Window source",
+                            "Useful sum (NCCL as communication)", "Useful sum (NCCL as useful)"},
+                           "llrrlrr");
+    json jruns = json::array();
+    for (const auto& r : runs) {
+        overview.row({escapeMarkdown(r.label), escapeMarkdown(r.trace.empty() ? "n/a" : r.trace),
+                      countCell(r.devices), formatDuration(r.window),
+                      escapeMarkdown(r.windowSource.empty() ? "n/a" : r.windowSource),
+                      formatDuration(r.usefulSum[0]), formatDuration(r.usefulSum[1])});
+        json jr = {{"label", r.label},
+                   {"trace", r.trace},
+                   {"devices", toJsonInteger(r.devices)},
+                   {"window_ns", toJsonInteger(r.window)},
+                   {"window_source", r.windowSource}};
+        for (std::size_t c = 0; c < 2; ++c) {
+            jr["useful_sum_ns"][kConventions[c].key] = toJsonInteger(r.usefulSum[c]);
+            for (std::size_t f = 0; f < 4; ++f) {
+                jr["efficiency"][kConventions[c].key][kFactors[f].key] = toJson(r.factors[c][f]);
+                Value diff;
+                if (r.factors[c][f] && runs[0].factors[c][f])
+                    diff = (*r.factors[c][f] - *runs[0].factors[c][f]) * 100.0;
+                jr["difference_pp"][kConventions[c].key][kFactors[f].key] = toJson(diff);
+            }
+        }
+        jruns.push_back(std::move(jr));
+    }
+    j["runs"] = std::move(jruns);
+    md += "## Runs\n\n" + overview.str() + "\n";
+
+    md += "## Device efficiency\n\nDifferences in percentage points against \"" +
+          escapeMarkdown(runs[0].label) +
+          "\" (the first run given). Colour scale (POP): \xF0\x9F\x9F\xA9 >= 80 %, \xF0\x9F\x9F\xA8 70-80 %, "
+          "\xF0\x9F\x9F\xA7 60-70 %, \xF0\x9F\x9F\xA5 < 60 %.\n\n";
+    for (std::size_t c = 0; c < 2; ++c) {
+        MarkdownTable t(header(runs), alignment(runs));
+        for (std::size_t f = 0; f < 4; ++f) {
+            std::vector<std::string> row{kFactors[f].label};
+            for (std::size_t i = 0; i < runs.size(); ++i)
+                row.push_back(formatEfficiency(runs[i].factors[c][f]) +
+                              (i ? points(runs[i].factors[c][f], runs[0].factors[c][f]) : ""));
+            t.row(row);
+        }
+        md += std::string("### ") + kConventions[c].title + "\n\n" + t.str() + "\n";
+    }
+
+    // Scaling: only meaningful across device counts, and only when every count is known.
+    bool allKnown = true, differ = false;
+    for (const auto& r : runs) {
+        allKnown = allKnown && r.devices.has_value();
+        differ = differ || (r.devices && runs[0].devices && *r.devices != *runs[0].devices);
+    }
+    j["scaling"] = nullptr;
+    j["reference"] = nullptr;
+    if (differ && !allKnown) warnings.push_back("device count unknown for some runs: no scaling table");
+    if (differ && allKnown) {
+        std::size_t ref = 0;
+        for (std::size_t i = 1; i < runs.size(); ++i)
+            if (*runs[i].devices < *runs[ref].devices) ref = i;
+        const Run& R = runs[ref];
+        std::string reason = ref == 0 ? "the first run given, which has the fewest devices"
+                                      : "the run with the fewest devices";
+        j["reference"] = {{"label", R.label}, {"index", ref}, {"reason", reason}};
+        MarkdownTable t(header(runs), alignment(runs));
+        std::vector<std::string> devicesRow{"Devices"}, speedupRow{"Speedup T(ref) / T(run)"};
+        std::vector<std::string> scal[2], global[2];
+        json jscaling = json::array();
+        for (const auto& r : runs) {
+            devicesRow.push_back(countCell(r.devices));
+            Value speedup = ratio(R.window, r.window);
+            speedupRow.push_back(speedupCell(speedup));
+            json js = {{"label", r.label}, {"speedup", toJson(speedup)}};
+            for (std::size_t c = 0; c < 2; ++c) {
+                Value s = ratio(R.usefulSum[c], r.usefulSum[c]);
+                if (s && options.weak) *s *= *r.devices / *R.devices;
+                Value g;
+                if (s && r.factors[c][0]) g = *s * *r.factors[c][0];
+                scal[c].push_back(formatEfficiency(s));
+                global[c].push_back(formatEfficiency(g));
+                js["computational_scalability"][kConventions[c].key] = toJson(s);
+                js["global_efficiency"][kConventions[c].key] = toJson(g);
+            }
+            jscaling.push_back(std::move(js));
+        }
+        t.row(devicesRow);
+        t.row(speedupRow);
+        for (std::size_t c = 0; c < 2; ++c) {
+            std::string suffix = std::string(" (") + kConventions[c].title + ")";
+            std::vector<std::string> row{"Global efficiency" + suffix};
+            row.insert(row.end(), global[c].begin(), global[c].end());
+            t.row(row);
+            row = {"&emsp;Parallel efficiency" + suffix};
+            for (const auto& r : runs) row.push_back(formatEfficiency(r.factors[c][0]));
+            t.row(row);
+            row = {"&emsp;Computational scalability" + suffix};
+            row.insert(row.end(), scal[c].begin(), scal[c].end());
+            t.row(row);
+        }
+        j["scaling"] = {{"reference", R.label}, {"weak", options.weak}, {"runs", std::move(jscaling)}};
+        md += std::string("## Scaling\n\n") + (options.weak ? "Weak" : "Strong") + " scaling against \"" +
+              escapeMarkdown(R.label) + "\" (" + reason +
+              "). Computational scalability = sum of useful time (ref) / "
+              "sum of useful time (run)" +
+              (options.weak ? " x n(run) / n(ref)" : "") +
+              "; global efficiency = parallel efficiency x computational scalability.\n\n" + t.str() + "\n";
+        if (options.weak)
+            md += "Speedup compares window lengths as measured; under weak scaling the runs do different "
+                  "amounts of work.\n\n";
+    }
+    for (const auto& w : warnings) j["warnings"].push_back(w);
+    if (differ && !allKnown) md += "> **Warning:** " + escapeMarkdown(warnings.back()) + "\n";
+    return out;
+}
+
+} // namespace gpueff::reports

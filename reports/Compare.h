@@ -1,0 +1,34 @@
+#pragma once
+// Side-by-side comparison of several report.json documents (runs of one application: tunings, or scaling
+// at different device counts), from the documents alone.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace gpueff::reports {
+
+struct Comparison {
+    std::string markdown;
+    // {"schema": "gpueff-compare/1", "runs": [...], "reference": {...}, "scaling": {...} | null,
+    //  "warnings": [...]}; numbers that cannot be computed are null.
+    nlohmann::json json;
+};
+
+struct CompareOptions {
+    // Weak scaling: the problem grows with the devices, so computational scalability is multiplied by
+    // n(run) / n(ref).
+    bool weak = false;
+};
+
+// Throws gpueff::Error naming `label` when `report` is not a "gpueff-report/1" document.
+void checkReportSchema(const nlohmann::json& report, const std::string& label);
+
+// Efficiencies of every run with their differences from the first run (percentage points), and, when device
+// counts differ, a scaling table against the run with the fewest devices (the first of those on a tie):
+// computational scalability = sum U(ref) / sum U(run) (x n/n_ref when weak), global efficiency = parallel
+// efficiency x computational scalability, speedup = T(ref) / T(run). Labels default to "run 1", "run 2", ...
+// Throws gpueff::Error for fewer than one report, a label count that does not match, or a wrong schema.
+Comparison compareReports(const std::vector<nlohmann::json>& reports, const std::vector<std::string>& labels,
+                          const CompareOptions& options = {});
+
+} // namespace gpueff::reports

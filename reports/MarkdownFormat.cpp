@@ -1,0 +1,171 @@
+// Number, name and escaping helpers declared in ReportMarkdown.h, shared by the report and the comparison.
+#include "reports/ReportMarkdown.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+namespace gpueff::reports {
+
+namespace {
+
+std::string printf1(const char* format, double v) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, v);
+    return buffer;
+}
+
+// Cuts at a byte boundary that does not split a UTF-8 sequence.
+std::string cutUtf8(std::string_view s, std::size_t max) {
+    std::size_t cut = std::min(max, s.size());
+    while (cut > 0 && cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    return std::string(s.substr(0, cut));
+}
+
+bool startsWith(std::string_view s, std::size_t at, std::string_view prefix) {
+    return s.substr(at, prefix.size()) == prefix;
+}
+
+// The name up to its parameter list: the first '(' outside template arguments that does not open
+// "(anonymous namespace)" or belong to "operator()".
+std::string_view withoutParameters(std::string_view s) {
+    int depth = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        char c = s[i];
+        if (c == '<')
+            ++depth;
+        else if (c == '>' && depth > 0)
+            --depth;
+        else if (c == '(' && depth == 0) {
+            if (startsWith(s, i, "(anonymous namespace)")) {
+                i += std::string_view("(anonymous namespace)").size() - 1;
+                continue;
+            }
+            if (i >= 8 && s.substr(i - 8, 8) == "operator") {
+                ++i; // skip "()" of operator()
+                continue;
+            }
+            if (i > 0) return s.substr(0, i);
+        }
+    }
+    return s;
+}
+
+// Template arguments nested at depth >= `depth` replaced by "<…>".
+std::string collapseTemplates(std::string_view s, int depth) {
+    std::string out;
+    int level = 0;
+    for (char c : s) {
+        if (c == '<') {
+            ++level;
+            if (level == depth) out += "<\xE2\x80\xA6>";
+            if (level < depth) out += c;
+        } else if (c == '>' && level > 0) {
+            if (level < depth) out += c;
+            --level;
+        } else if (level < depth) {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// Namespace qualifiers dropped inside template arguments ("Tile<at::native::Op<…>>" -> "Tile<Op<…>>"): the
+// kernel's own qualified name says where it lives; its arguments' namespaces rarely tell kernels apart.
+std::string stripArgumentQualifiers(const std::string& s) {
+    auto open = s.find('<');
+    if (open == std::string::npos) return s;
+    std::string out = s.substr(0, open);
+    for (std::size_t i = open; i < s.size(); ++i) {
+        if (s[i] == ':' && i + 1 < s.size() && s[i + 1] == ':') {
+            while (!out.empty() &&
+                   (std::isalnum(static_cast<unsigned char>(out.back())) || out.back() == '_'))
+                out.pop_back();
+            ++i;
+            continue;
+        }
+        out += s[i];
+    }
+    return out;
+}
+
+} // namespace
+
+std::string efficiencyColour(std::optional<double> f) {
+    if (!f || !std::isfinite(*f)) return "";
+    if (*f >= 0.8) return "\xF0\x9F\x9F\xA9"; // green square
+    if (*f >= 0.7) return "\xF0\x9F\x9F\xA8"; // yellow square
+    if (*f >= 0.6) return "\xF0\x9F\x9F\xA7"; // orange square
+    return "\xF0\x9F\x9F\xA5";                // red square
+}
+
+std::string formatPercent(std::optional<double> f) {
+    if (!f || !std::isfinite(*f)) return "n/a";
+    return printf1("%.2f %%", *f * 100.0);
+}
+
+std::string formatEfficiency(std::optional<double> f) {
+    if (!f || !std::isfinite(*f)) return "n/a";
+    return efficiencyColour(f) + " " + formatPercent(f);
+}
+
+std::string formatDuration(std::optional<double> ns) {
+    if (!ns || !std::isfinite(*ns)) return "n/a";
+    double a = std::fabs(*ns);
+    if (a < 1e3) return printf1("%.0f ns", *ns);
+    if (a < 1e6) return printf1("%.3f \xC2\xB5s", *ns / 1e3);
+    if (a < 1e9) return printf1("%.3f ms", *ns / 1e6);
+    return printf1("%.3f s", *ns / 1e9);
+}
+
+std::string escapeMarkdown(std::string_view s) {
+    std::string out;
+    out.reserve(s.size() + 8);
+    for (char c : s) {
+        switch (c) {
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '&':
+            out += "&amp;";
+            break;
+        case '\\':
+        case '`':
+        case '*':
+        case '_':
+        case '[':
+        case ']':
+        case '|':
+        case '~':
+            out += '\\';
+            out += c;
+            break;
+        case '\n':
+        case '\r':
+            out += ' ';
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::string shortenKernelName(std::string_view name, std::size_t maxLength) {
+    std::string_view s = name;
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    if (startsWith(s, 0, "void ")) s.remove_prefix(5);
+    s = withoutParameters(s);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    if (s.empty()) s = name;
+    std::string out(s);
+    if (out.size() > maxLength) out = collapseTemplates(out, 2);
+    if (out.size() > maxLength) out = stripArgumentQualifiers(out);
+    if (out.size() > maxLength && maxLength > 1) out = cutUtf8(out, maxLength - 1) + "\xE2\x80\xA6";
+    return out;
+}
+
+} // namespace gpueff::reports

@@ -1,0 +1,503 @@
+#include "reports/ReportMarkdown.h"
+
+#include "reports/JsonAccess.h"
+#include "reports/MarkdownTable.h"
+#include "reports/SvgPlot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace gpueff::reports {
+
+using namespace detail;
+
+namespace {
+
+constexpr const char* kSchema = "gpueff-report/1";
+constexpr std::size_t kTopKernels = 15, kMaxDetailRows = 50;
+
+const json& nullJson() {
+    static const json n;
+    return n;
+}
+const json& sub(const json& j, std::string_view key) {
+    const json* v = member(j, key);
+    return v ? *v : nullJson();
+}
+
+std::string na(const std::string& s) {
+    return s.empty() ? "n/a" : s;
+}
+std::string count(std::optional<double> v) {
+    if (!v) return "n/a";
+    return std::to_string(std::llround(*v));
+}
+std::string fixed(std::optional<double> v, const char* format) {
+    if (!v) return "n/a";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, *v);
+    return buffer;
+}
+std::string kernelCell(const std::string& name, std::size_t max = 80) {
+    return name.empty() ? "n/a" : escapeMarkdown(shortenKernelName(name, max));
+}
+std::string deviceCell(const json& entry) {
+    return escapeMarkdown(na(text(entry, "device", text(entry, "id"))));
+}
+
+void header(std::string& md, const json& report) {
+    md += "# GPU efficiency report\n\n";
+    std::string schema = text(report, "schema");
+    if (schema != kSchema)
+        md += "> **Warning:** schema is \"" + escapeMarkdown(na(schema)) + "\", this renderer expects \"" +
+              kSchema + "\"; parts may be missing or misread.\n\n";
+    const json& tool = sub(report, "tool");
+    const json& trace = sub(report, "trace");
+    md += "Produced by " + escapeMarkdown(na(text(tool, "name", "gpueff"))) + " " +
+          escapeMarkdown(na(text(tool, "version"))) +
+          ". Paraver trace: " + escapeMarkdown(na(text(trace, "prv"))) + " (" +
+          count(number(trace, "tasks")) + " tasks, " + count(number(trace, "threads")) + " threads).\n\n";
+    md += "## Inputs\n\n";
+    MarkdownTable t({"#", "Input", "Nsight Systems", "Host", "Offset"}, "rlllr");
+    int i = 0;
+    for (const auto& in : array(report, "inputs"))
+        t.row({std::to_string(++i), escapeMarkdown(na(text(in, "path"))),
+               escapeMarkdown(na(text(in, "nsys_version"))), escapeMarkdown(na(text(in, "host"))),
+               formatDuration(number(in, "offset_ns"))});
+    md += t.empty() ? "n/a (the report lists no inputs)\n\n" : t.str() + "\n";
+}
+
+void window(std::string& md, const json& report) {
+    md += "## Analysis window\n\n";
+    const json* w = member(report, "window");
+    if (!w) {
+        md += "n/a: the report does not state its window.\n\n";
+        return;
+    }
+    auto begin = number(*w, "begin_ns"), end = number(*w, "end_ns");
+    auto duration = number(*w, "duration_ns");
+    if (!duration && begin && end) duration = *end - *begin;
+    std::string source = text(*w, "source"), why;
+    if (source == "gpu-activity")
+        why = "first start to last end of the GPU activity of all devices (default)";
+    else if (source == "arguments")
+        why = "given with --begin/--end";
+    else if (source == "region")
+        why = "span of the NVTX region \"" + escapeMarkdown(na(text(*w, "region"))) + "\"";
+    else
+        why = source.empty() ? "n/a (not stated)" : escapeMarkdown(source);
+    md += "Every figure below is measured over the window [" + count(begin) + " ns, " + count(end) +
+          " ns] of trace time (" + formatDuration(begin) + " to " + formatDuration(end) + "), " +
+          formatDuration(duration) + " long. Source: " + why + ".\n\n";
+}
+
+void efficiency(std::string& md, const json& report, RenderedReport& out) {
+    md += "## Device efficiency\n\n";
+    const json& eff = sub(report, "efficiency");
+    const json& comm = sub(eff, "nccl_as_communication");
+    const json& useful = sub(eff, "nccl_as_useful");
+    MarkdownTable t({"Metric", "NCCL as communication", "NCCL as useful"}, "lrr");
+    struct Row {
+        const char* label;
+        const char* key;
+    };
+    const Row rows[] = {{"Parallel efficiency", "parallel_efficiency"},
+                        {"&emsp;Load balance", "load_balance"},
+                        {"&emsp;Communication efficiency", "communication_efficiency"},
+                        {"&emsp;Orchestration efficiency", "orchestration_efficiency"}};
+    for (const auto& r : rows)
+        t.row({r.label, formatEfficiency(number(comm, r.key)), formatEfficiency(number(useful, r.key))});
+    const Row times[] = {{"Useful time, sum over devices", "useful_sum_ns"},
+                         {"Useful time, maximum device", "useful_max_ns"},
+                         {"Active time (useful + communication), maximum device", "active_max_ns"}};
+    for (const auto& r : times)
+        t.row({r.label, formatDuration(number(comm, r.key)), formatDuration(number(useful, r.key))});
+    t.row({"Devices", count(static_cast<double>(array(report, "devices").size())), ""});
+    md += t.str() + "\n";
+    md +=
+        "Colour scale (POP): \xF0\x9F\x9F\xA9 >= 80 %, \xF0\x9F\x9F\xA8 70-80 %, \xF0\x9F\x9F\xA7 60-70 %, "
+        "\xF0\x9F\x9F\xA5 < 60 %. Parallel efficiency = load balance x communication efficiency x "
+        "orchestration efficiency. *NCCL as communication*: useful = compute kernels and CUDA graph "
+        "launches, "
+        "communication = NCCL kernels and memory operations. *NCCL as useful*: NCCL kernels count as useful, "
+        "communication = memory operations.\n\n";
+    std::string chart = svg::deviceStateChart(report);
+    if (!chart.empty()) {
+        out.files.emplace_back("plots/device_states.svg", chart);
+        md += "![Device time: useful, communication, idle](plots/device_states.svg)\n\n";
+    }
+}
+
+void devices(std::string& md, const json& report) {
+    md += "## Devices\n\n";
+    MarkdownTable t({"Device", "Task", "GPU", "Useful", "Communication", "Idle", "Compute", "NCCL", "Memory",
+                     "Kernels", "Memory ops"},
+                    "lrrrrrrrrrr");
+    for (const auto& d : array(report, "devices"))
+        t.row({escapeMarkdown(na(text(d, "id"))), count(number(d, "task")), count(number(d, "gpu")),
+               formatDuration(number(d, "useful_ns")), formatDuration(number(d, "communication_ns")),
+               formatDuration(number(d, "idle_ns")), formatDuration(number(d, "compute_ns")),
+               formatDuration(number(d, "nccl_ns")), formatDuration(number(d, "memory_ns")),
+               count(number(d, "kernels")), count(number(d, "memory_operations"))});
+    md += t.empty() ? "n/a\n\n"
+                    : t.str() + "\nUseful/communication/idle follow *NCCL as communication*; compute, NCCL "
+                                "and memory are the union of each class's intervals.\n\n";
+}
+
+void host(std::string& md, const json& report) {
+    md += "## Host\n\n### Offload efficiency\n\n";
+    const json* h = member(report, "host");
+    MarkdownTable t({"Task", "Process", "Time in blocking CUDA calls", "Offload efficiency"}, "rlrr");
+    if (h)
+        for (const auto& o : array(*h, "offload"))
+            t.row({count(number(o, "task")), escapeMarkdown(na(text(o, "name"))),
+                   formatDuration(number(o, "blocking_ns")),
+                   formatEfficiency(number(o, "offload_efficiency"))});
+    md +=
+        t.empty()
+            ? "n/a\n\n"
+            : t.str() + "\nOffload efficiency = (window - time inside blocking CUDA API calls) / window.\n\n";
+    md += "### MPI efficiency\n\n";
+    if (!h || !h->contains("mpi")) {
+        md += "n/a\n\n";
+        return;
+    }
+    const json* mpi = member(*h, "mpi");
+    if (!mpi) {
+        md += "MPI is not traced in this run.\n\n";
+        return;
+    }
+    MarkdownTable e({"Metric", "Value"}, "lr");
+    e.row({"Parallel efficiency", formatEfficiency(number(*mpi, "parallel_efficiency"))});
+    e.row({"&emsp;Load balance", formatEfficiency(number(*mpi, "load_balance"))});
+    e.row({"&emsp;Communication efficiency", formatEfficiency(number(*mpi, "communication_efficiency"))});
+    md += e.str() + "\n";
+    MarkdownTable tasks({"Task", "In MPI", "Outside MPI"}, "rrr");
+    for (const auto& task : array(*mpi, "tasks"))
+        tasks.row({count(number(task, "task")), formatDuration(number(task, "mpi_ns")),
+                   formatDuration(number(task, "outside_mpi_ns"))});
+    if (!tasks.empty()) md += tasks.str() + "\n";
+}
+
+// Per-device histograms of time as % of each device's total; columns = union of the keys.
+// Columns of a histogram table: one per key, or, past kMaxColumns keys (deep launch queues), 0, 1 and
+// power-of-two ranges 2-3, 4-7, ... so the table stays readable.
+std::vector<std::pair<long long, long long>> histogramColumns(const std::set<long long>& keys) {
+    constexpr std::size_t kMaxColumns = 12;
+    std::vector<std::pair<long long, long long>> columns;
+    if (keys.size() <= kMaxColumns) {
+        for (auto k : keys) columns.emplace_back(k, k);
+        return columns;
+    }
+    long long last = *keys.rbegin();
+    for (long long lo = 0; lo <= last; lo = lo < 2 ? lo + 1 : lo * 2) {
+        long long hi = lo < 2 ? lo : lo * 2 - 1;
+        auto it = keys.lower_bound(lo);
+        if (it != keys.end() && *it <= hi) columns.emplace_back(lo, hi);
+    }
+    return columns;
+}
+
+// Per-device histograms of time as % of each device's total.
+void histogramTable(std::string& md, const json& entries, const char* key, const char* what) {
+    std::set<long long> keys;
+    for (const auto& e : entries)
+        for (auto [k, v] : histogram(member(e, key))) keys.insert(k);
+    auto columns = histogramColumns(keys);
+    std::vector<std::string> head{"Device"};
+    for (auto [lo, hi] : columns)
+        head.push_back(lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi));
+    head.insert(head.end(), {"Mean", "Maximum"});
+    MarkdownTable t(head, "l" + std::string(columns.size() + 2, 'r'));
+    for (const auto& e : entries) {
+        auto h = histogram(member(e, key));
+        double total = 0;
+        for (auto [k, v] : h) total += v;
+        std::vector<std::string> row{deviceCell(e)};
+        for (auto [lo, hi] : columns) {
+            double in = 0;
+            for (auto [k, v] : h)
+                if (k >= lo && k <= hi) in += v;
+            row.push_back(total > 0 ? formatPercent(in / total) : "n/a");
+        }
+        // Mean and maximum follow from the histogram when the document leaves them out.
+        auto mean = number(e, "mean"), maximum = number(e, "maximum");
+        if (!mean && total > 0) {
+            double weighted = 0;
+            for (auto [k, v] : h) weighted += static_cast<double>(k) * v;
+            mean = weighted / total;
+        }
+        for (auto [k, v] : h)
+            if (!number(e, "maximum") && v > 0) maximum = static_cast<double>(k);
+        row.push_back(fixed(mean, "%.2f"));
+        row.push_back(count(maximum));
+        t.row(row);
+    }
+    md += t.empty() ? std::string("n/a\n\n")
+                    : "Share of the window with k " + std::string(what) + ":\n\n" + t.str() + "\n";
+}
+
+void kernelsInFlight(std::string& md, const json& report, RenderedReport& out) {
+    md += "## Kernels in flight\n\n";
+    const json& inFlight = array(report, "kernels_in_flight");
+    histogramTable(md, inFlight, "time_ns_by_count", "kernels (compute + NCCL + graph launches) executing");
+    bool withMemory = std::any_of(inFlight.begin(), inFlight.end(),
+                                  [](const json& e) { return member(e, "with_memory_time_ns_by_count"); });
+    if (withMemory) {
+        json stripped = json::array();
+        for (const auto& e : inFlight)
+            stripped.push_back({{"device", sub(e, "device")}, {"h", sub(e, "with_memory_time_ns_by_count")}});
+        histogramTable(md, stripped, "h", "kernels and memory operations executing");
+    }
+    std::string chart = svg::kernelsInFlightChart(report);
+    if (!chart.empty()) {
+        out.files.emplace_back("plots/kernels_in_flight.svg", chart);
+        md += "![Kernels in flight](plots/kernels_in_flight.svg)\n\n";
+    }
+    md += "## Kernels queued\n\n";
+    histogramTable(md, array(report, "kernels_queued"), "time_ns_by_depth",
+                   "kernels launched but not yet started");
+}
+
+std::string statCell(const std::string& row, std::optional<double> v) {
+    return row == "Avg/Max" ? fixed(v, "%.2f") : formatPercent(v);
+}
+
+void overlapTables(std::string& md, const json& report, RenderedReport& out) {
+    md += "## Communication / computation overlap\n\n";
+    const json& overlap = array(report, "overlap");
+    const json& table = sub(report, "overlap_table");
+    std::set<long long> levels;
+    for (const auto& c : array(table, "concurrency"))
+        if (auto v = asNumber(&c)) levels.insert(std::llround(*v));
+    for (const auto& e : overlap)
+        for (auto [k, v] : histogram(member(e, "time_ns_by_concurrency"))) levels.insert(k);
+    if (levels.empty()) {
+        md += "n/a\n\n";
+        return;
+    }
+    auto window = number(sub(report, "window"), "duration_ns");
+    struct View {
+        const char* key;
+        const char* title;
+    };
+    for (View view : {View{"fraction_of_communication", "Share of communication time"},
+                      View{"fraction_of_window", "Share of window time"}}) {
+        std::vector<std::string> head{"Device"};
+        for (auto l : levels) head.push_back(std::to_string(l));
+        MarkdownTable t(head, "l" + std::string(levels.size(), 'r'));
+        for (const auto& e : overlap) {
+            auto given = histogram(member(e, view.key));
+            auto times = histogram(member(e, "time_ns_by_concurrency"));
+            bool ofComm = std::string_view(view.key) == "fraction_of_communication";
+            auto denominator = ofComm ? number(e, "communication_ns") : window;
+            std::vector<std::string> row{deviceCell(e)};
+            for (auto l : levels) {
+                auto find = [l](const auto& h) -> std::optional<double> {
+                    for (auto [k, v] : h)
+                        if (k == l) return v;
+                    return std::nullopt;
+                };
+                auto v = find(given);
+                if (!v && denominator && *denominator > 0) v = find(times).value_or(0.0) / *denominator;
+                row.push_back(formatPercent(v));
+            }
+            t.row(row);
+        }
+        const json& stats = sub(table, view.key);
+        std::vector<long long> order;
+        for (const auto& c : array(table, "concurrency"))
+            if (auto v = asNumber(&c)) order.push_back(std::llround(*v));
+        for (const char* name : {"Total", "Average", "Maximum", "Minimum", "StDev", "Avg/Max"}) {
+            const json& values = array(stats, name);
+            if (values.empty()) continue;
+            std::vector<std::string> row{std::string("**") + escapeMarkdown(name) + "**"};
+            for (auto l : levels) {
+                auto at = std::find(order.begin(), order.end(), l);
+                std::size_t i = static_cast<std::size_t>(at - order.begin());
+                row.push_back(at != order.end() && i < values.size() ? statCell(name, asNumber(&values[i]))
+                                                                     : "n/a");
+            }
+            t.row(row);
+        }
+        md += std::string("### ") + view.title + "\n\n" + (t.empty() ? "n/a\n\n" : t.str() + "\n");
+    }
+    md +=
+        "Columns: activities running at once while communication (NCCL kernel or memory operation) runs; 1 = "
+        "communication alone (no overlap).\n\n";
+    std::string chart = svg::overlapChart(report);
+    if (!chart.empty()) {
+        out.files.emplace_back("plots/overlap.svg", chart);
+        md += "![Overlap](plots/overlap.svg)\n\n";
+    }
+}
+
+void ncclOverlap(std::string& md, const json& report) {
+    md += "### Overlap per NCCL kernel\n\n";
+    MarkdownTable t({"Device", "NCCL kernel", "Instances", "Time", "Overlapped", "Overlapped %"}, "llrrrr");
+    const json& rows = array(report, "nccl_overlap");
+    for (std::size_t i = 0; i < rows.size() && i < kMaxDetailRows; ++i) {
+        const json& r = rows[i];
+        t.row({deviceCell(r), kernelCell(text(r, "kernel")), count(number(r, "instances")),
+               formatDuration(number(r, "time_ns")), formatDuration(number(r, "overlapped_ns")),
+               formatPercent(number(r, "overlapped_fraction"))});
+    }
+    md += t.empty() ? std::string("n/a\n\n") : t.str() + "\n";
+    if (rows.size() > kMaxDetailRows)
+        md += std::to_string(rows.size() - kMaxDetailRows) + " more rows in report.json.\n\n";
+}
+
+void tensorCores(std::string& md, const json& report) {
+    md += "## Tensor-core use per GEMM kernel\n\n";
+    const json* tc = member(report, "tensor_core");
+    if (!tc) {
+        md += "n/a\n\n";
+        return;
+    }
+    const json* available = member(*tc, "available");
+    if (!available || !available->is_boolean() || !available->get<bool>()) {
+        md += "Not available: " + escapeMarkdown(na(text(*tc, "reason"))) + "\n\n";
+        return;
+    }
+    std::vector<std::string> kernels;
+    for (const auto& k : array(*tc, "kernels"))
+        if (k.is_string()) kernels.push_back(k.get<std::string>());
+    std::vector<std::string> head{"Task"};
+    for (const auto& k : kernels) head.push_back(kernelCell(k, 40));
+    MarkdownTable t(head, "l" + std::string(kernels.size(), 'r'));
+    auto percent = [](std::optional<double> v) { return fixed(v, "%.2f %%"); };
+    for (const auto& task : array(*tc, "tasks")) {
+        std::vector<std::string> row{"Task " + count(number(task, "task")) + " (" + deviceCell(task) + ")"};
+        for (const auto& k : kernels) row.push_back(percent(number(sub(task, "tensor_active_percent"), k)));
+        t.row(row);
+    }
+    for (const char* name : {"Average", "Maximum", "Minimum", "StDev", "Avg/Max"}) {
+        const json* stats = member(sub(*tc, "rows"), name);
+        if (!stats) continue;
+        std::vector<std::string> row{std::string("**") + escapeMarkdown(name) + "**"};
+        for (const auto& k : kernels)
+            row.push_back(std::string_view(name) == "Avg/Max" ? fixed(number(*stats, k), "%.2f")
+                                                              : percent(number(*stats, k)));
+        t.row(row);
+    }
+    md += "Time-weighted mean of \"" + escapeMarkdown(na(text(*tc, "metric"))) +
+          "\" during each GEMM kernel's executions, per task:\n\n" + (kernels.empty() ? "n/a\n" : t.str()) +
+          "\n";
+    // Column headers are shortened to keep the table readable; GEMM names differ only in their tails.
+    bool shortened = std::any_of(kernels.begin(), kernels.end(),
+                                 [](const std::string& k) { return shortenKernelName(k, 40) != k; });
+    if (shortened) {
+        md += "Columns, in full:\n\n";
+        for (std::size_t i = 0; i < kernels.size(); ++i)
+            md += std::to_string(i + 1) + ". " + escapeMarkdown(kernels[i]) + "\n";
+        md += "\n";
+    }
+}
+
+void topKernels(std::string& md, const json& report) {
+    md += "## Top kernels\n\n";
+    std::vector<const json*> rows;
+    for (const auto& r : array(sub(report, "kernel_summary"), "overall")) rows.push_back(&r);
+    std::stable_sort(rows.begin(), rows.end(), [](const json* a, const json* b) {
+        return number(*a, "total_ns").value_or(0) > number(*b, "total_ns").value_or(0);
+    });
+    // time_percent is a percentage as in nsys stats; a document that stores fractions sums to 1, not 100.
+    double sum = 0;
+    for (const json* r : rows) sum += number(*r, "time_percent").value_or(0);
+    double scale = sum > 0 && sum <= 1.5 ? 1.0 : 0.01;
+    MarkdownTable t({"#", "Kernel", "Time %", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev"},
+                    "rlrrrrrrrr");
+    for (std::size_t i = 0; i < rows.size() && i < kTopKernels; ++i) {
+        const json& r = *rows[i];
+        auto share = number(r, "time_percent");
+        t.row({std::to_string(i + 1), kernelCell(text(r, "name")),
+               formatPercent(share ? std::optional(*share * scale) : std::nullopt),
+               formatDuration(number(r, "total_ns")), count(number(r, "instances")),
+               formatDuration(number(r, "avg_ns")), formatDuration(number(r, "med_ns")),
+               formatDuration(number(r, "min_ns")), formatDuration(number(r, "max_ns")),
+               formatDuration(number(r, "stddev_ns"))});
+    }
+    md += t.empty() ? std::string("n/a\n\n")
+                    : "As `nsys stats -r cuda_gpu_kern_sum`, whole trace (not clipped to the window); " +
+                          std::to_string(std::min(rows.size(), kTopKernels)) + " of " +
+                          std::to_string(rows.size()) + " kernel names:\n\n" + t.str() + "\n";
+    // Shortened names of template-heavy kernels can coincide; the full names stay one click away.
+    if (!t.empty()) {
+        md += "<details><summary>Full kernel names</summary>\n\n";
+        for (std::size_t i = 0; i < rows.size() && i < kTopKernels; ++i)
+            md += std::to_string(i + 1) + ". " + escapeMarkdown(na(text(*rows[i], "name"))) + "\n";
+        md += "\n</details>\n\n";
+    }
+}
+
+void durations(std::string& md, const json& report) {
+    const json& list = array(report, "kernel_durations");
+    if (list.empty()) return; // optional part: no section rather than an empty one
+    md += "### Duration distribution\n\n";
+    MarkdownTable t({"Kernel", "Instances", "Modes", "Range"}, "lrrr");
+    for (std::size_t i = 0; i < list.size() && i < kTopKernels; ++i) {
+        const json& d = list[i];
+        std::string modes;
+        const json& modeList = array(d, "modes_ns");
+        for (std::size_t m = 0; m < modeList.size() && m < 4; ++m)
+            modes += (m ? ", " : "") + formatDuration(asNumber(&modeList[m]));
+        if (modeList.size() > 4) modes += ", \xE2\x80\xA6";
+        const json& bins = array(d, "bins");
+        std::string range = bins.empty() ? "n/a"
+                                         : formatDuration(number(bins.front(), "lower_ns")) + " - " +
+                                               formatDuration(number(bins.back(), "upper_ns"));
+        t.row({kernelCell(text(d, "name")), count(number(d, "instances")), modes.empty() ? "n/a" : modes,
+               range});
+    }
+    md +=
+        "Are all instances of a kernel alike? Several modes mean several kinds of calls under one name.\n\n" +
+        t.str() + "\n";
+}
+
+void gaps(std::string& md, const json& report) {
+    md += "## GPU idle gaps\n\n";
+    MarkdownTable t({"Device", "Gaps", "Idle in gaps", "Host-wait gaps", "Host-wait time", "Kernel-wait gaps",
+                     "Kernel-wait time"},
+                    "lrrrrrr");
+    for (const auto& g : array(report, "gaps"))
+        t.row({deviceCell(g), count(number(g, "count")), formatDuration(number(g, "total_ns")),
+               count(number(g, "host_wait_count")), formatDuration(number(g, "host_wait_ns")),
+               count(number(g, "kernel_wait_count")), formatDuration(number(g, "kernel_wait_ns"))});
+    md += t.empty()
+              ? std::string("n/a\n\n")
+              : t.str() + "\nHost-wait: the launch call of the next activity started after the gap began "
+                          "(the host was late); kernel-wait: launched in time, the GPU still idle.\n\n";
+}
+
+void notes(std::string& md, const json& report) {
+    md += "## Notes\n\n";
+    const json& list = array(report, "notes");
+    if (list.empty()) md += "None.\n";
+    for (const auto& n : list)
+        md += "- " + escapeMarkdown(n.is_string() ? n.get<std::string>() : n.dump()) + "\n";
+}
+
+} // namespace
+
+RenderedReport renderMarkdownReport(const json& report) {
+    RenderedReport out;
+    std::string& md = out.markdown;
+    header(md, report);
+    window(md, report);
+    efficiency(md, report, out);
+    devices(md, report);
+    host(md, report);
+    kernelsInFlight(md, report, out);
+    overlapTables(md, report, out);
+    ncclOverlap(md, report);
+    tensorCores(md, report);
+    topKernels(md, report);
+    durations(md, report);
+    gaps(md, report);
+    notes(md, report);
+    return out;
+}
+
+} // namespace gpueff::reports

@@ -1,0 +1,43 @@
+#pragma once
+// POP-assessment-style Markdown report built from a report.json document (docs/report.md) alone, so it can be
+// rendered again from a saved report without the trace. Missing or null parts print "n/a"; nothing throws on
+// a partial document.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gpueff::reports {
+
+struct RenderedReport {
+    std::string markdown;
+    // Relative path under the report directory (e.g. "plots/efficiency.svg") and content; the markdown links
+    // to these paths.
+    std::vector<std::pair<std::string, std::string>> files;
+};
+
+RenderedReport renderMarkdownReport(const nlohmann::json& report);
+
+// Formatting shared by the report and the comparison.
+
+// POP colour scale as an emoji square (GitHub strips inline styles): >= 80 % green, >= 70 % yellow,
+// >= 60 % orange, below red; "" for no value.
+std::string efficiencyColour(std::optional<double> fraction);
+// "87.50 %" (two decimals), or "n/a" for no or non-finite value.
+std::string formatPercent(std::optional<double> fraction);
+// formatPercent with the colour square in front: "🟩 87.50 %".
+std::string formatEfficiency(std::optional<double> fraction);
+// Nanoseconds in the unit that suits the magnitude: "812 ns", "12.345 µs", "1.234 ms", "2.500 s"; "n/a".
+std::string formatDuration(std::optional<double> ns);
+// Escapes text for a Markdown table cell: | and Markdown emphasis/link characters, and < > & as entities
+// (GitHub would take <float> for an HTML tag and drop it).
+std::string escapeMarkdown(std::string_view text);
+// A readable short form of a (demangled) kernel name: no "void " return type, no parameter list, nested
+// template arguments collapsed to <…> and namespaces dropped inside template arguments, each only while the
+// name is longer than maxLength; then cut to maxLength characters, the last one "…". Not escaped.
+std::string shortenKernelName(std::string_view name, std::size_t maxLength = 80);
+
+} // namespace gpueff::reports

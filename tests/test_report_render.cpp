@@ -1,0 +1,382 @@
+// The presentation layer (reports/ReportMarkdown, SvgPlot, Compare and `gpueff compare`) on HAND-MADE
+// report.json documents written below: not measured data. Expected numbers are worked out in the test from
+// the documents' inputs, not read off the renderer's output.
+#include "engine/common/Error.h"
+#include "reports/Compare.h"
+#include "reports/ReportMarkdown.h"
+#include "reports/SvgPlot.h"
+#include "tests/TestSupport.h"
+
+#include <cmath>
+#include <cstdio>
+#include <doctest/doctest.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+using nlohmann::json;
+using namespace gpueff::reports;
+
+namespace {
+
+struct DeviceSpec {
+    std::string id;
+    double useful, communication; // ns, nccl_as_communication
+};
+
+// A hand-made report: efficiencies follow MODEL.md's formulas from the given per-device times.
+json efficiencyOf(const std::vector<DeviceSpec>& devices, double window) {
+    double sum = 0, maxU = 0, maxA = 0;
+    json list = json::array();
+    for (const auto& d : devices) {
+        sum += d.useful;
+        maxU = std::max(maxU, d.useful);
+        maxA = std::max(maxA, d.useful + d.communication);
+        list.push_back({{"id", d.id},
+                        {"useful_ns", d.useful},
+                        {"communication_ns", d.communication},
+                        {"idle_ns", window - d.useful - d.communication}});
+    }
+    double n = static_cast<double>(devices.size());
+    return {{"parallel_efficiency", sum / (n * window)},
+            {"load_balance", sum / (n * maxU)},
+            {"communication_efficiency", maxU / maxA},
+            {"orchestration_efficiency", maxA / window},
+            {"useful_sum_ns", sum},
+            {"useful_max_ns", maxU},
+            {"active_max_ns", maxA},
+            {"devices", list}};
+}
+
+json makeReport(const std::vector<DeviceSpec>& devices, double window, std::vector<std::string> kernels) {
+    json r = {
+        {"schema", "gpueff-report/1"},
+        {"tool", {{"name", "gpueff"}, {"version", "0.4.0"}}},
+        {"window",
+         {{"begin_ns", 100}, {"end_ns", 100 + window}, {"duration_ns", window}, {"source", "gpu-activity"}}}};
+    r["devices"] = json::array();
+    for (const auto& d : devices)
+        r["devices"].push_back({{"id", d.id},
+                                {"task", 1},
+                                {"gpu", 0},
+                                {"useful_ns", d.useful},
+                                {"communication_ns", d.communication},
+                                {"idle_ns", window - d.useful - d.communication}});
+    r["efficiency"]["nccl_as_communication"] = efficiencyOf(devices, window);
+    // NCCL as useful: the communication time counted as useful (these hand-made runs have no memory ops).
+    std::vector<DeviceSpec> asUseful;
+    for (const auto& d : devices) asUseful.push_back({d.id, d.useful + d.communication, 0});
+    r["efficiency"]["nccl_as_useful"] = efficiencyOf(asUseful, window);
+    r["kernel_summary"]["overall"] = json::array();
+    double total = 1000;
+    for (const auto& k : kernels) {
+        r["kernel_summary"]["overall"].push_back(
+            {{"name", k},
+             {"time_percent", 100.0 / static_cast<double>(kernels.size())},
+             {"total_ns", total},
+             {"instances", 3},
+             {"avg_ns", total / 3},
+             {"med_ns", 300},
+             {"min_ns", 200},
+             {"max_ns", 500},
+             {"stddev_ns", 12.5}});
+        total -= 100;
+    }
+    return r;
+}
+
+std::string percent(double fraction) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2f %%", fraction * 100);
+    return buffer;
+}
+
+// The table line of the Markdown whose first cell is `label`.
+std::string lineOf(const std::string& md, const std::string& label, const std::string& section = "") {
+    auto at = md.find("| " + label + " |", section.empty() ? 0 : md.find(section));
+    if (at == std::string::npos) return "";
+    return md.substr(at, md.find('\n', at) - at);
+}
+
+// XML-ish well-formedness: balanced tags, only known entities, no raw '<' '>' in text.
+bool wellFormed(const std::string& xml, std::string& why) {
+    std::vector<std::string> stack;
+    for (std::size_t i = 0; i < xml.size(); ++i) {
+        char c = xml[i];
+        if (c == '&') {
+            bool ok = false;
+            for (const char* e : {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"})
+                ok = ok || xml.compare(i, std::string(e).size(), e) == 0;
+            if (!ok) return why = "bad entity at " + std::to_string(i), false;
+        } else if (c == '>') {
+            return why = "raw > at " + std::to_string(i), false;
+        } else if (c == '<') {
+            auto end = xml.find('>', i);
+            if (end == std::string::npos) return why = "unterminated tag", false;
+            std::string tag = xml.substr(i + 1, end - i - 1);
+            if (tag.find('<') != std::string::npos) return why = "< inside tag " + tag, false;
+            i = end;
+            if (tag.empty()) return why = "empty tag", false;
+            if (tag.back() == '/') continue;
+            std::string name = tag.substr(tag[0] == '/' ? 1 : 0);
+            name = name.substr(0, name.find(' '));
+            if (tag[0] != '/') {
+                stack.push_back(name);
+            } else {
+                if (stack.empty() || stack.back() != name) return why = "unbalanced </" + name + ">", false;
+                stack.pop_back();
+            }
+        }
+    }
+    if (!stack.empty()) return why = "unclosed <" + stack.back() + ">", false;
+    return true;
+}
+
+json fullReport() {
+    // Device 0: U=800 D=100; device 1: U=500 D=100; window 1000 -> PE 0.65, LB 0.8125, CommE 0.8889, OrchE
+    // 0.9.
+    json r = makeReport({{"host<1>&:7:0", 800, 100}, {"host<1>&:7:1", 500, 100}}, 1000,
+                        {"void gemm_kernel<float, cutlass::Tile<128, 64>>(Params<float>, int*)",
+                         "my|kernel<T&>", "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)"});
+    r["host"] = {
+        {"offload",
+         {{{"task", 1}, {"name", "python3 7@host"}, {"blocking_ns", 500}, {"offload_efficiency", 0.5}}}},
+        {"mpi", nullptr}};
+    r["kernels_in_flight"] = {
+        {{"device", "host<1>&:7:0"},
+         {"time_ns_by_count", {{"0", 250}, {"1", 500}, {"2", 250}}},
+         {"maximum", 2},
+         {"mean", 1.0}},
+        {{"device", "host<1>&:7:1"}, {"time_ns_by_count", {{"0", 1000}}}, {"maximum", 0}, {"mean", 0.0}}};
+    r["overlap"] = {{{"device", "host<1>&:7:0"},
+                     {"communication_ns", 100},
+                     {"time_ns_by_concurrency", {{"1", 25}, {"2", 75}}},
+                     {"fraction_of_communication", {{"1", 0.25}, {"2", 0.75}}},
+                     {"fraction_of_window", {{"1", 0.025}, {"2", 0.075}}}}};
+    r["overlap_table"] = {{"concurrency", {1, 2}},
+                          {"fraction_of_communication",
+                           {{"Total", {0.25, 0.75}},
+                            {"Average", {0.25, 0.75}},
+                            {"Maximum", {0.25, 0.75}},
+                            {"Minimum", {0.25, 0.75}},
+                            {"StDev", {0.0, 0.0}},
+                            {"Avg/Max", {0.78, 1.0}}}}};
+    r["tensor_core"] = {{"available", false},
+                        {"reason", "no GPU metrics in the trace (nsys --gpu-metrics-devices)"}};
+    r["notes"] = {"queued kernels: no launch messages"};
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("render: efficiency table numbers and POP colour thresholds") {
+    CHECK(efficiencyColour(0.80) == "\xF0\x9F\x9F\xA9");
+    CHECK(efficiencyColour(0.7999) == "\xF0\x9F\x9F\xA8");
+    CHECK(efficiencyColour(0.70) == "\xF0\x9F\x9F\xA8");
+    CHECK(efficiencyColour(0.65) == "\xF0\x9F\x9F\xA7");
+    CHECK(efficiencyColour(0.5999) == "\xF0\x9F\x9F\xA5");
+    CHECK(efficiencyColour(std::nullopt).empty());
+
+    auto md = renderMarkdownReport(fullReport()).markdown;
+    // nccl_as_communication: PE = 1300 / 2000; nccl_as_useful: U = 900, 600 -> PE = 1500 / 2000, LB = 1500 /
+    // 1800.
+    auto pe = lineOf(md, "Parallel efficiency");
+    CAPTURE(pe);
+    CHECK(pe.find("\xF0\x9F\x9F\xA7 " + percent(1300.0 / 2000)) != std::string::npos); // orange
+    CHECK(pe.find("\xF0\x9F\x9F\xA8 " + percent(1500.0 / 2000)) != std::string::npos); // yellow
+    auto lb = lineOf(md, "&emsp;Load balance");
+    CHECK(lb.find("\xF0\x9F\x9F\xA9 " + percent(1300.0 / 1600)) != std::string::npos);
+    CHECK(lb.find("\xF0\x9F\x9F\xA9 " + percent(1500.0 / 1800)) != std::string::npos);
+    CHECK(lineOf(md, "&emsp;Communication efficiency").find(percent(800.0 / 900)) != std::string::npos);
+    CHECK(lineOf(md, "&emsp;Orchestration efficiency").find(percent(900.0 / 1000)) != std::string::npos);
+    // Offload efficiency 0.5 is red; the window is stated with its source.
+    CHECK(md.find("\xF0\x9F\x9F\xA5 50.00 %") != std::string::npos);
+    CHECK(md.find("[100 ns, 1100 ns]") != std::string::npos);
+    CHECK(md.find("first start to last end of the GPU activity") != std::string::npos);
+    CHECK(md.find("MPI is not traced") != std::string::npos);
+    CHECK(md.find("Not available: no GPU metrics in the trace") != std::string::npos);
+}
+
+TEST_CASE("render: kernel names are shortened and escaped for Markdown tables") {
+    auto md = renderMarkdownReport(fullReport()).markdown;
+    CHECK(md.find("my\\|kernel&lt;T&amp;&gt;") != std::string::npos);
+    CHECK(md.find("my|kernel") == std::string::npos);
+    // In the table: no return type, no parameter list; below it, folded, the full names.
+    auto first = lineOf(md, "1", "## Top kernels");
+    CAPTURE(first);
+    CHECK(first.find("| gemm\\_kernel&lt;float, cutlass::Tile&lt;128, 64&gt;&gt; |") != std::string::npos);
+    CHECK(first.find("Params") == std::string::npos);
+    CHECK(md.find("<details><summary>Full kernel names</summary>\n\n1. void gemm\\_kernel&lt;float, "
+                  "cutlass::Tile&lt;128, 64&gt;&gt;(Params&lt;float&gt;, int\\*)\n") != std::string::npos);
+    CHECK(md.find("ncclDevKernel\\_AllReduce\\_Sum\\_f32\\_RING\\_LL |") != std::string::npos);
+    CHECK(shortenKernelName("void a::(anonymous namespace)::k<int>(float)") ==
+          "a::(anonymous namespace)::k<int>");
+    auto longName =
+        "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+        "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)";
+    CHECK(shortenKernelName(longName, 80) ==
+          "at::native::vectorized_elementwise_kernel<4, FillFunctor<\xE2\x80\xA6>, Array<\xE2\x80\xA6> >");
+    auto s = shortenKernelName(longName, 40);
+    CAPTURE(s);
+    CHECK(s == "at::native::vectorized_elementwise_kern\xE2\x80\xA6");
+    CHECK(shortenKernelName("void k<a::B>(int)", 80) == "k<a::B>"); // short names keep their qualifiers
+}
+
+TEST_CASE("render: overlap, kernels in flight and per-device tables") {
+    auto md = renderMarkdownReport(fullReport()).markdown;
+    // Device 0 in flight: 250/1000 at 0, 500/1000 at 1.
+    auto dev0 = lineOf(md, "host&lt;1&gt;&amp;:7:0", "## Kernels in flight");
+    CAPTURE(dev0);
+    CHECK(dev0.find("| 25.00 % | 50.00 % | 25.00 % | 1.00 | 2 |") != std::string::npos);
+    CHECK(lineOf(md, "**Avg/Max**").find("| 0.78 | 1.00 |") != std::string::npos);
+    CHECK(lineOf(md, "**Total**").find("| 25.00 % | 75.00 % |") != std::string::npos);
+    // A deep launch queue: 20 depths of 10 ns each are grouped in power-of-two columns; 16-31 holds 4 of 20.
+    json deep = fullReport();
+    json depths = json::object();
+    for (int k = 0; k < 20; ++k) depths[std::to_string(k)] = 10;
+    deep["kernels_queued"] = {{{"device", "q"}, {"time_ns_by_depth", depths}}};
+    auto queued = renderMarkdownReport(deep).markdown;
+    CHECK(queued.find("| Device | 0 | 1 | 2-3 | 4-7 | 8-15 | 16-31 | Mean | Maximum |") != std::string::npos);
+    CHECK(
+        lineOf(queued, "q").find("| 5.00 % | 5.00 % | 10.00 % | 20.00 % | 40.00 % | 20.00 % | 9.50 | 19 |") !=
+        std::string::npos);
+    // Share of the window as given per device (25 / 1000, 75 / 1000).
+    CHECK(md.find("| 2.50 % | 7.50 % |") != std::string::npos);
+}
+
+TEST_CASE("render: missing or null parts print n/a and never nan") {
+    for (const json& doc :
+         {json::object(), json{{"schema", "gpueff-report/1"}}, json::array(), json(nullptr),
+          json{{"schema", "gpueff-report/1"},
+               {"window", nullptr},
+               {"devices", {nullptr, 3}},
+               {"efficiency", {{"nccl_as_communication", {{"parallel_efficiency", NAN}}}}},
+               {"tensor_core", {{"available", true}, {"kernels", {"g"}}, {"tasks", {{{"task", 1}}}}}},
+               {"overlap", {{{"device", "d"}, {"time_ns_by_concurrency", {{"1", 5}, {"x", 2}}}}}},
+               {"kernel_summary", {{"overall", {{{"name", nullptr}}}}}}}}) {
+        RenderedReport r;
+        CHECK_NOTHROW(r = renderMarkdownReport(doc));
+        CAPTURE(r.markdown);
+        CHECK(r.markdown.find("n/a") != std::string::npos);
+        CHECK(r.markdown.find("nan") == std::string::npos);
+        CHECK(r.markdown.find("inf") == std::string::npos);
+        CHECK(r.markdown.find("## Analysis window") != std::string::npos);
+    }
+    auto md = renderMarkdownReport(json::object()).markdown;
+    CHECK(md.find("the report does not state its window") != std::string::npos);
+    CHECK(md.find("schema is \"n/a\"") != std::string::npos);
+}
+
+TEST_CASE("render: SVG plots are well-formed with escaped text") {
+    auto rendered = renderMarkdownReport(fullReport());
+    REQUIRE(rendered.files.size() == 3);
+    for (const auto& [path, svgText] : rendered.files) {
+        CAPTURE(path);
+        CHECK(rendered.markdown.find("](" + path + ")") != std::string::npos);
+        CHECK(svgText.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" width=", 0) == 0);
+        CHECK(svgText.find("viewBox=\"0 0 ") != std::string::npos);
+        CHECK(svgText.find("<script") == std::string::npos);
+        CHECK(svgText.find("host&lt;1&gt;&amp;:7:") != std::string::npos);
+        std::string why;
+        CHECK_MESSAGE(wellFormed(svgText, why), why);
+    }
+    CHECK(svg::escapeXml("a<b>&\"'") == "a&lt;b&gt;&amp;&quot;&apos;");
+    CHECK(svg::overlapChart(json::object()).empty());
+    // Beyond 8 devices the bars show the mean, minimum and maximum across devices.
+    json many = {{"kernels_in_flight", json::array()}};
+    for (int d = 0; d < 10; ++d)
+        many["kernels_in_flight"].push_back({{"device", "h:" + std::to_string(d) + ":0"},
+                                             {"time_ns_by_count", {{"0", 10 * d}, {"1", 100 - 10 * d}}}});
+    auto chart = svg::kernelsInFlightChart(many);
+    CHECK(chart.find("Average (10 devices)") != std::string::npos);
+    CHECK(chart.find("h:3:0") == std::string::npos);
+}
+
+TEST_CASE("compare: strong scaling of a 1-device and a 2-device run") {
+    // ref: U = 800 in a window of 1000; run: U = 500 + 500 in a window of 600.
+    json one = makeReport({{"a:1:0", 800, 100}}, 1000, {"gemm", "nccl"});
+    json two = makeReport({{"b:1:0", 500, 50}, {"b:2:0", 500, 60}}, 600, {"gemm"});
+    auto c = compareReports({one, two}, {"1 GPU", "2 GPUs"});
+    double pe2 = 1000.0 / (2 * 600), scalability = 800.0 / 1000.0, speedup = 1000.0 / 600.0;
+    const json& runs = c.json["scaling"]["runs"];
+    REQUIRE(runs.size() == 2);
+    CHECK(c.json["reference"]["label"] == "1 GPU");
+    CHECK(runs[1]["speedup"].get<double>() == doctest::Approx(speedup));
+    CHECK(runs[1]["computational_scalability"]["nccl_as_communication"].get<double>() ==
+          doctest::Approx(scalability));
+    CHECK(runs[1]["global_efficiency"]["nccl_as_communication"].get<double>() ==
+          doctest::Approx(pe2 * scalability));
+    CHECK(runs[0]["global_efficiency"]["nccl_as_communication"].get<double>() == doctest::Approx(0.8));
+    // nccl_as_useful: U(ref) = 900, U(run) = 550 + 560.
+    CHECK(runs[1]["computational_scalability"]["nccl_as_useful"].get<double>() ==
+          doctest::Approx(900.0 / 1110.0));
+    CHECK(c.json["runs"][1]["difference_pp"]["nccl_as_communication"]["parallel_efficiency"].get<double>() ==
+          doctest::Approx((pe2 - 0.8) * 100));
+    CHECK(c.markdown.find(percent(pe2) + " (+3.33 pp)") != std::string::npos);
+    CHECK(c.markdown.find("1.67x") != std::string::npos);
+    CHECK(c.markdown.find(percent(pe2 * scalability)) != std::string::npos);
+    CHECK(c.json["warnings"].empty());
+
+    // Given in the other order, the reference is still the run with the fewest devices; weak scaling x
+    // n/n_ref.
+    auto w = compareReports({two, one}, {"2 GPUs", "1 GPU"}, {.weak = true});
+    CHECK(w.json["reference"]["label"] == "1 GPU");
+    CHECK(w.markdown.find("the run with the fewest devices") != std::string::npos);
+    CHECK(w.json["scaling"]["runs"][0]["computational_scalability"]["nccl_as_communication"].get<double>() ==
+          doctest::Approx(scalability * 2));
+}
+
+TEST_CASE("compare: wrong schema is an error naming the run, unrelated runs a warning") {
+    json one = makeReport({{"a:1:0", 800, 100}}, 1000, {"gemm"});
+    json bad = one;
+    bad["schema"] = "gpueff-report/0";
+    CHECK_THROWS_AS(compareReports({one, bad}, {"base", "old-run"}), gpueff::Error);
+    try {
+        compareReports({one, bad}, {"base", "old-run"});
+    } catch (const gpueff::Error& e) {
+        CHECK(std::string(e.what()).find("old-run") != std::string::npos);
+    }
+    json other = makeReport({{"b:1:0", 700, 100}}, 1000, {"conv2d"});
+    auto c = compareReports({one, other}, {});
+    REQUIRE(c.json["warnings"].size() == 1);
+    CHECK(c.json["warnings"][0].get<std::string>().find("no kernel name in common") != std::string::npos);
+    CHECK(c.markdown.find("**Warning:** runs \"run 1\" and \"run 2\" have no kernel name in common") !=
+          std::string::npos);
+    CHECK(c.json["scaling"].is_null()); // same device count
+}
+
+TEST_CASE("compare subcommand: writes the comparison, fails cleanly on a missing file") {
+    auto dir = testsupport::tempDir("compare-cli");
+    std::filesystem::create_directories(dir / "base");
+    std::ofstream(dir / "base" / "report.json") << makeReport({{"a:1:0", 800, 100}}, 1000, {"gemm"}).dump();
+    std::ofstream(dir / "scaled.json")
+        << makeReport({{"b:1:0", 500, 50}, {"b:2:0", 500, 60}}, 600, {"gemm"}).dump();
+    auto bin = "'" + testsupport::gpueffBinary().string() + "' compare ";
+    auto out = dir / "cmp.md", outJson = dir / "cmp.json";
+    auto r = testsupport::run(bin + "'" + (dir / "base").string() + "' '" + (dir / "scaled.json").string() +
+                              "' -o '" + out.string() + "' --json '" + outJson.string() + "'");
+    CAPTURE(r.output);
+    CHECK(r.exitCode == 0);
+    REQUIRE(std::filesystem::exists(out));
+    std::ifstream in(out);
+    std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(md.find("| base |") != std::string::npos); // label from the directory name
+    CHECK(md.find("| scaled |") != std::string::npos);
+    CHECK(json::parse(std::ifstream(outJson))["reference"]["label"] == "base");
+
+    auto missing = dir / "nope" / "report.json";
+    auto out2 = dir / "cmp2.md";
+    r = testsupport::run(bin + "'" + (dir / "base").string() + "' '" + missing.string() + "' -o '" +
+                         out2.string() + "'");
+    CHECK(r.exitCode != 0);
+    CHECK(r.output.find(missing.string()) != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(out2));
+
+    r = testsupport::run(bin + "'" + (dir / "base").string() + "' x.sqlite -o '" + out2.string() + "'");
+    CHECK(r.exitCode != 0);
+    CHECK(r.output.find("run gpueff analyze first") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(out2));
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        CHECK(e.path().string().find(".tmp") == std::string::npos); // no temporary left behind
+}
