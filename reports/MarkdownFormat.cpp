@@ -1,5 +1,6 @@
 // Number, name and escaping helpers declared in ReportMarkdown.h, shared by the report and the comparison.
 #include "reports/ReportMarkdown.h"
+#include "reports/SvgPlot.h"
 
 #include <cctype>
 #include <cmath>
@@ -118,20 +119,13 @@ std::string formatDuration(std::optional<double> ns) {
     return printf1("%.3f s", *ns / 1e9);
 }
 
+// Markdown's own specials get a backslash; <, > and & become the entities SVG text uses too, since
+// GitHub renders inline HTML.
 std::string escapeMarkdown(std::string_view s) {
     std::string out;
     out.reserve(s.size() + 8);
     for (char c : s) {
         switch (c) {
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '&':
-            out += "&amp;";
-            break;
         case '\\':
         case '`':
         case '*':
@@ -146,6 +140,11 @@ std::string escapeMarkdown(std::string_view s) {
         case '\n':
         case '\r':
             out += ' ';
+            break;
+        case '<':
+        case '>':
+        case '&':
+            out += svg::escapeXml(std::string_view(&c, 1));
             break;
         default:
             out += c;

@@ -47,12 +47,6 @@ std::vector<reports::ReportInput> sidecarInputs(const fs::path& sidecar) {
     return out;
 }
 
-void writeText(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    if (!out.flush()) throw Error(path.string() + ": cannot write");
-}
-
 } // namespace
 
 Action addAnalyze(CLI::App& app) {
@@ -153,10 +147,10 @@ Action addAnalyze(CLI::App& app) {
                 fs::create_directories(finals.back().parent_path());
             }
             OutputFiles out(finals);
-            writeText(out.temporary(0), json.dump(2) + "\n");
-            writeText(out.temporary(1), rendered.markdown);
+            writeTextFile(out.temporary(0), out.final(0), json.dump(2) + "\n");
+            writeTextFile(out.temporary(1), out.final(1), rendered.markdown);
             for (std::size_t i = 0; i < rendered.files.size(); ++i)
-                writeText(out.temporary(i + 2), rendered.files[i].second);
+                writeTextFile(out.temporary(i + 2), out.final(i + 2), rendered.files[i].second);
             out.commit();
             double total = since();
             if (!args->quiet) {

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <functional>
+#include <string>
 
 namespace gpueff::cli {
 
@@ -15,5 +16,9 @@ Action addCompare(CLI::App& app);
 
 // INPUT itself, or the .sqlite exported from a .nsys-rep (running nsys export when nsys is on PATH).
 std::filesystem::path exportedSqlite(const std::filesystem::path& input);
+
+// Writes `text` to `temporary` (renamed to `final` later by OutputFiles); errors name the final file.
+void writeTextFile(const std::filesystem::path& temporary, const std::filesystem::path& final,
+                   const std::string& text);
 
 } // namespace gpueff::cli

@@ -71,13 +71,6 @@ std::vector<std::string> splitLabels(const std::string& s) {
     return out;
 }
 
-void write(const fs::path& temporary, const fs::path& final, const std::string& text) {
-    std::ofstream out(temporary, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) throw Error(final.string() + ": write failed (disk full?)");
-}
-
 int run(const CompareArgs& a) {
     if (a.inputs.size() < 2) throw Error("compare needs at least two reports");
     std::vector<nlohmann::json> reports;
@@ -106,8 +99,8 @@ int run(const CompareArgs& a) {
     std::vector<fs::path> finals{a.markdown};
     if (!a.json.empty()) finals.emplace_back(a.json);
     OutputFiles outputs(finals);
-    write(outputs.temporary(0), finals[0], comparison.markdown);
-    if (!a.json.empty()) write(outputs.temporary(1), finals[1], comparison.json.dump(2) + "\n");
+    writeTextFile(outputs.temporary(0), finals[0], comparison.markdown);
+    if (!a.json.empty()) writeTextFile(outputs.temporary(1), finals[1], comparison.json.dump(2) + "\n");
     outputs.commit();
     for (const auto& w : comparison.json["warnings"])
         std::fprintf(stderr, "gpueff: warning: %s\n", w.get<std::string>().c_str());

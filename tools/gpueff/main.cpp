@@ -1,17 +1,17 @@
-#include <unistd.h>
-
-#include <cstdio>
-#include <exception>
-
 #include "engine/common/Error.h"
 #include "tools/gpueff/Commands.h"
 
+#include <cstdio>
+#include <exception>
+#include <unistd.h>
+
 int main(int argc, char** argv) {
-    CLI::App app{"gpueff: GPU efficiency analysis of Nsight Systems traces through Paraver semantics.\n"
-                 "Translates nsys SQLite exports into Paraver traces (.prv/.pcf/.row) whose event types match\n"
-                 "BSC's nsys2prv, so Paraver cfgs written for it work unchanged, and evaluates Paraver cfgs on\n"
-                 "Paraver traces with Paraver's semantics (histogram, modelfactors).",
-                 "gpueff"};
+    CLI::App app{
+        "gpueff: GPU efficiency analysis of Nsight Systems traces through Paraver semantics.\n"
+        "Translates nsys SQLite exports into Paraver traces (.prv/.pcf/.row) whose event types match\n"
+        "BSC's nsys2prv, so Paraver cfgs written for it work unchanged, and evaluates Paraver cfgs on\n"
+        "Paraver traces with Paraver's semantics (histogram, modelfactors).",
+        "gpueff"};
     app.set_version_flag("--version", "gpueff " GPUEFF_VERSION);
     app.require_subcommand(1);
     auto translate = gpueff::cli::addTranslate(app);
