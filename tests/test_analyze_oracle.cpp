@@ -3,20 +3,17 @@
 // SQL and deliberately naive interval code (sort + merge, endpoint sweeps). Nothing here calls gpueff's
 // engine or metrics code, so a shared mistake cannot hide. Definitions: ../shared/docs/MODEL.md,
 // docs/report.md.
-#include "tests/JsonSchema.h"
-#include "tests/TestSupport.h"
+#include "tests/AnalyzeOracle.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <doctest/doctest.h>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
-using namespace testsupport;
+using namespace analyzeoracle;
 using nlohmann::json;
 
 namespace {
@@ -30,135 +27,11 @@ const json& at(const json& o, const std::string& key) {
     return o.is_object() && o.contains(key) ? o[key] : none;
 }
 
-using Interval = std::pair<std::int64_t, std::int64_t>; // [begin, end) in export time
-using Intervals = std::vector<Interval>;
-
-struct Device {
-    Intervals compute, nccl, memory; // C (kernels + graph launches), N, M
-    std::int64_t kernels = 0, memoryOperations = 0;
-    std::map<std::string, std::vector<std::int64_t>> durations; // kernel name -> durations
-    std::map<std::string, Intervals> ncclRuns;                  // NCCL kernel name -> its executions
-};
-
-bool hasTable(const std::filesystem::path& db, const std::string& t) {
-    return queryInt(db, "SELECT count(*) FROM sqlite_master WHERE name='" + t + "'") > 0;
-}
-bool hasColumn(const std::filesystem::path& db, const std::string& t, const std::string& c) {
-    return queryInt(db, "SELECT count(*) FROM pragma_table_info('" + t + "') WHERE name='" + c + "'") > 0;
-}
-
-bool isNccl(std::string name) {
-    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return name.find("nccl") != std::string::npos;
-}
-
-// (pid, deviceId) -> activity. pid is bits 24..47 of globalPid, as nsys packs it.
-std::map<std::pair<std::int64_t, std::int64_t>, Device> loadDevices(const std::filesystem::path& db) {
-    std::map<std::pair<std::int64_t, std::int64_t>, Device> out;
-    const std::string pidDev = "(globalPid >> 24) & 16777215, deviceId";
-    const std::string kernelTable = "CUPTI_ACTIVITY_KIND_KERNEL";
-    if (hasTable(db, kernelTable)) {
-        std::string nameColumn = hasColumn(db, kernelTable, "demangledName") ? "demangledName" : "shortName";
-        for (const auto& r : query(db, "SELECT start, end, " + pidDev + ", s.value FROM " + kernelTable +
-                                           " k LEFT JOIN StringIds s ON s.id = k." + nameColumn)) {
-            auto& d = out[{std::stoll(r[2]), std::stoll(r[3])}];
-            Interval iv{std::stoll(r[0]), std::stoll(r[1])};
-            (isNccl(r[4]) ? d.nccl : d.compute).push_back(iv);
-            if (isNccl(r[4])) d.ncclRuns[r[4]].push_back(iv);
-            d.durations[r[4]].push_back(iv.second - iv.first);
-            ++d.kernels;
-        }
-    }
-    if (hasTable(db, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"))
-        for (const auto& r :
-             query(db, "SELECT start, end, " + pidDev + " FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE"))
-            out[{std::stoll(r[2]), std::stoll(r[3])}].compute.push_back({std::stoll(r[0]), std::stoll(r[1])});
-    for (const char* t : {"CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}) {
-        if (!hasTable(db, t)) continue;
-        for (const auto& r : query(db, "SELECT start, end, " + pidDev + " FROM " + t)) {
-            auto& d = out[{std::stoll(r[2]), std::stoll(r[3])}];
-            d.memory.push_back({std::stoll(r[0]), std::stoll(r[1])});
-            ++d.memoryOperations;
-        }
-    }
-    return out;
-}
-
-Intervals concat(std::initializer_list<const Intervals*> parts) {
-    Intervals all;
-    for (const auto* p : parts) all.insert(all.end(), p->begin(), p->end());
-    return all;
-}
-
-Intervals merged(Intervals v, std::int64_t lo, std::int64_t hi) {
-    Intervals out;
-    for (auto& [b, e] : v) b = std::max(b, lo), e = std::min(e, hi);
-    std::sort(v.begin(), v.end());
-    for (auto [b, e] : v) {
-        if (e <= b) continue;
-        if (!out.empty() && b <= out.back().second)
-            out.back().second = std::max(out.back().second, e);
-        else
-            out.push_back({b, e});
-    }
-    return out;
-}
-
-std::int64_t length(const Intervals& v, std::int64_t lo, std::int64_t hi) {
-    std::int64_t n = 0;
-    for (auto [b, e] : merged(v, lo, hi)) n += e - b;
-    return n;
-}
-
-// Time of [lo, hi) spent at each number of running intervals of `all`, counted only while at least one
-// interval of `gate` runs (every time when gate is null).
-std::map<std::int64_t, std::int64_t> timeByCount(const Intervals& all, std::int64_t lo, std::int64_t hi,
-                                                 const Intervals* gate = nullptr) {
-    std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> delta{{lo, {0, 0}}, {hi, {0, 0}}};
-    auto add = [&](const Intervals& v, bool isGate) {
-        for (auto [b, e] : v) {
-            b = std::max(b, lo), e = std::min(e, hi);
-            if (e <= b) continue;
-            (isGate ? delta[b].second : delta[b].first) += 1;
-            (isGate ? delta[e].second : delta[e].first) -= 1;
-        }
-    };
-    add(all, false);
-    if (gate) add(*gate, true);
-    std::map<std::int64_t, std::int64_t> out;
-    std::int64_t count = 0, gates = 0, prev = lo;
-    for (const auto& [t, d] : delta) {
-        if (t > prev && (!gate || gates > 0)) out[count] += t - prev;
-        count += d.first, gates += d.second, prev = t;
-    }
-    return out;
-}
-
 bool near(double a, double b, double rel) {
     return std::fabs(a - b) <= rel * std::max(std::fabs(a), std::fabs(b)) + 1e-300;
 }
 
 #define CHECK_NEAR(a, b, rel) CHECK_MESSAGE(near((a), (b), (rel)), #a " = " << (a) << " vs " #b " = " << (b))
-
-// Every key of the report's histogram must hold our time (0 when we have none) and every count where we
-// spend time must be present: a report may or may not list zero bins.
-void checkHistogram(const json& h, const std::map<std::int64_t, std::int64_t>& ours,
-                    const std::string& what) {
-    CAPTURE(what);
-    REQUIRE(h.is_object());
-    for (const auto& [key, value] : h.items()) {
-        auto it = ours.find(std::stoll(key));
-        CHECK_MESSAGE(value.get<std::int64_t>() == (it == ours.end() ? 0 : it->second), "count " << key);
-    }
-    for (const auto& [k, t] : ours)
-        if (t > 0) CHECK_MESSAGE(h.contains(std::to_string(k)), "count " << k << " (" << t << " ns) missing");
-}
-
-const json* findBy(const json& array, const char* key, const std::string& value) {
-    for (const auto& e : array)
-        if (e.contains(key) && e[key] == value) return &e;
-    return nullptr;
-}
 
 struct Stats {
     std::int64_t total = 0, instances = 0, min = 0, max = 0;
@@ -215,29 +88,6 @@ void checkKernelRows(const json& rows, const std::map<std::string, std::vector<s
         CHECK_NEAR(r.value("time_percent", kNaN),
                    100.0 * static_cast<double>(s.total) / static_cast<double>(grand), 1e-9);
     }
-}
-
-json analyze(const std::filesystem::path& db) {
-    auto dir = tempDir("analyze-oracle-" + db.stem().string());
-    auto r = run(gpueffBinary().string() + " analyze " + db.string() + " -o " + dir.string());
-    REQUIRE_MESSAGE(r.exitCode == 0, "gpueff analyze " << db.filename().string() << " exited with "
-                                                       << r.exitCode
-                                                       << " (is the analyze subcommand built?):\n"
-                                                       << r.output);
-    std::ifstream in(dir / "report.json");
-    REQUIRE_MESSAGE(in.good(), "gpueff analyze exited 0 but wrote no " << (dir / "report.json").string());
-    json report;
-    try {
-        report = json::parse(in);
-    } catch (const std::exception& e) {
-        FAIL("report.json is not valid JSON: " << e.what());
-    }
-    std::ifstream schemaIn(sourceDir() / "docs" / "report.schema.json");
-    auto errors = validateJson(json::parse(schemaIn), report);
-    std::string all;
-    for (const auto& e : errors) all += e + "\n";
-    CHECK_MESSAGE(errors.empty(), "report.json does not follow docs/report.schema.json:\n" << all);
-    return report;
 }
 
 void checkExport(const std::filesystem::path& db) {
@@ -432,14 +282,6 @@ void checkExport(const std::filesystem::path& db) {
         }
         checkKernelRows(at(*entry, "rows"), d.durations, "kernel_summary " + idOf(key));
     }
-}
-
-std::vector<std::filesystem::path> realExports() {
-    std::vector<std::filesystem::path> out;
-    for (const auto& e : std::filesystem::directory_iterator(sharedData() / "nsys"))
-        if (e.path().extension() == ".sqlite") out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
 }
 
 } // namespace

@@ -245,3 +245,36 @@ TEST_CASE(
         }
     }
 }
+
+TEST_CASE("compare two real exports directly: scaling table for 2 GPUs against 1, unrelated runs warned") {
+    auto dir = tempDir("compare-exports");
+    auto nsys = sharedData() / "nsys";
+    auto out = dir / "cmp.md", outJson = dir / "cmp.json";
+    auto r = run("'" + gpueffBinary().string() + "' compare '" +
+                 (nsys / "concurrent_kernels_gtx1060.sqlite").string() + "' '" +
+                 (nsys / "mfu_2gpu_h100_nccl.sqlite").string() + "' -o '" + out.string() + "' --json '" +
+                 outJson.string() + "'");
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    std::ifstream in(outJson);
+    auto cmp = json::parse(in);
+    CHECK_FALSE(cmp["warnings"].empty()); // no kernel in common: not one application
+    // The same two exports analyzed one by one give the numbers the scaling table is made of.
+    auto one =
+        run("'" + gpueffBinary().string() + "' analyze '" +
+            (nsys / "concurrent_kernels_gtx1060.sqlite").string() + "' -q -o '" + (dir / "a").string() + "'");
+    auto two = run("'" + gpueffBinary().string() + "' analyze '" +
+                   (nsys / "mfu_2gpu_h100_nccl.sqlite").string() + "' -q -o '" + (dir / "b").string() + "'");
+    REQUIRE(one.exitCode == 0);
+    REQUIRE(two.exitCode == 0);
+    std::ifstream ia(dir / "a" / "report.json"), ib(dir / "b" / "report.json");
+    auto a = json::parse(ia), b = json::parse(ib);
+    double speedup = a["window"]["duration_ns"].get<double>() / b["window"]["duration_ns"].get<double>();
+    std::ifstream md(out);
+    std::string text((std::istreambuf_iterator<char>(md)), {});
+    char expected[32];
+    std::snprintf(expected, sizeof expected, "%.2fx", speedup);
+    CHECK_MESSAGE(text.find(expected) != std::string::npos, expected);
+    // Nothing of the scratch analyses is left in the temporary directory.
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+        CHECK(e.path().filename().string().find("gpueff-compare-") == std::string::npos);
+}

@@ -1,8 +1,12 @@
 #pragma once
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace gpueff::cli {
 
@@ -13,6 +17,16 @@ Action addAnalyze(CLI::App& app);
 Action addHistogram(CLI::App& app);
 Action addModelFactors(CLI::App& app);
 Action addCompare(CLI::App& app);
+
+struct AnalyzeRequest {
+    std::vector<std::string> inputs; // empty: the sample export in data/
+    std::string outDir = "gpueff-report", name, region, gemm;
+    std::optional<std::int64_t> begin, end;
+    bool quiet = false, stats = false;
+};
+// `gpueff analyze`: translates exports into outDir (or reads one Paraver trace), writes report.json,
+// report.md and plots there, and returns the report. No output remains when it throws.
+nlohmann::json analyzeToDirectory(const AnalyzeRequest& request);
 
 // INPUT itself, or the .sqlite exported from a .nsys-rep (running nsys export when nsys is on PATH).
 std::filesystem::path exportedSqlite(const std::filesystem::path& input);

@@ -1,5 +1,6 @@
 #include "engine/common/Error.h"
 #include "engine/paraver/OutputFiles.h"
+#include "metrics/Analysis.h"
 #include "reports/Compare.h"
 #include "tools/gpueff/Commands.h"
 
@@ -8,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace gpueff::cli {
@@ -26,12 +28,34 @@ bool endsWith(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+bool isTrace(const std::string& input) {
+    for (const char* ext : {".sqlite", ".prv", ".prv.gz", ".nsys-rep"})
+        if (endsWith(input, ext)) return true;
+    return false;
+}
+
+// A trace given to compare is analyzed in a scratch directory removed afterwards: only its report is kept.
+nlohmann::json analyzeTrace(const std::string& input, std::size_t index) {
+    auto scratch = fs::temp_directory_path() /
+                   ("gpueff-compare-" + std::to_string(::getpid()) + "-" + std::to_string(index));
+    struct Remove {
+        fs::path path;
+        ~Remove() {
+            std::error_code ec;
+            fs::remove_all(path, ec);
+        }
+    } cleanup{scratch};
+    AnalyzeRequest request;
+    request.inputs = {input};
+    request.outDir = scratch.string();
+    request.gemm = metrics::kDefaultGemmPattern;
+    request.quiet = true;
+    std::fprintf(stderr, "gpueff: analyzing %s\n", input.c_str());
+    return analyzeToDirectory(request);
+}
+
 // A report.json file, or a directory written by `gpueff analyze` that holds one.
 fs::path reportPath(const std::string& input) {
-    for (const char* ext : {".sqlite", ".prv", ".prv.gz", ".nsys-rep", ".qdrep"})
-        if (endsWith(input, ext))
-            throw Error(input +
-                        ": a trace, not a report: run gpueff analyze first and compare its report.json");
     fs::path p(input);
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
@@ -76,6 +100,11 @@ int run(const CompareArgs& a) {
     std::vector<nlohmann::json> reports;
     std::vector<std::string> labels;
     for (const auto& input : a.inputs) {
+        if (isTrace(input)) {
+            reports.push_back(analyzeTrace(input, reports.size()));
+            labels.push_back(fs::path(input).stem().string());
+            continue;
+        }
         fs::path path = reportPath(input);
         reports.push_back(readReport(path));
         reports::checkReportSchema(reports.back(), path.string());
@@ -114,12 +143,15 @@ int run(const CompareArgs& a) {
 Action addCompare(CLI::App& app) {
     auto args = std::make_shared<CompareArgs>();
     auto* cmd = app.add_subcommand(
-        "compare", "Compare runs analysed by `gpueff analyze`: side-by-side device efficiencies (both NCCL\n"
-                   "conventions) with differences from the first run in percentage points, and, when the\n"
-                   "device counts differ, speedup, computational scalability and global efficiency against\n"
-                   "the run with the fewest devices.");
-    cmd->add_option("reports", args->inputs,
-                    "two or more report.json files, or directories written by `gpueff analyze -o DIR`")
+        "compare",
+        "Compare runs (reports of `gpueff analyze`, or traces): side-by-side device efficiencies (both NCCL\n"
+        "conventions) with differences from the first run in percentage points, and, when the\n"
+        "device counts differ, speedup, computational scalability and global efficiency against\n"
+        "the run with the fewest devices.");
+    cmd->add_option(
+           "reports", args->inputs,
+           "two or more report.json files, directories written by `gpueff analyze -o DIR`, or traces\n"
+           "(nsys exports, Paraver traces written by gpueff), analyzed on the way with default options")
         ->required();
     cmd->add_option("-o,--output", args->markdown, "write the Markdown comparison to FILE (required)")
         ->required();
