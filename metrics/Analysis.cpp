@@ -92,6 +92,7 @@ Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& opti
                               : "the analysis window is empty (begin = end)");
     computeDeviceModel(a);
     computeConcurrency(trace, a);
+    computeTimeline(a, 240);
     computeTensorCore(trace, options.gemmPattern, a);
     computeKernelStatistics(trace, a);
     computeHostModel(trace, a);

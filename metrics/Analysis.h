@@ -48,6 +48,16 @@ struct DeviceConcurrency {
     std::int64_t communication = 0;
 };
 
+// The window cut into equal bins: per device, the mean number of kernels executing and the shares of useful
+// and communication time (NCCL as communication) in each bin, for plots over time.
+struct Timeline {
+    double binNs = 0;
+    struct Device {
+        std::vector<double> inFlight, useful, communication;
+    };
+    std::vector<Device> devices;
+};
+
 struct NcclKernelOverlap {
     std::size_t device;
     std::string kernel;
@@ -112,6 +122,7 @@ struct Analysis {
     Efficiency ncclAsCommunication, ncclAsUseful;
     std::vector<DeviceConcurrency> concurrency;
     bool queuedAvailable = false;
+    Timeline timeline;
     std::vector<NcclKernelOverlap> ncclOverlap;
     TensorCoreProfile tensorCore;
     std::vector<KernelRow> kernelSummary;
@@ -129,6 +140,7 @@ Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& opti
 AnalysisWindow chooseWindow(const semantic::LoadedTrace&, const DeviceActivity&, const AnalysisOptions&);
 void computeDeviceModel(Analysis&);
 void computeConcurrency(const semantic::LoadedTrace&, Analysis&);
+void computeTimeline(Analysis&, std::size_t bins);
 void computeTensorCore(const semantic::LoadedTrace&, const std::string& gemmPattern, Analysis&);
 void computeKernelStatistics(const semantic::LoadedTrace&, Analysis&);
 void computeHostModel(const semantic::LoadedTrace&, Analysis&);

@@ -236,6 +236,16 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
                                 {"fraction_of_window", ofWindow}});
     }
     r["overlap_table"] = overlapTable(a);
+    json timeline{{"bins", 0}, {"bin_ns", a.timeline.binNs}, {"devices", json::array()}};
+    for (std::size_t i = 0; i < a.timeline.devices.size(); ++i) {
+        const auto& d = a.timeline.devices[i];
+        timeline["bins"] = d.inFlight.size();
+        timeline["devices"].push_back({{"device", a.activity.devices[i].id},
+                                       {"kernels_in_flight", d.inFlight},
+                                       {"useful", d.useful},
+                                       {"communication", d.communication}});
+    }
+    r["timeline"] = timeline;
     r["nccl_overlap"] = json::array();
     for (const auto& o : a.ncclOverlap)
         r["nccl_overlap"].push_back(

@@ -128,6 +128,11 @@ void efficiency(std::string& md, const json& report, RenderedReport& out) {
         out.files.emplace_back("plots/device_states.svg", chart);
         md += "![Device time: useful, communication, idle](plots/device_states.svg)\n\n";
     }
+    chart = svg::stateTimelineChart(report);
+    if (!chart.empty()) {
+        out.files.emplace_back("plots/device_state_timeline.svg", chart);
+        md += "![Device state over time](plots/device_state_timeline.svg)\n\n";
+    }
 }
 
 void devices(std::string& md, const json& report) {
@@ -255,6 +260,11 @@ void kernelsInFlight(std::string& md, const json& report, RenderedReport& out) {
     if (!chart.empty()) {
         out.files.emplace_back("plots/kernels_in_flight.svg", chart);
         md += "![Kernels in flight](plots/kernels_in_flight.svg)\n\n";
+    }
+    chart = svg::inFlightTimelineChart(report);
+    if (!chart.empty()) {
+        out.files.emplace_back("plots/kernels_in_flight_timeline.svg", chart);
+        md += "![Kernels in flight over time](plots/kernels_in_flight_timeline.svg)\n\n";
     }
     md += "## Kernels queued\n\n";
     histogramTable(md, array(report, "kernels_queued"), "time_ns_by_depth",

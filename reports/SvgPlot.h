@@ -33,6 +33,9 @@ std::string stackedBars(const std::string& title, const std::vector<std::string>
 // Charts of a report.json document (docs/report.md). Each returns "" when the report lacks the data.
 std::string kernelsInFlightChart(const nlohmann::json& report); // time at each count, per device
 std::string deviceStateChart(const nlohmann::json& report);     // useful/communication/idle per device
-std::string overlapChart(const nlohmann::json& report);         // share of communication time per level
+std::string overlapChart(const nlohmann::json& report);
+// Over time, from report.json's "timeline" (SvgTimeline.cpp).
+std::string inFlightTimelineChart(const nlohmann::json& report);
+std::string stateTimelineChart(const nlohmann::json& report); // share of communication time per level
 
 } // namespace gpueff::reports::svg

@@ -1,0 +1,53 @@
+// Device activity over time, binned for plots: exact per bin (integrals of the unions and of the kernel
+// count), only the time resolution is lost.
+#include "metrics/Analysis.h"
+
+#include <algorithm>
+
+namespace gpueff::metrics {
+
+void computeTimeline(Analysis& a, std::size_t bins) {
+    const auto B = a.window.begin, T = a.window.duration();
+    if (T <= 0 || a.activity.devices.empty()) return;
+    bins = std::min<std::size_t>(bins, static_cast<std::size_t>(T));
+    auto& tl = a.timeline;
+    tl.binNs = static_cast<double>(T) / static_cast<double>(bins);
+    auto edge = [&](std::size_t i) {
+        return B + static_cast<std::int64_t>(static_cast<double>(i) * tl.binNs);
+    };
+    for (const auto& d : a.activity.devices) {
+        std::vector<const Spans*> useful, comm, kernels;
+        for (auto c : {kCompute, kGraph})
+            for (const auto& rows : d.work[c]) useful.push_back(&rows), kernels.push_back(&rows);
+        for (const auto& rows : d.work[kNccl]) comm.push_back(&rows), kernels.push_back(&rows);
+        for (const auto& rows : d.work[kMemory]) comm.push_back(&rows);
+        auto u = unite(useful), c = unite(comm);
+        Timeline::Device out;
+        out.inFlight.assign(bins, 0.0);
+        // Each kernel adds its time inside a bin; divided by the bin width this is the mean count.
+        for (const auto* rows : kernels)
+            for (const auto& s : *rows) {
+                if (s.end <= B || s.begin >= a.window.end) continue;
+                auto first =
+                    static_cast<std::size_t>(static_cast<double>(std::max(s.begin, B) - B) / tl.binNs);
+                for (std::size_t i = std::min(first, bins - 1); i < bins && edge(i) < s.end; ++i) {
+                    auto lo = std::max(s.begin, edge(i)), hi = std::min(s.end, edge(i + 1));
+                    if (hi > lo) out.inFlight[i] += static_cast<double>(hi - lo);
+                }
+            }
+        for (std::size_t i = 0; i < bins; ++i) {
+            auto lo = edge(i), hi = edge(i + 1);
+            auto width = static_cast<double>(hi - lo);
+            if (width <= 0) width = 1;
+            out.inFlight[i] /= width;
+            auto usefulInBin = clip(u, lo, hi);
+            // Communication hidden under useful work counts as useful time, as in the model's D.
+            auto commOutside = lengthOutside(clip(c, lo, hi), usefulInBin);
+            out.useful.push_back(static_cast<double>(length(usefulInBin)) / width);
+            out.communication.push_back(static_cast<double>(commOutside) / width);
+        }
+        tl.devices.push_back(std::move(out));
+    }
+}
+
+} // namespace gpueff::metrics
