@@ -20,8 +20,8 @@ bool isNvtxRangeType(std::uint32_t type) {
     return type % 100 < 97; // +97..+99 are payloads and marks
 }
 
-// The span of the NVTX ranges named `name`: a range begins with its value and ends at the next event of
-// its type on its thread.
+// The span of the NVTX ranges named `name`. Ranges of one category nest on a thread under one event type
+// (a value opens a range, 0 closes the innermost), so a stack per type finds where each one ends.
 std::pair<std::int64_t, std::int64_t> regionSpan(const semantic::LoadedTrace& trace,
                                                  const std::string& name) {
     std::map<std::uint32_t, std::int64_t> wanted; // type -> value
@@ -33,16 +33,21 @@ std::pair<std::int64_t, std::int64_t> regionSpan(const semantic::LoadedTrace& tr
         throw Error("--region '" + name + "': no NVTX range of that name in the trace's .pcf");
     std::int64_t first = INT64_MAX, last = INT64_MIN;
     for (const auto& th : trace.trace().threads) {
-        std::map<std::uint32_t, std::int64_t> open;
+        std::map<std::uint32_t, std::vector<std::pair<std::int64_t, std::int64_t>>>
+            open; // type -> (value, begin)
         for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
             auto w = wanted.find(th.eventType[i]);
             if (w == wanted.end()) continue;
-            if (auto o = open.find(w->first); o != open.end()) {
-                first = std::min(first, o->second);
-                last = std::max(last, th.eventTime[i]);
-                open.erase(o);
+            auto& stack = open[w->first];
+            if (th.eventValue[i] != 0) {
+                stack.push_back({th.eventValue[i], th.eventTime[i]});
+            } else if (!stack.empty()) {
+                if (stack.back().first == w->second) {
+                    first = std::min(first, stack.back().second);
+                    last = std::max(last, th.eventTime[i]);
+                }
+                stack.pop_back();
             }
-            if (th.eventValue[i] == w->second) open[w->first] = th.eventTime[i];
         }
     }
     if (first > last) throw Error("--region '" + name + "': the range is never closed in the trace");

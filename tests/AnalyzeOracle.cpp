@@ -104,7 +104,8 @@ std::map<std::int64_t, std::int64_t> timeByCount(const Intervals& all, std::int6
     return out;
 }
 
-void checkHistogram(const json& h, const std::map<std::int64_t, std::int64_t>& ours, const std::string& what) {
+void checkHistogram(const json& h, const std::map<std::int64_t, std::int64_t>& ours,
+                    const std::string& what) {
     CAPTURE(what);
     REQUIRE(h.is_object());
     for (const auto& [key, value] : h.items()) {

@@ -5,6 +5,7 @@
 #include "engine/paraver/EventTypes.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace gpueff::nsys {
 
@@ -22,6 +23,11 @@ protected:
     // correlation id
     bool fill(TraceRecord& out) override {
         if (!st_.step()) return false;
+        // Some exports record a launch twice under one correlation id (a driver-level row wrapping the
+        // runtime row): the work was launched once, by the outer call, which comes first in start order.
+        while (nestedRepeat()) {
+            if (!st_.step()) return false;
+        }
         std::int64_t apiStart = st_.int64(0) + ctx_.shift, apiEnd = st_.int64(1) + ctx_.shift;
         std::int64_t gpuStart = st_.int64(3) + ctx_.shift;
         out.isCommunication = true;
@@ -42,8 +48,35 @@ protected:
     }
 
 private:
+    // True when the current row's call lies inside an earlier call that launched the same work.
+    bool nestedRepeat() {
+        std::int64_t start = st_.int64(0), end = st_.int64(1);
+        Key key{st_.int64(4), st_.int64(9), st_.int64(3)}; // process, correlation id, GPU start
+        if (recent_.size() > recentLimit_) {
+            // Calls ended before this one started cannot enclose a later row either.
+            std::erase_if(recent_, [start](const auto& e) { return e.second < start; });
+            recentLimit_ = std::max<std::size_t>(1024, 2 * recent_.size());
+        }
+        auto [it, fresh] = recent_.try_emplace(key, end);
+        if (fresh) return false;
+        if (it->second >= end) return true;
+        it->second = end;
+        return false;
+    }
+    struct Key {
+        std::int64_t process, correlation, gpuStart;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const {
+            return std::hash<std::int64_t>()(k.correlation * 1000003 ^ k.process ^ (k.gpuStart << 1));
+        }
+    };
+
     ReportContext& ctx_;
     sqlite::Statement st_;
+    std::unordered_map<Key, std::int64_t, KeyHash> recent_; // launched work -> end of its launching call
+    std::size_t recentLimit_ = 1024;
 };
 
 } // namespace
