@@ -278,3 +278,34 @@ TEST_CASE("compare two real exports directly: scaling table for 2 GPUs against 1
     for (const auto& e : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
         CHECK(e.path().filename().string().find("gpueff-compare-") == std::string::npos);
 }
+
+TEST_CASE("analyze bad input: a device that ran no kernel has zero useful time and lowers the load balance") {
+    // Variant of the GPU-metrics fixture: GPU 1 of the same process only ran a memset.
+    const std::string memset =
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId "
+        "INTEGER "
+        "NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, "
+        "correlationId "
+        "INTEGER, globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL, graphNodeId INTEGER, "
+        "memKind "
+        "INTEGER); INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (4000, 4500, 1, 2, NULL, 9, 999, "
+        "281546145660928, 0, 4096, NULL, 1);";
+    auto dir = tempDir("analyze-memset-device");
+    auto db =
+        buildDatabase(sourceDir() / "data" / "synthetic" / "gpu_metrics.sql", dir / "memset.sqlite", memset);
+    auto r = run("'" + gpueffBinary().string() + "' analyze '" + db.string() + "' -q -o '" +
+                 (dir / "out").string() + "'");
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    std::ifstream in(dir / "out" / "report.json");
+    auto report = json::parse(in);
+    REQUIRE(report["devices"].size() == 2);
+    const auto& idle = report["devices"][1];
+    CHECK(idle["gpu"] == 1);
+    CHECK(idle["kernels"] == 0);
+    CHECK(idle["useful_ns"] == 0);
+    CHECK(idle["communication_ns"] == 500);
+    auto usefulMax = queryInt(db, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+    const auto& e = report["efficiency"]["nccl_as_communication"];
+    CHECK(e["load_balance"].get<double>() == doctest::Approx(0.5)); // (U + 0) / (2 U)
+    CHECK(e["useful_max_ns"] == usefulMax);
+}
