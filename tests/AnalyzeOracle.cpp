@@ -146,12 +146,4 @@ json analyze(const std::filesystem::path& db, const std::string& extraArgs, cons
     return report;
 }
 
-std::vector<std::filesystem::path> realExports() {
-    std::vector<std::filesystem::path> out;
-    for (const auto& e : std::filesystem::directory_iterator(sharedData() / "nsys"))
-        if (e.path().extension() == ".sqlite") out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 } // namespace analyzeoracle

@@ -2,6 +2,8 @@
 // The SQL side of the `gpueff analyze` oracles (test_analyze_oracle*.cpp): loading GPU activity from an
 // export and deliberately naive interval code (sort + merge, endpoint sweeps), written without gpueff's
 // engine or metrics so that a shared mistake cannot hide. Also runs the binary and reads report.json.
+#include "tests/TestSupport.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
@@ -52,6 +54,6 @@ const nlohmann::json* findBy(const nlohmann::json& array, const char* key, const
 nlohmann::json analyze(const std::filesystem::path& db, const std::string& extraArgs = "",
                        const std::string& tag = "");
 
-std::vector<std::filesystem::path> realExports(); // ../shared/data/nsys/*.sqlite, sorted
+using testsupport::realExports;
 
 } // namespace analyzeoracle

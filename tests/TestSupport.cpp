@@ -1,5 +1,6 @@
 #include "tests/TestSupport.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -17,6 +18,14 @@ std::filesystem::path sourceDir() {
 std::filesystem::path sharedData() {
     return sourceDir() / ".." / "shared" / "data";
 }
+std::vector<std::filesystem::path> realExports() {
+    std::vector<std::filesystem::path> out;
+    for (const auto& e : std::filesystem::directory_iterator(sharedData() / "nsys"))
+        if (e.path().extension() == ".sqlite") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 std::filesystem::path gpueffBinary() {
     return GPUEFF_BINARY;
 }

@@ -109,10 +109,13 @@ TEST_CASE("modelfactors: a trace without useful state, and a missing file") {
 
 TEST_CASE("histogram: a task-level window over a task the header gives no thread") {
     auto dir = tempDir("bad_empty_task");
-    auto t = copyTrace(dir / "trace", "#Paraver (01/01/2020 at 00:00):100_ns:1(1):1:2(1:1,0:1)\n1:1:1:1:1:0:50:1\n");
-    std::ofstream(dir / "task.cfg") << "#ParaverCFG\nwindow_name w\nwindow_type single\nwindow_level task\n"
-                                       "window_selected_functions { 1, { {thread, Useful} } }\n< NEW ANALYZER2D >\n"
-                                       "Analyzer2D.ControlWindow: 1\nAnalyzer2D.Minimum: 0\nAnalyzer2D.Maximum: 1\n"
-                                       "Analyzer2D.Delta: 1\n";
-    expectFailure(t.string() + " " + (dir / "task.cfg").string(), dir / "out", "TASK 1.2 has no THREAD objects");
+    auto t = copyTrace(dir / "trace",
+                       "#Paraver (01/01/2020 at 00:00):100_ns:1(1):1:2(1:1,0:1)\n1:1:1:1:1:0:50:1\n");
+    std::ofstream(dir / "task.cfg")
+        << "#ParaverCFG\nwindow_name w\nwindow_type single\nwindow_level task\n"
+           "window_selected_functions { 1, { {thread, Useful} } }\n< NEW ANALYZER2D >\n"
+           "Analyzer2D.ControlWindow: 1\nAnalyzer2D.Minimum: 0\nAnalyzer2D.Maximum: 1\n"
+           "Analyzer2D.Delta: 1\n";
+    expectFailure(t.string() + " " + (dir / "task.cfg").string(), dir / "out",
+                  "TASK 1.2 has no THREAD objects");
 }

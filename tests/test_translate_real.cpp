@@ -19,14 +19,6 @@ struct Translated {
     std::int64_t offset = 0;
 };
 
-std::vector<std::filesystem::path> realExports() {
-    std::vector<std::filesystem::path> out;
-    for (const auto& e : std::filesystem::directory_iterator(sharedData() / "nsys"))
-        if (e.path().extension() == ".sqlite") out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 Translated translateOne(const std::filesystem::path& db) {
     Translated t;
     t.db = db;
