@@ -28,6 +28,12 @@ struct AnalysisWindow {
 
 using TimeByLevel = std::map<std::int64_t, std::int64_t>; // level -> ns
 
+// Per device, inside the window: each class's intervals merged (graph launches count as compute), computed
+// once by the device model and shared by the metrics after it.
+struct DeviceUnions {
+    Spans compute, nccl, memory;
+};
+
 struct DeviceTimes {
     std::int64_t compute = 0, nccl = 0, memory = 0; // |union| of each class (graph launches count as compute)
     std::uint64_t kernels = 0, memoryOperations = 0;
@@ -118,6 +124,7 @@ struct MpiModel {
 struct Analysis {
     AnalysisWindow window;
     DeviceActivity activity;
+    std::vector<DeviceUnions> unions;
     std::vector<DeviceTimes> times;
     Efficiency ncclAsCommunication, ncclAsUseful;
     std::vector<DeviceConcurrency> concurrency;
@@ -138,7 +145,7 @@ Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& opti
 
 // The parts, each in its own file.
 AnalysisWindow chooseWindow(const semantic::LoadedTrace&, const DeviceActivity&, const AnalysisOptions&);
-void computeDeviceModel(Analysis&);
+void computeDeviceModel(Analysis&); // first: fills Analysis::unions
 void computeConcurrency(const semantic::LoadedTrace&, Analysis&);
 void computeTimeline(Analysis&, std::size_t bins);
 void computeTensorCore(const semantic::LoadedTrace&, const std::string& gemmPattern, Analysis&);

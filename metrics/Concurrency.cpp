@@ -10,8 +10,7 @@ namespace {
 
 std::vector<Change> classChanges(const Device& d, std::initializer_list<ActivityClass> classes, int counter) {
     std::vector<Change> out;
-    for (auto c : classes)
-        for (const auto& rows : d.work[c]) addSpanChanges(rows, counter, out);
+    for (const auto* rows : d.rowsOf(classes)) addSpanChanges(*rows, counter, out);
     return out;
 }
 
@@ -61,10 +60,7 @@ void computeConcurrency(const semantic::LoadedTrace& trace, Analysis& a) {
     // Per NCCL kernel name: the part of its executions during which other work ran on the device.
     for (std::size_t i = 0; i < a.activity.devices.size(); ++i) {
         const auto& d = a.activity.devices[i];
-        std::vector<const Spans*> others;
-        for (auto c : {kCompute, kGraph, kMemory})
-            for (const auto& rows : d.work[c]) others.push_back(&rows);
-        auto busy = unite(others);
+        auto busy = unite({&a.unions[i].compute, &a.unions[i].memory});
         std::map<std::int64_t, NcclKernelOverlap> byName;
         for (const auto& rows : d.work[kNccl])
             for (const auto& s : clip(rows, B, E)) {

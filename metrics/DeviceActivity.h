@@ -5,6 +5,7 @@
 #include "metrics/Spans.h"
 
 #include <array>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,14 @@ struct Device {
     std::optional<std::size_t> metrics; // its "Metrics GPU<k>" row, when the trace has GPU metrics
     // Per class, per stream row: the intervals with work (value = the name value or the copy kind).
     std::array<std::vector<Spans>, kClassCount> work;
+
+    // The rows of these classes, for unite() or a sweep.
+    std::vector<const Spans*> rowsOf(std::initializer_list<ActivityClass> classes) const {
+        std::vector<const Spans*> out;
+        for (auto c : classes)
+            for (const auto& row : work[c]) out.push_back(&row);
+        return out;
+    }
 };
 
 struct TaskInfo {

@@ -10,17 +10,12 @@ namespace {
 Efficiency model(const Analysis& a, bool ncclUseful) {
     Efficiency e;
     const auto T = a.window.duration();
-    for (const auto& d : a.activity.devices) {
-        std::vector<const Spans*> useful, comm;
-        for (auto& rows : d.work[kCompute]) useful.push_back(&rows);
-        for (auto& rows : d.work[kGraph]) useful.push_back(&rows);
-        for (auto& rows : d.work[kNccl]) (ncclUseful ? useful : comm).push_back(&rows);
-        for (auto& rows : d.work[kMemory]) comm.push_back(&rows);
-        auto u = clip(unite(useful), a.window.begin, a.window.end);
-        auto c = clip(unite(comm), a.window.begin, a.window.end);
+    for (const auto& d : a.unions) {
+        auto useful = ncclUseful ? unite({&d.compute, &d.nccl}) : d.compute;
+        auto communication = ncclUseful ? d.memory : unite({&d.nccl, &d.memory});
         Efficiency::PerDevice p;
-        p.useful = length(u);
-        p.communication = lengthOutside(c, u);
+        p.useful = length(useful);
+        p.communication = length(subtract(communication, useful));
         p.idle = T - p.useful - p.communication;
         e.devices.push_back(p);
         e.usefulSum += p.useful;
@@ -42,19 +37,17 @@ Efficiency model(const Analysis& a, bool ncclUseful) {
 
 void computeDeviceModel(Analysis& a) {
     for (const auto& d : a.activity.devices) {
-        DeviceTimes t;
-        auto classUnion = [&](std::initializer_list<ActivityClass> classes) {
-            std::vector<const Spans*> parts;
-            for (auto c : classes)
-                for (auto& rows : d.work[c]) parts.push_back(&rows);
-            return length(clip(unite(parts), a.window.begin, a.window.end));
+        auto merged = [&](std::initializer_list<ActivityClass> classes) {
+            return clip(unite(d.rowsOf(classes)), a.window.begin, a.window.end);
         };
-        t.compute = classUnion({kCompute, kGraph});
-        t.nccl = classUnion({kNccl});
-        t.memory = classUnion({kMemory});
-        for (int c : {kCompute, kNccl})
-            for (auto& rows : d.work[static_cast<std::size_t>(c)]) t.kernels += rows.size();
-        for (auto& rows : d.work[kMemory]) t.memoryOperations += rows.size();
+        a.unions.push_back({merged({kCompute, kGraph}), merged({kNccl}), merged({kMemory})});
+        const auto& u = a.unions.back();
+        DeviceTimes t;
+        t.compute = length(u.compute);
+        t.nccl = length(u.nccl);
+        t.memory = length(u.memory);
+        for (const auto* rows : d.rowsOf({kCompute, kNccl})) t.kernels += rows->size();
+        for (const auto* rows : d.rowsOf({kMemory})) t.memoryOperations += rows->size();
         a.times.push_back(t);
     }
     a.ncclAsCommunication = model(a, false);

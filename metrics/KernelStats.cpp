@@ -94,11 +94,10 @@ void computeKernelStatistics(const semantic::LoadedTrace& trace, Analysis& a) {
     if (!classify && !a.activity.devices.empty())
         a.notes.push_back("GPU gaps are not classified host-wait / kernel-wait: the trace has no launch "
                           "communications (tags 55001/55002)");
-    for (const auto& d : a.activity.devices) {
-        std::vector<const Spans*> parts;
-        for (const auto& cls : d.work)
-            for (const auto& rows : cls) parts.push_back(&rows);
-        auto busy = clip(unite(parts), a.window.begin, a.window.end);
+    for (std::size_t device = 0; device < a.activity.devices.size(); ++device) {
+        const auto& d = a.activity.devices[device];
+        const auto& u = a.unions[device];
+        auto busy = unite({&u.compute, &u.nccl, &u.memory});
         std::vector<Spans> launches;
         if (classify)
             for (auto row : d.rows) launches.push_back(transit.row(0, row, true));

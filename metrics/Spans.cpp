@@ -43,10 +43,19 @@ std::int64_t overlapWith(const Spans& merged, std::int64_t begin, std::int64_t e
     return total;
 }
 
-std::int64_t lengthOutside(const Spans& a, const Spans& b) {
-    std::int64_t total = 0;
-    for (const auto& s : a) total += (s.end - s.begin) - overlapWith(b, s.begin, s.end);
-    return total;
+Spans subtract(const Spans& a, const Spans& b) {
+    Spans out;
+    auto cut = b.begin();
+    for (const auto& s : a) {
+        while (cut != b.end() && cut->end <= s.begin) ++cut;
+        std::int64_t from = s.begin;
+        for (auto c = cut; c != b.end() && c->begin < s.end; ++c) {
+            if (c->begin > from) out.push_back({from, c->begin, s.value});
+            from = std::max(from, c->end);
+        }
+        if (from < s.end) out.push_back({from, s.end, s.value});
+    }
+    return out;
 }
 
 void addSpanChanges(const Spans& spans, int counter, std::vector<Change>& out) {

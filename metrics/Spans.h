@@ -17,8 +17,8 @@ using Spans = std::vector<Span>;
 Spans unite(const std::vector<const Spans*>& parts);
 std::int64_t length(const Spans& merged);
 Spans clip(const Spans& spans, std::int64_t begin, std::int64_t end);
-// |a \ b| for merged a and b.
-std::int64_t lengthOutside(const Spans& a, const Spans& b);
+// a \ b for merged a and b (merged).
+Spans subtract(const Spans& a, const Spans& b);
 // |[begin, end) ∩ merged| (merged sorted and disjoint).
 std::int64_t overlapWith(const Spans& merged, std::int64_t begin, std::int64_t end);
 

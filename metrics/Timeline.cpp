@@ -1,5 +1,5 @@
 // Device activity over time, binned for plots: exact per bin (integrals of the unions and of the kernel
-// count), only the time resolution is lost.
+// count), only the time resolution is lost. Runs after the device model (Analysis::unions).
 #include "metrics/Analysis.h"
 
 #include <algorithm>
@@ -15,13 +15,11 @@ void computeTimeline(Analysis& a, std::size_t bins) {
     auto edge = [&](std::size_t i) {
         return B + static_cast<std::int64_t>(static_cast<double>(i) * tl.binNs);
     };
-    for (const auto& d : a.activity.devices) {
-        std::vector<const Spans*> useful, comm, kernels;
-        for (auto c : {kCompute, kGraph})
-            for (const auto& rows : d.work[c]) useful.push_back(&rows), kernels.push_back(&rows);
-        for (const auto& rows : d.work[kNccl]) comm.push_back(&rows), kernels.push_back(&rows);
-        for (const auto& rows : d.work[kMemory]) comm.push_back(&rows);
-        auto u = unite(useful), c = unite(comm);
+    for (std::size_t device = 0; device < a.activity.devices.size(); ++device) {
+        const auto& u = a.unions[device];
+        // Communication hidden under useful work counts as useful time, as in the model's D.
+        auto communicationOnly = subtract(unite({&u.nccl, &u.memory}), u.compute);
+        auto kernels = a.activity.devices[device].rowsOf({kCompute, kGraph, kNccl});
         Timeline::Device out;
         out.inFlight.assign(bins, 0.0);
         // Each kernel adds its time inside a bin; divided by the bin width this is the mean count.
@@ -40,11 +38,8 @@ void computeTimeline(Analysis& a, std::size_t bins) {
             auto width = static_cast<double>(hi - lo);
             if (width <= 0) width = 1;
             out.inFlight[i] /= width;
-            auto usefulInBin = clip(u, lo, hi);
-            // Communication hidden under useful work counts as useful time, as in the model's D.
-            auto commOutside = lengthOutside(clip(c, lo, hi), usefulInBin);
-            out.useful.push_back(static_cast<double>(length(usefulInBin)) / width);
-            out.communication.push_back(static_cast<double>(commOutside) / width);
+            out.useful.push_back(static_cast<double>(overlapWith(u.compute, lo, hi)) / width);
+            out.communication.push_back(static_cast<double>(overlapWith(communicationOnly, lo, hi)) / width);
         }
         tl.devices.push_back(std::move(out));
     }
