@@ -31,5 +31,9 @@ private:
 
 // NAME.prv or NAME.prv.gz -> NAME (the stem shared by .pcf and .row).
 std::filesystem::path traceStem(const std::filesystem::path& prv);
+// Whether the path names a .prv or .prv.gz file.
+inline bool isParaverTrace(const std::filesystem::path& path) {
+    return traceStem(path) != path;
+}
 
 } // namespace gpueff::semantic

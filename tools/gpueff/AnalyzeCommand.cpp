@@ -19,11 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool isParaver(const fs::path& p) {
-    auto s = p.string();
-    return s.ends_with(".prv") || s.ends_with(".prv.gz");
-}
-
 // Inputs as the sidecar of our translation recorded them (path, versions, host, clock offset).
 std::vector<reports::ReportInput> sidecarInputs(const fs::path& sidecar) {
     std::vector<reports::ReportInput> out;
@@ -97,14 +92,14 @@ nlohmann::json analyzeToDirectory(const AnalyzeRequest& request) {
     fs::path prv;
     std::vector<reports::ReportInput> sources;
     std::vector<fs::path> translated; // removed again when the analysis fails
-    if (isParaver(inputs.front())) {
+    if (semantic::isParaverTrace(inputs.front())) {
         if (inputs.size() > 1) throw Error("analyze takes one Paraver trace (or several nsys exports)");
         prv = inputs.front();
         sources = sidecarInputs(semantic::traceStem(prv).string() + ".json");
     } else {
         nsys::TranslateOptions o;
         for (const auto& in : inputs) {
-            if (isParaver(in))
+            if (semantic::isParaverTrace(in))
                 throw Error(in.string() + ": a Paraver trace cannot be mixed with nsys exports");
             o.inputs.push_back(exportedSqlite(in));
         }

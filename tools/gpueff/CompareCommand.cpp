@@ -1,5 +1,6 @@
 #include "engine/common/Error.h"
 #include "engine/paraver/OutputFiles.h"
+#include "engine/semantic/LoadedTrace.h"
 #include "metrics/Analysis.h"
 #include "reports/Compare.h"
 #include "tools/gpueff/Commands.h"
@@ -24,14 +25,8 @@ struct CompareArgs {
     bool weak = false, quiet = false;
 };
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 bool isTrace(const std::string& input) {
-    for (const char* ext : {".sqlite", ".prv", ".prv.gz", ".nsys-rep"})
-        if (endsWith(input, ext)) return true;
-    return false;
+    return input.ends_with(".sqlite") || input.ends_with(".nsys-rep") || semantic::isParaverTrace(input);
 }
 
 // A trace given to compare is analyzed in a scratch directory removed afterwards: only its report is kept.

@@ -11,8 +11,8 @@ int main(int argc, char** argv) {
         "Translates nsys SQLite exports into Paraver traces (.prv/.pcf/.row) whose event types match\n"
         "BSC's nsys2prv, so Paraver cfgs written for it work unchanged, and evaluates Paraver cfgs on\n"
         "Paraver traces with Paraver's semantics (histogram, modelfactors). `analyze` gives the GPU\n"
-                 "efficiency model, kernels in flight, overlap, tensor-core and kernel statistics as report.json\n"
-                 "and a Markdown report; `compare` sets runs side by side.",
+        "efficiency model, kernels in flight, overlap, tensor-core and kernel statistics as report.json\n"
+        "and a Markdown report; `compare` sets runs side by side.",
         "gpueff"};
     app.set_version_flag("--version", "gpueff " GPUEFF_VERSION);
     app.require_subcommand(1);
