@@ -25,19 +25,10 @@ struct Convention {
 const Convention kConventions[] = {{"nccl_as_communication", "NCCL as communication"},
                                    {"nccl_as_useful", "NCCL as useful"}};
 
-struct Factor {
-    const char* key;
-    const char* label;
-};
-const Factor kFactors[] = {{"parallel_efficiency", "Parallel efficiency"},
-                           {"load_balance", "&emsp;Load balance"},
-                           {"communication_efficiency", "&emsp;Communication efficiency"},
-                           {"orchestration_efficiency", "&emsp;Orchestration efficiency"}};
-
 struct Run {
     std::string label, trace, windowSource;
     Value devices, window;
-    Value factors[2][4]; // [convention][factor]
+    Value factors[2][std::size(kEfficiencyFactors)]; // [convention][factor]
     Value usefulSum[2];
     std::set<std::string> kernels;
 };
@@ -71,7 +62,8 @@ Run readRun(const json& report, const std::string& label) {
     const json& eff = orEmpty(member(report, "efficiency"));
     for (std::size_t c = 0; c < 2; ++c) {
         const json& conv = orEmpty(member(eff, kConventions[c].key));
-        for (std::size_t f = 0; f < 4; ++f) r.factors[c][f] = number(conv, kFactors[f].key);
+        for (std::size_t f = 0; f < std::size(kEfficiencyFactors); ++f)
+            r.factors[c][f] = number(conv, kEfficiencyFactors[f].key);
         r.usefulSum[c] = number(conv, "useful_sum_ns");
         if (!r.usefulSum[c]) r.usefulSum[c] = sumUseful(array(conv, "devices"));
     }
@@ -188,12 +180,12 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
                    {"window_source", r.windowSource}};
         for (std::size_t c = 0; c < 2; ++c) {
             jr["useful_sum_ns"][kConventions[c].key] = toJsonInteger(r.usefulSum[c]);
-            for (std::size_t f = 0; f < 4; ++f) {
-                jr["efficiency"][kConventions[c].key][kFactors[f].key] = toJson(r.factors[c][f]);
+            for (std::size_t f = 0; f < std::size(kEfficiencyFactors); ++f) {
+                jr["efficiency"][kConventions[c].key][kEfficiencyFactors[f].key] = toJson(r.factors[c][f]);
                 Value diff;
                 if (r.factors[c][f] && runs[0].factors[c][f])
                     diff = (*r.factors[c][f] - *runs[0].factors[c][f]) * 100.0;
-                jr["difference_pp"][kConventions[c].key][kFactors[f].key] = toJson(diff);
+                jr["difference_pp"][kConventions[c].key][kEfficiencyFactors[f].key] = toJson(diff);
             }
         }
         jruns.push_back(std::move(jr));
@@ -207,8 +199,8 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
           "\xF0\x9F\x9F\xA7 60-70 %, \xF0\x9F\x9F\xA5 < 60 %.\n\n";
     for (std::size_t c = 0; c < 2; ++c) {
         MarkdownTable t(header(runs), alignment(runs));
-        for (std::size_t f = 0; f < 4; ++f) {
-            std::vector<std::string> row{kFactors[f].label};
+        for (std::size_t f = 0; f < std::size(kEfficiencyFactors); ++f) {
+            std::vector<std::string> row{kEfficiencyFactors[f].label};
             for (std::size_t i = 0; i < runs.size(); ++i)
                 row.push_back(formatEfficiency(runs[i].factors[c][f]) +
                               (i ? points(runs[i].factors[c][f], runs[0].factors[c][f]) : ""));

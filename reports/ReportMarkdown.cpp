@@ -99,16 +99,12 @@ void efficiency(std::string& md, const json& report, RenderedReport& out) {
     const json& comm = sub(eff, "nccl_as_communication");
     const json& useful = sub(eff, "nccl_as_useful");
     MarkdownTable t({"Metric", "NCCL as communication", "NCCL as useful"}, "lrr");
+    for (const auto& f : kEfficiencyFactors)
+        t.row({f.label, formatEfficiency(number(comm, f.key)), formatEfficiency(number(useful, f.key))});
     struct Row {
         const char* label;
         const char* key;
     };
-    const Row rows[] = {{"Parallel efficiency", "parallel_efficiency"},
-                        {"&emsp;Load balance", "load_balance"},
-                        {"&emsp;Communication efficiency", "communication_efficiency"},
-                        {"&emsp;Orchestration efficiency", "orchestration_efficiency"}};
-    for (const auto& r : rows)
-        t.row({r.label, formatEfficiency(number(comm, r.key)), formatEfficiency(number(useful, r.key))});
     const Row times[] = {{"Useful time, sum over devices", "useful_sum_ns"},
                          {"Useful time, maximum device", "useful_max_ns"},
                          {"Active time (useful + communication), maximum device", "active_max_ns"}};

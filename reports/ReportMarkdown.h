@@ -23,6 +23,17 @@ RenderedReport renderMarkdownReport(const nlohmann::json& report);
 
 // Formatting shared by the report and the comparison.
 
+// The device efficiency factors of report.json, in the order and with the (indented) labels both print.
+struct EfficiencyFactor {
+    const char* key;
+    const char* label;
+};
+inline constexpr EfficiencyFactor kEfficiencyFactors[] = {
+    {"parallel_efficiency", "Parallel efficiency"},
+    {"load_balance", "&emsp;Load balance"},
+    {"communication_efficiency", "&emsp;Communication efficiency"},
+    {"orchestration_efficiency", "&emsp;Orchestration efficiency"}};
+
 // POP colour scale as an emoji square (GitHub strips inline styles): >= 80 % green, >= 70 % yellow,
 // >= 60 % orange, below red; "" for no value.
 std::string efficiencyColour(std::optional<double> fraction);
