@@ -13,4 +13,16 @@ void writeTextFile(const std::filesystem::path& temporary, const std::filesystem
     if (!out) throw Error(final.string() + ": write failed (disk full?)");
 }
 
+CLI::Validator fileNameValidator() {
+    return CLI::Validator(
+        [](std::string& name) -> std::string {
+            if (name.empty()) return "must not be empty";
+            if (name.find('/') != std::string::npos)
+                return "must be a file name without '/', got '" + name + "'";
+            if (name == "." || name == "..") return "must be a file name, got '" + name + "'";
+            return "";
+        },
+        "NAME");
+}
+
 } // namespace gpueff::cli
