@@ -21,7 +21,9 @@ namespace {
 constexpr const char* kTable = "NVTX_EVENTS";
 constexpr int kMark = 34, kPushPop = 59, kStartEnd = 60, kDomainCreate = 75, kCategoryName = 33;
 constexpr int kThreadName = 39;
-const std::string kTranslatedRows = "eventType IN (34, 59, 60) AND globalTid IS NOT NULL";
+const std::string kTranslatedRows = "eventType IN (" + std::to_string(kMark) + ", " +
+                                    std::to_string(kPushPop) + ", " + std::to_string(kStartEnd) +
+                                    ") AND globalTid IS NOT NULL";
 
 enum class DomainKind { Default, Nccl, Mpi, Other };
 
@@ -58,7 +60,9 @@ const NvtxMeta& metaOf(const NsysExport& ex) {
         };
         sqlite::Statement st(db, "SELECT n.eventType, " + column("domainId") + ", " + column("category") +
                                      ", n.globalTid, " + textExpr(db) + " FROM " + kTable + " n" +
-                                     textJoin(db) + " WHERE n.eventType IN (33, 39, 75)");
+                                     textJoin(db) + " WHERE n.eventType IN (" +
+                                     std::to_string(kCategoryName) + ", " + std::to_string(kThreadName) +
+                                     ", " + std::to_string(kDomainCreate) + ")");
         while (st.step()) {
             std::int64_t domain = st.isNull(1) ? 0 : st.int64(1);
             std::string_view text = st.text(4);
