@@ -51,12 +51,12 @@ DurationDistribution distribution(const std::string& name, const std::vector<std
     // Durations are >= 0, so hi - lo cannot overflow; (range + kBins) / kBins could, range / kBins + 1 is
     // the same number without the addition. Bin bounds are computed with overflow checks: the last upper
     // bound may pass INT64_MAX and is then held there.
-    const std::int64_t range = *hi - *lo;
+    const std::int64_t low = *lo, range = *hi - low;
     std::int64_t width = range / kBins + 1;
     std::int64_t bins = std::min<std::int64_t>(kBins, range / width + 1);
     auto bound = [&](std::int64_t b) {
         std::int64_t offset = 0, v = 0;
-        if (__builtin_mul_overflow(b, width, &offset) || __builtin_add_overflow(*lo, offset, &v))
+        if (__builtin_mul_overflow(b, width, &offset) || __builtin_add_overflow(low, offset, &v))
             return INT64_MAX;
         return v;
     };

@@ -149,8 +149,10 @@ Action addAnalyze(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--name", args->name, "name of the translated trace (default: the first input's stem)")
         ->check(fileNameValidator());
-    cmd->add_option("--begin", args->begin, "analysis window begin, trace ns (default: first GPU activity)");
-    cmd->add_option("--end", args->end, "analysis window end, trace ns (default: last GPU activity)");
+    cmd->add_option("--begin", args->begin, "analysis window begin, trace ns (default: first GPU activity)")
+        ->check(nanosecondsValidator());
+    cmd->add_option("--end", args->end, "analysis window end, trace ns (default: last GPU activity)")
+        ->check(nanosecondsValidator());
     cmd->add_option("--region", args->region, "analysis window = span of the NVTX ranges with this name");
     cmd->add_option("--gemm-pattern", args->gemm,
                     "extended regular expression (case-insensitive) of GEMM kernel names for the tensor-core "

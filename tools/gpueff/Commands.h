@@ -22,6 +22,9 @@ public:
 
 // Checks an option naming a file inside the output directory: not empty, no '/', not "." or "..".
 CLI::Validator fileNameValidator();
+// Checks an option holding trace nanoseconds: a decimal integer that fits in int64 (CLI11 alone would clamp
+// 99999999999999999999 to INT64_MAX and read 0x10 as 16).
+CLI::Validator nanosecondsValidator();
 
 // Each subcommand registers its options and returns the action run when it is selected.
 using Action = std::function<int()>;

@@ -1,6 +1,8 @@
 #include "engine/common/Error.h"
 #include "tools/gpueff/Commands.h"
 
+#include <charconv>
+#include <cstdint>
 #include <fstream>
 
 namespace gpueff::cli {
@@ -23,6 +25,20 @@ CLI::Validator fileNameValidator() {
             return "";
         },
         "NAME");
+}
+
+CLI::Validator nanosecondsValidator() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            std::int64_t value = 0;
+            auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (ec == std::errc::result_out_of_range)
+                return "must be an integer number of ns within int64, got '" + text + "'";
+            if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+                return "must be a decimal integer number of ns, got '" + text + "'";
+            return "";
+        },
+        "NS");
 }
 
 } // namespace gpueff::cli
