@@ -243,6 +243,9 @@ TEST_CASE("a second run into a locked output directory fails at once, naming the
     int fd = ::open(lockFile.c_str(), O_RDWR | O_CREAT, 0666);
     REQUIRE(fd >= 0);
     REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+    // A staging directory left by a run that was killed: removed by the next run that takes the lock.
+    fs::create_directories(out / ".gpueff-staging-1-abcdef");
+    writeText(out / ".gpueff-staging-1-abcdef" / "run.prv", "half-written");
     auto before = snapshot(out);
     auto r = run(analyzeCommand(input, out));
     CHECK(r.exitCode == 1);
@@ -327,6 +330,12 @@ TEST_CASE("exit codes: usage errors 2, --help and --version 0, bad input 1, no i
     CHECK(run(bin() + " analyze --no-such-option").exitCode == 2);             // unknown option
     CHECK(run(bin() + " translate " + quoted(db)).exitCode == 2);              // -o missing
     CHECK(run(bin() + " analyze " + quoted(db) + " --begin x").exitCode == 2); // not a number
+    r = run(bin() + " analyze " + quoted(db) + " -o " + quoted(dir / "o") + " --begin 99999999999999999999");
+    CHECK(r.exitCode == 2); // not clamped to INT64_MAX
+    CHECK(
+        r.output.find("--begin: must be an integer number of ns within int64, got '99999999999999999999'") !=
+        std::string::npos);
+    CHECK(run(bin() + " analyze " + quoted(db) + " -o " + quoted(dir / "o") + " --end 0x10").exitCode == 2);
     r = run(bin() + " histogram " + quoted(db) + " " + quoted(db) + " --precision 99");
     CHECK(r.exitCode == 2);
     r = run(bin() + " analyze " + quoted(db) + " -o " + quoted(dir / "o") + " --name a/b");
@@ -360,4 +369,20 @@ TEST_CASE("compare: the scratch analysis of a trace is removed even when the com
     CHECK(r.output.find("bad.sqlite") != std::string::npos);
     CHECK(fs::is_empty(scratch));
     CHECK_FALSE(fs::exists(dir / "c.md"));
+}
+
+TEST_CASE("names that are not UTF-8 never stop a command: JSON outputs carry U+FFFD instead") {
+    auto dir = tempDir("non-utf8");
+    auto db = buildDatabase(sourceDir() / "data" / "synthetic" / "gpu_metrics.sql", dir / "g.sqlite",
+                            "UPDATE StringIds SET value = value || CAST(X'FF' AS TEXT);");
+    auto r = run(bin() + " analyze -q " + quoted(db) + " -o " + quoted(dir / "out"));
+    CAPTURE(r.output);
+    REQUIRE(r.exitCode == 0);
+    auto report = readJson(dir / "out" / "report.json"); // parses: valid UTF-8
+    CHECK_FALSE(report["kernel_summary"]["overall"].empty());
+    r = run(bin() + " histogram -q --json " + quoted(dir / "out" / "g.prv") + " " +
+            quoted(sourceDir() / "cfgs" / "analysis" / "kernels_in_flight.cfg") + " -o " + quoted(dir / "h"));
+    CHECK_MESSAGE(r.exitCode == 0, r.output);
+    CHECK_NOTHROW(readJson(dir / "h" / "kernels_in_flight.json"));
+    CHECK(r.output.find("internal error") == std::string::npos);
 }
