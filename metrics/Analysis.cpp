@@ -77,6 +77,13 @@ AnalysisWindow chooseWindow(const semantic::LoadedTrace& trace, const DeviceActi
         w.source = "gpu-activity";
     }
     if (options.begin || options.end) {
+        // Bounds outside the trace would describe time nobody recorded, and extreme ones would overflow the
+        // window's arithmetic (end - begin, bin edges): both must lie within [0, end of the trace].
+        const std::int64_t traceEnd = trace.trace().endTime();
+        for (auto [flag, value] : {std::pair{"--begin", options.begin}, std::pair{"--end", options.end}})
+            if (value && (*value < 0 || *value > traceEnd))
+                throw Error(std::string(flag) + " " + std::to_string(*value) +
+                            " ns is outside the trace (0 .. " + std::to_string(traceEnd) + " ns)");
         if (options.begin) w.begin = *options.begin;
         if (options.end) w.end = *options.end;
         w.source = "arguments";

@@ -1,4 +1,5 @@
 // The device efficiency model (MODEL.md): PE = LB x CommE x OrchE in both conventions.
+#include "engine/common/Error.h"
 #include "metrics/Analysis.h"
 
 #include <algorithm>
@@ -18,7 +19,10 @@ Efficiency model(const Analysis& a, bool ncclUseful) {
         p.communication = length(subtract(communication, useful));
         p.idle = T - p.useful - p.communication;
         e.devices.push_back(p);
-        e.usefulSum += p.useful;
+        // Sums over devices of times up to the window's length: only a window of centuries reaches 2^63.
+        if (__builtin_add_overflow(e.usefulSum, p.useful, &e.usefulSum))
+            throw Error("the analysis window (" + std::to_string(T) +
+                        " ns) is too long to sum the devices' useful time in 64 bits");
         e.usefulMax = std::max(e.usefulMax, p.useful);
         e.activeMax = std::max(e.activeMax, p.useful + p.communication);
     }

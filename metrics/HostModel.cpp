@@ -1,5 +1,6 @@
 // Host side: offload efficiency per task (time not blocked in CUDA synchronization, model/host_blocking.cfg)
 // and the POP MPI efficiencies when MPI is traced (model/mpi_calls.cfg).
+#include "engine/common/Error.h"
 #include "metrics/Analysis.h"
 
 #include <algorithm>
@@ -46,7 +47,9 @@ void computeHostModel(const semantic::LoadedTrace& trace, Analysis& a) {
     std::int64_t sum = 0, maximum = 0;
     for (std::size_t t = 0; t < times.size(); ++t) {
         m.tasks.push_back({t, times[t], T - times[t]});
-        sum += T - times[t];
+        if (__builtin_add_overflow(sum, T - times[t], &sum))
+            throw Error("the analysis window (" + std::to_string(T) +
+                        " ns) is too long to sum the tasks' time outside MPI in 64 bits");
         maximum = std::max(maximum, T - times[t]);
     }
     auto n = static_cast<double>(times.size());

@@ -48,9 +48,19 @@ DurationDistribution distribution(const std::string& name, const std::vector<std
     out.name = name;
     out.instances = d.size();
     auto [lo, hi] = std::minmax_element(d.begin(), d.end());
-    std::int64_t width = std::max<std::int64_t>(1, (*hi - *lo + kBins) / kBins);
-    std::int64_t bins = std::min<std::int64_t>(kBins, (*hi - *lo) / width + 1);
-    for (std::int64_t b = 0; b < bins; ++b) out.bins.push_back({*lo + b * width, *lo + (b + 1) * width, 0});
+    // Durations are >= 0, so hi - lo cannot overflow; (range + kBins) / kBins could, range / kBins + 1 is
+    // the same number without the addition. Bin bounds are computed with overflow checks: the last upper
+    // bound may pass INT64_MAX and is then held there.
+    const std::int64_t low = *lo, range = *hi - low;
+    std::int64_t width = range / kBins + 1;
+    std::int64_t bins = std::min<std::int64_t>(kBins, range / width + 1);
+    auto bound = [&](std::int64_t b) {
+        std::int64_t offset = 0, v = 0;
+        if (__builtin_mul_overflow(b, width, &offset) || __builtin_add_overflow(low, offset, &v))
+            return INT64_MAX;
+        return v;
+    };
+    for (std::int64_t b = 0; b < bins; ++b) out.bins.push_back({bound(b), bound(b + 1), 0});
     for (auto x : d) ++out.bins[static_cast<std::size_t>((x - *lo) / width)].count;
     // Modes: bins higher than both neighbours and holding at least a tenth of the tallest bin.
     std::uint64_t tallest = 0;
@@ -60,7 +70,7 @@ DurationDistribution distribution(const std::string& name, const std::vector<std
         bool left = b == 0 || out.bins[b - 1].count < c,
              right = b + 1 == out.bins.size() || out.bins[b + 1].count <= c;
         if (c > 0 && left && right && c * 10 >= tallest)
-            out.modes.push_back((out.bins[b].lower + out.bins[b].upper) / 2);
+            out.modes.push_back(out.bins[b].lower + (out.bins[b].upper - out.bins[b].lower) / 2);
     }
     return out;
 }

@@ -12,8 +12,19 @@ void computeTimeline(Analysis& a, std::size_t bins) {
     bins = std::min<std::size_t>(bins, static_cast<std::size_t>(T));
     auto& tl = a.timeline;
     tl.binNs = static_cast<double>(T) / static_cast<double>(bins);
+    // Integer edges B + floor(T * i / bins), exact and never beyond the window's end however long it is (a
+    // double bin width rounds T up near INT64_MAX); T = q * bins + r keeps every product in range.
+    const auto q = T / static_cast<std::int64_t>(bins), r = T % static_cast<std::int64_t>(bins);
     auto edge = [&](std::size_t i) {
-        return B + static_cast<std::int64_t>(static_cast<double>(i) * tl.binNs);
+        auto n = static_cast<std::int64_t>(i);
+        return B + q * n + r * n / static_cast<std::int64_t>(bins);
+    };
+    // The bin holding time x (B <= x < window end): a floating-point guess, corrected against the edges.
+    auto binOf = [&](std::int64_t x) {
+        auto i = std::min(static_cast<std::size_t>(static_cast<double>(x - B) / tl.binNs), bins - 1);
+        while (i > 0 && edge(i) > x) --i;
+        while (i + 1 < bins && edge(i + 1) <= x) ++i;
+        return i;
     };
     for (std::size_t device = 0; device < a.activity.devices.size(); ++device) {
         const auto& u = a.unions[device];
@@ -26,8 +37,7 @@ void computeTimeline(Analysis& a, std::size_t bins) {
         for (const auto* rows : kernels)
             for (const auto& s : *rows) {
                 if (s.end <= B || s.begin >= a.window.end) continue;
-                auto first =
-                    static_cast<std::size_t>(static_cast<double>(std::max(s.begin, B) - B) / tl.binNs);
+                auto first = binOf(std::max(s.begin, B));
                 for (std::size_t i = std::min(first, bins - 1); i < bins && edge(i) < s.end; ++i) {
                     auto lo = std::max(s.begin, edge(i)), hi = std::min(s.end, edge(i + 1));
                     if (hi > lo) out.inFlight[i] += static_cast<double>(hi - lo);

@@ -80,9 +80,12 @@ Run readRun(const json& report, const std::string& label) {
 json toJson(Value v) {
     return v ? json(*v) : json(nullptr);
 }
-// Counts and nanoseconds are integers in report.json; keep them so here.
+// Counts and nanoseconds are integers in report.json; keep them so here. A sum over devices can pass what
+// int64 holds (validated reports keep each time below 2^63): it stays a floating-point number then.
 json toJsonInteger(Value v) {
-    return v ? json(std::llround(*v)) : json(nullptr);
+    if (!v) return nullptr;
+    if (*v >= -9.2e18 && *v <= 9.2e18) return std::llround(*v);
+    return *v;
 }
 
 Value ratio(Value a, Value b) {

@@ -20,7 +20,8 @@ struct CompareOptions {
     bool weak = false;
 };
 
-// Throws gpueff::Error naming `label` when `report` is not a "gpueff-report/1" document.
+// Throws gpueff::Error naming `label` when `report` is not a "gpueff-report/1" document. (The full check
+// against docs/report.schema.json is validateReport in ReportSchema.h, which compare runs on every file.)
 void checkReportSchema(const nlohmann::json& report, const std::string& label);
 
 // Efficiencies of every run with their differences from the first run (percentage points), and, when device

@@ -482,7 +482,10 @@ void notes(std::string& md, const json& report) {
     const json& list = array(report, "notes");
     if (list.empty()) md += "None.\n";
     for (const auto& n : list)
-        md += "- " + escapeMarkdown(n.is_string() ? n.get<std::string>() : n.dump()) + "\n";
+        md += "- " +
+              escapeMarkdown(n.is_string() ? n.get<std::string>()
+                                           : n.dump(-1, ' ', false, json::error_handler_t::replace)) +
+              "\n";
 }
 
 } // namespace

@@ -250,7 +250,9 @@ TEST_CASE("compare two real exports directly: scaling table for 2 GPUs against 1
     auto dir = tempDir("compare-exports");
     auto nsys = sharedData() / "nsys";
     auto out = dir / "cmp.md", outJson = dir / "cmp.json";
-    auto r = run("'" + gpueffBinary().string() + "' compare '" +
+    // compare's scratch analyses go to a private TMPDIR, checked empty afterwards (never the global /tmp).
+    auto scratch = tempDir("compare-exports-tmp");
+    auto r = run("TMPDIR='" + scratch.string() + "' '" + gpueffBinary().string() + "' compare '" +
                  (nsys / "concurrent_kernels_gtx1060.sqlite").string() + "' '" +
                  (nsys / "mfu_2gpu_h100_nccl.sqlite").string() + "' -o '" + out.string() + "' --json '" +
                  outJson.string() + "'");
@@ -275,8 +277,7 @@ TEST_CASE("compare two real exports directly: scaling table for 2 GPUs against 1
     std::snprintf(expected, sizeof expected, "%.2fx", speedup);
     CHECK_MESSAGE(text.find(expected) != std::string::npos, expected);
     // Nothing of the scratch analyses is left in the temporary directory.
-    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
-        CHECK(e.path().filename().string().find("gpueff-compare-") == std::string::npos);
+    CHECK(std::filesystem::is_empty(scratch));
 }
 
 TEST_CASE("analyze bad input: a device that ran no kernel has zero useful time and lowers the load balance") {

@@ -1,6 +1,7 @@
 #include "engine/nsys/Sidecar.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/JsonText.h"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -44,7 +45,7 @@ void writeSidecar(const std::filesystem::path& path, const std::filesystem::path
     for (const auto& [why, n] : summary.skipped) side["skipped"][why] = n;
     {
         std::ofstream out(path);
-        out << side.dump(2) << "\n";
+        out << dumpJson(side);
         if (!out) throw Error(finalPath.string() + ": write failed");
     }
 }

@@ -66,6 +66,14 @@ std::vector<std::string> kindNames() {
 
 TranslateSummary translate(const TranslateOptions& options,
                            const std::function<void(const std::string&)>& log) {
+    OutputFiles files;
+    auto summary = translate(options, log, files);
+    files.commit();
+    return summary;
+}
+
+TranslateSummary translate(const TranslateOptions& options,
+                           const std::function<void(const std::string&)>& log, OutputFiles& files) {
     if (options.inputs.empty()) throw Error("no input reports given");
     auto kinds = selectKinds(options);
     bool wantMpi =
@@ -179,14 +187,16 @@ TranslateSummary translate(const TranslateOptions& options,
         p += ext;
         return p;
     };
-    OutputFiles files({withExt(".prv"), withExt(".pcf"), withExt(".row"), withExt(".json")});
+    // The four files join the caller's output set (analyze commits them together with its report).
+    const std::size_t prv = files.add(withExt(".prv")), pcf = files.add(withExt(".pcf")),
+                      row = files.add(withExt(".row")), sidecar = files.add(withExt(".json"));
 
     std::vector<std::uint32_t> taskOf(layout.rows.size()), localOf(layout.rows.size());
     for (std::size_t r = 0; r < layout.rows.size(); ++r) {
         taskOf[r] = layout.rows[r].task;
         localOf[r] = layout.rows[r].local;
     }
-    paraver::PrvWriter writer(files.temporary(0),
+    paraver::PrvWriter writer(files.temporary(prv),
                               layout.header(summary.durationNs, paraver::headerDate(summary.originUtcNs)),
                               layout.cpuOfRows(), taskOf, localOf);
     writer.writeLine(
@@ -204,12 +214,11 @@ TranslateSummary translate(const TranslateOptions& options,
             .skipped["event values moved to the next free value after a name hash collision (not dropped)"] +=
             catalog.collisions();
 
-    catalog.writePcf(files.temporary(1).string());
-    paraver::writeRowFile(files.temporary(2).string(), layout, prefix.filename().string());
+    catalog.writePcf(files.temporary(pcf).string());
+    paraver::writeRowFile(files.temporary(row).string(), layout, prefix.filename().string());
 
-    writeSidecar(files.temporary(3), withExt(".json"), withExt(".prv").filename().string(), reports, kinds,
-                 summary);
-    files.commit();
+    writeSidecar(files.temporary(sidecar), withExt(".json"), withExt(".prv").filename().string(), reports,
+                 kinds, summary);
     if (log) {
         for (const auto& o : summary.offsets)
             if (reports.size() > 1)

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+namespace gpueff {
+class OutputFiles;
+}
+
 namespace gpueff::nsys {
 
 struct TranslateOptions {
@@ -42,6 +46,11 @@ struct TranslateSummary {
 // output file exists unless the whole translation succeeded.
 TranslateSummary translate(const TranslateOptions& options,
                            const std::function<void(const std::string&)>& log);
+
+// The same, adding PREFIX.prv/.pcf/.row/.json to `files` (in that order) without committing them: the caller
+// reads the temporaries and commits them together with its own outputs.
+TranslateSummary translate(const TranslateOptions& options,
+                           const std::function<void(const std::string&)>& log, OutputFiles& files);
 
 std::vector<std::string> kindNames();
 

@@ -1,26 +1,69 @@
 #pragma once
+#include "engine/paraver/DirectoryLock.h"
+
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace gpueff {
 
-// A set of output files written under temporary names and renamed into place together by commit(); if the
-// writer fails or throws first, the destructor removes them, so a failed run leaves no half-written output.
+// The output set of one command, written as a whole or not at all.
+//
+// Each output is first written to a temporary in a private staging directory (DIR/.gpueff-staging-*) inside
+// the directory it goes to, so temporaries of concurrent runs never share a name and the final moves are
+// renames within one file system. The directory is locked (DirectoryLock) from the first temporary to the
+// end of commit(). commit() checks every target first (a directory in the way is an Error naming it, before
+// anything moves), keeps the previous files as backups, moves the new ones in, and on any failure restores
+// the backups and removes what it moved; backups are deleted only once every move succeeded. If the writer
+// throws before commit(), the destructor removes the staging directories: the previous outputs stay as
+// they were and nothing temporary is left.
 class OutputFiles {
 public:
-    explicit OutputFiles(std::vector<std::filesystem::path> finals);
+    // Outputs go to the directories they name (which must exist). With `root`, outputs may also lie in
+    // subdirectories of root that do not exist yet (created at commit, removed again on failure), and root
+    // is locked even before the first output is added.
+    explicit OutputFiles(const std::vector<std::filesystem::path>& finals = {},
+                         const std::filesystem::path& root = {});
     ~OutputFiles();
     OutputFiles(const OutputFiles&) = delete;
     OutputFiles& operator=(const OutputFiles&) = delete;
 
-    const std::filesystem::path& temporary(std::size_t i) const { return temps_.at(i); }
-    const std::filesystem::path& final(std::size_t i) const { return finals_.at(i); }
+    // Adds an output and returns its index; its temporary exists (empty) on return.
+    std::size_t add(const std::filesystem::path& final);
+    std::size_t size() const { return outputs_.size(); }
+    const std::filesystem::path& temporary(std::size_t i) const { return outputs_.at(i).temporary; }
+    const std::filesystem::path& final(std::size_t i) const { return outputs_.at(i).final; }
     void commit();
 
+    // Tests replace the rename of the temporaries into place to make one fail part-way.
+    using Move = std::function<void(const std::filesystem::path& from, const std::filesystem::path& to,
+                                    std::error_code& ec)>;
+    void setMoveForTesting(Move move) { move_ = std::move(move); }
+
 private:
-    std::vector<std::filesystem::path> finals_, temps_;
+    struct Stage {
+        std::filesystem::path dir, staging;
+        std::unique_ptr<DirectoryLock> lock;
+    };
+    struct Output {
+        std::filesystem::path final, temporary, backup, relative;
+        std::size_t stage = 0;
+        bool backedUp = false, movedAside = false, movedIn = false;
+    };
+    std::filesystem::path root_;
+    std::vector<Stage> stages_;
+    std::vector<Output> outputs_;
+    std::vector<std::filesystem::path> createdDirectories_;
+    Move move_;
     bool committed_ = false;
+
+    std::size_t stageFor(const std::filesystem::path& dir, const std::filesystem::path& final);
+    void checkTargets() const;
+    void rollBack();
+    void removeStaging() noexcept;
 };
 
 } // namespace gpueff

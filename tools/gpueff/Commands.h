@@ -1,4 +1,7 @@
 #pragma once
+#include "engine/common/Error.h"
+#include "engine/common/JsonText.h"
+
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <filesystem>
@@ -9,6 +12,19 @@
 #include <vector>
 
 namespace gpueff::cli {
+
+// A command line that cannot be run as given (an option value, or options that contradict each other): the
+// CLI prints `gpueff: error: <what>` and exits 2, like CLI11's own usage errors.
+class UsageError : public Error {
+public:
+    using Error::Error;
+};
+
+// Checks an option naming a file inside the output directory: not empty, no '/', not "." or "..".
+CLI::Validator fileNameValidator();
+// Checks an option holding trace nanoseconds: a decimal integer that fits in int64 (CLI11 alone would clamp
+// 99999999999999999999 to INT64_MAX and read 0x10 as 16).
+CLI::Validator nanosecondsValidator();
 
 // Each subcommand registers its options and returns the action run when it is selected.
 using Action = std::function<int()>;

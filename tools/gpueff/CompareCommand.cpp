@@ -3,12 +3,16 @@
 #include "engine/semantic/LoadedTrace.h"
 #include "metrics/Analysis.h"
 #include "reports/Compare.h"
+#include "reports/ReportSchema.h"
 #include "tools/gpueff/Commands.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <set>
-#include <sstream>
+#include <stdlib.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -29,20 +33,38 @@ bool isTrace(const std::string& input) {
     return input.ends_with(".sqlite") || input.ends_with(".nsys-rep") || semantic::isParaverTrace(input);
 }
 
+// A private scratch directory (mkdtemp under $TMPDIR: a fresh name even for concurrent runs), removed with
+// everything in it when this object goes, whether the analysis succeeded or threw.
+class ScratchDirectory {
+public:
+    ScratchDirectory() {
+        std::error_code ec;
+        auto base = fs::temp_directory_path(ec);
+        if (ec) throw Error("compare: no temporary directory for analyzing traces: " + ec.message());
+        std::string pattern = (base / "gpueff-compare-XXXXXX").string();
+        if (!::mkdtemp(pattern.data()))
+            throw Error(base.string() +
+                        ": cannot create a scratch directory for compare: " + std::strerror(errno));
+        path_ = pattern;
+    }
+    ~ScratchDirectory() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    ScratchDirectory(const ScratchDirectory&) = delete;
+    ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
 // A trace given to compare is analyzed in a scratch directory removed afterwards: only its report is kept.
-nlohmann::json analyzeTrace(const std::string& input, std::size_t index) {
-    auto scratch = fs::temp_directory_path() /
-                   ("gpueff-compare-" + std::to_string(::getpid()) + "-" + std::to_string(index));
-    struct Remove {
-        fs::path path;
-        ~Remove() {
-            std::error_code ec;
-            fs::remove_all(path, ec);
-        }
-    } cleanup{scratch};
+nlohmann::json analyzeTrace(const std::string& input) {
+    ScratchDirectory scratch;
     AnalyzeRequest request;
     request.inputs = {input};
-    request.outDir = scratch.string();
+    request.outDir = (scratch.path() / "analysis").string();
     request.gemm = metrics::kDefaultGemmPattern;
     request.quiet = true;
     std::fprintf(stderr, "gpueff: analyzing %s\n", input.c_str());
@@ -64,13 +86,10 @@ fs::path reportPath(const std::string& input) {
 }
 
 nlohmann::json readReport(const fs::path& path) {
-    std::ifstream in(path);
-    if (!in) throw Error(path.string() + ": cannot read");
-    try {
-        return nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        throw Error(path.string() + ": not valid JSON: " + e.what());
-    }
+    std::ifstream in(path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in && !in.eof()) throw Error(path.string() + ": cannot read");
+    return reports::parseReport(text, path.string());
 }
 
 // The directory name for DIR/report.json (what `analyze -o DIR` names), else the file name without .json.
@@ -82,35 +101,44 @@ std::string defaultLabel(const fs::path& path) {
     return path.stem().string();
 }
 
-std::vector<std::string> splitLabels(const std::string& s) {
+// --labels "a,b,c": one non-empty name per input, in order (empty when the option is not given).
+std::vector<std::string> givenLabels(const CompareArgs& a) {
     std::vector<std::string> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ',')) out.push_back(item);
+    if (a.labels.empty()) return out;
+    std::size_t start = 0;
+    while (true) {
+        auto comma = a.labels.find(',', start);
+        out.push_back(a.labels.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (out.size() != a.inputs.size())
+        throw UsageError("--labels gives " + std::to_string(out.size()) + " labels for " +
+                         std::to_string(a.inputs.size()) + " reports");
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (out[i].empty()) throw UsageError("--labels: label " + std::to_string(i + 1) + " is empty");
     return out;
 }
 
 int run(const CompareArgs& a) {
-    if (a.inputs.size() < 2) throw Error("compare needs at least two reports");
+    if (a.inputs.size() < 2) throw UsageError("compare needs at least two reports");
+    // Checked before any trace is analyzed: a usage error should not wait for an analysis.
+    auto given = givenLabels(a);
     std::vector<nlohmann::json> reports;
     std::vector<std::string> labels;
     for (const auto& input : a.inputs) {
         if (isTrace(input)) {
-            reports.push_back(analyzeTrace(input, reports.size()));
+            reports.push_back(analyzeTrace(input));
             labels.push_back(fs::path(input).stem().string());
             continue;
         }
         fs::path path = reportPath(input);
         reports.push_back(readReport(path));
         reports::checkReportSchema(reports.back(), path.string());
+        reports::validateReport(reports.back(), path.string());
         labels.push_back(defaultLabel(path));
     }
-    if (!a.labels.empty()) {
-        labels = splitLabels(a.labels);
-        if (labels.size() != a.inputs.size())
-            throw Error("--labels gives " + std::to_string(labels.size()) + " labels for " +
-                        std::to_string(a.inputs.size()) + " reports");
-    }
+    if (!given.empty()) labels = given;
     // Default labels can collide (two runs/report.json in different parents named alike): number them.
     std::set<std::string> seen;
     for (std::size_t i = 0; i < labels.size(); ++i)
@@ -124,7 +152,7 @@ int run(const CompareArgs& a) {
     if (!a.json.empty()) finals.emplace_back(a.json);
     OutputFiles outputs(finals);
     writeTextFile(outputs.temporary(0), finals[0], comparison.markdown);
-    if (!a.json.empty()) writeTextFile(outputs.temporary(1), finals[1], comparison.json.dump(2) + "\n");
+    if (!a.json.empty()) writeTextFile(outputs.temporary(1), finals[1], dumpJson(comparison.json));
     outputs.commit();
     for (const auto& w : comparison.json["warnings"])
         std::fprintf(stderr, "gpueff: warning: %s\n", w.get<std::string>().c_str());

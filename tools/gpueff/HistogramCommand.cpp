@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,49 @@ double seconds(std::chrono::steady_clock::time_point since) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
+// Each cfg's output in DIR, all or none (OutputFiles).
+void writeOutputs(const HistogramArgs& a, const std::vector<semantic::Cfg>& cfgs,
+                  const semantic::LoadedTrace& loaded, const std::filesystem::path& dir) {
+    OutputFiles outputs({}, dir);
+    std::map<std::filesystem::path, std::string> writer; // output -> the cfg writing it
+    for (std::size_t i = 0; i < cfgs.size(); ++i) {
+        const char* extension = cfgs[i].histogram ? (a.json ? ".json" : ".txt") : ".csv";
+        auto final = dir / (cfgs[i].name + extension);
+        if (auto [it, fresh] = writer.emplace(final, a.cfgs[i]); !fresh)
+            throw Error(a.cfgs[i] + ": writes " + final.string() + " like " + it->second +
+                        " (cfgs with the same name): give them in separate runs with different -o");
+        outputs.add(final);
+    }
+    for (std::size_t i = 0; i < cfgs.size(); ++i) {
+        auto cfgStart = std::chrono::steady_clock::now();
+        const auto& cfg = cfgs[i];
+        for (const auto& w : cfg.warnings) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
+        semantic::WindowSet windows(cfg, loaded.context());
+        if (!a.quiet)
+            for (const auto& w : windows.warnings()) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
+        std::ofstream out(outputs.temporary(i));
+        if (!out) throw Error(outputs.temporary(i).string() + ": cannot write");
+        if (cfg.histogram) {
+            auto table = semantic::computeHistogram(cfg, windows);
+            if (a.json)
+                out << dumpJson(semantic::histogramJson(table));
+            else
+                semantic::writeHistogramText(out, table, a.precision);
+        } else {
+            semantic::writeTimelineCsv(out, windows, windows.size() - 1);
+        }
+        out.close();
+        if (!out) throw Error(outputs.final(i).string() + ": write failed (disk full?)");
+        if (a.stats) std::fprintf(stderr, "cfg %s: %.3f s\n", cfg.name.c_str(), seconds(cfgStart));
+    }
+    outputs.commit();
+    if (!a.quiet)
+        for (std::size_t i = 0; i < outputs.size(); ++i)
+            std::fprintf(stderr, "%s written\n", outputs.final(i).string().c_str());
+}
+
 int run(const HistogramArgs& a) {
     auto start = std::chrono::steady_clock::now();
-    if (a.precision < 0 || a.precision > 20) throw Error("--precision must be between 0 and 20");
     // Parse every cfg first: a broken cfg fails before the (possibly long) trace load.
     std::vector<semantic::Cfg> cfgs;
     for (const auto& path : a.cfgs) cfgs.push_back(semantic::parseCfg(path));
@@ -42,38 +83,17 @@ int run(const HistogramArgs& a) {
                      a.trace.c_str(), static_cast<unsigned long long>(loaded->trace().skippedLines));
     if (a.stats) std::fprintf(stderr, "load %s: %.3f s\n", a.trace.c_str(), loadSeconds);
 
-    std::filesystem::create_directories(a.outputDir);
-    std::vector<std::filesystem::path> finals;
-    for (const auto& cfg : cfgs) {
-        const char* extension = cfg.histogram ? (a.json ? ".json" : ".txt") : ".csv";
-        finals.push_back(std::filesystem::path(a.outputDir) / (cfg.name + extension));
+    std::filesystem::path dir = a.outputDir;
+    std::error_code ec;
+    bool created = !std::filesystem::exists(dir, ec);
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
+    try {
+        writeOutputs(a, cfgs, *loaded, dir);
+    } catch (...) {
+        if (created) std::filesystem::remove(dir, ec); // only when empty
+        throw;
     }
-    OutputFiles outputs(finals);
-    for (std::size_t i = 0; i < cfgs.size(); ++i) {
-        auto cfgStart = std::chrono::steady_clock::now();
-        const auto& cfg = cfgs[i];
-        for (const auto& w : cfg.warnings) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
-        semantic::WindowSet windows(cfg, loaded->context());
-        if (!a.quiet)
-            for (const auto& w : windows.warnings()) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
-        std::ofstream out(outputs.temporary(i));
-        if (!out) throw Error(outputs.temporary(i).string() + ": cannot write");
-        if (cfg.histogram) {
-            auto table = semantic::computeHistogram(cfg, windows);
-            if (a.json)
-                out << semantic::histogramJson(table).dump(2) << '\n';
-            else
-                semantic::writeHistogramText(out, table, a.precision);
-        } else {
-            semantic::writeTimelineCsv(out, windows, windows.size() - 1);
-        }
-        out.close();
-        if (!out) throw Error(outputs.final(i).string() + ": write failed (disk full?)");
-        if (a.stats) std::fprintf(stderr, "cfg %s: %.3f s\n", cfg.name.c_str(), seconds(cfgStart));
-    }
-    outputs.commit();
-    if (!a.quiet)
-        for (const auto& f : finals) std::fprintf(stderr, "%s written\n", f.string().c_str());
     return 0;
 }
 
@@ -95,7 +115,8 @@ Action addHistogram(CLI::App& app) {
         ->check(CLI::ExistingFile);
     cmd->add_option("-o,--output", args->outputDir, "output directory (default: the current directory)");
     cmd->add_option("--precision", args->precision,
-                    "decimals of histogram values (default 2; 10 gives paramedir -npr's output)");
+                    "decimals of histogram values (default 2; 10 gives paramedir -npr's output)")
+        ->check(CLI::Range(0, 20));
     cmd->add_flag("--json", args->json, "write histograms as DIR/<cfg>.json instead of text");
     cmd->add_flag("--lenient", args->lenient, "skip malformed trace lines (counted) instead of failing");
     cmd->add_flag("-q,--quiet", args->quiet, "do not list the files written");

@@ -36,7 +36,7 @@ int run(const ModelFactorsArgs& a) {
     }
     if (!a.json.empty()) {
         finals.emplace_back(a.json);
-        texts.push_back(reports::modelFactorsJson(factors).dump(2) + "\n");
+        texts.push_back(dumpJson(reports::modelFactorsJson(factors)));
     }
     if (!a.md.empty()) {
         finals.emplace_back(a.md);

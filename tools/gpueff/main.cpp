@@ -21,10 +21,19 @@ int main(int argc, char** argv) {
     auto histogram = gpueff::cli::addHistogram(app);
     auto modelfactors = gpueff::cli::addModelFactors(app);
     auto compare = gpueff::cli::addCompare(app);
+    // Exit status: 0 success (--help and --version included), 1 bad input or an output problem, 2 bad usage
+    // (the command line), 3 an internal error, which is a bug in gpueff whatever the input.
     try {
         app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
+    } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e); // prints CLI11's message and the --help hint
+        return 2;
     }
     try {
         if (app.got_subcommand("translate")) return translate();
@@ -32,14 +41,16 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("histogram")) return histogram();
         if (app.got_subcommand("modelfactors")) return modelfactors();
         if (app.got_subcommand("compare")) return compare();
-
+    } catch (const gpueff::cli::UsageError& e) {
+        std::fprintf(stderr, "gpueff: error: %s\n", e.what());
+        return 2;
     } catch (const gpueff::Error& e) {
         if (::isatty(STDERR_FILENO)) std::fputs("\r\x1b[K", stderr); // clear a progress line
         std::fprintf(stderr, "gpueff: error: %s\n", e.what());
         return 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gpueff: internal error: %s\n", e.what());
-        return 2;
+        return 3;
     }
     return 0;
 }
