@@ -42,12 +42,18 @@ int run(const HistogramArgs& a) {
                      a.trace.c_str(), static_cast<unsigned long long>(loaded->trace().skippedLines));
     if (a.stats) std::fprintf(stderr, "load %s: %.3f s\n", a.trace.c_str(), loadSeconds);
 
-    std::filesystem::create_directories(a.outputDir);
+    // Outputs are named after the cfg's file name: two cfgs with the same name (a/x.cfg, b/x.cfg) would
+    // write the same file, the second silently replacing the first. Refused before anything is written.
     std::vector<std::filesystem::path> finals;
-    for (const auto& cfg : cfgs) {
-        const char* extension = cfg.histogram ? (a.json ? ".json" : ".txt") : ".csv";
-        finals.push_back(std::filesystem::path(a.outputDir) / (cfg.name + extension));
+    for (std::size_t i = 0; i < cfgs.size(); ++i) {
+        const char* extension = cfgs[i].histogram ? (a.json ? ".json" : ".txt") : ".csv";
+        finals.push_back(std::filesystem::path(a.outputDir) / (cfgs[i].name + extension));
+        for (std::size_t j = 0; j < i; ++j)
+            if (finals[j] == finals[i])
+                throw Error(cfgs[j].path + " and " + cfgs[i].path + " would both write " +
+                            finals[i].string() + "; give cfgs with different file names");
     }
+    std::filesystem::create_directories(a.outputDir);
     OutputFiles outputs(finals);
     for (std::size_t i = 0; i < cfgs.size(); ++i) {
         auto cfgStart = std::chrono::steady_clock::now();
@@ -61,7 +67,11 @@ int run(const HistogramArgs& a) {
         if (cfg.histogram) {
             auto table = semantic::computeHistogram(cfg, windows);
             if (a.json)
-                out << semantic::histogramJson(table).dump(2) << '\n';
+                // Labels come from the trace's .pcf/.row, which may not be UTF-8: such bytes become U+FFFD
+                // rather than making the JSON writer throw.
+                out << semantic::histogramJson(table).dump(2, ' ', false,
+                                                           nlohmann::json::error_handler_t::replace)
+                    << '\n';
             else
                 semantic::writeHistogramText(out, table, a.precision);
         } else {
