@@ -252,3 +252,43 @@ TEST_CASE("histogram --json: labels that are not UTF-8 are written as U+FFFD, no
     CHECK(j.at("rows").at(0).at("values").at(1) == 40.0);
     CHECK(j.at("rows").at(0).at("values").at(2) == 60.0);
 }
+
+TEST_CASE(
+    "histogram: more cells than the cap, and a ComputeYScale over infinite values, name the histogram") {
+    auto dir = tempDir("cfg_histogram_caps");
+    // 101 threads x 100,000 columns = 10,100,000 cells, one row more than the 10 million cap allows.
+    std::ofstream(dir / "t.prv") << "#Paraver (01/01/2020 at 00:00):100_ns:1(1):1:1(101:1)\n"
+                                    "1:1:1:1:1:0:40:1\n1:1:1:1:1:40:100:2\n";
+    std::ofstream(dir / "wide.cfg")
+        << "#ParaverCFG\nwindow_name w\nwindow_type single\nwindow_level thread\n"
+           "window_selected_functions { 1, { {thread, State As Is} } }\n"
+           "< NEW ANALYZER2D >\nAnalyzer2D.Name: wide\nAnalyzer2D.ControlWindow: 1\n"
+           "Analyzer2D.Minimum: 0\nAnalyzer2D.Maximum: 2\n"
+           "Analyzer2D.NumColumns: 100000\n";
+    auto r = run(gpueffBinary().string() + " histogram " + (dir / "t.prv").string() + " " +
+                 (dir / "wide.cfg").string() + " -o " + (dir / "out").string());
+    CHECK_MESSAGE(r.exitCode == 1, r.output);
+    CHECK_MESSAGE(
+        r.output.find((dir / "wide.cfg").string() +
+                      ":6: histogram 'wide': 101 rows x 100000 columns is more than gpueff's limit of "
+                      "10000000 cells") != std::string::npos,
+        r.output);
+    CHECK(listing(dir / "out").empty());
+
+    // State 2 x 1e308 overflows to inf: no column scale covers it.
+    std::ofstream(dir / "inf.cfg")
+        << "#ParaverCFG\nwindow_name w\nwindow_type single\nwindow_level thread\n"
+           "window_selected_functions { 1, { {thread, State As Is} } }\n"
+           "window_compose_functions { 1, { {topcompose1, Prod} } }\n"
+           "window_semantic_module topcompose1 Prod { 1, { 1 1e308 } }\n"
+           "< NEW ANALYZER2D >\nAnalyzer2D.Name: big\nAnalyzer2D.ControlWindow: 1\n"
+           "Analyzer2D.ComputeYScale: True\n";
+    r = run(gpueffBinary().string() + " histogram " + (dir / "t.prv").string() + " " +
+            (dir / "inf.cfg").string() + " -o " + (dir / "out").string());
+    CHECK_MESSAGE(r.exitCode == 1, r.output);
+    CHECK_MESSAGE(r.output.find((dir / "inf.cfg").string() +
+                                ":8: histogram 'big': ComputeYScale: the control window 'w' reaches inf") !=
+                      std::string::npos,
+                  r.output);
+    CHECK(listing(dir / "out").empty());
+}
