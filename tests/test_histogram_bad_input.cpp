@@ -42,7 +42,8 @@ TEST_CASE("histogram: a cfg naming a window that does not exist") {
            "window_level thread\n< NEW ANALYZER2D >\nAnalyzer2D.ControlWindow: 5\n";
     expectFailure((epoch() / "epoch_1proc.prv.gz").string() + " " + cfg("total_runtime.cfg").string() + " " +
                       (dir / "bad.cfg").string(),
-                  dir / "out", "bad.cfg:7: window 5 does not exist");
+                  dir / "out",
+                  "bad.cfg:7: Analyzer2D.ControlWindow: must be a window of the cfg (1 to 1), got 5");
 }
 
 TEST_CASE("histogram: a histogram on an event type the trace lacks") {

@@ -1,6 +1,7 @@
 #include "engine/semantic/AggregateFunctions.h"
 
 #include "engine/common/Error.h"
+#include "engine/semantic/WholeNumber.h"
 
 #include <algorithm>
 #include <map>
@@ -87,15 +88,15 @@ double aggregate(const AggregateFunction& f, const std::vector<std::vector<doubl
         }
         return mode;
     }
-    case Id::ObjectI: {
-        double i = p[0].empty() ? 0 : p[0][0];
-        return (i != 0 && i <= static_cast<double>(v.size())) ? v[static_cast<std::size_t>(i) - 1] : 0;
+    case Id::ObjectI: { // the i-th child, 1-based; 0 for an i the parent does not have
+        auto i = wholeAs<std::size_t>(p[0].empty() ? 0 : p[0][0]);
+        return i && *i >= 1 && *i <= v.size() ? v[*i - 1] : 0;
     }
-    case Id::AddObjects: {
+    case Id::AddObjects: { // the children listed, 0-based
         double sum = 0;
-        for (auto i : p[0]) {
-            auto k = static_cast<std::size_t>(i);
-            if (k < v.size()) sum += v[k];
+        for (auto x : p[0]) {
+            auto k = wholeAs<std::size_t>(x);
+            if (k && *k < v.size()) sum += v[*k];
         }
         return sum;
     }

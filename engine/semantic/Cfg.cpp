@@ -2,8 +2,10 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/Text.h"
+#include "engine/semantic/WholeNumber.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -60,6 +62,10 @@ std::optional<std::string> levelKey(const std::string& word) {
     return it->second;
 }
 
+// Caps on counts a cfg states, checked before anything is sized by them.
+constexpr std::size_t kMaxWindows = 10'000;
+constexpr std::uint32_t kMaxLruDepth = 1'000'000;
+
 class Parser {
 public:
     explicit Parser(std::string path) : path_(std::move(path)) {}
@@ -93,6 +99,11 @@ public:
             throw Error(path_ + ": ConfigFile.NumWindows says " + std::to_string(*expectedWindows_) +
                         " but " + std::to_string(cfg_.windows.size()) + " windows are defined");
         if (cfg_.windows.empty()) throw Error(path_ + ": no window defined");
+        for (const auto& w : cfg_.windows)
+            if (w.beginRelative > w.endRelative)
+                throw Error(path_ + ":" + std::to_string(w.line) + ": window '" + w.name +
+                            "': window_begin_time_relative (" + shortNumber(w.beginRelative) +
+                            ") is after window_end_time_relative (" + shortNumber(w.endRelative) + ")");
         if (histogram_) finishHistogram();
         return std::move(cfg_);
     }
@@ -107,12 +118,52 @@ private:
         return cfg_.windows.back();
     }
 
-    double number(const std::string& text) {
+    // "a.cfg:12: Analyzer2D.Delta: must be a finite number > 0, got nan": the key, what it must be, and
+    // the value as written.
+    [[noreturn]] void badValue(const std::string& key, const std::string& what, const std::string& given,
+                               std::size_t line = 0) const {
+        throw Error(path_ + ":" + std::to_string(line ? line : line_) + ": " + key + ": " + what + ", got " +
+                    given.substr(0, 60));
+    }
+
+    static std::string shortNumber(double v) {
+        std::ostringstream s;
+        s << v;
+        return s.str();
+    }
+
+    double number(const std::string& key, const std::string& text) {
         const char* b = text.c_str();
         char* e = nullptr;
         double v = std::strtod(b, &e);
-        if (e == b || trim(e) != "") fail("'" + text + "' is not a number");
+        if (e == b || trim(e) != "") badValue(key, "must be a number", "'" + text + "'");
         return v;
+    }
+
+    double finiteNumber(const std::string& key, const std::string& text) {
+        double v = number(key, text);
+        if (!std::isfinite(v)) badValue(key, "must be a finite number", text);
+        return v;
+    }
+
+    // A count or an index: a whole number in [lo, hi] (checked before any conversion to an integer).
+    std::size_t wholeNumber(const std::string& key, const std::string& text, std::size_t lo, std::size_t hi,
+                            const std::string& what) {
+        double v = number(key, text);
+        auto n = wholeAs<std::size_t>(v);
+        if (!n || *n < lo || *n > hi) badValue(key, what, text);
+        return *n;
+    }
+
+    // Words left in `in`: a bound for counts a line announces (its values must follow on the same line).
+    static std::size_t wordsLeft(std::istringstream& in) {
+        auto position = in.tellg();
+        std::size_t n = 0;
+        std::string word;
+        while (in >> word) ++n;
+        in.clear();
+        in.seekg(position);
+        return n;
     }
 
     bool boolean(const std::string& text) {
@@ -131,7 +182,9 @@ private:
         std::string rest = sp == std::string::npos ? "" : trim(l.substr(sp));
         if (key == "ConfigFile.Version:" || key == "version") return;
         if (key == "ConfigFile.NumWindows:" || key == "number_of_windows") {
-            expectedWindows_ = static_cast<std::size_t>(number(rest));
+            auto name = key.back() == ':' ? key.substr(0, key.size() - 1) : key;
+            expectedWindows_ = wholeNumber(name, rest, 1, kMaxWindows,
+                                           "must be a whole number from 1 to " + std::to_string(kMaxWindows));
             return;
         }
         if (key == "ConfigFile.BeginDescription" || key == "begin_description") {
@@ -178,21 +231,27 @@ private:
         } else if (key == "window_operation") {
             w.operation = rest;
         } else if (key == "window_identifiers") {
-            auto values = numbers(rest, 2);
-            w.parents[0] = static_cast<int>(values[0]) - 1;
-            w.parents[1] = static_cast<int>(values[1]) - 1;
+            // The parents of a derived window are windows defined before it (1-based).
+            auto words = numbers(key, rest, 2);
+            std::size_t before = cfg_.windows.size() - 1;
+            std::string what = before == 0 ? "must name two windows defined before this one (there are none)"
+                                           : "must name two windows defined before this one (1 to " +
+                                                 std::to_string(before) + ")";
+            for (int i = 0; i < 2; ++i)
+                w.parents[i] = static_cast<int>(wholeNumber(key, words[static_cast<std::size_t>(i)],
+                                                            before == 0 ? 2 : 1, before, what)) -
+                               1;
         } else if (key == "window_factors") {
-            auto values = numbers(rest, 2);
-            w.factors[0] = values[0];
-            w.factors[1] = values[1];
+            auto words = numbers(key, rest, 2);
+            for (int i = 0; i < 2; ++i) w.factors[i] = finiteNumber(key, words[static_cast<std::size_t>(i)]);
         } else if (key == "window_shifts") {
-            auto values = numbers(rest, 2);
-            w.shifts[0] = values[0];
-            w.shifts[1] = values[1];
-        } else if (key == "window_begin_time_relative") {
-            w.beginRelative = number(rest);
-        } else if (key == "window_end_time_relative") {
-            w.endRelative = number(rest);
+            auto words = numbers(key, rest, 2);
+            for (int i = 0; i < 2; ++i) w.shifts[i] = finiteNumber(key, words[static_cast<std::size_t>(i)]);
+        } else if (key == "window_begin_time_relative" || key == "window_end_time_relative") {
+            // A fraction of the trace: outside [0, 1] it would name times the trace does not have.
+            double v = number(key, rest);
+            if (!(v >= 0.0 && v <= 1.0)) badValue(key, "must be a fraction of the trace from 0 to 1", rest);
+            (key == "window_begin_time_relative" ? w.beginRelative : w.endRelative) = v;
         } else if (key == "window_color_mode") {
             w.codeColor = rest == "window_in_code_mode";
         } else if (key == "window_logical_filtered") {
@@ -219,12 +278,13 @@ private:
         // Other window_ keys (position, size, drawing, colours, object selection "All") change no number.
     }
 
-    std::vector<double> numbers(const std::string& text, std::size_t expected) {
+    // The words of a line that must hold exactly `expected` numbers (each checked by the caller).
+    std::vector<std::string> numbers(const std::string& key, const std::string& text, std::size_t expected) {
         std::istringstream in(text);
-        std::vector<double> out;
+        std::vector<std::string> out;
         std::string word;
-        while (in >> word) out.push_back(number(word));
-        if (out.size() != expected) fail("expected " + std::to_string(expected) + " numbers");
+        while (in >> word) out.push_back(word);
+        if (out.size() != expected) badValue(key, "must be " + std::to_string(expected) + " numbers", text);
         return out;
     }
 
@@ -289,7 +349,6 @@ private:
         auto body = text.substr(brace + 1);
         auto comma = body.find(',');
         if (comma == std::string::npos) fail("expected the number of parameters");
-        auto count = static_cast<std::size_t>(number(trim(body.substr(0, comma))));
         auto inner = body.find('{', comma);
         auto close = body.rfind('}');
         if (inner == std::string::npos || close == std::string::npos) fail("unbalanced braces");
@@ -297,19 +356,43 @@ private:
         for (auto& c : list)
             if (c == ',' || c == '{' || c == '}') c = ' ';
         std::istringstream in(list);
+        // Counts are bounded by the words that follow: a count the line cannot hold is refused before
+        // anything is allocated for it.
+        const std::string what = "window_semantic_module " + levelWord + " " + function;
+        std::size_t available = wordsLeft(in);
+        auto count = wholeNumber(what, trim(body.substr(0, comma)), 0, available,
+                                 "the number of parameters must be a whole number the line holds (0 to " +
+                                     std::to_string(available) + ")");
         std::vector<std::vector<double>> params;
         for (std::size_t i = 0; i < count; ++i) {
             std::string word;
             if (!(in >> word)) fail("fewer parameters than announced");
-            auto n = static_cast<std::size_t>(number(word));
+            available = wordsLeft(in);
+            auto n = wholeNumber(what, word, 0, available,
+                                 "the number of values of parameter " + std::to_string(i + 1) +
+                                     " must be a whole number the line holds (0 to " +
+                                     std::to_string(available) + ")");
             std::vector<double> values;
             for (std::size_t j = 0; j < n; ++j) {
                 if (!(in >> word)) fail("fewer parameter values than announced");
-                values.push_back(number(word));
+                values.push_back(finiteNumber(what, word));
             }
             params.push_back(std::move(values));
         }
+        checkParameters(what, function, params);
         it->second.params = std::move(params);
+    }
+
+    // Parameters that become a duration or a size in the functions' arithmetic.
+    void checkParameters(const std::string& key, const std::string& function,
+                         const std::vector<std::vector<double>>& params) {
+        if (params.empty() || params[0].empty()) return;
+        double v = params[0][0];
+        if (function == "Timer" && v < 0) badValue(key, "the timer's duration must be >= 0", shortNumber(v));
+        auto depth = wholeAs<std::uint32_t>(v);
+        if (function == "LRU Depth" && !(depth && *depth <= kMaxLruDepth))
+            badValue(key, "the depth must be a whole number from 0 to " + std::to_string(kMaxLruDepth),
+                     shortNumber(v));
     }
 
     // "evt_type 4 60000001 60000005 ..." or "evt_type_label 1 \"label\"".
@@ -317,7 +400,11 @@ private:
         std::istringstream in(text);
         std::string tag, countText;
         if (!(in >> tag >> countText)) fail("expected 'tag n values...'");
-        auto count = static_cast<std::size_t>(number(countText));
+        const std::string key = "window_filter_module " + tag;
+        std::size_t available = wordsLeft(in);
+        auto count = wholeNumber(key, countText, 0, available,
+                                 "the number of values must be a whole number the line holds (0 to " +
+                                     std::to_string(available) + ")");
         auto& f = w.filter;
         if (tag == "evt_type_label" || tag == "evt_value_label") {
             std::string rest;
@@ -333,42 +420,42 @@ private:
             }
             return;
         }
+        std::vector<double>* list = tag == "evt_value"  ? &f.values
+                                    : tag == "from_obj" ? &f.from
+                                    : tag == "to_obj"   ? &f.to
+                                    : tag == "tag_msg"  ? &f.tags
+                                    : tag == "size_msg" ? &f.sizes
+                                    : tag == "bw_msg"   ? &f.bandwidths
+                                                        : nullptr;
+        if (!list && tag != "evt_type") fail("unknown filter '" + tag + "'");
         std::vector<double> values;
         std::string word;
         for (std::size_t i = 0; i < count; ++i) {
             if (!(in >> word)) fail("fewer values than announced");
-            values.push_back(number(word));
+            if (list) {
+                values.push_back(finiteNumber(key, word));
+                continue;
+            }
+            // Paraver event types are unsigned 32-bit: a larger one must not wrap to another type.
+            auto type = wholeAs<std::uint32_t>(number(key, word));
+            if (!type) badValue(key, "event types must be whole numbers from 0 to 4294967295", word);
+            f.types.push_back(*type);
         }
-        if (tag == "evt_type") {
-            for (auto v : values) f.types.push_back(static_cast<std::uint32_t>(v));
-        } else if (tag == "evt_value")
-            f.values = values;
-        else if (tag == "from_obj")
-            f.from = values;
-        else if (tag == "to_obj")
-            f.to = values;
-        else if (tag == "tag_msg")
-            f.tags = values;
-        else if (tag == "size_msg")
-            f.sizes = values;
-        else if (tag == "bw_msg")
-            f.bandwidths = values;
-        else
-            fail("unknown filter '" + tag + "'");
+        if (list) *list = std::move(values);
     }
 
     void startHistogram() {
         if (histogram_) finishHistogram();
         histogram_ = HistogramSpec{};
         histogram_->line = line_;
+        keyLines_.clear();
     }
 
-    int windowIndex(const std::string& text) {
-        auto v = number(text);
-        if (v < 1 || v > static_cast<double>(cfg_.windows.size()))
-            fail("window " + text + " does not exist (the cfg defines " +
-                 std::to_string(cfg_.windows.size()) + ")");
-        return static_cast<int>(v) - 1;
+    int windowIndex(const std::string& key, const std::string& text) {
+        auto n = cfg_.windows.size();
+        return static_cast<int>(wholeNumber(key, text, 1, n,
+                                            "must be a window of the cfg (1 to " + std::to_string(n) + ")")) -
+               1;
     }
 
     void histogramLine() {
@@ -396,15 +483,24 @@ private:
             out = v;
             return true;
         };
+        // A number paramedir reads (strtod takes "nan" and "inf" too): finite, else refused.
+        auto finite = [&](double& out) {
+            double v = 0;
+            if (!numeric(v)) return false;
+            if (!std::isfinite(v)) badValue(key, "must be a finite number", value);
+            out = v;
+            keyLines_[key] = line_;
+            return true;
+        };
         double v = 0;
         if (key == "Analyzer2D.Name")
             h.name = value;
         else if (key == "Analyzer2D.ControlWindow")
-            h.control = windowIndex(value);
+            h.control = windowIndex(key, value);
         else if (key == "Analyzer2D.DataWindow")
-            h.data = windowIndex(value);
+            h.data = windowIndex(key, value);
         else if (key == "Analyzer2D.3D_ControlWindow")
-            h.extra = windowIndex(value);
+            h.extra = windowIndex(key, value);
         else if (key == "Analyzer2D.Statistic")
             h.statistic = value;
         else if (key == "Analyzer2D.HideCols")
@@ -423,19 +519,31 @@ private:
         } else if (key == "Analyzer2D.ComputeYScale")
             h.computeYScale = boolean(value);
         else if (key == "Analyzer2D.Minimum") {
-            if (numeric(v)) h.minimum = v;
+            if (finite(v)) h.minimum = v;
         } else if (key == "Analyzer2D.Maximum") {
-            if (numeric(v)) h.maximum = v;
+            if (finite(v)) h.maximum = v;
         } else if (key == "Analyzer2D.Delta") {
-            if (numeric(v)) h.delta = v;
+            if (numeric(v)) {
+                if (!(std::isfinite(v) && v > 0)) badValue(key, "must be a finite number > 0", value);
+                h.delta = v;
+                keyLines_[key] = line_;
+            }
         } else if (key == "Analyzer2D.NumColumns" || key == "Analyzer2D.num_columns") {
-            if (numeric(v)) h.numColumns = static_cast<int>(v);
+            if (numeric(v)) {
+                auto n = wholeAs<std::size_t>(v);
+                if (!n || *n < 1 || *n > kMaxHistogramColumns)
+                    badValue(key,
+                             "must be a whole number from 1 to " + std::to_string(kMaxHistogramColumns) +
+                                 " (gpueff's limit)",
+                             value);
+                h.numColumns = *n;
+            }
         } else if (key == "Analyzer2D.3D_Minimum") {
-            if (numeric(v)) h.extraMinimum = v;
+            if (finite(v)) h.extraMinimum = v;
         } else if (key == "Analyzer2D.3D_Maximum") {
-            if (numeric(v)) h.extraMaximum = v;
+            if (finite(v)) h.extraMaximum = v;
         } else if (key == "Analyzer2D.3D_Delta") {
-            if (numeric(v)) h.extraDelta = v;
+            if (finite(v)) h.extraDelta = v;
         } else if (key == "Analyzer2D.Accumulator") {
             if (value != "Semantic") fail("only the Semantic accumulator is supported");
         } else if (key == "Analyzer3D.ComputeYScale") {
@@ -452,7 +560,29 @@ private:
             throw Error(path_ + ":" + std::to_string(h.line) + ": histogram '" + h.name +
                         "' has no ControlWindow");
         if (h.data < 0) h.data = h.control;
+        if (!h.computeYScale) checkFixedScale(h);
         cfg_.histogram = h;
+    }
+
+    // A fixed scale must be a range with a number of columns gpueff can allocate (ComputeYScale takes its
+    // range from the data and at most 10001 columns, or NumColumns, checked where it is read).
+    void checkFixedScale(const HistogramSpec& h) {
+        auto lineOf = [&](const char* key) {
+            auto it = keyLines_.find(key);
+            return it == keyLines_.end() ? h.line : it->second;
+        };
+        if (h.maximum < h.minimum)
+            badValue("Analyzer2D.Maximum",
+                     "must not be below Analyzer2D.Minimum (" + shortNumber(h.minimum) + ")",
+                     shortNumber(h.maximum), lineOf("Analyzer2D.Maximum"));
+        if (h.numColumns) return;
+        double columns = std::ceil((h.maximum - h.minimum) / h.delta);
+        if (!(columns <= static_cast<double>(kMaxHistogramColumns)))
+            badValue("Analyzer2D.Delta",
+                     "(Maximum - Minimum) / Delta gives more columns than gpueff's limit of " +
+                         std::to_string(kMaxHistogramColumns) + " (Minimum " + shortNumber(h.minimum) +
+                         ", Maximum " + shortNumber(h.maximum) + ")",
+                     shortNumber(h.delta), lineOf("Analyzer2D.Delta"));
     }
 
     std::string path_;
@@ -460,6 +590,7 @@ private:
     std::string line_text_;
     Cfg cfg_;
     std::optional<std::size_t> expectedWindows_;
+    std::map<std::string, std::size_t> keyLines_; // line of each numeric histogram key, for later checks
     std::optional<HistogramSpec> histogram_;
     bool inDescription_ = false;
     bool histogramDropped_ = false;

@@ -49,6 +49,11 @@ struct WindowSpec {
     bool codeColor = true; // Paraver's default colour mode; decides the column scale of ComputeYScale
 };
 
+// gpueff's cap on a histogram's columns (NumColumns, or (Maximum - Minimum) / Delta): Paraver has none and
+// allocates whatever the cfg asks for; 100,000 columns is far beyond any readable table, and the cells of
+// every row are allocated up front.
+inline constexpr std::size_t kMaxHistogramColumns = 100'000;
+
 struct HistogramSpec {
     std::string name;
     std::size_t line = 0;
@@ -56,7 +61,7 @@ struct HistogramSpec {
     std::string statistic = "Time";
     bool computeYScale = false;
     double minimum = 0, maximum = 0, delta = 1;
-    std::optional<int> numColumns;
+    std::optional<std::size_t> numColumns; // 1 .. kMaxHistogramColumns
     double extraMinimum = 0, extraMaximum = 0, extraDelta = 1;
     bool hideColumns = false;
     bool horizontal = true;
@@ -72,7 +77,9 @@ struct Cfg {
 };
 
 // Parses a ConfigFile 3.x cfg. Malformed lines and keys that change results but are not implemented
-// throw gpueff::Error naming the file and line; layout-only keys (positions, colours) are ignored.
+// throw gpueff::Error naming the file and line; layout-only keys (positions, colours) are ignored. Every
+// number that changes a result is checked here, before any arithmetic: finite, in range, whole where it is
+// a count or an index ("a.cfg:12: Analyzer2D.Delta: must be a finite number > 0, got nan").
 Cfg parseCfg(const std::filesystem::path& path);
 // The same from text held in memory (cfgs compiled into the binary); `name` stands for the path in errors.
 Cfg parseCfgText(const std::string& text, const std::string& name);

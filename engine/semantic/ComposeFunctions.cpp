@@ -1,7 +1,9 @@
 #include "engine/semantic/ComposeFunctions.h"
 
 #include "engine/common/Error.h"
+#include "engine/semantic/WholeNumber.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cfenv>
 #include <cmath>
@@ -81,6 +83,17 @@ ComposeInterval::ComposeInterval(IntervalPtr child, const ComposeFunction& funct
       unit_(unit) {
     for (std::size_t i = params_.size(); i < function_.defaults.size(); ++i)
         params_.push_back(function_.defaults[i]);
+    // Timer's duration: an empty list is the default; the parser refuses a negative one.
+    if (function_.id == Id::Timer) timer_ = params_[0].empty() ? 1.0 : std::max(params_[0][0], 0.0);
+}
+
+// Where a firing timer ends the interval: timerBegin_ + the duration, which the accumulated time exceeds,
+// so it lies before the child's end (clamped there, should double rounding say otherwise).
+std::int64_t ComposeInterval::timerEnd() const {
+    auto duration = wholeAs<std::int64_t>(std::trunc(timer_));
+    std::int64_t e = 0;
+    if (!duration || __builtin_add_overflow(timerBegin_, *duration, &e) || e > end) return end;
+    return e;
 }
 
 double ComposeInterval::apply(double v) {
@@ -150,7 +163,8 @@ double ComposeInterval::apply(double v) {
         return nesting_;
     case Id::LruDepth: {
         if (v == 0.0) return 0.0;
-        auto size = static_cast<std::size_t>(first(0));
+        // A whole number in [0, 10^6]: the parser checks it; 0 for anything else, never an unbounded list.
+        auto size = wholeAs<std::uint32_t>(first(0)).value_or(0);
         double depth = 1;
         auto it = lru_.begin();
         for (; it != lru_.end(); ++it, ++depth)
@@ -242,8 +256,8 @@ void ComposeInterval::init() {
         if (value != 0) {
             timerBegin_ = begin;
             accumulated_ += static_cast<double>(end - begin);
-            if (accumulated_ > params_[0][0]) {
-                end = timerBegin_ + static_cast<std::int64_t>(params_[0][0]);
+            if (accumulated_ > timer_) {
+                end = timerEnd();
                 split_ = true;
                 accumulated_ = 0;
             }
@@ -278,11 +292,11 @@ void ComposeInterval::next() {
         if (value != 0) {
             if (accumulated_ == 0) timerBegin_ = begin;
             accumulated_ += static_cast<double>(end - begin);
-            if (accumulated_ > params_[0][0]) {
-                end = timerBegin_ + static_cast<std::int64_t>(params_[0][0]);
+            if (accumulated_ > timer_) {
+                end = timerEnd();
                 split_ = true;
                 accumulated_ = 0;
-            } else if (accumulated_ == params_[0][0]) {
+            } else if (accumulated_ == timer_) {
                 accumulated_ = 0;
             }
         } else {

@@ -71,6 +71,7 @@ public:
 private:
     double apply(double v);
     void joinFrom();
+    std::int64_t timerEnd() const;
 
     IntervalPtr child_;
     const ComposeFunction& function_;
@@ -83,6 +84,7 @@ private:
     // Timer: time accumulated in non-zero bursts, and whether the current interval is its virtual split.
     double accumulated_ = 0;
     std::int64_t timerBegin_ = 0;
+    double timer_ = 1; // Timer's duration (trace units)
     bool split_ = false;
 };
 

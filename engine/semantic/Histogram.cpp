@@ -1,6 +1,7 @@
 #include "engine/semantic/Histogram.h"
 
 #include "engine/common/Error.h"
+#include "engine/semantic/WholeNumber.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,19 +53,23 @@ struct Columns {
     std::size_t count = 1;
 
     bool column(double v, std::size_t& out) const {
-        if (v < min || v > max) return false;
-        auto c = static_cast<std::size_t>(std::floor((v - min) / delta));
-        out = std::min(c, count - 1);
+        if (!(v >= min && v <= max)) return false; // nan too
+        // (v - min) / delta is >= 0 here, or nan for a zero-width range: the last column, as for max.
+        double c = std::floor((v - min) / delta);
+        out = c < static_cast<double>(count - 1) ? static_cast<std::size_t>(c) : count - 1;
         return true;
     }
 };
 
-Columns fixedDelta(double min, double max, double delta) {
+// Throws (naming `where`) when the range needs more columns than gpueff allocates.
+Columns fixedDelta(double min, double max, double delta, const std::string& where) {
     Columns c{min, max, delta, 1};
     double n = std::ceil((max - min) / delta);
     if (delta == 1 && n * delta + min <= max) ++n;
-    if (n <= 0) n = 1;
-    c.count = static_cast<std::size_t>(n);
+    if (!(n <= static_cast<double>(kMaxHistogramColumns)))
+        throw Error(where + ": " + std::to_string(max - min) + " / " + std::to_string(delta) +
+                    " gives more columns than gpueff's limit of " + std::to_string(kMaxHistogramColumns));
+    c.count = n >= 1 ? static_cast<std::size_t>(n) : 1;
     return c;
 }
 
@@ -96,24 +101,29 @@ std::string semanticLabel(const WindowSet& windows, std::size_t w, double v) {
     std::string number = grouped(v, std::modf(v, &intPart) != 0.0 ? 2 : 0);
     switch (windows.infoType(w)) {
     case InfoType::State: {
-        auto it = labels.states.find(static_cast<std::uint32_t>(v));
+        auto state = wholeAs<std::uint32_t>(v);
+        auto it = state ? labels.states.find(*state) : labels.states.end();
         return it == labels.states.end() ? " state " + number : it->second;
     }
     case InfoType::EventType: {
-        auto it = labels.eventTypes.find(static_cast<std::uint32_t>(v));
+        auto type = wholeAs<std::uint32_t>(v);
+        auto it = type ? labels.eventTypes.find(*type) : labels.eventTypes.end();
         return it == labels.eventTypes.end() ? "type " + number : it->second;
     }
     case InfoType::EventValue: {
+        auto value = wholeAs<std::int64_t>(v);
+        if (!value) return "value " + number;
         auto types = windows.filterTypes(w);
         for (auto t : types) {
-            auto it = labels.eventValues.find(static_cast<std::uint32_t>(t));
+            auto type = wholeAs<std::uint32_t>(t);
+            auto it = type ? labels.eventValues.find(*type) : labels.eventValues.end();
             if (it == labels.eventValues.end()) continue;
-            auto vit = it->second.find(static_cast<std::int64_t>(v));
+            auto vit = it->second.find(*value);
             if (vit != it->second.end()) return vit->second;
         }
         if (types.empty())
             for (const auto& [type, values] : labels.eventValues) {
-                auto vit = values.find(static_cast<std::int64_t>(v));
+                auto vit = values.find(*value);
                 if (vit != values.end()) return vit->second;
             }
         return "value " + number;
@@ -128,10 +138,10 @@ std::string semanticLabel(const WindowSet& windows, std::size_t w, double v) {
                   : windows.infoType(w) == InfoType::Task      ? Level::Task
                   : windows.infoType(w) == InfoType::Thread    ? Level::Thread
                                                                : windows.level(w);
-        auto index = static_cast<std::size_t>(v) - 1;
-        if (v < 1 || index >= windows.context().objects.count(l)) return number;
-        auto name = labels.rowName(levelName(l), index);
-        return name.empty() ? windows.context().objects.label(l, index, true) : name;
+        auto object = wholeAs<std::size_t>(v);
+        if (!object || *object < 1 || *object > windows.context().objects.count(l)) return number;
+        auto name = labels.rowName(levelName(l), *object - 1);
+        return name.empty() ? windows.context().objects.label(l, *object - 1, true) : name;
     }
     default:
         return number;
@@ -152,8 +162,8 @@ std::string columnLabel(const WindowSet& windows, std::size_t w, const Columns& 
 class Computation {
 public:
     Computation(const Cfg& cfg, const WindowSet& windows)
-        : spec_(*cfg.histogram), windows_(windows), control_(static_cast<std::size_t>(spec_.control)),
-          data_(static_cast<std::size_t>(spec_.data)) {
+        : path_(cfg.path), spec_(*cfg.histogram), windows_(windows),
+          control_(static_cast<std::size_t>(spec_.control)), data_(static_cast<std::size_t>(spec_.data)) {
         const auto& stats = histogramStatistics();
         if (std::find(stats.begin(), stats.end(), spec_.statistic) == stats.end())
             throw Error(cfg.path + ":" + std::to_string(spec_.line) + ": statistic '" + spec_.statistic +
@@ -181,6 +191,11 @@ public:
     HistogramTable run() {
         columns_ = scale();
         std::size_t rows = windows_.rows(control_);
+        // Cells are allocated up front, rows x columns: cap them before asking for the memory.
+        if (rows != 0 && columns_.count > kMaxHistogramCells / rows)
+            throw Error(where() + ": " + std::to_string(rows) + " rows x " + std::to_string(columns_.count) +
+                        " columns is more than gpueff's limit of " + std::to_string(kMaxHistogramCells) +
+                        " cells; give fewer columns (Delta, NumColumns)");
         cells_.assign(rows, std::vector<Cell>(columns_.count));
         auto& ctx = windows_.context();
         for (std::size_t r = 0; r < rows; ++r) {
@@ -254,12 +269,15 @@ private:
         c.sumDurationSquared += d * d;
     }
 
+    std::string where() const {
+        return path_ + ":" + std::to_string(spec_.line) + ": histogram '" + spec_.name + "'";
+    }
+
     // ComputeYScale: the control window's smallest non-zero and largest values over the analysed range.
     Columns scale() {
         if (!spec_.computeYScale) {
-            if (spec_.numColumns)
-                return byCount(spec_.minimum, spec_.maximum, static_cast<std::size_t>(*spec_.numColumns));
-            return fixedDelta(spec_.minimum, spec_.maximum, spec_.delta);
+            if (spec_.numColumns) return byCount(spec_.minimum, spec_.maximum, *spec_.numColumns);
+            return fixedDelta(spec_.minimum, spec_.maximum, spec_.delta, where());
         }
         double minY = 0, maxY = 0;
         for (std::size_t r = 0; r < windows_.rows(control_); ++r) {
@@ -282,10 +300,15 @@ private:
                 minY = std::min(minY, rowMin);
         }
         double max = maxY + (maxY - minY) * 0.05;
-        if (spec_.numColumns) return byCount(minY, max, static_cast<std::size_t>(*spec_.numColumns));
-        if (maxY - minY == 0) return fixedDelta(minY, max, 1.0);
+        // Values a compose function pushed past double's range leave no scale to compute.
+        if (!std::isfinite(minY) || !std::isfinite(max))
+            throw Error(where() + ": ComputeYScale: the control window '" + windows_.name(control_) +
+                        "' reaches " + std::to_string(std::isfinite(minY) ? maxY : minY) +
+                        ", no column scale covers it");
+        if (spec_.numColumns) return byCount(minY, max, *spec_.numColumns);
+        if (maxY - minY == 0) return fixedDelta(minY, max, 1.0, where());
         if (windows_.codeColor(control_) && maxY - minY <= 10000)
-            return fixedDelta(minY, std::floor(max), 1.0);
+            return fixedDelta(minY, std::floor(max), 1.0, where());
         return byCount(minY, max, 20); // Paraver's default number of columns
     }
 
@@ -359,6 +382,7 @@ private:
         return t;
     }
 
+    std::string path_;
     const HistogramSpec& spec_;
     const WindowSet& windows_;
     std::size_t control_, data_;

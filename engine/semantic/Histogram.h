@@ -24,6 +24,9 @@ struct HistogramTable {
     std::int64_t beginTime = 0, endTime = 0; // analysed range, trace units
 };
 
+// gpueff's cap on a histogram's cells (rows x columns, about 100 bytes each, allocated up front).
+inline constexpr std::size_t kMaxHistogramCells = 10'000'000;
+
 // Statistic names paramedir accepts for semantic histograms.
 const std::vector<std::string>& histogramStatistics();
 

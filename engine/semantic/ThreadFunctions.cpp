@@ -111,6 +111,14 @@ ThreadInterval::ThreadInterval(const TraceContext& context, std::uint32_t thread
         params_.push_back(function_.defaults[i]);
 }
 
+// The first value of parameter `i`; a cfg may give an empty list ("{ 1, { 0 } }"), which means the
+// function's default.
+double ThreadInterval::firstParameter(std::size_t i) const {
+    if (i < params_.size() && !params_[i].empty()) return params_[i][0];
+    const auto& d = function_.defaults;
+    return i < d.size() && !d[i].empty() ? d[i][0] : 0.0;
+}
+
 double ThreadInterval::toWindow(double t) const {
     return toWindowUnits(t, context_.trace.header.unit, unit_);
 }
@@ -325,7 +333,7 @@ double ThreadInterval::evaluateEvent(std::size_t pos) const {
         if (dt == 0) return 0;
         dt = toWindow(dt);
         double v = function_.id == Id::AvgNextEvtVal ? eventValue(n) : eventValue(pos);
-        return v * params_[0][0] / dt;
+        return v * firstParameter(0) / dt;
     }
     case Id::GivenEvtVal:
         return !empty && contains(values, eventValue(pos)) ? eventValue(pos) : 0;
@@ -336,7 +344,7 @@ double ThreadInterval::evaluateEvent(std::size_t pos) const {
     case Id::InEvtRange: {
         if (empty) return 0;
         double v = eventValue(pos);
-        return v >= params_[0][0] && v <= params_[1][0] ? 1 : 0;
+        return v >= firstParameter(0) && v <= firstParameter(1) ? 1 : 0;
     }
     case Id::IntBetweenEvt: {
         if (empty) return 0;

@@ -90,6 +90,7 @@ private:
     std::uint32_t cpuOf(std::size_t pos) const;
     std::uint32_t nodeOfCpu(std::uint32_t cpu) const;
     double toWindow(double t) const;
+    double firstParameter(std::size_t i) const;
 
     const TraceContext& context_;
     const paraver::ThreadRecords& records_;

@@ -113,13 +113,23 @@ std::size_t WindowSet::rows(std::size_t w) const {
     return context_.objects.count(level(w));
 }
 
+namespace {
+
+// A fraction in [0, 1] (the parser checks it) of the trace's end time; the product can round up to 2^63
+// for an end near INT64_MAX, which llround cannot return, so it is clamped to the end itself.
+std::int64_t fractionOf(double fraction, std::int64_t end) {
+    double t = fraction * static_cast<double>(end);
+    if (!(t < static_cast<double>(end))) return end;
+    return t > 0 ? static_cast<std::int64_t>(std::llround(t)) : 0;
+}
+
+} // namespace
+
 std::int64_t WindowSet::beginTime(std::size_t w) const {
-    return static_cast<std::int64_t>(
-        std::llround(windows_[w].spec->beginRelative * static_cast<double>(context_.endTime)));
+    return fractionOf(windows_[w].spec->beginRelative, context_.endTime);
 }
 std::int64_t WindowSet::endTime(std::size_t w) const {
-    return static_cast<std::int64_t>(
-        std::llround(windows_[w].spec->endRelative * static_cast<double>(context_.endTime)));
+    return fractionOf(windows_[w].spec->endRelative, context_.endTime);
 }
 
 std::string WindowSet::rowLabel(std::size_t w, std::size_t row, bool withLevel, bool fromRowFile) const {

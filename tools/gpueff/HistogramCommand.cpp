@@ -36,9 +36,11 @@ void writeOutputs(const HistogramArgs& a, const std::vector<semantic::Cfg>& cfgs
     for (std::size_t i = 0; i < cfgs.size(); ++i) {
         const char* extension = cfgs[i].histogram ? (a.json ? ".json" : ".txt") : ".csv";
         auto final = dir / (cfgs[i].name + extension);
+        // Outputs are named after the cfg's file name: a/x.cfg and b/x.cfg would write the same file, the
+        // second silently replacing the first. Refused before anything is written.
         if (auto [it, fresh] = writer.emplace(final, a.cfgs[i]); !fresh)
-            throw Error(a.cfgs[i] + ": writes " + final.string() + " like " + it->second +
-                        " (cfgs with the same name): give them in separate runs with different -o");
+            throw Error(it->second + " and " + a.cfgs[i] + " would both write " + final.string() +
+                        "; give cfgs with different file names (or separate runs with different -o)");
         outputs.add(final);
     }
     for (std::size_t i = 0; i < cfgs.size(); ++i) {
