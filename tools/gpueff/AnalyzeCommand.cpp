@@ -19,16 +19,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Inputs as the sidecar of our translation recorded them (path, versions, host, clock offset).
-std::vector<reports::ReportInput> sidecarInputs(const fs::path& sidecar) {
+// Inputs as the sidecar of our translation recorded them (path, versions, host, clock offset), and the
+// rows each input had skipped (notes of the report).
+std::vector<reports::ReportInput> sidecarInputs(const fs::path& sidecar, std::vector<std::string>& notes) {
     std::vector<reports::ReportInput> out;
     std::ifstream in(sidecar);
     if (!in) return out;
     try {
         auto j = nlohmann::json::parse(in);
-        for (const auto& i : j.value("inputs", nlohmann::json::array()))
+        for (const auto& i : j.value("inputs", nlohmann::json::array())) {
             out.push_back({i.value("path", ""), i.value("nsys_version", ""), i.value("host", ""),
                            i.value("offset_ns", std::int64_t{0})});
+            auto skipped = i.value("skipped_rows", nsys::SkippedRows{});
+            auto repaired = i.value("repaired_text", std::map<std::string, std::uint64_t>{});
+            for (auto& n : nsys::dataNotes(out.back().path, skipped, repaired)) notes.push_back(std::move(n));
+        }
     } catch (const nlohmann::json::exception& e) {
         throw Error(sidecar.string() + ": not a gpueff sidecar: " + e.what());
     }
@@ -82,6 +87,8 @@ nlohmann::json analyzeToDirectory(const AnalyzeRequest& request) {
     auto log = [quiet = request.quiet](const std::string& line) {
         if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());
     };
+    // Rows skipped from the inputs are printed even with --quiet: the numbers leave them out.
+    auto warn = [](const std::string& line) { std::fprintf(stderr, "gpueff: warning: %s\n", line.c_str()); };
     std::vector<fs::path> inputs(request.inputs.begin(), request.inputs.end());
     if (inputs.empty()) inputs.push_back(GPUEFF_SAMPLE_EXPORT);
     fs::path dir = request.outDir;
@@ -91,11 +98,12 @@ nlohmann::json analyzeToDirectory(const AnalyzeRequest& request) {
 
     fs::path prv;
     std::vector<reports::ReportInput> sources;
+    std::vector<std::string> dataNotes;
     std::vector<fs::path> translated; // removed again when the analysis fails
     if (semantic::isParaverTrace(inputs.front())) {
         if (inputs.size() > 1) throw Error("analyze takes one Paraver trace (or several nsys exports)");
         prv = inputs.front();
-        sources = sidecarInputs(semantic::traceStem(prv).string() + ".json");
+        sources = sidecarInputs(semantic::traceStem(prv).string() + ".json", dataNotes);
     } else {
         nsys::TranslateOptions o;
         for (const auto& in : inputs) {
@@ -106,11 +114,12 @@ nlohmann::json analyzeToDirectory(const AnalyzeRequest& request) {
         auto stem = request.name.empty() ? inputs.front().stem().string() : request.name;
         o.prefix = dir / stem;
         o.progress = !request.quiet;
+        o.warn = warn;
         nsys::translate(o, log);
         for (const char* ext : {".prv", ".pcf", ".row", ".json"})
             translated.push_back(o.prefix.string() + ext);
         prv = o.prefix.string() + ".prv";
-        sources = sidecarInputs(o.prefix.string() + ".json");
+        sources = sidecarInputs(o.prefix.string() + ".json", dataNotes);
     }
     double translateSeconds = since();
     nlohmann::json report;
@@ -131,6 +140,7 @@ nlohmann::json analyzeToDirectory(const AnalyzeRequest& request) {
         reports::ReportContextInfo info;
         info.prv = prv.string();
         info.inputs = sources;
+        info.dataNotes = dataNotes;
         info.tasks = trace->context().objects.count(semantic::Level::Task);
         info.threads = trace->context().objects.count(semantic::Level::Thread);
         report = reports::reportJson(analysis, info);
