@@ -16,7 +16,7 @@ std::filesystem::path sourceDir() {
     return GPUEFF_SOURCE_DIR;
 }
 std::filesystem::path sharedData() {
-    return sourceDir() / ".." / "shared" / "data";
+    return sourceDir() / "data";
 }
 std::vector<std::filesystem::path> realExports() {
     std::vector<std::filesystem::path> out;
@@ -31,7 +31,8 @@ std::filesystem::path gpueffBinary() {
 }
 
 std::filesystem::path tempDir(const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / ("gpueff-test-" + std::to_string(::getpid())) / name;
+    // TMPDIR is the test process's private directory (tests/main.cpp).
+    auto dir = std::filesystem::temp_directory_path() / name;
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;

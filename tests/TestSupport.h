@@ -10,7 +10,7 @@
 namespace testsupport {
 
 std::filesystem::path sourceDir();
-std::filesystem::path sharedData();               // ../shared/data beside the checkout
+std::filesystem::path sharedData();               // the project's data/ (real traces copied from ../shared/data)
 std::vector<std::filesystem::path> realExports(); // sharedData()/nsys/*.sqlite, sorted
 std::filesystem::path gpueffBinary();
 std::filesystem::path tempDir(const std::string& name); // fresh, empty

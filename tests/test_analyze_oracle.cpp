@@ -1,4 +1,4 @@
-// `gpueff analyze` on every real export in ../shared/data/nsys: report.json must follow
+// `gpueff analyze` on every real export in data/nsys: report.json must follow
 // docs/report.schema.json, and its numbers must equal what this file recomputes from the SQLite rows with
 // SQL and deliberately naive interval code (sort + merge, endpoint sweeps). Nothing here calls gpueff's
 // engine or metrics code, so a shared mistake cannot hide. Definitions: ../shared/docs/MODEL.md,

@@ -1,5 +1,5 @@
 // report.json's kernel_summary against the real `nsys stats -r cuda_gpu_kern_sum` output printed for the same
-// profile (../shared/data/nsys/fuser_matmul_h100.nsys-stats.txt): the table nsys users already trust.
+// profile (data/nsys/fuser_matmul_h100.nsys-stats.txt): the table nsys users already trust.
 #include "tests/TestSupport.h"
 
 #include <cmath>

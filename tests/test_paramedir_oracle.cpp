@@ -1,5 +1,5 @@
 // gpueff histogram / modelfactors against paramedir's own outputs on the EPOCH traces
-// (../shared/data/paraver/epoch/expected, made with paramedir -npr and BSC's modelfactors).
+// (data/paraver/epoch/expected, made with paramedir -npr and BSC's modelfactors).
 #include "TestSupport.h"
 #include "engine/paraver/PrvReader.h"
 #include "engine/paraver/TraceWriter.h"

@@ -1,5 +1,5 @@
 // Tests on SYNTHETIC fixtures (data/synthetic/*.sql): small exports hand-made from the documented nsys schema
-// for the features none of the real exports in shared/data/nsys has (GPU metrics, CUDA graphs, MPI tables,
+// for the features none of the real exports in data/nsys has (GPU metrics, CUDA graphs, MPI tables,
 // several reports). They are not measured data. Every expected value below was worked out by hand from the
 // fixture's rows (the comments show the arithmetic), not read off gpueff's output.
 #include "tests/TestSupport.h"

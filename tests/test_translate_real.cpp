@@ -1,4 +1,4 @@
-// Translation of every real export in ../shared/data/nsys, checked against SQL on the export itself.
+// Translation of every real export in data/nsys, checked against SQL on the export itself.
 #include "tests/TestSupport.h"
 
 #include <algorithm>

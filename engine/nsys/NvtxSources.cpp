@@ -24,7 +24,8 @@ constexpr const char* kTable = "NVTX_EVENTS";
 constexpr int kMark = 34, kPushPop = 59, kStartEnd = 60, kDomainCreate = 75, kCategoryName = 33;
 constexpr int kThreadName = 39;
 // Rows without a thread are skipped and counted with the other invalid rows (RowValidity.h).
-const std::string kTranslatedRows = "eventType IN (34, 59, 60)";
+const std::string kTranslatedRows = "eventType IN (" + std::to_string(kMark) + ", " +
+                                    std::to_string(kPushPop) + ", " + std::to_string(kStartEnd) + ")";
 // NVTX categories are any uint32; each gets one of 97 event types of its domain.
 constexpr std::int64_t kCategorySlots = 97;
 std::uint32_t categorySlot(std::int64_t category) {
@@ -74,7 +75,9 @@ const NvtxMeta& metaOf(const NsysExport& ex) {
         };
         sqlite::Statement st(db, "SELECT n.eventType, " + column("domainId") + ", " + column("category") +
                                      ", n.globalTid, " + textExpr(db) + " FROM " + kTable + " n" +
-                                     textJoin(db) + " WHERE n.eventType IN (33, 39, 75)");
+                                     textJoin(db) + " WHERE n.eventType IN (" +
+                                     std::to_string(kCategoryName) + ", " + std::to_string(kThreadName) +
+                                     ", " + std::to_string(kDomainCreate) + ")");
         while (st.step()) {
             std::int64_t domain = st.isNull(1) ? 0 : st.int64(1);
             std::string repaired;

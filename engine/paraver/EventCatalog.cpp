@@ -63,8 +63,9 @@ void EventCatalog::writePcf(const std::string& path) const {
                 std::fwrite(text.data(), 1, text.size(), f);
             };
             for (const auto& [v, name] : info.fixed) line(v, name);
-            info.names.forEachByValue([&](std::int64_t v, std::string_view name) {
-                if (info.fixed.count(v) == 0) line(v, name);
+            // A structured binding is captured through a reference of its own (clang 14 refuses it as is).
+            info.names.forEachByValue([&line, &fixed = info.fixed](std::int64_t v, std::string_view name) {
+                if (fixed.count(v) == 0) line(v, name);
             });
         }
         std::fputs("\n", f);
