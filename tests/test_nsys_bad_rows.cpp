@@ -2,6 +2,11 @@
 // session, ids beyond int, invalid UTF-8): each is skipped, counted per table and reason in the sidecar,
 // warned about on stderr and noted in report.json, and the numbers are those of the export without it.
 // Session-level values that every time depends on (the UTC session start) are refused instead.
+#include "engine/common/Error.h"
+#include "engine/common/StableValues.h"
+#include "engine/common/Utf8.h"
+#include "engine/nsys/Translator.h"
+#include "engine/sqlite/Database.h"
 #include "tests/AnalyzeOracle.h"
 #include "tests/JsonSchema.h"
 #include "tests/TestSupport.h"
@@ -332,4 +337,86 @@ TEST_CASE("MPI calls the run ended in (NULL end) stay zero-length calls, not ski
     REQUIRE(r.exitCode == 0);
     CHECK(r.output.find("warning") == std::string::npos);
     CHECK(readJson(dir / "t.json")["skipped_rows"].empty());
+}
+
+TEST_CASE("UTF-8 repair: well-formed text unchanged, each maximal ill-formed subpart one U+FFFD") {
+    const std::string r = "\xEF\xBF\xBD";
+    CHECK(gpueff::isValidUtf8("plain ascii"));
+    CHECK(gpueff::isValidUtf8("gr\xC3\xBC\xC3\x9F \xE2\x82\xAC \xF0\x9F\x98\x80"));
+    CHECK(gpueff::repairUtf8("gr\xC3\xBC\xC3\x9F") == "gr\xC3\xBC\xC3\x9F");
+    CHECK_FALSE(gpueff::isValidUtf8("a\xFF"));
+    CHECK(gpueff::repairUtf8("a\xFF"
+                             "b") == "a" + r + "b");
+    CHECK(gpueff::repairUtf8("\xC0\xAF") == r + r);         // overlong '/': two bytes, two replacements
+    CHECK(gpueff::repairUtf8("\xE2\x82") == r);             // truncated euro sign: one maximal subpart
+    CHECK(gpueff::repairUtf8("\xED\xA0\x80") == r + r + r); // a UTF-16 surrogate is not UTF-8
+    CHECK(gpueff::repairUtf8("\xF4\x90\x80\x80") == r + r + r + r); // above U+10FFFF
+    CHECK(gpueff::repairUtf8("\xF0\x9F\x98") == r);
+    CHECK(gpueff::isValidUtf8(gpueff::repairUtf8("\x80\xBF\xFE\xFF\xC2")));
+}
+
+TEST_CASE("an export given as an SQLite image (the fuzz route) translates like the file") {
+    auto dir = tempDir("bad-rows-image");
+    auto file = sourceDir() / "fuzz" / "corpus" / "nsys_import" / "gpu_metrics.sqlite";
+    std::ifstream in(file, std::ios::binary);
+    std::vector<unsigned char> image((std::istreambuf_iterator<char>(in)), {});
+    REQUIRE(image.size() > 1000);
+    gpueff::nsys::TranslateOptions fromImage;
+    fromImage.inputs = {file};
+    fromImage.images = {image};
+    fromImage.prefix = dir / "image";
+    gpueff::nsys::translate(fromImage, {});
+    auto r = run(gpueffBinary().string() + " translate --quiet " + file.string() + " -o " +
+                 (dir / "file").string());
+    REQUIRE(r.exitCode == 0);
+    auto body = [](const std::filesystem::path& p) {
+        std::ifstream f(p);
+        std::string s((std::istreambuf_iterator<char>(f)), {});
+        // the header line carries the date of the run, the comment after it the sidecar's name
+        return s.substr(s.find('\n', s.find('\n') + 1));
+    };
+    CHECK(body(dir / "image.prv") == body(dir / "file.prv"));
+
+    // A damaged image is refused like a damaged file: bad header, truncated, corrupt schema page.
+    auto refused = [&](std::vector<unsigned char> bytes, const std::string& words) {
+        gpueff::nsys::TranslateOptions o = fromImage;
+        o.images = {std::move(bytes)};
+        o.prefix = dir / "damaged";
+        try {
+            gpueff::nsys::translate(o, {});
+            FAIL("accepted a damaged image");
+        } catch (const gpueff::Error& e) {
+            CHECK(std::string(e.what()).find(words) != std::string::npos);
+        }
+        CHECK_FALSE(std::filesystem::exists(dir / "damaged.prv"));
+    };
+    refused({}, "not an SQLite database");
+    refused(std::vector<unsigned char>(image.begin(), image.begin() + static_cast<long>(image.size() / 2)),
+            "truncated database");
+    auto corrupt = image;
+    for (std::size_t i = 100; i < 1024; ++i) corrupt[i] = 0xA5; // the sqlite_master page after the header
+    refused(corrupt, "gpu_metrics.sqlite");
+}
+
+TEST_CASE("a database whose schema cannot be read is refused and its handle closed") {
+    // Under LeakSanitizer (the sanitizer build) a handle left open by the throwing constructor is a leak.
+    auto dir = tempDir("bad-rows-schema");
+    auto src = sourceDir() / "fuzz" / "corpus" / "nsys_import" / "nccl_payload.sqlite";
+    auto f = dir / "schema.sqlite";
+    std::filesystem::copy_file(src, f);
+    {
+        std::fstream io(f, std::ios::in | std::ios::out | std::ios::binary);
+        io.seekp(100);
+        std::string junk(900, '\xA5');
+        io.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+    }
+    CHECK_THROWS_AS(gpueff::sqlite::Database{f}, gpueff::Error);
+}
+
+TEST_CASE("an empty name is a name like any other (no memcmp on a null pointer)") {
+    gpueff::NameDictionary names;
+    auto empty = names.valueOf(std::string_view());
+    CHECK(names.valueOf(std::string_view("")) == empty);
+    CHECK(names.valueOf("x") != empty);
+    CHECK(names.valueOf(std::string_view()) == empty);
 }

@@ -6,6 +6,7 @@
 #include "engine/nsys/RowValidity.h"
 #include "engine/nsys/TableScan.h"
 
+#include <charconv>
 #include <fstream>
 
 namespace gpueff::nsys {
@@ -97,7 +98,9 @@ void NsysExport::readVersion() {
             productVersion_ = utf8(*v, table.c_str());
         if (auto v = db_.scalarText("SELECT value FROM " + table + " WHERE name='EXPORT_SCHEMA_VERSION'"))
             schemaVersion_ = utf8(*v, table.c_str());
-        int major = std::atoi(schemaVersion_.c_str());
+        // The leading number of "3.16.1"; none (or one beyond int) reads as 0, an unsupported major.
+        int major = 0;
+        std::from_chars(schemaVersion_.data(), schemaVersion_.data() + schemaVersion_.size(), major);
         if (schemaVersion_ != "unknown" && (major < 2 || major > kNewestSchemaMajor))
             db_.fail("unsupported export schema version " + schemaVersion_ + " (gpueff reads schema 2.x to " +
                      std::to_string(kNewestSchemaMajor) + ".x, i.e. nsys 2021-2026)");
