@@ -4,8 +4,10 @@
 #include "engine/semantic/Window.h"
 #include "metrics/EmbeddedCfgs.h"
 
+#include <charconv>
 #include <cmath>
 #include <map>
+#include <string_view>
 
 namespace gpueff::metrics {
 
@@ -59,6 +61,18 @@ Spans CfgRows::row(std::size_t window, std::size_t thread, bool keepZeros) const
     return out;
 }
 
+namespace {
+// A decimal number that fits `T` (labels are text: a number too large for an id is no id).
+template <typename T>
+bool parseDigits(std::string_view digits, T& out) {
+    T v{};
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+    if (ec != std::errc() || end != digits.data() + digits.size()) return false;
+    out = v;
+    return true;
+}
+} // namespace
+
 void parseTaskLabel(const std::string& label, std::int64_t& pid, std::string& host) {
     pid = -1;
     host.clear();
@@ -67,7 +81,7 @@ void parseTaskLabel(const std::string& label, std::int64_t& pid, std::string& ho
     if (space == std::string::npos || at == std::string::npos || at == space + 1) return;
     auto digits = label.substr(space + 1, at - space - 1);
     if (digits.find_first_not_of("0123456789") != std::string::npos) return;
-    pid = std::stoll(digits);
+    if (!parseDigits(digits, pid)) return;
     host = label.substr(at + 1);
 }
 
@@ -79,7 +93,8 @@ int streamGpu(const std::string& label) {
     std::size_t i = 6, start = i;
     while (i < label.size() && std::isdigit(static_cast<unsigned char>(label[i]))) ++i;
     if (i == start || i >= label.size() || label[i] != '.') return -1;
-    return std::stoi(label.substr(start, i - start));
+    int gpu = -1;
+    return parseDigits(std::string_view(label).substr(start, i - start), gpu) ? gpu : -1;
 }
 
 int metricsGpu(const std::string& label) {
@@ -87,7 +102,8 @@ int metricsGpu(const std::string& label) {
     if (label.rfind(prefix, 0) != 0 || label.size() == prefix.size()) return -1;
     auto digits = label.substr(prefix.size());
     if (digits.find_first_not_of("0123456789") != std::string::npos) return -1;
-    return std::stoi(digits);
+    int gpu = -1;
+    return parseDigits(digits, gpu) ? gpu : -1;
 }
 
 } // namespace

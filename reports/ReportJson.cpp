@@ -281,7 +281,8 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
                              {"kernel_wait_count", g.kernelWaitCount},
                              {"kernel_wait_ns", g.kernelWait}});
     }
-    r["notes"] = a.notes;
+    r["notes"] = info.dataNotes;
+    for (const auto& n : a.notes) r["notes"].push_back(n);
     return r;
 }
 

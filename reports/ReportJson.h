@@ -15,6 +15,9 @@ struct ReportContextInfo {
     std::string prv;
     std::vector<ReportInput> inputs;
     std::size_t tasks = 0, threads = 0;
+    // About the input data rather than the analysis (rows the translation skipped), listed before the
+    // analysis' own notes.
+    std::vector<std::string> dataNotes;
 };
 
 nlohmann::json reportJson(const metrics::Analysis& analysis, const ReportContextInfo& info);

@@ -38,7 +38,9 @@ std::int64_t NameDictionary::valueOf(std::string_view name) {
         if (s.entry == 0) break;
         if (s.tag != tag) continue;
         const Entry& e = entries_[s.entry - 1];
-        if (e.length == name.size() && std::memcmp(e.name, name.data(), name.size()) == 0) return e.value;
+        // An empty name may come with a null data pointer, which memcmp must not be given even for 0 bytes.
+        if (e.length == name.size() && (name.empty() || std::memcmp(e.name, name.data(), name.size()) == 0))
+            return e.value;
     }
     auto v = static_cast<std::uint32_t>(stableNameValue(name));
     while (valueUsed(v)) {

@@ -86,13 +86,20 @@ protected:
             out.pairCount = 0;
             out.isCommunication = false;
             out.order = RecordOrder::Begin;
-            out.time = ts + ctx_.shift;
+            out.time = shiftTime(ts, ctx_.shift);
             while (pending_ && st_.int64(0) == ts && st_.int64(1) == gpu &&
                    out.pairCount < TraceRecord::kMaxPairs) {
                 std::uint32_t type = typeOf(st_.text(2));
-                out.add(type, static_cast<std::int64_t>(std::llround(st_.real(3))));
+                // Paraver values are integers: a sample that is no finite number within int64 is left out.
+                double value = st_.real(3);
+                if (std::isfinite(value) && std::abs(value) < 9.2e18)
+                    out.add(type, static_cast<std::int64_t>(std::llround(value)));
+                else
+                    ++ctx_.skipped
+                          ["GPU metric samples that are not finite or beyond int64 (sample left out)"];
                 pending_ = st_.step();
             }
+            if (out.pairCount == 0) continue;
             if (row == ctx_.metricRows.end()) continue;
             out.row = row->second;
             return true;
@@ -107,7 +114,7 @@ private:
         std::uint32_t t = gpuMetricType(metricName);
         if (t == 0)
             t = types::kGpuMetricBase + kUnknownMetricBase + unknown_++ % (kMetricSlots - kUnknownMetricBase);
-        ctx_.catalog.declare(t, "GPU metric: " + std::string(metricName));
+        ctx_.catalog.declare(t, "GPU metric: " + ctx_.report.utf8(metricName, kNames));
         types_.emplace(std::string(metricName), t);
         return t;
     }
@@ -133,7 +140,7 @@ void discoverGpuMetrics(const NsysExport& ex, ReportObjects& o) {
     requireColumns(db, kSamples, {"timestamp", "typeId", "metricId", "value"});
     requireColumns(db, kNames, {"typeId", "metricId", "metricName"});
     sqlite::Statement st(db, std::string("SELECT typeId, min(timestamp), max(timestamp) FROM ") + kSamples +
-                                 " WHERE timestamp >= 0 GROUP BY 1 ORDER BY 1");
+                                 " WHERE " + ex.validRows(kSamples) + " GROUP BY 1 ORDER BY 1");
     std::size_t index = 0;
     while (st.step()) {
         std::int64_t owner = ownerOf(o, index++);
@@ -144,10 +151,6 @@ void discoverGpuMetrics(const NsysExport& ex, ReportObjects& o) {
         o.processes[owner].metricGpus.insert(st.int64(0));
         o.span(st.int64(1), st.int64(2));
     }
-    auto negative = db.scalarInt(std::string("SELECT count(*) FROM ") + kSamples + " WHERE timestamp < 0");
-    if (negative && *negative > 0)
-        o.skipped["GPU metric samples with a negative timestamp (before the session start), dropped"] +=
-            static_cast<std::uint64_t>(*negative);
 }
 
 void openGpuMetrics(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
@@ -156,7 +159,8 @@ void openGpuMetrics(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource
     std::string sql = std::string("SELECT g.timestamp, g.typeId, t.metricName, g.value FROM ") + kSamples +
                       " g JOIN (SELECT DISTINCT typeId, metricId, metricName FROM " + kNames +
                       ") t ON t.typeId = g.typeId AND t.metricId = g.metricId"
-                      " WHERE g.timestamp >= 0 ORDER BY g.timestamp, g.typeId";
+                      " WHERE " +
+                      ctx.report.validRows(kSamples, "g") + " ORDER BY g.timestamp, g.typeId";
     out.push_back(std::make_unique<GpuMetricSource>(ctx, sqlite::Statement(db, sql)));
 }
 
@@ -180,11 +184,16 @@ protected:
                 continue;
             }
             std::int64_t& inUse = inUse_[{device.globalPid, device.device}];
-            inUse += st_.int64(4) == 0 ? st_.int64(3) : -st_.int64(3);
+            std::int64_t bytes = st_.int64(3);
+            // A running sum of sizes: a size that is negative or would overflow it is not a measurement.
+            if (bytes < 0 || __builtin_add_overflow(inUse, st_.int64(4) == 0 ? bytes : -bytes, &inUse)) {
+                ++badSizes_;
+                continue;
+            }
             out.pairCount = 0;
             out.isCommunication = false;
             out.order = RecordOrder::Begin;
-            out.time = st_.int64(0) + ctx_.shift;
+            out.time = shiftTime(st_.int64(0), ctx_.shift);
             out.row = row->second;
             out.add(types::kGpuMemoryUsage, std::max<std::int64_t>(inUse, 0));
             return true;
@@ -195,6 +204,11 @@ protected:
                 skipped_;
             skipped_ = 0;
         }
+        if (badSizes_) {
+            ctx_.skipped["GPU memory events with a negative size or one overflowing the sum (skipped)"] +=
+                badSizes_;
+            badSizes_ = 0;
+        }
         return false;
     }
 
@@ -202,7 +216,7 @@ private:
     ReportContext& ctx_;
     sqlite::Statement st_;
     std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> inUse_;
-    std::uint64_t skipped_ = 0;
+    std::uint64_t skipped_ = 0, badSizes_ = 0;
 };
 } // namespace
 
@@ -210,8 +224,9 @@ void discoverGpuMemory(const NsysExport& ex, ReportObjects& o) {
     const auto& db = ex.db();
     if (!db.hasTable(kMemoryUsage)) return;
     requireColumns(db, kMemoryUsage, {"start", "globalPid", "deviceId", "bytes", "memoryOperationType"});
-    if (auto first = db.scalarInt(std::string("SELECT min(start) FROM ") + kMemoryUsage))
-        o.span(*first, *db.scalarInt(std::string("SELECT max(start) FROM ") + kMemoryUsage));
+    std::string valid = " WHERE " + ex.validRows(kMemoryUsage);
+    if (auto first = db.scalarInt(std::string("SELECT min(start) FROM ") + kMemoryUsage + valid))
+        o.span(*first, *db.scalarInt(std::string("SELECT max(start) FROM ") + kMemoryUsage + valid));
 }
 
 void openGpuMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
@@ -220,7 +235,8 @@ void openGpuMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>
     out.push_back(std::make_unique<GpuMemorySource>(
         ctx, sqlite::Statement(
                  db, std::string("SELECT start, globalPid, deviceId, bytes, memoryOperationType FROM ") +
-                         kMemoryUsage + " ORDER BY " + ctx.report.startOrder(kMemoryUsage))));
+                         kMemoryUsage + " WHERE " + ctx.report.validRows(kMemoryUsage) + " ORDER BY " +
+                         ctx.report.startOrder(kMemoryUsage))));
     out.back()->setReorderWindow(ctx.report.readWindow(kMemoryUsage));
 }
 

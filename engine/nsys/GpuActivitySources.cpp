@@ -21,6 +21,12 @@ constexpr const char* kMemcpyTable = "CUPTI_ACTIVITY_KIND_MEMCPY";
 constexpr const char* kMemsetTable = "CUPTI_ACTIVITY_KIND_MEMSET";
 constexpr const char* kGraphTable = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
 constexpr std::int64_t kUnknownCopyKind = 99;
+// ENUM_CUDA_MEM_KIND codes are small; value = code + 1 (0 ends the event), so a code must leave room for it.
+constexpr std::int64_t kMaxEnumCode = 1 << 30;
+
+bool isMemoryKind(const sqlite::Statement& s, int col) {
+    return !s.isNull(col) && s.int64(col) >= 0 && s.int64(col) < kMaxEnumCode;
+}
 
 bool containsNccl(std::string_view name) {
     for (std::size_t i = 0; i + 4 <= name.size(); ++i)
@@ -88,8 +94,8 @@ protected:
         std::int64_t kind = s.int64(6);
         r.add(types::kMemoryOperation, kind == 0 ? kUnknownCopyKind : kind);
         r.add(types::kMemoryBytes, s.int64(7));
-        if (!s.isNull(8)) r.add(types::kMemcpySrcKind, s.int64(8) + 1);
-        if (!s.isNull(9)) r.add(types::kMemcpyDstKind, s.int64(9) + 1);
+        if (isMemoryKind(s, 8)) r.add(types::kMemcpySrcKind, s.int64(8) + 1);
+        if (isMemoryKind(s, 9)) r.add(types::kMemcpyDstKind, s.int64(9) + 1);
         r.add(types::kCorrelationId, s.int64(5));
         return true;
     }
@@ -146,9 +152,9 @@ private:
 // Greedy interval partitioning in start order: each activity takes the first lane free at its start, which
 // uses as few lanes as the deepest overlap needs.
 void assignLanes(const NsysExport& ex, const char* table, const StreamKey& key, ReportObjects& objects) {
-    sqlite::Statement st(ex.db(),
-                         std::string("SELECT start, end, correlationId FROM ") + table +
-                             " WHERE globalPid = ? AND deviceId = ? AND streamId = ? ORDER BY start, end");
+    sqlite::Statement st(ex.db(), std::string("SELECT start, end, correlationId FROM ") + table +
+                                      " WHERE globalPid = ? AND deviceId = ? AND streamId = ? AND " +
+                                      ex.validRows(table) + " ORDER BY start, end");
     st.bind(1, key.globalPid);
     st.bind(2, key.device);
     st.bind(3, key.stream);
@@ -219,7 +225,7 @@ void openKernels(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>&
                       c("blockZ") + ", " + c("staticSharedMemory") + ", " + c("dynamicSharedMemory") + ", " +
                       c("localMemoryTotal") + ", " + c("registersPerThread") + ", " +
                       columnOr(db, t, "graphNodeId") + ", " + columnOr(db, t, "graphId") + " FROM " + t +
-                      " ORDER BY " + ctx.report.startOrder(t);
+                      " WHERE " + ctx.report.validRows(t) + " ORDER BY " + ctx.report.startOrder(t);
     std::uint64_t undecoded = 0;
     auto payloads = NcclPayloads::read(ctx, undecoded);
     if (undecoded)
@@ -236,14 +242,15 @@ void openMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& 
     ctx.catalog.labelValue(types::kMemoryOperation, kUnknownCopyKind, "Unknown copy kind");
     ctx.catalog.labelValue(types::kMemoryOperation, kMemsetOperation, "Memset");
     for (auto [code, label] : ctx.report.enumLabels("ENUM_CUDA_MEM_KIND")) {
+        if (code < 0 || code >= kMaxEnumCode) continue;
         ctx.catalog.labelValue(types::kMemcpySrcKind, code + 1, label);
         ctx.catalog.labelValue(types::kMemcpyDstKind, code + 1, label);
     }
     if (db.hasTable(kMemcpyTable)) {
         std::string t = kMemcpyTable;
         std::string sql = "SELECT " + kStreamColumns + ", copyKind, bytes, " + columnOr(db, t, "srcKind") +
-                          ", " + columnOr(db, t, "dstKind") + " FROM " + t + " ORDER BY " +
-                          ctx.report.startOrder(t);
+                          ", " + columnOr(db, t, "dstKind") + " FROM " + t + " WHERE " +
+                          ctx.report.validRows(t) + " ORDER BY " + ctx.report.startOrder(t);
         out.push_back(std::make_unique<MemcpySource>(ctx, sqlite::Statement(db, sql)));
         out.back()->setReorderWindow(ctx.report.readWindow(t));
     }
@@ -251,7 +258,8 @@ void openMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& 
         out.push_back(std::make_unique<MemsetSource>(
             ctx,
             sqlite::Statement(db, "SELECT " + kStreamColumns + ", bytes FROM " + std::string(kMemsetTable) +
-                                      " ORDER BY " + ctx.report.startOrder(kMemsetTable))));
+                                      " WHERE " + ctx.report.validRows(kMemsetTable) + " ORDER BY " +
+                                      ctx.report.startOrder(kMemsetTable))));
         out.back()->setReorderWindow(ctx.report.readWindow(kMemsetTable));
     }
 }
@@ -262,8 +270,8 @@ void openGraphs(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& 
     std::string t = kGraphTable;
     out.push_back(std::make_unique<GraphLaunchSource>(
         ctx, sqlite::Statement(db, "SELECT " + kStreamColumns + ", " + columnOr(db, t, "graphId", "0") +
-                                       ", " + columnOr(db, t, "graphExecId", "0") + " FROM " + t +
-                                       " ORDER BY " + ctx.report.startOrder(t))));
+                                       ", " + columnOr(db, t, "graphExecId", "0") + " FROM " + t + " WHERE " +
+                                       ctx.report.validRows(t) + " ORDER BY " + ctx.report.startOrder(t))));
     out.back()->setReorderWindow(ctx.report.readWindow(t));
 }
 

@@ -13,6 +13,8 @@ namespace types = paraver::types;
 
 namespace {
 
+// CUPTI enum codes are small; value = code + 1 (0 ends the event), so a code must leave room for it.
+constexpr std::int64_t kMaxEnumCode = 1 << 30;
 constexpr const char* kRuntimeTable = "CUPTI_ACTIVITY_KIND_RUNTIME";
 constexpr const char* kSyncTable = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
 constexpr const char* kOpenAccTables[] = {"CUPTI_ACTIVITY_KIND_OPENACC_DATA",
@@ -133,7 +135,8 @@ void openApi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
     out.push_back(std::make_unique<CallSource>(
         ctx,
         sqlite::Statement(db, std::string("SELECT start, end, globalTid, nameId, correlationId FROM ") +
-                                  kRuntimeTable + " ORDER BY " + ctx.report.startOrder(kRuntimeTable)),
+                                  kRuntimeTable + " WHERE " + ctx.report.validRows(kRuntimeTable) +
+                                  " ORDER BY " + ctx.report.startOrder(kRuntimeTable)),
         "api", CallNaming{apiType, stripVersionSuffix}, false, true));
     out.back()->setReorderWindow(ctx.report.readWindow(kRuntimeTable));
 }
@@ -147,7 +150,8 @@ void openOsrt(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
     if (!db.hasTable("OSRT_API")) return;
     out.push_back(std::make_unique<CallSource>(
         ctx,
-        sqlite::Statement(db, "SELECT start, end, globalTid, nameId FROM OSRT_API ORDER BY " +
+        sqlite::Statement(db, "SELECT start, end, globalTid, nameId FROM OSRT_API WHERE " +
+                                  ctx.report.validRows("OSRT_API") + " ORDER BY " +
                                   ctx.report.startOrder("OSRT_API")),
         "osrt", CallNaming{osrtType, asIs}, false, false));
     out.back()->setReorderWindow(ctx.report.readWindow("OSRT_API"));
@@ -178,7 +182,8 @@ protected:
         iv.begin = shifted(s.int64(0));
         iv.end = shifted(s.int64(1));
         iv.row = ctx_.threadRow(s.int64(2));
-        r.add(types::kSynchronization, s.int64(3) + 1);
+        std::int64_t syncType = s.int64(3);
+        if (syncType >= 0 && syncType < kMaxEnumCode) r.add(types::kSynchronization, syncType + 1);
         r.add(types::kCorrelationId, s.int64(4));
         return true;
     }
@@ -192,11 +197,15 @@ void openSync(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
     const auto& db = ctx.report.db();
     if (!db.hasTable(kSyncTable) || !db.hasTable(kRuntimeTable)) return;
     for (auto [code, label] : ctx.report.enumLabels("ENUM_CUPTI_SYNC_TYPE"))
-        ctx.catalog.labelValue(types::kSynchronization, code + 1, label);
+        if (code >= 0 && code < kMaxEnumCode)
+            ctx.catalog.labelValue(types::kSynchronization, code + 1, label);
     std::string syncType = columnOr(db, kSyncTable, "syncType", "0");
+    // Only valid API calls give a thread (the pre-pass found only theirs).
     out.push_back(std::make_unique<SyncSource>(
         ctx, sqlite::Statement(db, "SELECT s.start, s.end, r.globalTid, s." + syncType + ", s.correlationId" +
-                                       kSyncJoin + " ORDER BY " + ctx.report.startOrder(kSyncTable, "s"))));
+                                       kSyncJoin + " AND " + ctx.report.validRows(kRuntimeTable, "r") +
+                                       " WHERE " + ctx.report.validRows(kSyncTable, "s") + " ORDER BY " +
+                                       ctx.report.startOrder(kSyncTable, "s"))));
     out.back()->setReorderWindow(ctx.report.readWindow(kSyncTable));
 }
 
@@ -219,8 +228,8 @@ void openMpi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
             ctx,
             // `end` is nullable in the MPI tables (a call the run ended in): such a call is zero-length.
             sqlite::Statement(db, "SELECT start, coalesce(end, start), globalTid, " + nameColumn(db, t) +
-                                      (hasSize ? ", " + size : std::string()) + " FROM " + t + " ORDER BY " +
-                                      ctx.report.startOrder(t)),
+                                      (hasSize ? ", " + size : std::string()) + " FROM " + t + " WHERE " +
+                                      ctx.report.validRows(t) + " ORDER BY " + ctx.report.startOrder(t)),
             std::string("mpi ") + t, CallNaming{mpiEventType, asIs, true}, hasSize, false));
         out.back()->setReorderWindow(ctx.report.readWindow(t));
     }
@@ -237,7 +246,8 @@ void openOpenAcc(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>&
         out.push_back(std::make_unique<CallSource>(
             ctx,
             sqlite::Statement(db, "SELECT start, end, globalTid, " + nameColumn(db, t) + " FROM " + t +
-                                      " ORDER BY " + ctx.report.startOrder(t)),
+                                      " WHERE " + ctx.report.validRows(t) + " ORDER BY " +
+                                      ctx.report.startOrder(t)),
             std::string("openacc ") + t, CallNaming{openAccType, asIs}, false, false));
         out.back()->setReorderWindow(ctx.report.readWindow(t));
     }

@@ -28,8 +28,9 @@ protected:
         while (nestedRepeat()) {
             if (!st_.step()) return false;
         }
-        std::int64_t apiStart = st_.int64(0) + ctx_.shift, apiEnd = st_.int64(1) + ctx_.shift;
-        std::int64_t gpuStart = st_.int64(3) + ctx_.shift;
+        std::int64_t apiStart = shiftTime(st_.int64(0), ctx_.shift),
+                     apiEnd = shiftTime(st_.int64(1), ctx_.shift);
+        std::int64_t gpuStart = shiftTime(st_.int64(3), ctx_.shift);
         out.isCommunication = true;
         out.pairCount = 0;
         out.order = RecordOrder::Communication;
@@ -107,7 +108,7 @@ void openLaunches(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>
         if (db.hasTable(table))
             gpu += std::string(gpu.empty() ? "" : " UNION ALL ") +
                    "SELECT correlationId, globalPid, deviceId, streamId, start, " + size + " AS size, " +
-                   std::to_string(tag) + " AS tag FROM " + table;
+                   std::to_string(tag) + " AS tag FROM " + table + " WHERE " + ctx.report.validRows(table);
     if (gpu.empty()) return;
     std::string order = ctx.report.startOrder(runtime, "r");
     std::string join = order == "r.rowid" ? " CROSS JOIN " : " JOIN ";
@@ -117,8 +118,8 @@ void openLaunches(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>
                      "g.size, g.tag, g.correlationId FROM " +
                          runtime + " r" + join + "(" + gpu +
                          ") g ON g.correlationId = r.correlationId AND r.globalTid >= g.globalPid AND "
-                         "r.globalTid < g.globalPid + 16777216 ORDER BY " +
-                         order)));
+                         "r.globalTid < g.globalPid + 16777216 WHERE " +
+                         ctx.report.validRows(runtime, "r") + " ORDER BY " + order)));
     out.back()->setReorderWindow(ctx.report.readWindow(runtime));
 }
 

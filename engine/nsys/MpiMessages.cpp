@@ -31,14 +31,15 @@ matchMpiMessages(std::vector<ReportContext*> reports,
         // `end` is nullable (a receive the run ended in): the physical receive is then the call's start.
         sqlite::Statement st(db,
                              "SELECT start, coalesce(end, start), globalTid, textId, remoteRank, tag, size "
-                             "FROM MPI_P2P_EVENTS ORDER BY " +
+                             "FROM MPI_P2P_EVENTS WHERE " +
+                                 reports[i]->report.validRows("MPI_P2P_EVENTS") + " ORDER BY " +
                                  reports[i]->report.startOrder("MPI_P2P_EVENTS"));
         while (st.step()) {
             auto pid = globalPidOf(st.int64(2));
             auto rank = rankOfPid[i].find(pid);
             if (rank == rankOfPid[i].end() || st.isNull(4)) continue;
             std::string_view name = reports[i]->report.string(st.int64(3));
-            Call call{st.int64(0) + reports[i]->shift, st.int64(1) + reports[i]->shift,
+            Call call{shiftTime(st.int64(0), reports[i]->shift), shiftTime(st.int64(1), reports[i]->shift),
                       reports[i]->threadRow(st.int64(2))};
             // MPI_Sendrecv both sends to and receives from its peer; persistent *_init calls are not
             // messages.

@@ -4,6 +4,8 @@
 #include "engine/nsys/SqlColumns.h"
 #include "engine/paraver/EventTypes.h"
 
+#include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 namespace gpueff::nsys {
@@ -27,20 +29,30 @@ constexpr Field kFields[] = {
     {"Rank", types::kNcclRank},
 };
 
-void collect(const nlohmann::json& j, ReportContext& ctx, NcclPayload& out) {
-    if (!j.is_object()) return;
+// NCCL's payloads nest one or two levels; a deeper document is not one of them (and must not exhaust the
+// stack).
+constexpr int kMaxPayloadDepth = 16;
+
+void collect(const nlohmann::json& j, ReportContext& ctx, NcclPayload& out, int depth = 0) {
+    if (!j.is_object() || depth > kMaxPayloadDepth) return;
     for (const auto& [key, value] : j.items()) {
         if (value.is_object()) {
-            collect(value, ctx, out);
+            collect(value, ctx, out, depth + 1);
             continue;
         }
         for (const auto& f : kFields) {
             if (key != f.name) continue;
-            if (value.is_number_integer() || value.is_number_unsigned())
+            // Paraver values are int64: numbers beyond it (or not finite) are left out, never wrapped.
+            if (value.is_number_unsigned()) {
+                if (value.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX))
+                    out.fields.push_back({f.type, static_cast<std::int64_t>(value.get<std::uint64_t>())});
+            } else if (value.is_number_integer()) {
                 out.fields.push_back({f.type, value.get<std::int64_t>()});
-            else if (value.is_number_float())
-                out.fields.push_back({f.type, static_cast<std::int64_t>(value.get<double>())});
-            else if (value.is_string())
+            } else if (value.is_number_float()) {
+                double v = value.get<double>();
+                if (std::isfinite(v) && std::abs(v) < 9.2e18)
+                    out.fields.push_back({f.type, static_cast<std::int64_t>(v)});
+            } else if (value.is_string())
                 out.fields.push_back({f.type, ctx.textValue(f.type, value.get<std::string>())});
         }
     }

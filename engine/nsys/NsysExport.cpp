@@ -1,9 +1,12 @@
 #include "engine/nsys/NsysExport.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/Utf8.h"
 #include "engine/nsys/KnownEnums.h"
+#include "engine/nsys/RowValidity.h"
 #include "engine/nsys/TableScan.h"
 
+#include <charconv>
 #include <fstream>
 
 namespace gpueff::nsys {
@@ -15,12 +18,75 @@ constexpr int kNewestSchemaMajor = 3;
 } // namespace
 
 NsysExport::NsysExport(const std::filesystem::path& path) : db_(path) {
+    readAll();
+}
+
+NsysExport::NsysExport(const std::filesystem::path& name, std::vector<unsigned char> image)
+    : db_(name, std::move(image)) {
+    readAll();
+}
+
+void NsysExport::readAll() {
     if (!db_.hasTable("StringIds"))
         db_.fail("not an Nsight Systems export: table StringIds is missing (export with `nsys export --type "
                  "sqlite`)");
     readVersion();
+    readSession();
     readStrings();
     readNames();
+}
+
+std::string_view NsysExport::utf8(std::string_view raw, const char* table, std::string& buffer) const {
+    if (isValidUtf8(raw)) return raw;
+    ++repairedText_[table];
+    buffer = repairUtf8(raw);
+    return buffer;
+}
+
+std::string NsysExport::utf8(std::string_view raw, const char* table) const {
+    std::string buffer;
+    return std::string(utf8(raw, table, buffer));
+}
+
+std::string NsysExport::validRows(const std::string& table, const std::string& alias) const {
+    std::string reason = badRowReason(db_, table, alias, sessionEnd_);
+    if (reason.empty()) return "1";
+    if (counted_.insert(table).second) {
+        std::string scope = rowsRead(table, "");
+        sqlite::Statement st(db_, "SELECT why, count(*) FROM (SELECT " +
+                                      badRowReason(db_, table, "", sessionEnd_) + " AS why FROM " + table +
+                                      (scope.empty() ? "" : " WHERE " + scope) +
+                                      ") WHERE why IS NOT NULL GROUP BY why");
+        while (st.step())
+            skippedRows_[table][std::string(st.text(0))] += static_cast<std::uint64_t>(st.int64(1));
+    }
+    return "(" + reason + ") IS NULL";
+}
+
+// Times are relative to the session start; its UTC time places reports on one clock, so it must be a
+// number the shift arithmetic can take (refused otherwise: every time of the report depends on it).
+void NsysExport::readSession() {
+    if (db_.hasTable("TARGET_INFO_SESSION_START_TIME") &&
+        db_.hasColumn("TARGET_INFO_SESSION_START_TIME", "utcEpochNs")) {
+        sqlite::Statement st(
+            db_, "SELECT utcEpochNs, typeof(utcEpochNs), rowid FROM TARGET_INFO_SESSION_START_TIME "
+                 "LIMIT 1");
+        if (st.step() && !st.isNull(0)) {
+            if (st.text(1) != "integer" || st.int64(0) < 0 || st.int64(0) > kMaxUtcNs)
+                db_.fail("TARGET_INFO_SESSION_START_TIME row 1 (rowid " + std::to_string(st.int64(2)) +
+                         "): utcEpochNs '" + utf8(st.text(0), "TARGET_INFO_SESSION_START_TIME") +
+                         "' is not a UTC time gpueff can use (an integer from 0 to 2^62 ns since 1970)");
+            utcEpochNs_ = st.int64(0);
+            hasUtcStart_ = true;
+        }
+    }
+    // A duration that is no usable number gives no session bound: rows are then only checked for sign and
+    // range (RowValidity.h).
+    if (db_.hasTable("ANALYSIS_DETAILS") && db_.hasColumn("ANALYSIS_DETAILS", "duration"))
+        sessionEnd_ =
+            db_.scalarInt("SELECT max(duration) FROM ANALYSIS_DETAILS WHERE typeof(duration) = 'integer' "
+                          "AND duration > 0 AND duration <= " +
+                          std::to_string(kMaxTimeNs / 2));
 }
 
 void NsysExport::readVersion() {
@@ -29,31 +95,27 @@ void NsysExport::readVersion() {
                                                            : "";
     if (!table.empty()) {
         if (auto v = db_.scalarText("SELECT value FROM " + table + " WHERE name='EXPORT_PRODUCT_VERSION'"))
-            productVersion_ = *v;
+            productVersion_ = utf8(*v, table.c_str());
         if (auto v = db_.scalarText("SELECT value FROM " + table + " WHERE name='EXPORT_SCHEMA_VERSION'"))
-            schemaVersion_ = *v;
-        int major = std::atoi(schemaVersion_.c_str());
+            schemaVersion_ = utf8(*v, table.c_str());
+        // The leading number of "3.16.1"; none (or one beyond int) reads as 0, an unsupported major.
+        int major = 0;
+        std::from_chars(schemaVersion_.data(), schemaVersion_.data() + schemaVersion_.size(), major);
         if (schemaVersion_ != "unknown" && (major < 2 || major > kNewestSchemaMajor))
             db_.fail("unsupported export schema version " + schemaVersion_ + " (gpueff reads schema 2.x to " +
                      std::to_string(kNewestSchemaMajor) + ".x, i.e. nsys 2021-2026)");
     } else {
         schemaVersion_ = "pre-2022 (no export metadata)";
     }
-    if (db_.hasTable("TARGET_INFO_SESSION_START_TIME")) {
-        if (auto v = db_.scalarInt("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME")) {
-            utcEpochNs_ = *v;
-            hasUtcStart_ = true;
-        }
-    }
     if (db_.hasTable("TARGET_INFO_SYSTEM_ENV"))
         if (auto v = db_.scalarText("SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name='Hostname'"))
-            host_ = *v;
+            host_ = utf8(*v, "TARGET_INFO_SYSTEM_ENV");
 }
 
 void NsysExport::readStrings() {
     sqlite::Statement st(db_, "SELECT id, value FROM StringIds");
     while (st.step()) {
-        strings_.emplace(st.int64(0), std::string(st.text(1)));
+        strings_.emplace(st.int64(0), utf8(st.text(1), "StringIds"));
     }
 }
 
@@ -61,7 +123,7 @@ void NsysExport::readNames() {
     if (db_.hasTable("PROCESSES") && db_.hasColumn("PROCESSES", "globalPid")) {
         sqlite::Statement st(db_, "SELECT globalPid, name FROM PROCESSES");
         while (st.step())
-            if (!st.isNull(1)) processNames_[st.int64(0)] = st.text(1);
+            if (!st.isNull(1)) processNames_[st.int64(0)] = utf8(st.text(1), "PROCESSES");
     }
     if (db_.hasTable("ThreadNames")) {
         sqlite::Statement st(db_, "SELECT globalTid, nameId FROM ThreadNames ORDER BY priority");
@@ -97,7 +159,7 @@ std::unordered_map<std::int64_t, std::string> NsysExport::enumLabels(const std::
     if (!db_.hasTable(table)) return knownEnum(table);
     std::string col = db_.hasColumn(table, "label") ? "label" : "name";
     sqlite::Statement st(db_, "SELECT id, " + col + " FROM " + table);
-    while (st.step()) out.emplace(st.int64(0), std::string(st.text(1)));
+    while (st.step()) out.emplace(st.int64(0), utf8(st.text(1), table.c_str()));
     return out;
 }
 
@@ -114,7 +176,9 @@ std::int64_t NsysExport::readWindow(const std::string& table) const {
     auto it = lateness_.find(table);
     if (it == lateness_.end()) {
         Lateness lateness;
-        sqlite::Statement st(db_, "SELECT start FROM " + table);
+        std::string scope = rowsRead(table, "");
+        sqlite::Statement st(db_, "SELECT start FROM " + table + " WHERE " +
+                                      (scope.empty() ? "" : scope + " AND ") + validRows(table));
         while (st.step()) lateness.see(st.int64(0));
         it = lateness_.emplace(table, lateness.worst).first;
     }

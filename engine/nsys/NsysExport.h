@@ -3,7 +3,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -27,6 +30,8 @@ inline std::int64_t globalPidOf(std::int64_t globalTid) {
 class NsysExport {
 public:
     explicit NsysExport(const std::filesystem::path& path);
+    // An export held in memory (a serialized SQLite image); `name` stands for the file in messages.
+    NsysExport(const std::filesystem::path& name, std::vector<unsigned char> image);
 
     const std::filesystem::path& path() const { return db_.path(); }
     const sqlite::Database& db() const { return db_; }
@@ -35,6 +40,21 @@ public:
     const std::string& host() const { return host_; }
     std::int64_t utcEpochNs() const { return utcEpochNs_; }
     bool hasUtcStart() const { return hasUtcStart_; }
+    // The session's length (ANALYSIS_DETAILS.duration): times of the export lie in [0, sessionEnd].
+    std::optional<std::int64_t> sessionEnd() const { return sessionEnd_; }
+
+    // SQL condition selecting the rows of `table` that can be translated (columns qualified by `alias`).
+    // The other rows are skipped: the first call counts them by reason for skippedRows(). See RowValidity.h.
+    std::string validRows(const std::string& table, const std::string& alias = "") const;
+    // table -> reason -> rows skipped, for the tables read so far.
+    const std::map<std::string, std::map<std::string, std::uint64_t>>& skippedRows() const {
+        return skippedRows_;
+    }
+    // Text from `table` as valid UTF-8: `raw` itself, or a repaired copy in `buffer` (counted per table).
+    std::string_view utf8(std::string_view raw, const char* table, std::string& buffer) const;
+    std::string utf8(std::string_view raw, const char* table) const;
+    // table -> strings whose invalid UTF-8 bytes were replaced by U+FFFD.
+    const std::map<std::string, std::uint64_t>& repairedText() const { return repairedText_; }
 
     std::string_view string(std::int64_t id) const;
     std::string processName(std::int64_t globalPid) const;
@@ -59,7 +79,9 @@ public:
     std::unordered_map<std::int64_t, std::string> enumLabels(const std::string& table) const;
 
 private:
+    void readAll();
     void readVersion();
+    void readSession();
     void readStrings();
     void readNames();
 
@@ -67,6 +89,10 @@ private:
     std::string productVersion_ = "unknown", schemaVersion_ = "unknown", host_ = "localhost";
     std::int64_t utcEpochNs_ = 0;
     bool hasUtcStart_ = false;
+    std::optional<std::int64_t> sessionEnd_;
+    mutable std::map<std::string, std::map<std::string, std::uint64_t>> skippedRows_;
+    mutable std::set<std::string> counted_;
+    mutable std::map<std::string, std::uint64_t> repairedText_;
     std::unordered_map<std::int64_t, std::string> strings_; // ids are sparse (up to millions)
     std::unordered_map<std::int64_t, std::string> processNames_, threadNames_;
     mutable std::unordered_map<std::string, std::int64_t> lateness_;

@@ -6,8 +6,10 @@
 #include "engine/nsys/TableScan.h"
 #include "engine/paraver/EventTypes.h"
 
+#include <charconv>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -21,9 +23,22 @@ namespace {
 constexpr const char* kTable = "NVTX_EVENTS";
 constexpr int kMark = 34, kPushPop = 59, kStartEnd = 60, kDomainCreate = 75, kCategoryName = 33;
 constexpr int kThreadName = 39;
+// Rows without a thread are skipped and counted with the other invalid rows (RowValidity.h).
 const std::string kTranslatedRows = "eventType IN (" + std::to_string(kMark) + ", " +
-                                    std::to_string(kPushPop) + ", " + std::to_string(kStartEnd) +
-                                    ") AND globalTid IS NOT NULL";
+                                    std::to_string(kPushPop) + ", " + std::to_string(kStartEnd) + ")";
+// NVTX categories are any uint32; each gets one of 97 event types of its domain.
+constexpr std::int64_t kCategorySlots = 97;
+std::uint32_t categorySlot(std::int64_t category) {
+    return static_cast<std::uint32_t>(((category % kCategorySlots) + kCategorySlots) % kCategorySlots);
+}
+
+// "MPI Rank N" -> N, or nullopt when N is no integer.
+std::optional<std::int64_t> rankOf(std::string_view digits) {
+    std::int64_t rank = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), rank);
+    if (ec != std::errc() || end != digits.data() + digits.size() || rank < 0) return std::nullopt;
+    return rank;
+}
 
 enum class DomainKind { Default, Nccl, Mpi, Other };
 
@@ -65,7 +80,8 @@ const NvtxMeta& metaOf(const NsysExport& ex) {
                                      ", " + std::to_string(kDomainCreate) + ")");
         while (st.step()) {
             std::int64_t domain = st.isNull(1) ? 0 : st.int64(1);
-            std::string_view text = st.text(4);
+            std::string repaired;
+            std::string_view text = ex.utf8(st.text(4), kTable, repaired);
             switch (st.int64(0)) {
             case kDomainCreate:
                 meta.domainNames[domain] = text;
@@ -76,7 +92,7 @@ const NvtxMeta& metaOf(const NsysExport& ex) {
             default: // kThreadName: older MPI exports name the thread "MPI Rank N", and the rank orders the
                      // tasks.
                 if (text.rfind("MPI Rank ", 0) == 0 && !st.isNull(3))
-                    meta.ranks.emplace_back(st.int64(3), std::atoll(std::string(text.substr(9)).c_str()));
+                    if (auto rank = rankOf(text.substr(9))) meta.ranks.emplace_back(st.int64(3), *rank);
             }
         }
         return meta;
@@ -143,7 +159,8 @@ protected:
         iv.end = iv.hasEnd ? shifted(s.int64(1)) : iv.begin;
         iv.row = ctx_.threadRow(s.int64(6));
         // Registered strings are resolved in memory: a join on StringIds per row costs a B-tree lookup.
-        std::string_view text = s.isNull(3) && !s.isNull(10) ? ctx_.report.string(s.int64(10)) : s.text(3);
+        std::string_view text = s.isNull(3) && !s.isNull(10) ? ctx_.report.string(s.int64(10))
+                                                             : ctx_.report.utf8(s.text(3), kTable, text_);
         if (text.empty()) text = "unnamed range";
         const Domain& d = domain(s.isNull(4) ? 0 : s.int64(4));
         if (d.kind == DomainKind::Mpi && eventType != kMark) {
@@ -153,19 +170,26 @@ protected:
             r.add(type, v != 0 ? v : ctx_.textValue(type, text));
             return true;
         }
-        std::int64_t category = s.isNull(5) ? 0 : s.int64(5) % 97;
-        std::uint32_t type = eventType == kMark ? d.base + types::kNvtxMarkOffset
-                                                : d.base + static_cast<std::uint32_t>(category);
+        std::uint32_t category = s.isNull(5) ? 0 : categorySlot(s.int64(5));
+        std::uint32_t type = eventType == kMark ? d.base + types::kNvtxMarkOffset : d.base + category;
         r.add(type, names(type, d, eventType == kMark ? "marks" : categoryLabel(category)).valueOf(text));
         if (!s.isNull(7)) {
-            std::uint32_t pt = d.base + types::kNvtxNumericPayloadOffset;
-            names(pt, d, "numeric payload");
-            r.add(pt, static_cast<std::int64_t>(std::llround(s.real(7))));
+            // Paraver values are integers: a payload that is no finite number within int64 is left out.
+            double payload = s.real(7);
+            if (std::isfinite(payload) && std::abs(payload) < 9.2e18) {
+                std::uint32_t pt = d.base + types::kNvtxNumericPayloadOffset;
+                names(pt, d, "numeric payload");
+                r.add(pt, static_cast<std::int64_t>(std::llround(payload)));
+            } else {
+                ++ctx_.skipped
+                      ["NVTX numeric payloads that are not finite or beyond int64 (payload left out)"];
+            }
         }
         if (!s.isNull(8) || !s.isNull(9)) {
             std::uint32_t jt = d.base + types::kNvtxJsonPayloadOffset;
             r.add(jt, names(jt, d, "JSON payload")
-                          .valueOf(s.isNull(8) ? ctx_.report.string(s.int64(9)) : s.text(8)));
+                          .valueOf(s.isNull(8) ? ctx_.report.string(s.int64(9))
+                                               : ctx_.report.utf8(s.text(8), kTable, json_)));
         }
         return true;
     }
@@ -175,7 +199,7 @@ private:
         auto it = domains_.find(id);
         return it != domains_.end() ? it->second : defaultDomain_;
     }
-    static std::string categoryLabel(std::int64_t c) {
+    static std::string categoryLabel(std::uint32_t c) {
         return c == 0 ? "ranges" : "category " + std::to_string(c);
     }
     // The value dictionary of an NVTX type, declaring the type on first use (cached: no lookup by label).
@@ -191,6 +215,7 @@ private:
     ReportContext& ctx_;
     std::map<std::int64_t, Domain> domains_;
     Domain defaultDomain_;
+    std::string text_, json_; // repaired copies of invalid UTF-8 text
     std::unordered_map<std::uint32_t, NameDictionary*> dictionaries_;
 };
 
@@ -230,7 +255,7 @@ void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
         auto it = domains.find(domain);
         std::uint32_t base = it != domains.end() ? it->second.base : types::kNvtxDefaultDomainBase;
         std::string prefix = it != domains.end() ? "NVTX " + it->second.name : "NVTX";
-        ctx.catalog.declare(base + static_cast<std::uint32_t>(category % 97), prefix + " " + name);
+        ctx.catalog.declare(base + categorySlot(category), prefix + " " + name);
     }
     std::string numeric = "NULL";
     for (const char* c :
@@ -242,8 +267,9 @@ void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
     std::string json = columnOr(db, kTable, "jsonText") + ", " + columnOr(db, kTable, "jsonTextId");
     std::string sql = "SELECT n.start, n.end, n.eventType, n.text, " + columnOr(db, kTable, "domainId", "0") +
                       ", " + columnOr(db, kTable, "category", "0") + ", n.globalTid, " + numeric + ", " +
-                      json + ", " + columnOr(db, kTable, "textId") + " FROM " + kTable + " n WHERE " +
-                      kTranslatedRows + " ORDER BY " + ctx.report.startOrder(kTable, "n");
+                      json + ", " + columnOr(db, kTable, "textId") + " FROM " + kTable + " n WHERE n." +
+                      kTranslatedRows + " AND " + ctx.report.validRows(kTable, "n") + " ORDER BY " +
+                      ctx.report.startOrder(kTable, "n");
     out.push_back(std::make_unique<NvtxSource>(ctx, sqlite::Statement(db, sql), std::move(domains)));
     out.back()->setReorderWindow(ctx.report.readWindow(kTable));
 }

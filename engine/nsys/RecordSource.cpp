@@ -60,6 +60,12 @@ bool IntervalSource::loadBegin() {
             ++skipped_;
             continue;
         }
+        // The queries leave out rows ending before they start (RowValidity.h); an end heap fed one would
+        // emit records out of time order.
+        if (iv.hasEnd && iv.end < iv.begin) {
+            ++skipped_;
+            continue;
+        }
         nextBegin_.time = iv.begin;
         nextBegin_.row = iv.row;
         nextBegin_.order = RecordOrder::Begin;

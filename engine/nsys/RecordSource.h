@@ -1,4 +1,5 @@
 #pragma once
+#include "engine/nsys/RowValidity.h"
 #include "engine/paraver/TraceRecord.h"
 #include "engine/sqlite/Database.h"
 
@@ -65,7 +66,7 @@ public:
 protected:
     // Decodes the statement's current row; returns false to skip it (it is counted as skipped).
     virtual bool decode(const sqlite::Statement& row, TraceRecord& begin, Interval& interval) = 0;
-    std::int64_t shifted(std::int64_t t) const { return t + shift_; }
+    std::int64_t shifted(std::int64_t t) const { return shiftTime(t, shift_); }
 
 public:
     std::uint64_t skipped() const { return skipped_; }

@@ -32,8 +32,22 @@ void writeSidecar(const std::filesystem::path& path, const std::filesystem::path
                                   {"sync_shift_ns", summary.offsets[i].syncShiftNs},
                                   {"sync_point", summary.offsets[i].syncPoint},
                                   {"offset_ns", summary.offsets[i].offsetNs},
-                                  {"gpu_activity", summary.offsets[i].gpuActivity}});
+                                  {"gpu_activity", summary.offsets[i].gpuActivity},
+                                  {"skipped_rows", summary.offsets[i].skippedRows},
+                                  {"repaired_text", summary.offsets[i].repairedText}});
     }
+    // Totals over the inputs, per table and reason (each input's own counts are in its entry above).
+    SkippedRows skipped;
+    std::map<std::string, std::uint64_t> repaired;
+    for (const auto& o : summary.offsets) {
+        for (const auto& [table, reasons] : o.skippedRows)
+            for (const auto& [why, n] : reasons) skipped[table][why] += n;
+        for (const auto& [table, n] : o.repairedText) repaired[table] += n;
+    }
+    side["skipped_rows"] = nlohmann::json::object();
+    for (const auto& [table, reasons] : skipped) side["skipped_rows"][table] = reasons;
+    side["repaired_text"] = nlohmann::json::object();
+    for (const auto& [table, n] : repaired) side["repaired_text"][table] = n;
     std::vector<std::string> kindList;
     for (const auto* k : kinds) kindList.emplace_back(k->name);
     side["kinds"] = kindList;

@@ -10,8 +10,11 @@ ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::st
                    const std::function<void(const std::int64_t* keys)>& onKey,
                    const std::function<void(std::int64_t start, std::int64_t end)>& onRow) {
     ScanSpan span;
+    // Rows the translation cannot place are left out here as in every query of the table (RowValidity.h),
+    // so the span, objects and storage-order verdict are those of the rows translated.
     sqlite::Statement st(ex.db(), "SELECT start, coalesce(end, start), " + keyColumns + " FROM " + table +
-                                      (where.empty() ? "" : " WHERE " + where));
+                                      " WHERE " + (where.empty() ? "" : where + " AND ") +
+                                      ex.validRows(table));
     std::array<std::int64_t, 4> keys{}, previous{};
     bool any = false;
     Lateness lateness;

@@ -11,6 +11,7 @@ namespace gpueff::nsys {
 // How far rows read in storage order run behind the latest start seen before them (0: stored by start).
 struct Lateness {
     std::int64_t worst = 0, latest = INT64_MIN;
+    // Starts are validated times (0 .. kMaxTimeNs), so the difference cannot overflow.
     void see(std::int64_t start) {
         if (start < latest) worst = std::max(worst, latest - start);
         latest = std::max(latest, start);

@@ -7,6 +7,7 @@
 #include "engine/nsys/MpiMessages.h"
 #include "engine/nsys/RecordMerge.h"
 #include "engine/nsys/ReportContext.h"
+#include "engine/nsys/RowValidity.h"
 #include "engine/nsys/Sidecar.h"
 #include "engine/nsys/TaskLayout.h"
 #include "engine/paraver/OutputFiles.h"
@@ -58,6 +59,19 @@ bool hasGpuActivity(const NsysExport& ex) {
 
 } // namespace
 
+std::vector<std::string> dataNotes(const std::string& input, const SkippedRows& skipped,
+                                   const std::map<std::string, std::uint64_t>& repaired) {
+    std::vector<std::string> out;
+    for (const auto& [table, reasons] : skipped)
+        for (const auto& [why, n] : reasons)
+            out.push_back(input + ": " + table + ": " + std::to_string(n) + (n == 1 ? " row" : " rows") +
+                          " skipped (" + why + ")");
+    for (const auto& [table, n] : repaired)
+        out.push_back(input + ": " + table + ": " + std::to_string(n) + (n == 1 ? " string" : " strings") +
+                      " with invalid UTF-8 (bytes replaced by U+FFFD)");
+    return out;
+}
+
 std::vector<std::string> kindNames() {
     std::vector<std::string> names;
     for (const auto& k : sourceKinds()) names.emplace_back(k.name);
@@ -87,7 +101,10 @@ TranslateSummary translate(const TranslateOptions& options,
         if (tty)
             std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1,
                          options.inputs.size(), options.inputs[i].filename().c_str());
-        reports.push_back(std::make_unique<NsysExport>(options.inputs[i]));
+        if (options.images.empty())
+            reports.push_back(std::make_unique<NsysExport>(options.inputs[i]));
+        else
+            reports.push_back(std::make_unique<NsysExport>(options.inputs[i], options.images.at(i)));
         // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
         // do.
         if (!hasGpuActivity(*reports.back())) {
@@ -122,10 +139,16 @@ TranslateSummary translate(const TranslateOptions& options,
         minUtc = (*std::min_element(reports.begin(), reports.end(), [](auto& a, auto& b) {
                      return a->utcEpochNs() < b->utcEpochNs();
                  }))->utcEpochNs();
-        for (std::size_t i = 0; i < reports.size(); ++i) shift[i] = reports[i]->utcEpochNs() - minUtc;
+        // Session starts are validated (0 .. kMaxUtcNs, NsysExport), so the shifts are too.
+        for (std::size_t i = 0; i < reports.size(); ++i)
+            shift[i] = checkedSub(reports[i]->utcEpochNs(), minUtc);
     }
-    for (std::size_t i = 0; i < reports.size(); ++i)
-        summary.offsets.push_back({options.inputs[i], shift[i], 0, ""});
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        ReportOffset offset;
+        offset.input = options.inputs[i];
+        offset.utcShiftNs = shift[i];
+        summary.offsets.push_back(offset);
+    }
     if (reports.size() > 1) {
         std::vector<std::optional<SyncPoint>> points;
         for (auto& r : reports) points.push_back(syncPoint(*r));
@@ -134,28 +157,28 @@ TranslateSummary translate(const TranslateOptions& options,
         for (std::size_t i = 0; i < reports.size(); ++i) {
             summary.offsets[i].syncShiftNs = corrections[i];
             if (why.empty()) summary.offsets[i].syncPoint = points[i]->name;
-            shift[i] += corrections[i];
+            shift[i] = checkedAdd(shift[i], corrections[i]);
         }
         if (!why.empty() && log) log("clocks aligned by UTC session start only: " + why);
     }
     std::int64_t zero = INT64_MAX, end = INT64_MIN;
     for (std::size_t i = 0; i < reports.size(); ++i) {
-        zero = std::min(zero, objects[i].firstTime + shift[i]);
-        end = std::max(end, objects[i].lastTime + shift[i]);
+        zero = std::min(zero, checkedAdd(objects[i].firstTime, shift[i]));
+        end = std::max(end, checkedAdd(objects[i].lastTime, shift[i]));
     }
-    summary.durationNs = end - zero;
+    summary.durationNs = checkedSub(end, zero);
     for (std::size_t i = 0; i < reports.size(); ++i) {
-        summary.offsets[i].offsetNs = shift[i] - zero;
+        summary.offsets[i].offsetNs = checkedSub(shift[i], zero);
         summary.offsets[i].gpuActivity =
             std::find(withoutGpu.begin(), withoutGpu.end(), i) == withoutGpu.end();
     }
-    summary.originUtcNs = utc ? minUtc + zero : 0;
+    summary.originUtcNs = utc ? checkedAdd(minUtc, zero) : 0;
 
     paraver::EventCatalog catalog;
     declareEventTypes(catalog);
     std::vector<std::unique_ptr<ReportContext>> contexts;
     for (std::size_t i = 0; i < reports.size(); ++i)
-        contexts.push_back(std::make_unique<ReportContext>(*reports[i], shift[i] - zero, catalog));
+        contexts.push_back(std::make_unique<ReportContext>(*reports[i], checkedSub(shift[i], zero), catalog));
     paraver::TraceLayout layout = buildTaskLayout(reports, objects, options.threadNames, contexts);
     summary.tasks = layout.tasks.size();
     summary.threads = layout.rows.size();
@@ -209,6 +232,10 @@ TranslateSummary translate(const TranslateOptions& options,
     // Sources report what they skipped as they go, so this is read after the merge.
     for (auto& ctx : contexts)
         for (const auto& [why, n] : ctx->skipped) summary.skipped[why] += n;
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        summary.offsets[i].skippedRows = reports[i]->skippedRows();
+        summary.offsets[i].repairedText = reports[i]->repairedText();
+    }
     if (catalog.collisions())
         summary
             .skipped["event values moved to the next free value after a name hash collision (not dropped)"] +=
@@ -219,6 +246,10 @@ TranslateSummary translate(const TranslateOptions& options,
 
     writeSidecar(files.temporary(sidecar), withExt(".json"), withExt(".prv").filename().string(), reports,
                  kinds, summary);
+    if (options.warn)
+        for (const auto& o : summary.offsets)
+            for (const auto& line : dataNotes(o.input.string(), o.skippedRows, o.repairedText))
+                options.warn(line);
     if (log) {
         for (const auto& o : summary.offsets)
             if (reports.size() > 1)

@@ -19,7 +19,16 @@ struct TranslateOptions {
     std::set<std::string> only, skip; // kinds (see sourceKinds())
     bool threadNames = false;         // nsys thread names in the .row instead of THREAD a.t.n
     bool progress = false;
+    // Called once per table and reason for rows skipped or text repaired (after the outputs are written);
+    // the CLI prints each as "gpueff: warning: <line>" whatever --quiet says.
+    std::function<void(const std::string&)> warn;
+    // When not empty: the exports themselves, serialized SQLite images (one per input, which then only names
+    // it in messages), opened in memory (sqlite3_deserialize). For the fuzz harness.
+    std::vector<std::vector<unsigned char>> images;
 };
+
+// table -> reason -> rows: the rows of an export left out because they cannot be placed (RowValidity.h).
+using SkippedRows = std::map<std::string, std::map<std::string, std::uint64_t>>;
 
 struct ReportOffset {
     std::filesystem::path input;
@@ -28,7 +37,14 @@ struct ReportOffset {
     std::string syncPoint;        // "MPI_Init end", or empty
     std::int64_t offsetNs = 0;    // output time = export time + offsetNs
     bool gpuActivity = true;
+    SkippedRows skippedRows;
+    std::map<std::string, std::uint64_t> repairedText; // table -> strings with invalid UTF-8 repaired
 };
+
+// One line per table and reason ("x.sqlite: CUPTI_ACTIVITY_KIND_KERNEL: 1 row skipped (end before start)"):
+// the warnings of `translate` and the notes of report.json say the same.
+std::vector<std::string> dataNotes(const std::string& input, const SkippedRows& skipped,
+                                   const std::map<std::string, std::uint64_t>& repaired);
 
 struct TranslateSummary {
     std::uint64_t records = 0, bytes = 0;

@@ -1,10 +1,9 @@
 #include "engine/sqlite/Database.h"
 
-#include <sqlite3.h>
+#include "engine/common/Error.h"
 
 #include <fstream>
-
-#include "engine/common/Error.h"
+#include <sqlite3.h>
 
 namespace gpueff::sqlite {
 
@@ -24,50 +23,90 @@ std::uint32_t bigEndian(const unsigned char* p, int n) {
 
 // SQLite only notices a truncated file when a query reaches a missing page; the header says how many pages
 // there should be, so check before anything is read.
+void checkNotTruncated(const std::string& name, const unsigned char* header, std::size_t headerBytes,
+                       std::uintmax_t size) {
+    if (headerBytes < 100)
+        throw Error(name + ": truncated database: " + std::to_string(size) + " bytes, less than its header");
+    std::uint32_t pageSize = bigEndian(header + 16, 2);
+    if (pageSize == 1) pageSize = 65536;
+    std::uint32_t pages = bigEndian(header + 28, 4);
+    if (pages != 0 && static_cast<std::uintmax_t>(pageSize) * pages > size)
+        throw Error(name + ": truncated database: header declares " + std::to_string(pages) + " pages of " +
+                    std::to_string(pageSize) + " bytes but the file has " + std::to_string(size) + " bytes");
+}
+
 void checkNotTruncated(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     unsigned char h[100] = {};
     in.read(reinterpret_cast<char*>(h), sizeof h);
-    std::uint32_t pageSize = bigEndian(h + 16, 2);
-    if (pageSize == 1) pageSize = 65536;
-    std::uint32_t pages = bigEndian(h + 28, 4);
-    auto size = std::filesystem::file_size(path);
-    if (in.gcount() < 100 || (pages != 0 && static_cast<std::uintmax_t>(pageSize) * pages > size))
-        throw Error(path.string() + ": truncated database: header declares " + std::to_string(pages) +
-                    " pages of " + std::to_string(pageSize) + " bytes but the file has " + std::to_string(size) +
-                    " bytes");
+    checkNotTruncated(path.string(), h, static_cast<std::size_t>(in.gcount()),
+                      std::filesystem::file_size(path));
 }
 
-bool corrupt(int code) { return code == SQLITE_CORRUPT || code == SQLITE_NOTADB; }
+bool corrupt(int code) {
+    return code == SQLITE_CORRUPT || code == SQLITE_NOTADB;
+}
 } // namespace
+
+void Database::Close::operator()(sqlite3* db) const {
+    sqlite3_close(db);
+}
 
 Database::Database(const std::filesystem::path& path) : path_(path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) throw Error(path.string() + ": no such file");
     if (!looksLikeSqlite(path)) throw Error(path.string() + ": not an SQLite database (bad file header)");
     checkNotTruncated(path);
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
-        std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
-        sqlite3_close(db_);
-        db_ = nullptr;
-        throw Error(path.string() + ": cannot open SQLite database: " + msg);
-    }
+    sqlite3* db = nullptr;
+    int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    db_.reset(db); // closed on every path from here, also when the open itself failed
+    if (rc != SQLITE_OK)
+        throw Error(path.string() +
+                    ": cannot open SQLite database: " + (db ? sqlite3_errmsg(db) : "out of memory"));
     // Sorting and automatic indexes spill to temporary files, so memory stays bounded for any export size.
-    sqlite3_exec(db_, "PRAGMA temp_store=FILE; PRAGMA cache_size=-16384;", nullptr, nullptr, nullptr);
+    sqlite3_exec(db, "PRAGMA temp_store=FILE; PRAGMA cache_size=-16384;", nullptr, nullptr, nullptr);
+    readSchema();
+}
+
+Database::Database(const std::filesystem::path& name, std::vector<unsigned char> image)
+    : path_(name), image_(std::move(image)) {
+    if (image_.size() < 16 ||
+        std::string_view(reinterpret_cast<const char*>(image_.data()), 15) != "SQLite format 3")
+        throw Error(name.string() + ": not an SQLite database (bad file header)");
+    checkNotTruncated(name.string(), image_.data(), image_.size(), image_.size());
+    sqlite3* db = nullptr;
+    int rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+    db_.reset(db);
+    if (rc != SQLITE_OK)
+        throw Error(name.string() +
+                    ": cannot open SQLite database: " + (db ? sqlite3_errmsg(db) : "out of memory"));
+    // The image stays owned by this object (no FREEONCLOSE): it outlives the connection, which closes first.
+    auto size = static_cast<sqlite3_int64>(image_.size());
+    if (sqlite3_deserialize(db, "main", image_.data(), size, size, SQLITE_DESERIALIZE_READONLY) != SQLITE_OK)
+        throw Error(name.string() + ": cannot open SQLite database: " + sqlite3_errmsg(db));
+    sqlite3_exec(db, "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384;", nullptr, nullptr, nullptr);
+    readSchema();
+}
+
+void Database::readSchema() {
     Statement st(*this, "SELECT name FROM sqlite_master WHERE type IN ('table','view')");
     while (st.step()) tables_.emplace(st.text(0));
 }
 
-Database::~Database() { sqlite3_close(db_); }
+Database::~Database() = default;
 
-void Database::fail(const std::string& what) const { throw Error(path_.string() + ": " + what); }
+void Database::fail(const std::string& what) const {
+    throw Error(path_.string() + ": " + what);
+}
 
 void Database::setCacheKiB(int kib) const {
     std::string pragma = "PRAGMA cache_size=-" + std::to_string(kib);
-    sqlite3_exec(db_, pragma.c_str(), nullptr, nullptr, nullptr);
+    sqlite3_exec(db_.get(), pragma.c_str(), nullptr, nullptr, nullptr);
 }
 
-bool Database::hasTable(std::string_view table) const { return tables_.count(std::string(table)) != 0; }
+bool Database::hasTable(std::string_view table) const {
+    return tables_.count(std::string(table)) != 0;
+}
 
 const std::set<std::string>& Database::columns(const std::string& table) const {
     auto it = columns_.find(table);
@@ -110,7 +149,9 @@ Statement::Statement(Statement&& o) noexcept : db_(o.db_), stmt_(o.stmt_), sql_(
     o.stmt_ = nullptr;
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+    sqlite3_finalize(stmt_);
+}
 
 bool Statement::step() {
     int rc = sqlite3_step(stmt_);
@@ -120,19 +161,31 @@ bool Statement::step() {
               sqlite3_errmsg(db_->handle()) + ") while running: " + sql_);
 }
 
-bool Statement::isNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
-std::int64_t Statement::int64(int col) const { return sqlite3_column_int64(stmt_, col); }
-double Statement::real(int col) const { return sqlite3_column_double(stmt_, col); }
+bool Statement::isNull(int col) const {
+    return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+}
+std::int64_t Statement::int64(int col) const {
+    return sqlite3_column_int64(stmt_, col);
+}
+double Statement::real(int col) const {
+    return sqlite3_column_double(stmt_, col);
+}
 std::string_view Statement::text(int col) const {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
-    return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col))) : std::string_view();
+    // A NULL reads as "" (never a null data pointer, which memcmp and friends must not see).
+    return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)))
+             : std::string_view("");
 }
 const void* Statement::blob(int col, int& bytes) const {
     const void* p = sqlite3_column_blob(stmt_, col);
     bytes = sqlite3_column_bytes(stmt_, col);
     return p;
 }
-void Statement::bind(int index, std::int64_t value) { sqlite3_bind_int64(stmt_, index, value); }
-void Statement::reset() { sqlite3_reset(stmt_); }
+void Statement::bind(int index, std::int64_t value) {
+    sqlite3_bind_int64(stmt_, index, value);
+}
+void Statement::reset() {
+    sqlite3_reset(stmt_);
+}
 
 } // namespace gpueff::sqlite

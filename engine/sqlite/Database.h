@@ -2,10 +2,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -43,6 +45,9 @@ private:
 class Database {
 public:
     explicit Database(const std::filesystem::path& path);
+    // An in-memory database from a serialized image (sqlite3_deserialize), read-only; `name` stands for the
+    // file in messages. Used by the fuzz harness to translate mutated images without touching the disk.
+    Database(const std::filesystem::path& name, std::vector<unsigned char> image);
     ~Database();
     Database(const Database&) = delete;
     Database& operator=(const Database&) = delete;
@@ -53,14 +58,21 @@ public:
     bool hasColumn(const std::string& table, std::string_view column) const;
     std::optional<std::int64_t> scalarInt(const std::string& sql) const;
     std::optional<std::string> scalarText(const std::string& sql) const;
-    sqlite3* handle() const { return db_; }
+    sqlite3* handle() const { return db_.get(); }
     // SQLite's page cache, which also bounds the memory each sort or automatic index uses before spilling.
     void setCacheKiB(int kib) const;
     [[noreturn]] void fail(const std::string& what) const;
 
 private:
+    struct Close {
+        void operator()(sqlite3* db) const;
+    };
+    void readSchema();
+
     std::filesystem::path path_;
-    sqlite3* db_ = nullptr;
+    std::vector<unsigned char> image_; // the serialized database behind an in-memory connection
+    // Owned from the moment sqlite3_open returns: a constructor that throws later still closes it.
+    std::unique_ptr<sqlite3, Close> db_;
     std::set<std::string> tables_;
     mutable std::map<std::string, std::set<std::string>> columns_;
 };

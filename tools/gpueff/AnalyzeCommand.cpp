@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <optional>
 
 namespace gpueff::cli {
@@ -19,16 +20,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Inputs as the sidecar of our translation recorded them (path, versions, host, clock offset).
-std::vector<reports::ReportInput> sidecarInputs(const fs::path& sidecar) {
+// Inputs as the sidecar of our translation recorded them (path, versions, host, clock offset), and the
+// rows each input had skipped (notes of the report).
+std::vector<reports::ReportInput> sidecarInputs(const fs::path& sidecar, std::vector<std::string>& notes) {
     std::vector<reports::ReportInput> out;
     std::ifstream in(sidecar);
     if (!in) return out;
     try {
         auto j = nlohmann::json::parse(in);
-        for (const auto& i : j.value("inputs", nlohmann::json::array()))
+        for (const auto& i : j.value("inputs", nlohmann::json::array())) {
             out.push_back({i.value("path", ""), i.value("nsys_version", ""), i.value("host", ""),
                            i.value("offset_ns", std::int64_t{0})});
+            auto skipped = i.value("skipped_rows", nsys::SkippedRows{});
+            auto repaired = i.value("repaired_text", std::map<std::string, std::uint64_t>{});
+            for (auto& n : nsys::dataNotes(out.back().path, skipped, repaired)) notes.push_back(std::move(n));
+        }
     } catch (const nlohmann::json::exception& e) {
         throw Error(sidecar.string() + ": not a gpueff sidecar: " + e.what());
     }
@@ -46,16 +52,19 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
     auto log = [quiet = request.quiet](const std::string& line) {
         if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());
     };
+    // Rows skipped from the inputs are printed even with --quiet: the numbers leave them out.
+    auto warn = [](const std::string& line) { std::fprintf(stderr, "gpueff: warning: %s\n", line.c_str()); };
     std::vector<fs::path> inputs(request.inputs.begin(), request.inputs.end());
     if (inputs.empty()) inputs.push_back(GPUEFF_SAMPLE_EXPORT);
     OutputFiles out({}, dir);
 
     fs::path prv, prvShown;
     std::vector<reports::ReportInput> sources;
+    std::vector<std::string> dataNotes;
     if (semantic::isParaverTrace(inputs.front())) {
         if (inputs.size() > 1) throw Error("analyze takes one Paraver trace (or several nsys exports)");
         prv = prvShown = inputs.front();
-        sources = sidecarInputs(semantic::traceStem(prv).string() + ".json");
+        sources = sidecarInputs(semantic::traceStem(prv).string() + ".json", dataNotes);
     } else {
         nsys::TranslateOptions o;
         for (const auto& in : inputs) {
@@ -66,12 +75,13 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
         auto stem = request.name.empty() ? inputs.front().stem().string() : request.name;
         o.prefix = dir / stem;
         o.progress = !request.quiet;
+        o.warn = warn;
         std::size_t first = out.size();
         nsys::translate(o, log, out);
         // Read back from the staging directory: what this run wrote, not what another may have put in DIR.
         prv = out.temporary(first);
         prvShown = out.final(first);
-        sources = sidecarInputs(out.temporary(first + 3));
+        sources = sidecarInputs(out.temporary(first + 3), dataNotes);
     }
     double translateSeconds = since();
     // Only the event types the cfgs of the analysis read: GPU activity, synchronization, GPU metrics,
@@ -90,6 +100,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
     reports::ReportContextInfo info;
     info.prv = prvShown.string();
     info.inputs = sources;
+    info.dataNotes = dataNotes;
     info.tasks = trace->context().objects.count(semantic::Level::Task);
     info.threads = trace->context().objects.count(semantic::Level::Thread);
     nlohmann::json report = reports::reportJson(analysis, info);

@@ -106,6 +106,7 @@ Action addTranslate(CLI::App& app) {
         auto log = [quiet = args->quiet](const std::string& line) {
             if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());
         };
+        o.warn = [](const std::string& line) { std::fprintf(stderr, "gpueff: warning: %s\n", line.c_str()); };
         auto s = nsys::translate(o, log);
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!args->quiet)

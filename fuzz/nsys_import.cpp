@@ -1,0 +1,54 @@
+// libFuzzer harness: the Nsight Systems importer on mutated SQLite images. The input is a whole database
+// file, opened in memory with sqlite3_deserialize and translated into a scratch prefix; a gpueff::Error is
+// a clean refusal, anything else escaping (or a sanitizer report) is a finding.
+#include "engine/common/Error.h"
+#include "engine/nsys/Translator.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+// One scratch directory per process, removed at exit: every input overwrites the same PREFIX.*.
+const std::filesystem::path& scratch() {
+    static const std::filesystem::path dir = [] {
+        auto d = std::filesystem::temp_directory_path() / ("gpueff-fuzz-nsys-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(d);
+        std::atexit([] {
+            std::error_code ec;
+            std::filesystem::remove_all(scratch(), ec);
+        });
+        return d;
+    }();
+    return dir;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    try {
+        gpueff::nsys::TranslateOptions options;
+        options.inputs = {"fuzz.sqlite"};
+        options.images.emplace_back(data, data + size);
+        options.prefix = scratch() / "trace";
+        gpueff::nsys::translate(options, {});
+    } catch (const gpueff::Error& e) {
+        // A refusal with a message is the expected outcome for most mutations; an input must never reach
+        // an invariant check of the importer (those say "internal error").
+        if (std::string(e.what()).find("internal error") != std::string::npos) {
+            std::fprintf(stderr, "nsys_import: %s\n", e.what());
+            std::abort();
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nsys_import: unexpected exception: %s\n", e.what());
+        std::abort();
+    }
+    return 0;
+}
