@@ -35,7 +35,8 @@ std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv,
     paraver::readPcf(stem.string() + ".pcf", labels);
     ObjectModel objects(trace.header);
     std::map<std::string, std::size_t> expected = {{"THREAD", objects.count(Level::Thread)},
-                                                   {"TASK", objects.count(Level::Task)}};
+                                                   {"TASK", objects.count(Level::Task)},
+                                                   {"APPL", objects.count(Level::Application)}};
     if (!trace.header.cpusPerNode.empty()) {
         expected["CPU"] = objects.count(Level::Cpu);
         expected["NODE"] = objects.count(Level::Node);
