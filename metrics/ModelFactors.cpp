@@ -42,14 +42,15 @@ void checkMeasurable(const semantic::LoadedTrace& trace) {
     bool anyRecord = !t.communications.empty(), anyRunning = false;
     for (const auto& th : t.threads) {
         anyRecord = anyRecord || !th.stateBegin.empty() || !th.eventTime.empty();
-        anyRunning =
-            anyRunning || std::find(th.stateValue.begin(), th.stateValue.end(), 1U) != th.stateValue.end();
+        for (std::size_t i = 0; i < th.stateValue.size() && !anyRunning; ++i)
+            anyRunning = th.stateValue[i] == 1 && th.stateEnd[i] > th.stateBegin[i];
     }
     if (!anyRecord)
         throw Error(trace.path.string() + ": the trace has no records, only a header: no model factors");
     if (!anyRunning)
-        throw Error(trace.path.string() +
-                    ": no thread is ever in state 1 (Running): no useful computation, no model factors");
+        throw Error(
+            trace.path.string() +
+            ": no thread is ever in state 1 (Running) for any time: no useful computation, no model factors");
 }
 
 } // namespace

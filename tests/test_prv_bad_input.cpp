@@ -188,6 +188,10 @@ TEST_CASE("modelfactors: a header-only trace and a trace never Running are refus
                                 "header.prv: the trace has no records, only a header: no model factors");
     expectRefusedKeepingOutputs(args("good.prv"), args("idle.prv"), out,
                                 "idle.prv: no thread is ever in state 1 (Running)");
+    // Running for no time: useful time 0 would divide the computation scalability by zero.
+    writeFile(dir / "instant.prv", "#Paraver (d):100_ns:1(1):1:1(1:1)\n1:1:1:1:1:5:5:1\n");
+    expectRefusedKeepingOutputs(args("good.prv"), args("instant.prv"), out,
+                                "instant.prv: no thread is ever in state 1 (Running) for any time");
 }
 
 TEST_CASE("analyze: a Paraver trace with a corrupt header is refused and the previous report kept") {
@@ -268,4 +272,23 @@ TEST_CASE("prv: the in-memory reader reads what the file reader reads") {
     CHECK(fromMemory.endTime() == 100);
     CHECK_THROWS_WITH_AS(paraver::readPrvText(text + "1:1:1:1:1:5:4:1\n", "m.prv"),
                          doctest::Contains("m.prv:5: state ends at 4, before it begins at 5"), gpueff::Error);
+}
+
+TEST_CASE("histogram: an event value near 2^63 labels its column without an out-of-range conversion") {
+    // The value becomes the double 2^63, which no int64 holds: the label lookup used to convert it anyway
+    // (undefined behaviour, caught by the sanitizer build). The column is labelled by its number instead.
+    auto dir = tempDir("prv_value_label");
+    writeFile(dir / "t.prv", "#Paraver (d):100_ns:1(1):1:1(1:1)\n2:1:1:1:1:10:7:9223372036854775807\n");
+    writeFile(dir / "t.pcf", "EVENT_TYPE\n0 7 big\nVALUES\n9223372036854775807 largest\n");
+    writeFile(dir / "v.cfg", "#ParaverCFG\nwindow_name v\nwindow_type single\nwindow_level thread\n"
+                             "window_selected_functions { 2, { {thread, Last Evt Val}, {evt_type, =} } }\n"
+                             "window_filter_module evt_type 1 7\n< NEW ANALYZER2D >\n"
+                             "Analyzer2D.ControlWindow: 1\nAnalyzer2D.Statistic: Time\n"
+                             "Analyzer2D.ComputeYScale: True\n");
+    auto r = run(gpueffBinary().string() + " histogram -q " + (dir / "t.prv").string() + " " +
+                 (dir / "v.cfg").string() + " -o " + (dir / "out").string());
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    auto text = readFile(dir / "out" / "v.txt");
+    CHECK_MESSAGE(text.find("value 9,223,372,036,854,775,808") != std::string::npos, text);
+    CHECK_MESSAGE(text.find("THREAD 1.1.1\t90.00\t") != std::string::npos, text); // 10 .. 100 ns
 }

@@ -94,18 +94,27 @@ std::string semanticLabel(const WindowSet& windows, std::size_t w, double v) {
     const auto& labels = windows.context().labels;
     double intPart = 0;
     std::string number = grouped(v, std::modf(v, &intPart) != 0.0 ? 2 : 0);
+    // A label is looked up only when the value fits the key's type: values come from the trace (an event
+    // value near 2^63) or from compose functions (a negative state), and converting one out of range is
+    // undefined behaviour.
+    bool integral = std::isfinite(v) && std::modf(v, &intPart) == 0.0;
+    bool fitsUint32 = integral && v >= 0 && v <= 4294967295.0;
+    bool fitsInt64 = integral && v >= -0x1p63 && v < 0x1p63;
     switch (windows.infoType(w)) {
     case InfoType::State: {
-        auto it = labels.states.find(static_cast<std::uint32_t>(v));
+        auto it = fitsUint32 ? labels.states.find(static_cast<std::uint32_t>(v)) : labels.states.end();
         return it == labels.states.end() ? " state " + number : it->second;
     }
     case InfoType::EventType: {
-        auto it = labels.eventTypes.find(static_cast<std::uint32_t>(v));
+        auto it =
+            fitsUint32 ? labels.eventTypes.find(static_cast<std::uint32_t>(v)) : labels.eventTypes.end();
         return it == labels.eventTypes.end() ? "type " + number : it->second;
     }
     case InfoType::EventValue: {
+        if (!fitsInt64) return "value " + number;
         auto types = windows.filterTypes(w);
         for (auto t : types) {
+            if (!(t >= 0 && t <= 4294967295.0)) continue; // a cfg's filter value that no type can have
             auto it = labels.eventValues.find(static_cast<std::uint32_t>(t));
             if (it == labels.eventValues.end()) continue;
             auto vit = it->second.find(static_cast<std::int64_t>(v));
