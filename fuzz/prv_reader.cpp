@@ -3,7 +3,11 @@
 // gpueff::Error is a clean refusal; anything else escaping, or a broken invariant of the trace, aborts.
 #include "engine/common/Error.h"
 #include "engine/paraver/PrvReader.h"
+#include "engine/semantic/Cfg.h"
+#include "engine/semantic/Histogram.h"
+#include "engine/semantic/HistogramOutput.h"
 #include "engine/semantic/LoadedTrace.h"
+#include "engine/semantic/Window.h"
 #include "metrics/ModelFactors.h"
 
 #include <algorithm>
@@ -11,7 +15,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <sstream>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -42,6 +48,37 @@ void checkTrace(const paraver::Trace& t) {
     }
 }
 
+// Event values and types straight from the records, as histogram columns with their labels (a value near
+// 2^63 once reached an out-of-range conversion there), written as text and JSON like `gpueff histogram`.
+// (computeHistogram evaluates a cfg's last histogram, so one cfg per histogram.)
+const std::vector<gpueff::semantic::Cfg>& cfgs() {
+    auto window = [](const char* level, const char* function, const char* statistic) {
+        return std::string("#ParaverCFG\nConfigFile.NumWindows: 1\nwindow_name w\nwindow_type single\n") +
+               "window_level " + level + "\nwindow_selected_functions { 1, { {thread, " + function +
+               "} } }\n< NEW ANALYZER2D >\nAnalyzer2D.ControlWindow: 1\nAnalyzer2D.Statistic: " + statistic +
+               "\nAnalyzer2D.ComputeYScale: True\n";
+    };
+    static const std::vector<gpueff::semantic::Cfg> all = {
+        gpueff::semantic::parseCfgText(window("thread", "Last Evt Val", "Average value"), "values.cfg"),
+        gpueff::semantic::parseCfgText(window("task", "Last Evt Type", "# Bursts"), "types.cfg"),
+        gpueff::semantic::parseCfgText(window("thread", "State As Is", "% Time"), "states.cfg")};
+    return all;
+}
+
+void histograms(const gpueff::semantic::LoadedTrace& loaded) {
+    for (const auto& cfg : cfgs()) {
+        try {
+            gpueff::semantic::WindowSet windows(cfg, loaded.context());
+            auto table = gpueff::semantic::computeHistogram(cfg, windows);
+            std::ostringstream text;
+            gpueff::semantic::writeHistogramText(text, table, 2);
+            (void)gpueff::semantic::histogramJson(table).dump();
+        } catch (const gpueff::Error&) {
+            // e.g. a task without threads for the task-level window
+        }
+    }
+}
+
 void load(std::string_view text, bool lenient) {
     paraver::ReadOptions options;
     options.lenient = lenient;
@@ -51,6 +88,7 @@ void load(std::string_view text, bool lenient) {
     (void)trace.warnings();
     gpueff::semantic::LoadedTrace loaded(std::move(trace), paraver::TraceLabels{});
     loaded.path = "fuzz.prv";
+    histograms(loaded);
     try {
         auto measures = gpueff::metrics::measureRun(loaded);
         (void)gpueff::metrics::computeModelFactors({measures});
