@@ -95,6 +95,13 @@ AnalysisWindow chooseWindow(const semantic::LoadedTrace& trace, const DeviceActi
 }
 
 Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& options) {
+    // Every window, duration and --begin/--end of the analysis is in nanoseconds, the unit gpueff translate
+    // writes; a trace in another unit would give numbers 10^3..10^9 off under a "ns" label.
+    if (trace.trace().header.unit != paraver::TimeUnit::Nanoseconds)
+        throw Error(
+            trace.path.string() +
+            ":1: analyze reads traces timed in nanoseconds (\"_ns\" in the header), as gpueff translate "
+            "writes them; this one is not");
     Analysis a;
     a.activity = readDeviceActivity(trace);
     a.window = chooseWindow(trace, a.activity, options);

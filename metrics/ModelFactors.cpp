@@ -34,9 +34,29 @@ bool hasEventType(const semantic::LoadedTrace& trace, std::uint32_t type) {
     return std::binary_search(types.begin(), types.end(), type);
 }
 
+// The useful-time cfg histograms the Useful function (1 in state Running, else 0) with ComputeYScale, which
+// builds its columns from the smallest non-zero value; with no Running at all the only column is the value 0
+// and would be read as useful time (PE 100 % for a header-only trace). Such a run has no model factors.
+void checkMeasurable(const semantic::LoadedTrace& trace) {
+    const auto& t = trace.trace();
+    bool anyRecord = !t.communications.empty(), anyRunning = false;
+    for (const auto& th : t.threads) {
+        anyRecord = anyRecord || !th.stateBegin.empty() || !th.eventTime.empty();
+        for (std::size_t i = 0; i < th.stateValue.size() && !anyRunning; ++i)
+            anyRunning = th.stateValue[i] == 1 && th.stateEnd[i] > th.stateBegin[i];
+    }
+    if (!anyRecord)
+        throw Error(trace.path.string() + ": the trace has no records, only a header: no model factors");
+    if (!anyRunning)
+        throw Error(
+            trace.path.string() +
+            ": no thread is ever in state 1 (Running) for any time: no useful computation, no model factors");
+}
+
 } // namespace
 
 RunMeasures measureRun(const semantic::LoadedTrace& trace) {
+    checkMeasurable(trace);
     RunMeasures m;
     m.trace = trace.path.string();
     m.processes = trace.context().objects.count(semantic::Level::Task);

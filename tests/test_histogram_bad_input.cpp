@@ -101,7 +101,8 @@ TEST_CASE("modelfactors: a trace without useful state, and a missing file") {
     auto r = run(gpueffBinary().string() + " modelfactors -q " + t.string() + " --csv " +
                  (dir / "mf.csv").string());
     CHECK_MESSAGE(r.exitCode == 1, r.output);
-    CHECK(r.output.find("empty time range") != std::string::npos);
+    CHECK_MESSAGE(r.output.find("t.prv: the trace has no records, only a header") != std::string::npos,
+                  r.output);
     CHECK(!std::filesystem::exists(dir / "mf.csv"));
     auto missing = run(gpueffBinary().string() + " modelfactors " + (dir / "nope.prv").string());
     CHECK(missing.exitCode != 0);

@@ -71,4 +71,21 @@ std::string repairUtf8(std::string_view s) {
     return out;
 }
 
+std::string printableExcerpt(std::string_view text, std::size_t limit) {
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (std::size_t i = 0; i < text.size() && i < limit; ++i) {
+        auto c = static_cast<std::uint8_t>(text[i]);
+        if (c >= 0x20 && c < 0x7F) {
+            out.push_back(static_cast<char>(c));
+        } else {
+            out += "\\x";
+            out.push_back(hex[c >> 4]);
+            out.push_back(hex[c & 0xF]);
+        }
+    }
+    if (text.size() > limit) out += "...";
+    return out;
+}
+
 } // namespace gpueff

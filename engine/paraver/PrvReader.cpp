@@ -1,9 +1,11 @@
 #include "engine/paraver/PrvReader.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/Utf8.h"
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <numeric>
 #include <string_view>
 #include <zlib.h>
@@ -12,18 +14,71 @@ namespace gpueff::paraver {
 
 namespace {
 
-// Lines of a plain or gzip-compressed file, read in large blocks.
-class LineReader {
+// Where the bytes of a trace come from: a plain or gzip-compressed file (zlib reads both), or memory.
+class ByteSource {
 public:
-    explicit LineReader(const std::filesystem::path& path) : path_(path.string()) {
+    virtual ~ByteSource() = default;
+    // Up to `size` bytes into `out`; 0 at the end. Throws gpueff::Error on a read error.
+    virtual std::size_t read(char* out, std::size_t size, std::uint64_t lineNumber) = 0;
+};
+
+class GzipFile : public ByteSource {
+public:
+    explicit GzipFile(const std::string& path) : path_(path) {
         file_ = gzopen(path_.c_str(), "rb");
         if (!file_) throw Error(path_ + ": cannot open");
         gzbuffer(file_, 1 << 18);
+    }
+    ~GzipFile() override { gzclose(file_); }
+    GzipFile(const GzipFile&) = delete;
+    GzipFile& operator=(const GzipFile&) = delete;
+
+    std::size_t read(char* out, std::size_t size, std::uint64_t lineNumber) override {
+        if (eof_) return 0;
+        auto want = static_cast<unsigned>(std::min<std::size_t>(size, 1U << 30));
+        int n = gzread(file_, out, want);
+        if (n < 0 || (n == 0 && !gzeof(file_))) {
+            int code = 0;
+            const char* msg = gzerror(file_, &code);
+            throw Error(path_ + ":" + std::to_string(lineNumber + 1) + ": cannot read (" + (msg ? msg : "?") +
+                        "): truncated or corrupt file");
+        }
+        if (n == 0) {
+            eof_ = true;
+            int code = 0;
+            gzerror(file_, &code);
+            if (code != Z_OK && code != Z_STREAM_END)
+                throw Error(path_ + ": truncated or corrupt compressed file");
+        }
+        return static_cast<std::size_t>(n);
+    }
+
+private:
+    std::string path_;
+    gzFile file_ = nullptr;
+    bool eof_ = false;
+};
+
+class Memory : public ByteSource {
+public:
+    explicit Memory(std::string_view text) : text_(text) {}
+    std::size_t read(char* out, std::size_t size, std::uint64_t) override {
+        auto n = std::min(size, text_.size());
+        std::copy_n(text_.data(), n, out);
+        text_.remove_prefix(n);
+        return n;
+    }
+
+private:
+    std::string_view text_;
+};
+
+// Lines of a trace, read in large blocks.
+class LineReader {
+public:
+    LineReader(ByteSource& source, std::string path) : source_(source), path_(std::move(path)) {
         buffer_.resize(1 << 20);
     }
-    ~LineReader() { gzclose(file_); }
-    LineReader(const LineReader&) = delete;
-    LineReader& operator=(const LineReader&) = delete;
 
     bool next(std::string_view& line) {
         while (true) {
@@ -54,26 +109,19 @@ private:
                   buffer_.begin());
         end_ -= begin_;
         begin_ = 0;
-        if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2); // a line longer than the buffer
-        int n = gzread(file_, buffer_.data() + end_, static_cast<unsigned>(buffer_.size() - end_));
-        if (n < 0 || (n == 0 && !gzeof(file_))) {
-            int code = 0;
-            const char* msg = gzerror(file_, &code);
-            throw Error(path_ + ":" + std::to_string(lineNumber_ + 1) + ": cannot read (" +
-                        (msg ? msg : "?") + "): truncated or corrupt file");
+        if (end_ == buffer_.size()) { // a line longer than the buffer
+            if (buffer_.size() >= kMaxLineBytes)
+                throw Error(path_ + ":" + std::to_string(lineNumber_ + 1) + ": a line longer than " +
+                            std::to_string(kMaxLineBytes >> 20) + " MiB: not a Paraver trace");
+            buffer_.resize(std::min(buffer_.size() * 2, kMaxLineBytes));
         }
-        if (n == 0) {
-            eof_ = true;
-            int code = 0;
-            gzerror(file_, &code);
-            if (code != Z_OK && code != Z_STREAM_END)
-                throw Error(path_ + ": truncated or corrupt compressed file");
-        }
-        end_ += static_cast<std::size_t>(n);
+        auto n = source_.read(buffer_.data() + end_, buffer_.size() - end_, lineNumber_);
+        if (n == 0) eof_ = true;
+        end_ += n;
     }
 
+    ByteSource& source_;
     std::string path_;
-    gzFile file_ = nullptr;
     std::vector<char> buffer_;
     std::size_t begin_ = 0, end_ = 0;
     bool eof_ = false;
@@ -158,12 +206,13 @@ public:
 
 private:
     void malformed(std::string_view line, const std::string& why) {
+        auto message =
+            in_.path() + ":" + std::to_string(in_.lineNumber()) + ": " + why + ": " + printableExcerpt(line);
         if (options_.lenient) {
-            ++t_.skippedLines;
+            if (t_.skippedLines++ == 0) t_.firstSkipped = message;
             return;
         }
-        throw Error(in_.path() + ":" + std::to_string(in_.lineNumber()) + ": " + why + ": " +
-                    std::string(line.substr(0, 120)));
+        throw Error(message);
     }
 
     bool object(Fields& f, std::uint32_t& cpu, std::uint32_t& thread, std::string_view line) {
@@ -178,6 +227,7 @@ private:
                                 std::to_string(th) + " is not declared in the header");
             return false;
         }
+        // CPU 0 is "unknown" in Paraver; without a resource section the header declares no CPU to check.
         if (cpu > t_.header.totalCpus() && !t_.header.cpusPerNode.empty()) {
             malformed(line, "cpu " + std::to_string(cpu) + " is not declared in the header");
             return false;
@@ -186,19 +236,52 @@ private:
         return true;
     }
 
+    // A record time must lie in [0, kMaxTime]; one after the header's end time is kept (Paraver moves the
+    // trace's end to the last record) and counted for Trace::warnings().
+    bool validTime(std::int64_t time, const char* what, std::string_view line) {
+        if (time < 0) {
+            malformed(line, std::string("negative ") + what + " " + std::to_string(time));
+            return false;
+        }
+        if (time > kMaxTime) {
+            malformed(line, std::string(what) + " " + std::to_string(time) + " is beyond gpueff's limit of " +
+                                std::to_string(kMaxTime));
+            return false;
+        }
+        return true;
+    }
+
+    void seen(std::int64_t time) {
+        if (time > t_.header.endTime) ++t_.recordsAfterEnd;
+        t_.lastRecordTime = std::max(t_.lastRecordTime, time);
+    }
+
+    // Record indices are 32-bit (RecordStream::index); four billion records of one thread would need far
+    // more memory than any machine has, but the limit is checked rather than wrapped.
+    void checkRoom(std::size_t records) const {
+        if (records >= std::numeric_limits<std::uint32_t>::max())
+            throw Error(in_.path() + ":" + std::to_string(in_.lineNumber()) +
+                        ": more than 2^32 - 1 records of one kind in one thread");
+    }
+
     void state(std::string_view line) {
         Fields f(line);
         std::uint32_t cpu = 0, thread = 0, value = 0;
         std::int64_t begin = 0, end = 0;
         if (!object(f, cpu, thread, line)) return;
-        if (!f.next(begin) || !f.next(end) || !f.next(value) || !f.done() || end < begin)
+        if (!f.next(begin) || !f.next(end) || !f.next(value) || !f.done())
             return malformed(line, "bad state record");
+        if (!validTime(begin, "state begin time", line) || !validTime(end, "state end time", line)) return;
+        if (end < begin)
+            return malformed(line, "state ends at " + std::to_string(end) + ", before it begins at " +
+                                       std::to_string(begin));
         auto& r = t_.threads[thread];
+        checkRoom(r.stateBegin.size());
         r.stateBegin.push_back(begin);
         r.stateEnd.push_back(end);
         r.stateValue.push_back(value);
         r.stateCpu.push_back(cpu);
-        t_.lastRecordTime = std::max(t_.lastRecordTime, end);
+        seen(end);
     }
 
     void event(std::string_view line) {
@@ -207,6 +290,7 @@ private:
         std::int64_t time = 0;
         if (!object(f, cpu, thread, line)) return;
         if (!f.next(time)) return malformed(line, "bad event time");
+        if (!validTime(time, "event time", line)) return;
         auto& r = t_.threads[thread];
         std::size_t before = r.eventTime.size();
         std::uint32_t type = 0;
@@ -222,13 +306,14 @@ private:
             }
             any = true;
             if (!options_.keeps(type)) continue;
+            checkRoom(r.eventTime.size());
             r.eventTime.push_back(time);
             r.eventType.push_back(type);
             r.eventValue.push_back(value);
             r.eventCpu.push_back(cpu);
         }
         if (!any) return malformed(line, "event record without type:value pairs");
-        t_.lastRecordTime = std::max(t_.lastRecordTime, time);
+        seen(time);
     }
 
     void communication(std::string_view line) {
@@ -240,11 +325,19 @@ private:
         if (!f.next(c.logicalRecv) || !f.next(c.physicalRecv) || !f.next(c.size) || !f.next(c.tag) ||
             !f.done())
             return malformed(line, "bad communication record");
+        // A receive before its send is legal (Paraver's "negative messages"); only the times' range is
+        // checked.
+        if (!validTime(c.logicalSend, "logical send time", line) ||
+            !validTime(c.physicalSend, "physical send time", line) ||
+            !validTime(c.logicalRecv, "logical receive time", line) ||
+            !validTime(c.physicalRecv, "physical receive time", line))
+            return;
+        checkRoom(t_.communications.size());
         auto index = static_cast<std::uint32_t>(t_.communications.size());
         t_.communications.push_back(c);
         t_.threads[c.sendThread].sends.push_back(index);
         t_.threads[c.recvThread].receives.push_back(index);
-        t_.lastRecordTime = std::max({t_.lastRecordTime, c.logicalRecv, c.physicalRecv, c.physicalSend});
+        seen(std::max({c.logicalSend, c.physicalSend, c.logicalRecv, c.physicalRecv}));
     }
 
     Trace& t_;
@@ -252,20 +345,31 @@ private:
     const ReadOptions& options_;
 };
 
-} // namespace
-
-Trace readPrv(const std::filesystem::path& path, const ReadOptions& options) {
-    LineReader in(path);
+Trace read(ByteSource& source, const std::string& name, const ReadOptions& options) {
+    LineReader in(source, name);
     Trace trace;
+    trace.source = name;
     std::string_view line;
-    if (!in.next(line)) throw Error(path.string() + ": empty file, not a Paraver trace");
-    trace.header = parseHeader(line, path.string());
+    if (!in.next(line)) throw Error(name + ": empty file, not a Paraver trace");
+    trace.header = parseHeader(line, name, options.maxObjects);
     trace.indexThreads();
     BodyParser body(trace, in, options);
     while (in.next(line)) body.parse(line);
     for (auto& t : trace.threads) sortThread(t);
     buildRecordStreams(trace);
     return trace;
+}
+
+} // namespace
+
+Trace readPrv(const std::filesystem::path& path, const ReadOptions& options) {
+    GzipFile file(path.string());
+    return read(file, path.string(), options);
+}
+
+Trace readPrvText(std::string_view text, const std::string& name, const ReadOptions& options) {
+    Memory memory(text);
+    return read(memory, name, options);
 }
 
 } // namespace gpueff::paraver

@@ -3,13 +3,19 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace gpueff::paraver {
 
 struct ReadOptions {
-    bool lenient = false; // count malformed lines (Trace::skippedLines) instead of failing on the first
+    // Count malformed lines and records outside the header's objects or times (Trace::skippedLines) and
+    // skip them, instead of failing on the first.
+    bool lenient = false;
+    // Threads, tasks and CPUs the header may declare (each, in all); see kMaxObjects.
+    std::uint64_t maxObjects = kMaxObjects;
     // Inclusive ranges of event types to keep (empty: all). A consumer that needs a few types of a multi-GB
     // trace keeps memory to what it reads; an event record left without pairs is dropped, not malformed.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypes;
@@ -22,6 +28,18 @@ struct ReadOptions {
 };
 
 // Reads NAME.prv or NAME.prv.gz (zlib reads both) into columns. Errors name the file and line.
+//
+// What the reader refuses (gpueff::Error "FILE:LINE: ..."; with `lenient`, skipped and counted): a line
+// that is not a record, a record of a thread or CPU the header does not declare, a number that does not fit
+// its field, a negative time or one above kMaxTime, a state that ends before it begins, a line longer than
+// kMaxLineBytes. A record after the header's end time is kept and moves the trace's end (Trace::endTime),
+// as Paraver does; Trace::warnings() says so.
 Trace readPrv(const std::filesystem::path& path, const ReadOptions& options = {});
+// The same from text in memory (`name` stands for the file in messages).
+Trace readPrvText(std::string_view text, const std::string& name, const ReadOptions& options = {});
+
+// Lines are short in Paraver traces (a header with a million tasks is about 8 MB); a longer one is refused
+// instead of growing the line buffer without bound (a corrupt or decompression-bomb file).
+inline constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
 
 } // namespace gpueff::paraver

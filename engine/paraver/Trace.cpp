@@ -24,3 +24,40 @@ std::int64_t Trace::threadIndex(std::uint32_t appl, std::uint32_t task, std::uin
 }
 
 } // namespace gpueff::paraver
+
+namespace gpueff::paraver {
+
+namespace {
+
+const char* unitName(TimeUnit unit) {
+    switch (unit) {
+    case TimeUnit::Nanoseconds:
+        return "ns";
+    case TimeUnit::Microseconds:
+        return "us";
+    case TimeUnit::Milliseconds:
+        return "ms";
+    case TimeUnit::Seconds:
+        return "s";
+    }
+    return "";
+}
+
+} // namespace
+
+std::vector<std::string> Trace::warnings() const {
+    std::vector<std::string> out;
+    if (skippedLines > 0)
+        out.push_back(source + ": " + std::to_string(skippedLines) + " malformed line" +
+                      (skippedLines == 1 ? "" : "s") + " skipped (--lenient); the first: " + firstSkipped);
+    if (recordsAfterEnd > 0) {
+        std::string unit = unitName(header.unit);
+        out.push_back(source + ": " + std::to_string(recordsAfterEnd) + " record" +
+                      (recordsAfterEnd == 1 ? "" : "s") + " after the header's end time " +
+                      std::to_string(header.endTime) + " " + unit + ": the trace ends at its last record, " +
+                      std::to_string(lastRecordTime) + " " + unit + ", as in Paraver");
+    }
+    return out;
+}
+
+} // namespace gpueff::paraver

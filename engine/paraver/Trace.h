@@ -2,6 +2,7 @@
 #include "engine/paraver/RecordStream.h"
 #include "engine/paraver/TraceHeader.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,9 +38,17 @@ struct Trace {
     std::vector<std::string> communicatorLines;
     std::vector<ThreadRecords> threads;
     std::vector<CommunicationRecord> communications;
-    std::int64_t lastRecordTime = 0;
-    std::uint64_t skippedLines = 0; // malformed lines ignored in lenient mode
+    std::string source;                // the file, for messages
+    std::int64_t lastRecordTime = 0;   // the latest time of any record
+    std::uint64_t recordsAfterEnd = 0; // records with a time after header.endTime (they move the end)
+    std::uint64_t skippedLines = 0;    // malformed lines ignored in lenient mode
+    std::string firstSkipped;          // why the first of them was skipped, "FILE:LINE: ..."
 
+    // What a user must be told about how the trace was read: lines skipped (lenient), and an end time
+    // moved past the header's by records after it. Each a full sentence naming the file.
+    std::vector<std::string> warnings() const;
+
+    // Paraver's rule: the trace ends at the header's end time or at its last record, whichever is later.
     std::int64_t endTime() const { return std::max(header.endTime, lastRecordTime); }
     // Global thread index of 1-based (application, task, thread), or -1 when the header has no such thread.
     std::int64_t threadIndex(std::uint32_t appl, std::uint32_t task, std::uint32_t thread) const;

@@ -8,6 +8,15 @@ namespace gpueff::paraver {
 
 enum class TimeUnit { Nanoseconds, Microseconds, Milliseconds, Seconds };
 
+// The reader allocates per declared thread and CPU before it reads a record, so what a header declares is
+// checked against these limits first: a corrupt 50-byte header must not drive gigabytes of allocation.
+// Threads, tasks and CPUs are each at most kMaxObjects in all (a million threads is far beyond the largest
+// traces Paraver users open; wxparaver draws one row per thread).
+inline constexpr std::uint64_t kMaxObjects = 1'000'000;
+// Times (the header's end time and every record time, in the trace's unit) lie in [0, kMaxTime]: 2^61, 73
+// years in nanoseconds, so that the sum or difference of two trace times never overflows an int64.
+inline constexpr std::int64_t kMaxTime = std::int64_t{1} << 61;
+
 // The first line of a .prv file: "#Paraver (date):END[_unit]:RESOURCES:NAPPL:APPL1[:APPL2...][,NCOMM]".
 struct TraceHeader {
     struct Task {
@@ -25,8 +34,10 @@ struct TraceHeader {
     std::uint32_t totalCpus() const;
 };
 
-// Parses a header line; throws gpueff::Error with `where` (file name) and what is wrong.
-TraceHeader parseHeader(std::string_view line, const std::string& where);
+// Parses a header line; throws gpueff::Error with `where` (file name) and what is wrong. Every number is
+// range-checked (no silent wrap); threads, tasks and CPUs are each at most `maxObjects` in all.
+TraceHeader parseHeader(std::string_view line, const std::string& where,
+                        std::uint64_t maxObjects = kMaxObjects);
 const char* unitSuffix(TimeUnit unit);
 
 } // namespace gpueff::paraver

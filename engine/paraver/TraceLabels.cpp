@@ -2,33 +2,53 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/Text.h"
+#include "engine/common/Utf8.h"
+#include "engine/paraver/TraceHeader.h"
 
 #include <charconv>
 #include <fstream>
-#include <sstream>
+#include <istream>
 
 namespace gpueff::paraver {
 
 namespace {
 
+enum class Parsed { Ok, NotANumber, OutOfRange };
+
+// The whole of `s` as a number of type T: "12abc" and "" are not numbers, 2^64 is out of range for any T.
 template <typename T>
-bool parseNumber(const std::string& s, T& out) {
+Parsed parseNumber(std::string_view s, T& out) {
     auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-    return r.ec == std::errc();
+    if (r.ec == std::errc::result_out_of_range) return Parsed::OutOfRange;
+    if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return Parsed::NotANumber;
+    return Parsed::Ok;
 }
 
 // "<first> <rest...>": the first whitespace-separated token and the remainder, trimmed.
-bool split(const std::string& line, std::string& first, std::string& rest) {
+void split(const std::string& line, std::string& first, std::string& rest) {
     auto t = trim(line);
     auto sp = t.find_first_of(" \t");
     if (sp == std::string::npos) {
         first = t;
         rest.clear();
-        return !t.empty();
+        return;
     }
     first = t.substr(0, sp);
     rest = trim(t.substr(sp));
+}
+
+// Opens an optional label file: absent is fine (Paraver opens traces without them), a directory is not.
+bool openOptional(const std::filesystem::path& path, std::ifstream& in) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return false;
+    if (std::filesystem::is_directory(path, ec)) throw Error(path.string() + ": a directory, not a file");
+    in.open(path, std::ios::binary);
+    if (!in) throw Error(path.string() + ": cannot open");
     return true;
+}
+
+void checkRead(const std::istream& in, const std::string& name) {
+    if (in.bad()) throw Error(name + ": read error");
 }
 
 } // namespace
@@ -47,15 +67,23 @@ std::string TraceLabels::rowName(const std::string& level, std::size_t index) co
 }
 
 void readPcf(const std::filesystem::path& path, TraceLabels& labels) {
-    std::ifstream in(path);
-    if (!in) return;
+    std::ifstream in;
+    if (openOptional(path, in)) readPcf(in, path.string(), labels);
+}
+
+void readPcf(std::istream& in, const std::string& name, TraceLabels& labels) {
     enum class Section { Other, States, EventType, Values } section = Section::Other;
     std::vector<std::uint32_t> currentTypes; // an EVENT_TYPE block may declare several types sharing values
     std::string line;
     std::size_t lineNumber = 0;
     auto fail = [&](const std::string& why) {
-        throw Error(path.string() + ":" + std::to_string(lineNumber) + ": " + why + ": " +
-                    line.substr(0, 120));
+        throw Error(name + ":" + std::to_string(lineNumber) + ": " + why + ": " + printableExcerpt(line));
+    };
+    auto number = [&](const std::string& text, auto& out, const char* what) {
+        auto parsed = parseNumber(text, out);
+        if (parsed == Parsed::OutOfRange)
+            fail(std::string(what) + " " + printableExcerpt(text, 40) + " is out of range");
+        if (parsed == Parsed::NotANumber) fail(std::string("bad ") + what + " (not a whole number)");
     };
     while (std::getline(in, line)) {
         ++lineNumber;
@@ -84,8 +112,8 @@ void readPcf(const std::filesystem::path& path, TraceLabels& labels) {
         switch (section) {
         case Section::States: {
             std::uint32_t state = 0;
-            if (!parseNumber(first, state)) fail("bad STATES line");
-            labels.states[state] = rest;
+            number(first, state, "state");
+            labels.states[state] = repairUtf8(rest);
             break;
         }
         case Section::EventType: {
@@ -93,60 +121,79 @@ void readPcf(const std::filesystem::path& path, TraceLabels& labels) {
             std::string typeText, label;
             split(rest, typeText, label);
             std::uint32_t type = 0;
-            if (!parseNumber(typeText, type)) fail("bad EVENT_TYPE line");
-            labels.eventTypes[type] = label;
+            number(typeText, type, "event type");
+            labels.eventTypes[type] = repairUtf8(label);
             currentTypes.push_back(type);
             break;
         }
         case Section::Values: {
             std::int64_t value = 0;
-            if (!parseNumber(first, value)) {
+            auto parsed = parseNumber(first, value);
+            if (parsed == Parsed::OutOfRange)
+                fail("event value " + printableExcerpt(first, 40) + " is out of range");
+            if (parsed == Parsed::NotANumber) {
                 section = Section::Other; // e.g. a PRECISION line or an unknown section header
                 break;
             }
-            for (auto type : currentTypes) labels.eventValues[type][value] = rest;
+            auto label = repairUtf8(rest);
+            for (auto type : currentTypes) labels.eventValues[type][value] = label;
             break;
         }
         case Section::Other:
             break;
         }
     }
+    checkRead(in, name);
 }
 
 void readRow(const std::filesystem::path& path, TraceLabels& labels,
              const std::map<std::string, std::size_t>& expected) {
-    std::ifstream in(path);
-    if (!in) return;
+    std::ifstream in;
+    if (openOptional(path, in)) readRow(in, path.string(), labels, expected);
+}
+
+void readRow(std::istream& in, const std::string& name, TraceLabels& labels,
+             const std::map<std::string, std::size_t>& expected) {
     std::string line;
     std::size_t lineNumber = 0;
     std::vector<std::string>* current = nullptr;
     std::size_t remaining = 0;
+    auto fail = [&](const std::string& why) {
+        throw Error(name + ":" + std::to_string(lineNumber) + ": " + why);
+    };
     while (std::getline(in, line)) {
         ++lineNumber;
         auto t = trim(line);
         if (remaining > 0) {
-            current->push_back(t);
+            current->push_back(repairUtf8(t));
             --remaining;
             continue;
         }
         if (t.empty()) continue;
-        std::istringstream words(t);
-        std::string keyword, level, sizeWord;
-        std::size_t size = 0;
-        if (!(words >> keyword >> level >> sizeWord >> size) || keyword != "LEVEL" || sizeWord != "SIZE")
-            throw Error(path.string() + ":" + std::to_string(lineNumber) +
-                        ": expected 'LEVEL <name> SIZE <n>': " + t.substr(0, 120));
+        std::string keyword, level, sizeWord, sizeText, extra;
+        split(t, keyword, level);
+        split(level, level, sizeWord);
+        split(sizeWord, sizeWord, sizeText);
+        split(sizeText, sizeText, extra);
+        if (keyword != "LEVEL" || sizeWord != "SIZE" || sizeText.empty() || !extra.empty())
+            fail("expected 'LEVEL <name> SIZE <n>': " + printableExcerpt(t));
+        // The names follow one per line, so SIZE allocates nothing by itself; it is still capped like the
+        // header's counts so that a corrupt SIZE is named as such rather than as a truncated file.
+        std::uint64_t size = 0;
+        if (parseNumber(sizeText, size) != Parsed::Ok || size > kMaxObjects)
+            fail("SIZE must be a whole number from 0 to " + std::to_string(kMaxObjects) + ", got " +
+                 printableExcerpt(sizeText, 40));
         auto want = expected.find(level);
         if (want != expected.end() && want->second != size)
-            throw Error(path.string() + ":" + std::to_string(lineNumber) + ": " + level + " has " +
-                        std::to_string(size) + " names but the trace has " + std::to_string(want->second) +
-                        ": the .row file belongs to another trace");
-        current = &labels.rows[level];
+            fail(printableExcerpt(level, 40) + " has " + std::to_string(size) + " names but the trace has " +
+                 std::to_string(want->second) + ": the .row file belongs to another trace");
+        current = &labels.rows[repairUtf8(level)];
         current->clear();
-        remaining = size;
+        remaining = static_cast<std::size_t>(size);
     }
+    checkRead(in, name);
     if (remaining > 0)
-        throw Error(path.string() + ": truncated: " + std::to_string(remaining) + " names missing");
+        throw Error(name + ": truncated: " + std::to_string(remaining) + " names missing at the end");
 }
 
 } // namespace gpueff::paraver

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <map>
 #include <string>
 #include <vector>
@@ -21,11 +22,17 @@ struct TraceLabels {
     std::string rowName(const std::string& level, std::size_t index) const;
 };
 
-// Reads NAME.pcf (may be absent). Errors name the file and line.
+// Reads NAME.pcf (may be absent). Errors name the file and line: a STATES or EVENT_TYPE line whose number is
+// not a whole number in range. Labels are made valid UTF-8 here (invalid bytes become U+FFFD), so every
+// writer downstream (JSON, Markdown, terminals) can take them as they are.
 void readPcf(const std::filesystem::path& path, TraceLabels& labels);
+void readPcf(std::istream& in, const std::string& name, TraceLabels& labels);
 // Reads NAME.row (may be absent). A level whose SIZE disagrees with `expected` (level -> count; levels not in
-// the map are not checked) is an error: the .row belongs to another trace.
+// the map are not checked) is an error: the .row belongs to another trace. So is a SIZE that is not a
+// number in [0, kMaxObjects], or fewer names than it says. Names are made valid UTF-8 as in readPcf.
 void readRow(const std::filesystem::path& path, TraceLabels& labels,
+             const std::map<std::string, std::size_t>& expected);
+void readRow(std::istream& in, const std::string& name, TraceLabels& labels,
              const std::map<std::string, std::size_t>& expected);
 
 } // namespace gpueff::paraver

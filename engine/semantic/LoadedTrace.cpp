@@ -26,6 +26,18 @@ LoadedTrace::LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels)
         TraceContext{trace_, labels_, *objects_, trace_.endTime(), std::move(types)});
 }
 
+std::map<std::string, std::size_t> expectedRowSizes(const paraver::TraceHeader& header) {
+    ObjectModel objects(header);
+    std::map<std::string, std::size_t> expected = {{"THREAD", objects.count(Level::Thread)},
+                                                   {"TASK", objects.count(Level::Task)},
+                                                   {"APPL", objects.count(Level::Application)}};
+    if (!header.cpusPerNode.empty()) {
+        expected["CPU"] = objects.count(Level::Cpu);
+        expected["NODE"] = objects.count(Level::Node);
+    }
+    return expected;
+}
+
 std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv,
                                                const paraver::ReadOptions& options) {
     if (!std::filesystem::exists(prv)) throw Error(prv.string() + ": no such trace");
@@ -33,14 +45,7 @@ std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv,
     paraver::TraceLabels labels;
     auto stem = traceStem(prv);
     paraver::readPcf(stem.string() + ".pcf", labels);
-    ObjectModel objects(trace.header);
-    std::map<std::string, std::size_t> expected = {{"THREAD", objects.count(Level::Thread)},
-                                                   {"TASK", objects.count(Level::Task)}};
-    if (!trace.header.cpusPerNode.empty()) {
-        expected["CPU"] = objects.count(Level::Cpu);
-        expected["NODE"] = objects.count(Level::Node);
-    }
-    paraver::readRow(stem.string() + ".row", labels, expected);
+    paraver::readRow(stem.string() + ".row", labels, expectedRowSizes(trace.header));
     auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(labels));
     loaded->path = prv;
     return loaded;

@@ -6,6 +6,7 @@
 #include "engine/semantic/ObjectModel.h"
 
 #include <filesystem>
+#include <map>
 #include <memory>
 
 namespace gpueff::semantic {
@@ -28,6 +29,10 @@ private:
     std::unique_ptr<ObjectModel> objects_;
     std::unique_ptr<TraceContext> context_;
 };
+
+// The SIZE each level of the .row file must have for this header (levels the header cannot tell, CPU and
+// NODE of a trace without resource section, are absent: any size is accepted).
+std::map<std::string, std::size_t> expectedRowSizes(const paraver::TraceHeader& header);
 
 // NAME.prv or NAME.prv.gz -> NAME (the stem shared by .pcf and .row).
 std::filesystem::path traceStem(const std::filesystem::path& prv);

@@ -15,6 +15,7 @@ ObjectModel::ObjectModel(const paraver::TraceHeader& header) {
             }
         }
     }
+    nodes = header.cpusPerNode.size(); // a node may declare no CPU, so cpuNode alone does not count them
     for (std::uint32_t n = 0; n < header.cpusPerNode.size(); ++n)
         for (std::uint32_t c = 0; c < header.cpusPerNode[n]; ++c) {
             cpuNode.push_back(n);
@@ -34,7 +35,7 @@ std::size_t ObjectModel::count(Level level) const {
     case Level::Thread:
         return threadTask.size();
     case Level::Node:
-        return cpuNode.empty() ? 0 : cpuNode.back() + 1;
+        return nodes;
     case Level::Cpu:
         return cpuNode.size();
     }
@@ -53,7 +54,11 @@ std::pair<std::size_t, std::size_t> ObjectModel::children(Level parent, std::siz
         return std::make_pair(first, last);
     };
     if (parent == child) return {index, index};
-    if (parent == Level::Workload || parent == Level::System) return {0, count(child) - 1};
+    if (parent == Level::Workload || parent == Level::System) {
+        auto n = count(child);
+        if (n == 0) return {1, 0}; // none (a trace without resource section has no CPU or node)
+        return {0, n - 1};
+    }
     if (child == Level::Thread && parent == Level::Task) return range(threadTask, index);
     if (child == Level::Thread && parent == Level::Application) return range(threadApplication, index);
     if (child == Level::Task && parent == Level::Application) return range(taskApplication, index);

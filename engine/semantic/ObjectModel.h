@@ -18,9 +18,11 @@ struct ObjectModel {
     std::vector<std::uint32_t> taskApplication, taskInApplication;
     std::vector<std::uint32_t> cpuNode; // 0-based CPU (CPU 1 is index 0) -> node
     std::vector<std::uint32_t> cpuInNode;
+    std::size_t nodes = 0;
 
     std::size_t count(Level level) const;
-    // The objects of `child` level under object `index` of `parent` level, as [first, last] global indices.
+    // The objects of `child` level under object `index` of `parent` level, as [first, last] global indices
+    // (first > last when there are none).
     std::pair<std::size_t, std::size_t> children(Level parent, std::size_t index, Level child) const;
     // The object of `level` that global thread `thread` belongs to.
     std::size_t ownerOfThread(Level level, std::uint32_t thread) const;

@@ -90,6 +90,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
     read.eventTypes = {{63000001, 63000001}, {63000006, 63000009}, {9400, 9499}, {50000001, 50000005}};
     if (!request.region.empty()) read.eventTypes.push_back({9500, 9600 + 100 * 9001});
     auto trace = semantic::LoadedTrace::load(prv, read);
+    for (const auto& w : trace->trace().warnings()) warn(w);
     double loadSeconds = since();
     metrics::AnalysisOptions options;
     options.begin = request.begin;

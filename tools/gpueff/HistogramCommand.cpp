@@ -80,9 +80,7 @@ int run(const HistogramArgs& a) {
     options.lenient = a.lenient;
     auto loaded = semantic::LoadedTrace::load(a.trace, options);
     double loadSeconds = seconds(start);
-    if (loaded->trace().skippedLines > 0)
-        std::fprintf(stderr, "gpueff: warning: %s: %llu malformed lines skipped (--lenient)\n",
-                     a.trace.c_str(), static_cast<unsigned long long>(loaded->trace().skippedLines));
+    for (const auto& w : loaded->trace().warnings()) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
     if (a.stats) std::fprintf(stderr, "load %s: %.3f s\n", a.trace.c_str(), loadSeconds);
 
     std::filesystem::path dir = a.outputDir;

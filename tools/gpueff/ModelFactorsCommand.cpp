@@ -24,6 +24,8 @@ int run(const ModelFactorsArgs& a) {
     for (const auto& t : a.traces) {
         if (!a.quiet) std::fprintf(stderr, "measuring %s\n", t.c_str());
         auto loaded = semantic::LoadedTrace::load(t);
+        for (const auto& w : loaded->trace().warnings())
+            std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
         runs.push_back(metrics::measureRun(*loaded));
     }
     auto factors = metrics::computeModelFactors(std::move(runs));
