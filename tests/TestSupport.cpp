@@ -15,12 +15,12 @@ namespace testsupport {
 std::filesystem::path sourceDir() {
     return GPUEFF_SOURCE_DIR;
 }
-std::filesystem::path sharedData() {
+std::filesystem::path dataDir() {
     return sourceDir() / "data";
 }
 std::vector<std::filesystem::path> realExports() {
     std::vector<std::filesystem::path> out;
-    for (const auto& e : std::filesystem::directory_iterator(sharedData() / "nsys"))
+    for (const auto& e : std::filesystem::directory_iterator(dataDir() / "nsys"))
         if (e.path().extension() == ".sqlite") out.push_back(e.path());
     std::sort(out.begin(), out.end());
     return out;

@@ -10,8 +10,8 @@
 namespace testsupport {
 
 std::filesystem::path sourceDir();
-std::filesystem::path sharedData();               // the project's data/ (real traces copied from ../shared/data)
-std::vector<std::filesystem::path> realExports(); // sharedData()/nsys/*.sqlite, sorted
+std::filesystem::path dataDir(); // the project's data/ (real traces copied from ../shared/data)
+std::vector<std::filesystem::path> realExports(); // dataDir()/nsys/*.sqlite, sorted
 std::filesystem::path gpueffBinary();
 std::filesystem::path tempDir(const std::string& name); // fresh, empty
 

@@ -1,7 +1,6 @@
 #define DOCTEST_CONFIG_IMPLEMENT
-#include <doctest/doctest.h>
-
 #include <cstdlib>
+#include <doctest/doctest.h>
 #include <filesystem>
 #include <string>
 #include <unistd.h>

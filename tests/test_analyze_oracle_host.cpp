@@ -204,7 +204,7 @@ void checkDevicesInWindow(const Run& run, const Export& ex) {
 }
 
 std::filesystem::path mfuExport() {
-    return testsupport::sharedData() / "nsys" / "mfu_2gpu_h100_nccl.sqlite";
+    return testsupport::dataDir() / "nsys" / "mfu_2gpu_h100_nccl.sqlite";
 }
 
 // NVTX range names resolve through StringIds when nsys registered the string.

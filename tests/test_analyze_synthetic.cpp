@@ -188,7 +188,7 @@ TEST_CASE("analyze bad input: reversed window and unknown region are errors nami
 TEST_CASE("analyze a Paraver trace without GPU rows (EPOCH, MPI only): the report says why, no NaN") {
     auto dir = tempDir("analyze-epoch");
     auto r = run("'" + gpueffBinary().string() + "' analyze '" +
-                 (sharedData() / "paraver" / "epoch" / "epoch_2proc.prv.gz").string() + "' -o '" +
+                 (dataDir() / "paraver" / "epoch" / "epoch_2proc.prv.gz").string() + "' -o '" +
                  (dir / "out").string() + "' -q");
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
     std::ifstream in(dir / "out" / "report.json");
@@ -248,7 +248,7 @@ TEST_CASE(
 
 TEST_CASE("compare two real exports directly: scaling table for 2 GPUs against 1, unrelated runs warned") {
     auto dir = tempDir("compare-exports");
-    auto nsys = sharedData() / "nsys";
+    auto nsys = dataDir() / "nsys";
     auto out = dir / "cmp.md", outJson = dir / "cmp.json";
     // compare's scratch analyses go to a private TMPDIR, checked empty afterwards (never the global /tmp).
     auto scratch = tempDir("compare-exports-tmp");

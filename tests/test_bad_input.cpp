@@ -9,7 +9,7 @@ using namespace testsupport;
 namespace {
 
 std::filesystem::path sample() {
-    return sharedData() / "nsys" / "fuser_matmul_h100.sqlite";
+    return dataDir() / "nsys" / "fuser_matmul_h100.sqlite";
 }
 
 bool anyOutput(const std::filesystem::path& prefix) {

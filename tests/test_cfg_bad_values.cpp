@@ -13,10 +13,10 @@ using namespace testsupport;
 namespace {
 
 std::filesystem::path epoch1() {
-    return sharedData() / "paraver" / "epoch" / "epoch_1proc.prv.gz";
+    return dataDir() / "paraver" / "epoch" / "epoch_1proc.prv.gz";
 }
 std::filesystem::path pypopCfg(const std::string& name) {
-    return sharedData() / "paraver" / "cfgs" / name;
+    return dataDir() / "paraver" / "cfgs" / name;
 }
 
 std::string slurp(const std::filesystem::path& p) {

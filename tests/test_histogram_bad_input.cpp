@@ -10,10 +10,10 @@ using namespace testsupport;
 namespace {
 
 std::filesystem::path epoch() {
-    return sharedData() / "paraver" / "epoch";
+    return dataDir() / "paraver" / "epoch";
 }
 std::filesystem::path cfg(const char* name) {
-    return sharedData() / "paraver" / "cfgs" / name;
+    return dataDir() / "paraver" / "cfgs" / name;
 }
 
 bool emptyDir(const std::filesystem::path& d) {

@@ -69,10 +69,10 @@ bool matches(const PrintedRow& p, const json& r) {
 } // namespace
 
 TEST_CASE("kernel_summary equals nsys stats cuda_gpu_kern_sum on fuser_matmul_h100") {
-    auto printed = readKernSum(sharedData() / "nsys" / "fuser_matmul_h100.nsys-stats.txt");
+    auto printed = readKernSum(dataDir() / "nsys" / "fuser_matmul_h100.nsys-stats.txt");
     REQUIRE(printed.size() == 15); // the parser read the whole table
 
-    auto db = sharedData() / "nsys" / "fuser_matmul_h100.sqlite";
+    auto db = dataDir() / "nsys" / "fuser_matmul_h100.sqlite";
     auto dir = tempDir("kernel-summary-nsys");
     auto r = run(gpueffBinary().string() + " analyze " + db.string() + " -o " + dir.string());
     REQUIRE_MESSAGE(r.exitCode == 0, "gpueff analyze exited with " << r.exitCode

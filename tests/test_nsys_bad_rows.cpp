@@ -24,7 +24,7 @@ namespace {
 const char* const kKernels = "CUPTI_ACTIVITY_KIND_KERNEL";
 
 std::filesystem::path sample() {
-    return sharedData() / "nsys" / "fuser_matmul_h100.sqlite";
+    return dataDir() / "nsys" / "fuser_matmul_h100.sqlite";
 }
 
 // The same table without its NOT NULL constraints (nsys declares start/end NOT NULL; a damaged or

@@ -204,7 +204,7 @@ TEST_CASE("histogram, modelfactors, compare: a directory where one output goes k
         CHECK(leftovers(out).empty());
     }
     SUBCASE("modelfactors --md") {
-        auto trace = sharedData() / "paraver" / "epoch" / "epoch_1proc.prv.gz";
+        auto trace = dataDir() / "paraver" / "epoch" / "epoch_1proc.prv.gz";
         auto out = dir / "mf";
         fs::create_directories(out / "f.md");
         writeText(out / "f.csv", "previous csv");

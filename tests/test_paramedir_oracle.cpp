@@ -67,12 +67,12 @@ void compareHistogram(const std::filesystem::path& ours, const std::filesystem::
 }
 
 std::filesystem::path epoch() {
-    return sharedData() / "paraver" / "epoch";
+    return dataDir() / "paraver" / "epoch";
 }
 
 std::string cfgList() {
     std::string list;
-    for (const auto& e : std::filesystem::directory_iterator(sharedData() / "paraver" / "cfgs"))
+    for (const auto& e : std::filesystem::directory_iterator(dataDir() / "paraver" / "cfgs"))
         if (e.path().extension() == ".cfg") list += " " + e.path().string();
     return list;
 }

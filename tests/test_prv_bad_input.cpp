@@ -23,7 +23,7 @@ const std::string kGoodTrace = "#Paraver (01/01/2020 at 00:00):100_ns:1(1):1:1(1
                                "1:1:1:1:1:0:60:1\n1:1:1:1:1:60:100:0\n";
 
 fs::path cfg(const char* name) {
-    return sharedData() / "paraver" / "cfgs" / name;
+    return dataDir() / "paraver" / "cfgs" / name;
 }
 
 void writeFile(const fs::path& p, const std::string& bytes) {
@@ -198,7 +198,7 @@ TEST_CASE("analyze: a Paraver trace with a corrupt header is refused and the pre
     auto dir = tempDir("prv_analyze");
     writeFile(dir / "bad.prv", "#Paraver (d):100_ns:1(1):1:1(1000000000:1)\n");
     auto out = dir / "out";
-    auto sample = sharedData() / "nsys" / "mfu_2gpu_h100_nccl.sqlite";
+    auto sample = dataDir() / "nsys" / "mfu_2gpu_h100_nccl.sqlite";
     expectRefusedKeepingOutputs("analyze --quiet " + sample.string() + " -o " + out.string() + " --name run",
                                 "analyze --quiet " + (dir / "bad.prv").string() + " -o " + out.string(), out,
                                 "bad.prv:1: header declares 1000000000 threads");

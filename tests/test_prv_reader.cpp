@@ -38,7 +38,7 @@ std::size_t states(const Trace& t) {
 
 TEST_CASE("the EPOCH Extrae traces are read whole, gzip included") {
     for (int procs : {1, 2, 4}) {
-        auto path = sharedData() / "paraver" / "epoch" / ("epoch_" + std::to_string(procs) + "proc.prv.gz");
+        auto path = dataDir() / "paraver" / "epoch" / ("epoch_" + std::to_string(procs) + "proc.prv.gz");
         CAPTURE(path);
         Trace t = paraver::readPrv(path);
         CHECK(t.header.unit == TimeUnit::Nanoseconds);
@@ -64,7 +64,7 @@ TEST_CASE("a trace written by gpueff translate reads back with every record") {
     auto dir = tempDir("read-back");
     auto prefix = dir / "mfu";
     auto r = run(gpueffBinary().string() + " translate --quiet " +
-                 (sharedData() / "nsys" / "mfu_2gpu_h100_nccl.sqlite").string() + " -o " + prefix.string());
+                 (dataDir() / "nsys" / "mfu_2gpu_h100_nccl.sqlite").string() + " -o " + prefix.string());
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
     Trace t = paraver::readPrv(prefix.string() + ".prv");
     nlohmann::json side;
@@ -111,7 +111,7 @@ TEST_CASE("malformed traces are refused with the file and line, or counted when 
                          gpueff::Error);
 
     // A truncated .prv.gz: the first half of a real compressed trace.
-    auto src = sharedData() / "paraver" / "epoch" / "epoch_1proc.prv.gz";
+    auto src = dataDir() / "paraver" / "epoch" / "epoch_1proc.prv.gz";
     auto truncated = dir / "truncated.prv.gz";
     std::filesystem::copy_file(src, truncated);
     std::filesystem::resize_file(truncated, std::filesystem::file_size(src) / 2);
