@@ -38,6 +38,15 @@ std::filesystem::path tempDir(const std::string& name) {
     return dir;
 }
 
+std::string readText(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string quoted(const std::filesystem::path& path) {
+    return "'" + path.string() + "'";
+}
+
 CommandResult run(const std::string& command) {
     std::string full = command + " 2>&1";
     FILE* pipe = ::popen(full.c_str(), "r");

@@ -13,7 +13,9 @@ std::filesystem::path sourceDir();
 std::filesystem::path dataDir(); // the project's data/ (real traces copied from ../shared/data)
 std::vector<std::filesystem::path> realExports(); // dataDir()/nsys/*.sqlite, sorted
 std::filesystem::path gpueffBinary();
-std::filesystem::path tempDir(const std::string& name); // fresh, empty
+std::filesystem::path tempDir(const std::string& name);  // fresh, empty
+std::string readText(const std::filesystem::path& path); // the whole file, bytes as they are ("" if missing)
+std::string quoted(const std::filesystem::path& path);   // 'path', for a shell command line
 
 struct CommandResult {
     int exitCode;

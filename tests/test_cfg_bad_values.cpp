@@ -19,16 +19,11 @@ std::filesystem::path pypopCfg(const std::string& name) {
     return dataDir() / "paraver" / "cfgs" / name;
 }
 
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), {});
-}
-
 // Copies `source` to `target`, replacing the first line that starts with `prefix` by `replacement`;
 // returns that line's 1-based number (0 when no line starts so).
 std::size_t copyWithLine(const std::filesystem::path& source, const std::filesystem::path& target,
                          const std::string& prefix, const std::string& replacement) {
-    std::istringstream in(slurp(source));
+    std::istringstream in(readText(source));
     std::ofstream out(target);
     std::string line;
     std::size_t number = 0, found = 0;
@@ -146,7 +141,7 @@ TEST_CASE("cfg bad values: refused with file, line, key and value; previous outp
     REQUIRE(before == std::vector<std::string>{"total_runtime.txt", "total_runtime_excl_disabled.txt",
                                                "useful_cycles.txt"});
     std::map<std::string, std::string> bytes;
-    for (const auto& f : before) bytes[f] = slurp(out / f);
+    for (const auto& f : before) bytes[f] = readText(out / f);
 
     for (const auto& row : kBadValues) {
         CAPTURE(row.replacement);
@@ -165,7 +160,7 @@ TEST_CASE("cfg bad values: refused with file, line, key and value; previous outp
         CHECK_MESSAGE(r.output.find(row.message) != std::string::npos, r.output);
         CHECK(r.output.find("internal error") == std::string::npos);
         CHECK(listing(out) == before); // no temporary, no new file
-        for (const auto& [f, b] : bytes) CHECK_MESSAGE(slurp(out / f) == b, f << " changed");
+        for (const auto& [f, b] : bytes) CHECK_MESSAGE(readText(out / f) == b, f << " changed");
     }
 }
 
@@ -241,7 +236,7 @@ TEST_CASE("histogram --json: labels that are not UTF-8 are written as U+FFFD, no
     auto r = run(gpueffBinary().string() + " histogram -q --json " + (dir / "t.prv").string() + " " +
                  (dir / "s.cfg").string() + " -o " + (dir / "out").string());
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
-    auto j = nlohmann::json::parse(slurp(dir / "out" / "s.json")); // throws if not valid UTF-8 JSON
+    auto j = nlohmann::json::parse(readText(dir / "out" / "s.json")); // throws if not valid UTF-8 JSON
     std::vector<std::string> columns = j.at("columns");
     REQUIRE(columns.size() == 3);
     // The name keeps its readable parts; the byte that is no UTF-8 becomes U+FFFD (or is dropped by the

@@ -15,15 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string quoted(const fs::path& p) {
-    return "'" + p.string() + "'";
-}
-
-std::string readAll(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // A valid report to mutate: analyze on a synthetic fixture (its numbers are not what is tested here).
 const json& baseReport() {
     static const json report = [] {
@@ -130,18 +121,18 @@ TEST_CASE("compare subcommand: a bad report is refused, exit 1, the previous com
           "gpueff: error: " + (dir / "r.json").string() +
               ": efficiency.nccl_as_communication.parallel_efficiency: must be a number in [0, 1] or "
               "null, got 57.0\n");
-    CHECK(readAll(dir / "cmp.md") == "previous");
+    CHECK(readText(dir / "cmp.md") == "previous");
 
     std::ofstream(dir / "broken.json") << "{\"schema\": \"gpueff-report/1\", ";
     r = run(quoted(gpueffBinary()) + " compare -q " + quoted(dir / "good.json") + " " +
             quoted(dir / "broken.json") + " -o " + quoted(dir / "cmp.md"));
     CHECK(r.exitCode == 1);
     CHECK(r.output.find((dir / "broken.json").string() + ": not valid JSON") != std::string::npos);
-    CHECK(readAll(dir / "cmp.md") == "previous");
+    CHECK(readText(dir / "cmp.md") == "previous");
 
     // A valid pair still compares (and the output replaces the previous file).
     r = run(quoted(gpueffBinary()) + " compare -q " + quoted(dir / "good.json") + " " +
             quoted(dir / "good.json") + " -o " + quoted(dir / "cmp.md"));
     CHECK_MESSAGE(r.exitCode == 0, r.output);
-    CHECK(readAll(dir / "cmp.md").rfind("# Comparison of 2 runs", 0) == 0);
+    CHECK(readText(dir / "cmp.md").rfind("# Comparison of 2 runs", 0) == 0);
 }

@@ -19,17 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string quoted(const fs::path& p) {
-    return "'" + p.string() + "'";
-}
-
 std::string bin() {
     return quoted(gpueffBinary());
-}
-
-std::string readAll(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 void writeText(const fs::path& p, const std::string& text) {
@@ -41,7 +32,7 @@ std::map<std::string, std::string> snapshot(const fs::path& dir) {
     std::map<std::string, std::string> out;
     for (const auto& e : fs::recursive_directory_iterator(dir)) {
         auto rel = fs::relative(e.path(), dir).string();
-        out[rel] = e.is_directory() ? "<dir>" : readAll(e.path());
+        out[rel] = e.is_directory() ? "<dir>" : readText(e.path());
     }
     return out;
 }
@@ -255,7 +246,7 @@ TEST_CASE("a second run into a locked output directory fails at once, naming the
     ::close(fd); // released: the next run proceeds, and removes the lock file when done
     r = run(analyzeCommand(input, out));
     CHECK_MESSAGE(r.exitCode == 0, r.output);
-    CHECK(readAll(out / "report.json") != "previous");
+    CHECK(readText(out / "report.json") != "previous");
     CHECK(leftovers(out).empty());
 }
 

@@ -31,11 +31,6 @@ void writeFile(const fs::path& p, const std::string& bytes) {
     std::ofstream(p, std::ios::binary) << bytes;
 }
 
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 std::set<std::string> listing(const fs::path& dir) {
     std::set<std::string> names;
     for (const auto& e : fs::recursive_directory_iterator(dir))
@@ -53,14 +48,14 @@ void expectRefusedKeepingOutputs(const std::string& good, const std::string& bad
     REQUIRE(!before.empty());
     std::map<std::string, std::string> bytes;
     for (const auto& name : before)
-        if (fs::is_regular_file(out / name)) bytes[name] = readFile(out / name);
+        if (fs::is_regular_file(out / name)) bytes[name] = readText(out / name);
     auto r = run(gpueffBinary().string() + " " + bad);
     CHECK_MESSAGE(r.exitCode == 1, r.output);
     CHECK_MESSAGE(r.output.find("gpueff: error: ") != std::string::npos, r.output);
     CHECK_MESSAGE(r.output.find(needle) != std::string::npos, "expected '" << needle << "' in: " << r.output);
     CHECK_MESSAGE(r.output.find("internal error") == std::string::npos, r.output);
     CHECK(listing(out) == before);
-    for (const auto& [name, content] : bytes) CHECK_MESSAGE(readFile(out / name) == content, name);
+    for (const auto& [name, content] : bytes) CHECK_MESSAGE(readText(out / name) == content, name);
 }
 
 // `gpueff histogram` of a bad trace into a directory that holds the good trace's histogram.
@@ -137,7 +132,7 @@ TEST_CASE("prv: negative record times are refused, or skipped and counted under 
                       ": 1 malformed line skipped (--lenient); the first: " + (dir / "t.prv").string() +
                       ":3: negative state begin time -5") != std::string::npos,
         r.output);
-    auto text = readFile(dir / "out" / "total_useful_computation.txt");
+    auto text = readText(dir / "out" / "total_useful_computation.txt");
     CHECK_MESSAGE(text.find("THREAD 1.1.1\t60.00\t") != std::string::npos, text);
 }
 
@@ -168,7 +163,7 @@ TEST_CASE("prv: records after the header's end time move the end, as in Paraver,
                                 ": 1 record after the header's end time 1000 ns: the trace ends at its last "
                                 "record, 10000 ns, as in Paraver") != std::string::npos,
                   r.output);
-    auto csv = readFile(dir / "mf.csv");
+    auto csv = readText(dir / "mf.csv");
     CHECK_MESSAGE(csv.find("Parallel efficiency;10.000000") != std::string::npos, csv);
     CHECK_MESSAGE(csv.find("Runtime (us);10.00") != std::string::npos, csv);
 }
@@ -248,7 +243,7 @@ TEST_CASE("labels: invalid UTF-8 in .pcf and .row becomes U+FFFD, so histogram -
     auto r = run(gpueffBinary().string() + " histogram -q --json " + (dir / "t.prv").string() + " " +
                  cfg("total_runtime.cfg").string() + " -o " + (dir / "out").string());
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
-    auto json = readFile(dir / "out" / "total_runtime.json");
+    auto json = readText(dir / "out" / "total_runtime.json");
     CHECK_MESSAGE(json.find("\"worker\xEF\xBF\xBD\xEF\xBF\xBD\"") != std::string::npos, json);
 
     paraver::TraceLabels labels;
@@ -288,7 +283,7 @@ TEST_CASE("histogram: an event value near 2^63 labels its column without an out-
     auto r = run(gpueffBinary().string() + " histogram -q " + (dir / "t.prv").string() + " " +
                  (dir / "v.cfg").string() + " -o " + (dir / "out").string());
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
-    auto text = readFile(dir / "out" / "v.txt");
+    auto text = readText(dir / "out" / "v.txt");
     CHECK_MESSAGE(text.find("value 9,223,372,036,854,775,808") != std::string::npos, text);
     CHECK_MESSAGE(text.find("THREAD 1.1.1\t90.00\t") != std::string::npos, text); // 10 .. 100 ns
 }
