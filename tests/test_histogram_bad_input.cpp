@@ -109,7 +109,7 @@ TEST_CASE("modelfactors: a trace without useful state, and a missing file") {
     CHECK(missing.output.find("nope.prv") != std::string::npos);
 }
 
-TEST_CASE("histogram: a task-level window over a task the header gives no thread") {
+TEST_CASE("histogram: a task the header gives no thread is refused at the header") {
     auto dir = tempDir("bad_empty_task");
     auto t = copyTrace(dir / "trace",
                        "#Paraver (01/01/2020 at 00:00):100_ns:1(1):1:2(1:1,0:1)\n1:1:1:1:1:0:50:1\n");
@@ -119,5 +119,5 @@ TEST_CASE("histogram: a task-level window over a task the header gives no thread
            "Analyzer2D.ControlWindow: 1\nAnalyzer2D.Minimum: 0\nAnalyzer2D.Maximum: 1\n"
            "Analyzer2D.Delta: 1\n";
     expectFailure(t.string() + " " + (dir / "task.cfg").string(), dir / "out",
-                  "TASK 1.2 has no THREAD objects");
+                  "t.prv:1: bad Paraver header (a task without threads");
 }

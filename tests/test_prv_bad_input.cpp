@@ -105,6 +105,10 @@ TEST_CASE("prv: header numbers are range-checked, never wrapped") {
                            "t.prv:1: bad Paraver header (node 4294967296 is out of range");
     expectHistogramRefused("comms", "#Paraver (d):100_ns:1(1):1:1(1:1),4294967296\n",
                            "t.prv:1: bad Paraver header (number of communicators 4294967296 is out of range");
+    // Found by fuzzing: a task of 0 threads left the task level with nothing to aggregate (an empty row read
+    // out of bounds under --lenient, where the lone record of thread 1.1.1 was skipped).
+    expectHistogramRefused("taskzero", "#Paraver (d):100_ns:1(1):1:1(0:1)\n2:1:1:1:1:10:7:92\n",
+                           "t.prv:1: bad Paraver header (a task without threads");
 }
 
 TEST_CASE("prv: negative record times are refused, or skipped and counted under --lenient") {

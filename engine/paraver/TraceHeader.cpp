@@ -163,6 +163,8 @@ TraceHeader parseHeader(std::string_view line, const std::string& where, std::ui
             if (t) c.expect(',');
             TraceHeader::Task task;
             auto threadCount = c.number("number of threads", std::numeric_limits<std::uint64_t>::max());
+            // Every level above the thread aggregates its threads: a task without one has no value at all.
+            if (threadCount == 0) c.fail("a task without threads");
             threads.add(threadCount);
             task.threads = static_cast<std::uint32_t>(threadCount);
             c.expect(':');
