@@ -60,6 +60,11 @@ std::string NsysExport::validRows(const std::string& table, const std::string& a
         while (st.step())
             skippedRows_[table][std::string(st.text(0))] += static_cast<std::uint64_t>(st.int64(1));
     }
+    // Real exports hardly ever hold a bad row: a table counted clean is read without the per-row rule, which
+    // would otherwise be evaluated again by every query on it (806 M against 575 M instructions to translate
+    // data/nsys/mfu_2gpu_h100_nccl.sqlite; 471 M before rows were checked at all).
+    // Every query given this filter reads rows within rowsRead(table), the scope that was counted.
+    if (skippedRows_.find(table) == skippedRows_.end()) return "1";
     return "(" + reason + ") IS NULL";
 }
 
