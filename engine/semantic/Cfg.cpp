@@ -245,8 +245,16 @@ private:
             auto words = numbers(key, rest, 2);
             for (int i = 0; i < 2; ++i) w.factors[i] = finiteNumber(key, words[static_cast<std::size_t>(i)]);
         } else if (key == "window_shifts") {
+            // Paraver keeps a shift as a 16-bit count of intervals.
             auto words = numbers(key, rest, 2);
-            for (int i = 0; i < 2; ++i) w.shifts[i] = finiteNumber(key, words[static_cast<std::size_t>(i)]);
+            for (int i = 0; i < 2; ++i) {
+                const auto& word = words[static_cast<std::size_t>(i)];
+                double v = number(key, word);
+                auto n = wholeAs<std::int64_t>(v);
+                if (!n || *n < -32768 || *n > 32767)
+                    badValue(key, "must be two whole numbers of intervals from -32768 to 32767", word);
+                w.shifts[i] = static_cast<int>(*n);
+            }
         } else if (key == "window_begin_time_relative" || key == "window_end_time_relative") {
             // A fraction of the trace: outside [0, 1] it would name times the trace does not have.
             double v = number(key, rest);

@@ -44,7 +44,7 @@ struct WindowSpec {
     std::string operation;     // derived windows
     int parents[2] = {-1, -1}; // 0-based window indices
     double factors[2] = {1.0, 1.0};
-    double shifts[2] = {0.0, 0.0};
+    int shifts[2] = {0, 0}; // window_shifts, in intervals
     double beginRelative = 0.0, endRelative = 1.0;
     bool codeColor = true; // Paraver's default colour mode; decides the column scale of ComputeYScale
 };

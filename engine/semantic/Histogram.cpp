@@ -309,7 +309,7 @@ private:
         if (maxY - minY == 0) return fixedDelta(minY, max, 1.0, where());
         if (windows_.codeColor(control_) && maxY - minY <= 10000)
             return fixedDelta(minY, std::floor(max), 1.0, where());
-        return byCount(minY, max, 20); // Paraver's default number of columns
+        return byCount(minY, max, kDefaultColumns);
     }
 
     double statistic(const Cell& c, double rowTime, double rowTimeNotZero, double rowBursts) const {

@@ -24,6 +24,10 @@ struct HistogramTable {
     std::int64_t beginTime = 0, endTime = 0; // analysed range, trace units
 };
 
+// Columns of a computed scale over a wide range of values: ParaverConfig's histoNumColumns default, which
+// paramedir uses unless the user's ~/.paraver/paraver changes it.
+inline constexpr std::size_t kDefaultColumns = 200;
+
 // gpueff's cap on a histogram's cells (rows x columns, about 100 bytes each, allocated up front).
 inline constexpr std::size_t kMaxHistogramCells = 10'000'000;
 

@@ -75,13 +75,16 @@ void WindowSet::compile(std::size_t w) {
         for (int p : spec.parents)
             if (p < 0 || static_cast<std::size_t>(p) >= w)
                 throw Error(where + ": window_identifiers must name two windows defined before it");
-        if (spec.shifts[0] != 0 || spec.shifts[1] != 0)
-            throw Error(where + ": window_shifts is not implemented by gpueff");
         c.derived = &derivedFunction(spec.operation.empty() ? "product" : spec.operation, where);
         auto l0 = cfg_.windows[static_cast<std::size_t>(spec.parents[0])].level;
         auto l1 = cfg_.windows[static_cast<std::size_t>(spec.parents[1])].level;
         if (!sameTree(l0, l1))
             throw Error(where + ": parents at process and resource levels cannot be combined");
+        // A controlled operation walks the rows of its first (data) parent and finds each one's row of the
+        // second (control) parent: Paraver has no row to find when the control parent is the finer one.
+        if (c.derived->controlled && static_cast<int>(l0) < static_cast<int>(l1))
+            throw Error(where + ": '" + c.derived->name +
+                        "' needs its first parent (data) at a level at least as fine as its second (control)");
         c.baseLevel = static_cast<int>(l0) >= static_cast<int>(l1) ? l0 : l1;
         if (!finerOrEqual(c.baseLevel, spec.level)) throw Error(where + ": level is finer than its parents'");
         return;
@@ -164,7 +167,10 @@ InfoType WindowSet::infoType(std::size_t w) const {
         if (ai != InfoType::Same) return ai;
         l = childLevel(l);
     }
-    if (c.spec->derived) return infoType(static_cast<std::size_t>(c.spec->parents[0]));
+    if (c.spec->derived) {
+        if (c.derived->info != InfoType::Same) return c.derived->info;
+        return infoType(static_cast<std::size_t>(c.spec->parents[0]));
+    }
     return c.thread->info;
 }
 
@@ -224,16 +230,28 @@ std::size_t WindowSet::ownerRow(Level from, std::size_t row, Level to) const {
 }
 
 // Paraver walks the finer parent's rows and finds the coarser parent's row that contains each; the factors
-// go with the position (first, second) in that order, not with the parent's index.
+// go with the position (first, second) in that order, not with the parent's index. Shifts are Paraver's
+// too: the first position is shifted when window_shifts' first number is not 0, by the finer parent's
+// shift, the second position when the second number is not 0, by the other one. A controlled operation
+// keeps the parents' own order: data first, control second, each shifted by its own number.
 IntervalPtr WindowSet::derivedRow(std::size_t w, std::size_t row) const {
     const auto& spec = *windows_[w].spec;
+    const auto& function = *windows_[w].derived;
     auto p0 = static_cast<std::size_t>(spec.parents[0]), p1 = static_cast<std::size_t>(spec.parents[1]);
-    bool keep = static_cast<int>(level(p0)) >= static_cast<int>(level(p1));
+    bool keep = function.controlled || static_cast<int>(level(p0)) >= static_cast<int>(level(p1));
     auto first = keep ? p0 : p1, second = keep ? p1 : p0;
-    auto a = makeRow(first, row);
-    auto b = makeRow(second, ownerRow(level(first), row, level(second)));
+    auto shifted = [&](IntervalPtr r, std::size_t position) -> IntervalPtr {
+        if (spec.shifts[position] == 0) return r;
+        auto shift = spec.shifts[keep ? position : 1 - position];
+        return std::make_unique<ShiftInterval>(std::move(r), static_cast<int>(shift));
+    };
+    auto a = shifted(makeRow(first, row), 0);
+    auto b = shifted(makeRow(second, ownerRow(level(first), row, level(second))), 1);
+    if (function.controlled)
+        return std::make_unique<ControlledInterval>(std::move(a), std::move(b), spec.factors[0], function,
+                                                    context_.endTime);
     return std::make_unique<DerivedInterval>(std::move(a), std::move(b), spec.factors[0], spec.factors[1],
-                                             *windows_[w].derived, context_.endTime);
+                                             function, context_.endTime);
 }
 
 double toWindowUnits(double t, paraver::TimeUnit traceUnit, Unit windowUnit) {
