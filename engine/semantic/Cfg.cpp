@@ -4,6 +4,7 @@
 #include "engine/common/Text.h"
 #include "engine/semantic/WholeNumber.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -65,6 +66,8 @@ std::optional<std::string> levelKey(const std::string& word) {
 // Caps on counts a cfg states, checked before anything is sized by them.
 constexpr std::size_t kMaxWindows = 10'000;
 constexpr std::uint32_t kMaxLruDepth = 1'000'000;
+// A row index beyond any trace gpueff reads (the Paraver reader caps threads, tasks and CPUs at 1,000,000).
+constexpr std::size_t kMaxObjectIndex = 1'000'000'000;
 
 class Parser {
 public:
@@ -259,7 +262,21 @@ private:
             // A fraction of the trace: outside [0, 1] it would name times the trace does not have.
             double v = number(key, rest);
             if (!(v >= 0.0 && v <= 1.0)) badValue(key, "must be a fraction of the trace from 0 to 1", rest);
-            (key == "window_begin_time_relative" ? w.beginRelative : w.endRelative) = v;
+            bool isBegin = key == "window_begin_time_relative";
+            (isBegin ? w.beginRelative : w.endRelative) = v;
+            (isBegin ? w.beginAbsolute : w.stopAbsolute).reset();
+        } else if (key == "window_begin_time" || key == "window_stop_time") {
+            // Absolute times in trace units (Paraver clamps them to the trace once it is loaded).
+            double v = number(key, firstWord(rest));
+            if (!(std::isfinite(v) && v >= 0.0)) badValue(key, "must be a time >= 0 in trace units", rest);
+            (key == "window_begin_time" ? w.beginAbsolute : w.stopAbsolute) = v;
+        } else if (key == "window_end_time") {
+            // Paraver reads this key and drops the value (the end is window_stop_time's): say so, since the
+            // window then runs to the trace end.
+            number(key, firstWord(rest));
+            cfg_.warnings.push_back(path_ + ":" + std::to_string(line_) + ": window '" + w.name +
+                                    "': window_end_time is ignored, as Paraver ignores it (window_stop_time "
+                                    "or window_end_time_relative set the end)");
         } else if (key == "window_color_mode") {
             w.codeColor = rest == "window_in_code_mode";
         } else if (key == "window_logical_filtered") {
@@ -278,12 +295,17 @@ private:
             semanticModule(w, rest);
         } else if (key == "window_filter_module") {
             if (!w.derived) filterModule(w, rest);
-        } else if (key == "window_begin_time" || key == "window_end_time" || key == "window_stop_time") {
-            fail(key + " (absolute window times) is not supported; use the _relative form");
         } else if (key == "window_zoom_objects") {
             fail("window_zoom_objects (a subset of rows) is not supported");
         }
         // Other window_ keys (position, size, drawing, colours, object selection "All") change no number.
+    }
+
+    static std::string firstWord(const std::string& text) {
+        std::istringstream in(text);
+        std::string word;
+        in >> word;
+        return word;
     }
 
     // The words of a line that must hold exactly `expected` numbers (each checked by the caller).
@@ -333,6 +355,8 @@ private:
             f.typeFunction = function;
         else if (level == "evt_value")
             f.valueFunction = function;
+        else if (level == "extratopcompose1")
+            w.extraTopCompose.push_back(FunctionRef{function, {}});
         else if (auto key = levelKey(level))
             w.functions[*key] = FunctionRef{function, {}};
         else
@@ -347,12 +371,23 @@ private:
         if (sp == std::string::npos || brace == std::string::npos || brace < sp)
             fail("expected 'level function { n, { ... } }'");
         auto levelWord = text.substr(0, sp);
-        if (levelWord == "extratopcompose1") fail("extra top compose functions are not supported");
-        auto key = levelKey(levelWord);
-        if (!key) fail("unknown level '" + levelWord + "'");
         auto function = trim(text.substr(sp, brace - sp));
-        auto it = w.functions.find(*key);
-        if (it == w.functions.end() || it->second.name != function) return;
+        // Parameters of extra top composes go to the next one not yet given any, one extra compose per
+        // parameter (paraver-kernel's counter), when that one has the function named.
+        bool extra = levelWord == "extratopcompose1";
+        FunctionRef* target = nullptr;
+        if (extra) {
+            if (w.extraParamsAssigned >= w.extraTopCompose.size() ||
+                w.extraTopCompose[w.extraParamsAssigned].name != function)
+                return;
+            target = &w.extraTopCompose[w.extraParamsAssigned];
+        } else {
+            auto key = levelKey(levelWord);
+            if (!key) fail("unknown level '" + levelWord + "'");
+            auto it = w.functions.find(*key);
+            if (it == w.functions.end() || it->second.name != function) return;
+            target = &it->second;
+        }
         // Parameters: "{ n, { k v1 .. vk, k v1 .. vk } }"
         auto body = text.substr(brace + 1);
         auto comma = body.find(',');
@@ -388,7 +423,15 @@ private:
             params.push_back(std::move(values));
         }
         checkParameters(what, function, params);
-        it->second.params = std::move(params);
+        if (!extra) {
+            target->params = std::move(params);
+            return;
+        }
+        for (std::size_t i = 0; i < params.size() && w.extraParamsAssigned < w.extraTopCompose.size(); ++i) {
+            auto& slot = w.extraTopCompose[w.extraParamsAssigned++].params;
+            if (slot.size() <= i) slot.resize(i + 1);
+            slot[i] = std::move(params[i]);
+        }
     }
 
     // Parameters that become a duration or a size in the functions' arithmetic.
@@ -480,12 +523,7 @@ private:
             char* e = nullptr;
             double v = std::strtod(b, &e);
             if (e == b || trim(e) != "") {
-                cfg_.warnings.push_back(path_ + ":" + std::to_string(line_) + ": histogram '" + h.name +
-                                        "' dropped: " + key + " '" + value +
-                                        "' is not a number (paramedir drops it too and writes the last "
-                                        "window's timeline)");
-                histogram_.reset();
-                histogramDropped_ = true;
+                dropHistogram(key, "'" + value + "' is not a number");
                 return false;
             }
             out = v;
@@ -521,9 +559,11 @@ private:
             else
                 fail("unknown HorizVert");
         } else if (key == "Analyzer2D.AnalysisLimits") {
-            if (value != "Alltrace" && value != "Allwindow" && value != "Region")
-                fail("unknown AnalysisLimits");
-            h.limits = value;
+            // Paraver knows three limits; any other word drops the histogram (as a bad number does).
+            if (value == "Alltrace" || value == "Allwindow" || value == "Region")
+                h.limits = value;
+            else
+                dropHistogram(key, "'" + value + "' is not Alltrace, Allwindow or Region");
         } else if (key == "Analyzer2D.ComputeYScale")
             h.computeYScale = boolean(value);
         else if (key == "Analyzer2D.Minimum") {
@@ -556,10 +596,37 @@ private:
             if (value != "Semantic") fail("only the Semantic accumulator is supported");
         } else if (key == "Analyzer3D.ComputeYScale") {
             if (boolean(value)) fail("a computed 3D scale is not supported");
+        } else if (key == "Analyzer2D.Objects") {
+            h.objects = objectList(key, value);
         } else if (key == "Analyzer2D.AccumulateByControlWindow" || key == "Analyzer2D.3D_FixedValue") {
             // display-only for paramedir
         }
         // Remaining Analyzer2D keys are display settings (position, colours, sorting, gradient).
+    }
+
+    // "All" or "1,3": 0-based rows of the control window's level (rows past the last are ignored later,
+    // as Paraver does, once the trace is known).
+    std::optional<std::vector<std::size_t>> objectList(const std::string& key, const std::string& value) {
+        if (value == "All") return std::nullopt;
+        std::vector<std::size_t> rows;
+        std::stringstream in(value);
+        std::string word;
+        while (std::getline(in, word, ','))
+            rows.push_back(wholeNumber(key, trim(word), 0, kMaxObjectIndex,
+                                       "must be All or 0-based row numbers separated by commas"));
+        std::sort(rows.begin(), rows.end());
+        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+        return rows;
+    }
+
+    // A histogram line paramedir cannot take makes it drop the histogram and stop reading the cfg; gpueff
+    // does the same, loudly, so the cfg still gives its last window's timeline as paramedir's output does.
+    void dropHistogram(const std::string& key, const std::string& why) {
+        cfg_.warnings.push_back(path_ + ":" + std::to_string(line_) + ": histogram '" + histogram_->name +
+                                "' dropped: " + key + " " + why +
+                                " (paramedir drops it too and writes the last window's timeline)");
+        histogram_.reset();
+        histogramDropped_ = true;
     }
 
     void finishHistogram() {

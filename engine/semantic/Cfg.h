@@ -40,12 +40,19 @@ struct WindowSpec {
     Level level = Level::Thread;
     Unit unit = Unit::Nanoseconds;
     std::map<std::string, FunctionRef> functions; // "thread", "task", "compose_thread", "topcompose1", ...
+    // extratopcompose1 entries, in order: compose functions stacked on top of topcompose1, each on the one
+    // before (what histograms and derived windows read).
+    std::vector<FunctionRef> extraTopCompose;
+    std::size_t extraParamsAssigned = 0; // Paraver's counter: the next extra compose a parameter goes to
     FilterSpec filter;
     std::string operation;     // derived windows
     int parents[2] = {-1, -1}; // 0-based window indices
     double factors[2] = {1.0, 1.0};
     int shifts[2] = {0, 0}; // window_shifts, in intervals
     double beginRelative = 0.0, endRelative = 1.0;
+    // window_begin_time / window_stop_time in trace units; the later of a window's absolute and relative
+    // keys wins, as each sets the same property in Paraver.
+    std::optional<double> beginAbsolute, stopAbsolute;
     bool codeColor = true; // Paraver's default colour mode; decides the column scale of ComputeYScale
 };
 
@@ -66,6 +73,7 @@ struct HistogramSpec {
     bool hideColumns = false;
     bool horizontal = true;
     std::string limits = "Alltrace";
+    std::optional<std::vector<std::size_t>> objects; // Analyzer2D.Objects: 0-based rows, sorted; none = all
 };
 
 struct Cfg {

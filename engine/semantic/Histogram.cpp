@@ -176,8 +176,7 @@ public:
             throw Error(cfg.path + ":" + std::to_string(spec_.line) +
                         ": the data window's level must be the "
                         "control window's or below it");
-        windows.requireEvents(control_);
-        windows.requireEvents(data_);
+        windows.requireSomeEvents();
         traceEnd_ = windows.context().endTime;
         if (spec_.limits == "Allwindow") {
             begin_ = windows.beginTime(control_);
@@ -191,6 +190,10 @@ public:
     HistogramTable run() {
         columns_ = scale();
         std::size_t rows = windows_.rows(control_);
+        // Analyzer2D.Objects: the rows computed and printed (0-based; Paraver ignores those past the last).
+        for (std::size_t r = 0; r < rows; ++r)
+            if (!spec_.objects || std::binary_search(spec_.objects->begin(), spec_.objects->end(), r))
+                selected_.push_back(r);
         // Cells are allocated up front, rows x columns: cap them before asking for the memory.
         if (rows != 0 && columns_.count > kMaxHistogramCells / rows)
             throw Error(where() + ": " + std::to_string(rows) + " rows x " + std::to_string(columns_.count) +
@@ -198,7 +201,7 @@ public:
                         " cells; give fewer columns (Delta, NumColumns)");
         cells_.assign(rows, std::vector<Cell>(columns_.count));
         auto& ctx = windows_.context();
-        for (std::size_t r = 0; r < rows; ++r) {
+        for (auto r : selected_) {
             auto control = windows_.makeRow(control_, r);
             control->init();
             std::vector<IntervalPtr> data;
@@ -346,39 +349,39 @@ private:
         t.horizontal = spec_.horizontal;
         t.beginTime = begin_;
         t.endTime = end_;
-        std::size_t rows = cells_.size();
+        std::size_t rows = selected_.size();
         std::vector<std::vector<std::optional<double>>> all(
             rows, std::vector<std::optional<double>>(columns_.count));
-        for (std::size_t r = 0; r < rows; ++r) {
+        for (std::size_t i = 0; i < rows; ++i) {
+            const auto& cells = cells_[selected_[i]];
             double rowTime = 0, rowNotZero = 0, rowBursts = 0;
-            for (const auto& c : cells_[r]) {
+            for (const auto& c : cells) {
                 rowTime += c.time;
                 rowNotZero += c.timeNotZero;
                 rowBursts += c.bursts;
             }
             for (std::size_t k = 0; k < columns_.count; ++k)
-                if (cells_[r][k].written) all[r][k] = statistic(cells_[r][k], rowTime, rowNotZero, rowBursts);
+                if (cells[k].written) all[i][k] = statistic(cells[k], rowTime, rowNotZero, rowBursts);
         }
         std::vector<std::size_t> printed;
         for (std::size_t k = 0; k < columns_.count; ++k) {
             double total = 0;
-            for (std::size_t r = 0; r < rows; ++r)
-                if (all[r][k]) total += *all[r][k];
+            for (std::size_t i = 0; i < rows; ++i)
+                if (all[i][k]) total += *all[i][k];
             if (!spec_.hideColumns || total != 0) printed.push_back(k);
         }
-        for (std::size_t r = 0; r < rows; ++r)
-            t.rowLabels.push_back(windows_.rowLabel(control_, r, true, true));
+        for (auto r : selected_) t.rowLabels.push_back(windows_.rowLabel(control_, r, true, true));
         t.cells.assign(rows, {});
         for (auto k : printed) {
             t.columnLabels.push_back(columnLabel(windows_, control_, columns_, k));
             std::vector<std::optional<double>> column;
-            for (std::size_t r = 0; r < rows; ++r) {
-                t.cells[r].push_back(all[r][k]);
-                column.push_back(all[r][k]);
+            for (std::size_t i = 0; i < rows; ++i) {
+                t.cells[i].push_back(all[i][k]);
+                column.push_back(all[i][k]);
             }
             addTotals(t.columnTotals, column);
         }
-        for (std::size_t r = 0; r < rows; ++r) addTotals(t.rowTotals, all[r]);
+        for (std::size_t i = 0; i < rows; ++i) addTotals(t.rowTotals, all[i]);
         return t;
     }
 
@@ -388,7 +391,8 @@ private:
     std::size_t control_, data_;
     std::int64_t begin_ = 0, end_ = 0, traceEnd_ = 0;
     Columns columns_;
-    std::vector<std::vector<Cell>> cells_;
+    std::vector<std::vector<Cell>> cells_; // [row][column], filled for the selected rows
+    std::vector<std::size_t> selected_;     // rows computed and printed, ascending
 };
 
 } // namespace

@@ -84,7 +84,7 @@ nlohmann::json histogramJson(const HistogramTable& t) {
 }
 
 void writeTimelineCsv(std::ostream& out, const WindowSet& windows, std::size_t w) {
-    windows.requireEvents(w);
+    windows.requireSomeEvents();
     const auto& ctx = windows.context();
     auto begin = windows.beginTime(w);
     auto end = std::min(windows.endTime(w), ctx.endTime);

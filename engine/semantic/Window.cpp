@@ -39,6 +39,12 @@ Level childLevel(Level l) {
     }
 }
 
+std::string typeList(const std::vector<double>& types) {
+    std::string list;
+    for (auto t : types) list += (list.empty() ? "" : ", ") + std::to_string(static_cast<std::uint64_t>(t));
+    return list;
+}
+
 } // namespace
 
 bool sameTree(Level a, Level b) {
@@ -51,6 +57,7 @@ bool finerOrEqual(Level a, Level b) {
 WindowSet::WindowSet(const Cfg& cfg, const TraceContext& context) : cfg_(cfg), context_(context) {
     windows_.resize(cfg.windows.size());
     for (std::size_t w = 0; w < cfg.windows.size(); ++w) compile(w);
+    checkEventTypes();
 }
 
 void WindowSet::compile(std::size_t w) {
@@ -67,6 +74,8 @@ void WindowSet::compile(std::size_t w) {
         auto f = fn(key, "As Is");
         c.levels[key] = Bound{nullptr, &composeFunction(f.name, where), f.params};
     }
+    for (const auto& f : spec.extraTopCompose)
+        c.extraTop.push_back(Bound{nullptr, &composeFunction(f.name, where), f.params});
     for (const char* key : {"workload", "appl", "task", "system", "node"}) {
         auto f = fn(key, "Adding");
         c.levels[key] = Bound{&aggregateFunction(f.name, where), nullptr, f.params};
@@ -97,19 +106,55 @@ void WindowSet::compile(std::size_t w) {
     if (cpuTree(spec.level))
         throw Error(where + ": CPU, node and system level windows are not implemented by gpueff");
     c.filter = std::make_unique<Filter>(spec.filter, context_.labels, where);
-    // A window that keeps only event types the trace lacks reads 0 everywhere: Paraver warns about such cfgs.
-    if (spec.filter.typeFunction == "=" && !c.filter->types().empty()) {
-        bool any = false;
-        std::string list;
-        for (auto t : c.filter->types()) {
-            any = any || std::binary_search(context_.eventTypes.begin(), context_.eventTypes.end(),
-                                            static_cast<std::uint32_t>(t));
-            list += (list.empty() ? "" : ", ") + std::to_string(static_cast<std::uint64_t>(t));
-        }
-        if (!any)
-            c.missingEvents =
-                where + ": the trace has no event of type " + list + " that the window filters on";
+    // Paraver's bookkeeping of the filter's event types against the trace (cfg.cpp pickSymbols): which are
+    // absent, and whether the window counts as one whose events exist.
+    const auto& types = c.filter->types();
+    auto present = [&](double t) {
+        return std::binary_search(context_.eventTypes.begin(), context_.eventTypes.end(),
+                                  static_cast<std::uint32_t>(t));
+    };
+    const auto& function = spec.filter.typeFunction;
+    c.eventsExist = function == "All" || function == "None";
+    for (auto t : types) {
+        if (present(t))
+            c.eventsExist = true;
+        else
+            c.absentTypes.push_back(t);
     }
+    // A range [first, second] counts as present when any type inside it is.
+    if (function == "[x,y]" && types.size() >= 2) {
+        auto lo = std::lower_bound(context_.eventTypes.begin(), context_.eventTypes.end(),
+                                   static_cast<std::uint32_t>(types[0]));
+        if (lo != context_.eventTypes.end() && *lo <= types[1]) {
+            c.eventsExist = true;
+            c.absentTypes.clear();
+        }
+    }
+    // A window that keeps only event types the trace lacks reads 0 everywhere.
+    if (function == "=" && !types.empty() && c.absentTypes.size() == types.size())
+        c.missingEvents = where + ": the trace has no event of type " + typeList(types) +
+                          " that the window filters on";
+}
+
+// paramedir's rule for a whole cfg: when no window filters on an event type the trace has (nor keeps all
+// types), it aborts the cfg; when some listed types are absent, it says so and evaluates.
+void WindowSet::checkEventTypes() {
+    bool exist = false;
+    std::vector<double> absent;
+    for (const auto& c : windows_) {
+        if (c.spec->derived) continue;
+        exist = exist || c.eventsExist;
+        absent.insert(absent.end(), c.absentTypes.begin(), c.absentTypes.end());
+    }
+    std::sort(absent.begin(), absent.end());
+    absent.erase(std::unique(absent.begin(), absent.end()), absent.end());
+    if (!exist)
+        noEvents_ = (cfg_.path + ": None of the events specified in the filter appear in the trace" +
+                    (absent.empty() ? std::string() : " (types " + typeList(absent) + ")") +
+                    "; paramedir aborts this cfg too");
+    else if (!absent.empty())
+        warnings_.push_back(cfg_.path + ": Some of the events specified in the filter don't appear in the trace " +
+                            "(types " + typeList(absent) + "); evaluated without them, as paramedir does");
 }
 
 std::size_t WindowSet::rows(std::size_t w) const {
@@ -128,11 +173,22 @@ std::int64_t fractionOf(double fraction, std::int64_t end) {
 
 } // namespace
 
+// Paraver's clamps: a begin at or past the trace end means the trace start, a stop past it the trace end.
 std::int64_t WindowSet::beginTime(std::size_t w) const {
-    return fractionOf(windows_[w].spec->beginRelative, context_.endTime);
+    const auto& spec = *windows_[w].spec;
+    if (spec.beginAbsolute)
+        return *spec.beginAbsolute < static_cast<double>(context_.endTime)
+                   ? static_cast<std::int64_t>(*spec.beginAbsolute)
+                   : 0;
+    return fractionOf(spec.beginRelative, context_.endTime);
 }
 std::int64_t WindowSet::endTime(std::size_t w) const {
-    return fractionOf(windows_[w].spec->endRelative, context_.endTime);
+    const auto& spec = *windows_[w].spec;
+    if (spec.stopAbsolute)
+        return *spec.stopAbsolute <= static_cast<double>(context_.endTime)
+                   ? static_cast<std::int64_t>(*spec.stopAbsolute)
+                   : context_.endTime;
+    return fractionOf(spec.endRelative, context_.endTime);
 }
 
 std::string WindowSet::rowLabel(std::size_t w, std::size_t row, bool withLevel, bool fromRowFile) const {
@@ -153,6 +209,8 @@ InfoType WindowSet::infoType(std::size_t w) const {
     const auto& c = windows_[w];
     auto composeInfo = [&](const char* key) { return c.levels.at(key).compose->info; };
     auto aggregateInfo = [&](const char* key) { return c.levels.at(key).aggregate->info; };
+    for (auto e = c.extraTop.rbegin(); e != c.extraTop.rend(); ++e)
+        if (e->compose->info != InfoType::Same) return e->compose->info;
     for (const char* key : {"topcompose1", "topcompose2"})
         if (composeInfo(key) != InfoType::Same) return composeInfo(key);
     // From the window's level down to the base, compose then aggregate of each level.
@@ -174,20 +232,27 @@ InfoType WindowSet::infoType(std::size_t w) const {
     return c.thread->info;
 }
 
+void WindowSet::requireSomeEvents() const {
+    if (!noEvents_.empty()) throw Error(noEvents_);
+}
+
 void WindowSet::requireEvents(std::size_t w) const {
     const auto& c = windows_[w];
     if (!c.missingEvents.empty()) throw Error(c.missingEvents);
 }
 
 std::vector<std::string> WindowSet::warnings() const {
-    std::vector<std::string> out;
+    std::vector<std::string> out = warnings_;
     for (const auto& c : windows_)
         if (!c.missingEvents.empty()) out.push_back(c.missingEvents + " (it reads 0 everywhere)");
     return out;
 }
 
 IntervalPtr WindowSet::compose(std::size_t w, const std::string& key, IntervalPtr child) const {
-    const auto& b = windows_[w].levels.at(key);
+    return compose(w, windows_[w].levels.at(key), std::move(child));
+}
+
+IntervalPtr WindowSet::compose(std::size_t w, const Bound& b, IntervalPtr child) const {
     if (b.compose->id == ComposeFunction::Id::AsIs)
         return child; // identity: skip a virtual call per interval
     return std::make_unique<ComposeInterval>(std::move(child), *b.compose, b.params, context_, unit(w));
@@ -195,7 +260,9 @@ IntervalPtr WindowSet::compose(std::size_t w, const std::string& key, IntervalPt
 
 IntervalPtr WindowSet::makeRow(std::size_t w, std::size_t row) const {
     auto r = levelRow(w, level(w), row);
-    return compose(w, "topcompose1", compose(w, "topcompose2", std::move(r)));
+    r = compose(w, "topcompose1", compose(w, "topcompose2", std::move(r)));
+    for (const auto& extra : windows_[w].extraTop) r = compose(w, extra, std::move(r));
+    return r;
 }
 
 IntervalPtr WindowSet::levelRow(std::size_t w, Level l, std::size_t row) const {

@@ -34,10 +34,15 @@ public:
 
     IntervalPtr makeRow(std::size_t w, std::size_t row) const;
 
-    // Throws when window `w` itself filters only on event types the trace lacks: a histogram of it or a
-    // timeline dump would be all zeros, a number from a cfg meant for another kind of trace. Windows used
-    // only inside a derived window (an OpenMP mask on a trace without OpenMP) are legitimate: warnings().
+    // Throws when window `w` itself filters only on event types the trace lacks (it reads 0 everywhere):
+    // for the model's own cfgs, which must not turn an absent kind of activity into a zero. Cfgs evaluated
+    // as paramedir does are refused only when no window's types exist (the constructor); otherwise
+    // warnings() lists the absent types.
     void requireEvents(std::size_t w) const;
+    // paramedir's rule for a cfg evaluated as it does (histograms, timeline dumps): refused when no window
+    // filters on an event type the trace has ("None of the events specified in the filter appear in the
+    // trace"); some types absent is a warning (warnings()).
+    void requireSomeEvents() const;
     std::vector<std::string> warnings() const;
     const TraceContext& context() const { return context_; }
 
@@ -52,14 +57,19 @@ private:
         const ThreadFunction* thread = nullptr;
         std::vector<std::vector<double>> threadParams;
         std::map<std::string, Bound> levels; // "task", "compose_task", "topcompose1", ...
+        std::vector<Bound> extraTop;         // extratopcompose1 entries, innermost first
         const DerivedFunction* derived = nullptr;
         std::unique_ptr<Filter> filter;
         Level baseLevel = Level::Thread; // derived: the finest parent level
         std::string missingEvents;       // set when the filter's event types are all absent from the trace
+        bool eventsExist = false;        // Paraver's "some events exist" for this window's filter
+        std::vector<double> absentTypes; // filter types the trace has no event of
     };
+    void checkEventTypes();
 
     void compile(std::size_t w);
     IntervalPtr compose(std::size_t w, const std::string& key, IntervalPtr child) const;
+    IntervalPtr compose(std::size_t w, const Bound& b, IntervalPtr child) const;
     IntervalPtr levelRow(std::size_t w, Level level, std::size_t row) const;
     IntervalPtr baseRow(std::size_t w, Level level, std::size_t row) const;
     IntervalPtr derivedRow(std::size_t w, std::size_t row) const;
@@ -68,6 +78,8 @@ private:
     const Cfg& cfg_;
     const TraceContext& context_;
     std::vector<Compiled> windows_;
+    std::vector<std::string> warnings_;
+    std::string noEvents_; // paramedir's abort message, when it applies
 };
 
 bool sameTree(Level a, Level b);
