@@ -1,5 +1,6 @@
 // gpueff histogram / modelfactors against paramedir's own outputs on the EPOCH traces
 // (data/paraver/epoch/expected, made with paramedir -npr and BSC's modelfactors).
+#include "ParamedirOutput.h"
 #include "TestSupport.h"
 #include "engine/paraver/PrvReader.h"
 #include "engine/paraver/TraceWriter.h"
@@ -12,59 +13,6 @@
 using namespace testsupport;
 
 namespace {
-
-std::vector<std::string> lines(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    REQUIRE_MESSAGE(in.good(), p.string());
-    std::vector<std::string> out;
-    std::string l;
-    while (std::getline(in, l)) out.push_back(l);
-    return out;
-}
-
-std::vector<std::string> fields(const std::string& line) {
-    std::vector<std::string> out;
-    std::stringstream s(line);
-    std::string f;
-    while (std::getline(s, f, '\t')) out.push_back(f);
-    return out;
-}
-
-// Every line must be identical except StDev: paramedir computes it as sqrt(E[x^2] - E[x]^2), which prints
-// rounding noise (27455160.4999 for an exact 27455160.5); ours is the exact population deviation. StDev is
-// judged relative to the Average of the same column, and ours is checked against the rows themselves.
-void compareHistogram(const std::filesystem::path& ours, const std::filesystem::path& expected) {
-    auto a = lines(ours), b = lines(expected);
-    REQUIRE(a.size() == b.size());
-    std::vector<std::vector<double>> columns; // row values per column, for the independent StDev
-    std::vector<double> averages;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        auto fa = fields(a[i]);
-        if (fa.empty() || fa[0] != "StDev") {
-            CHECK_MESSAGE(a[i] == b[i], ours.filename().string() << " line " << i + 1);
-            if (i > 0 && !fa.empty() && fa[0].rfind("THREAD", 0) == 0)
-                for (std::size_t c = 1; c < fa.size(); ++c) {
-                    if (columns.size() < c) columns.resize(c);
-                    columns[c - 1].push_back(std::stod(fa[c]));
-                }
-            if (!fa.empty() && fa[0] == "Average")
-                for (std::size_t c = 1; c < fa.size(); ++c) averages.push_back(std::stod(fa[c]));
-            continue;
-        }
-        auto fb = fields(b[i]);
-        REQUIRE(fa.size() == fb.size());
-        for (std::size_t c = 1; c < fa.size(); ++c) {
-            double ours_ = std::stod(fa[c]), theirs = std::stod(fb[c]);
-            double scale = std::fabs(averages.at(c - 1));
-            CHECK_MESSAGE(std::fabs(ours_ - theirs) <= 1e-9 * scale + 1e-6, ours.filename().string());
-            const auto& v = columns.at(c - 1);
-            double mean = 0, dev = 0;
-            for (auto x : v) mean += x / static_cast<double>(v.size());
-            for (auto x : v) dev += (x - mean) * (x - mean) / static_cast<double>(v.size());
-            CHECK(ours_ == doctest::Approx(std::sqrt(dev)).epsilon(1e-12).scale(scale));
-        }
-    }
-}
 
 std::filesystem::path epoch() {
     return dataDir() / "paraver" / "epoch";
@@ -88,7 +36,7 @@ void checkAgainstParamedir(const std::filesystem::path& trace, const std::string
         if (name.size() > 8 && name.compare(name.size() - 8, 8, ".txt.csv") == 0) {
             // A cfg whose histogram paramedir dropped: its last window's timeline, compared exactly.
             auto ours = out / (name.substr(0, name.size() - 8) + ".csv");
-            CHECK_MESSAGE(lines(ours) == lines(e.path()), name);
+            compareTimeline(ours, e.path());
         } else {
             compareHistogram(out / name, e.path());
         }
@@ -130,7 +78,7 @@ TEST_CASE("gpueff modelfactors equals BSC's modelfactors csv; replay-only rows s
                  (epoch() / "epoch_2proc.prv.gz").string() + " --csv " + csv.string() + " --json " +
                  (dir / "mf.json").string() + " --md " + (dir / "mf.md").string());
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
-    auto ours = lines(csv), expected = lines(epoch() / "expected" / "modelfactors_1_2_4.csv");
+    auto ours = fileLines(csv), expected = fileLines(epoch() / "expected" / "modelfactors_1_2_4.csv");
     REQUIRE(ours.size() == expected.size());
     int na = 0;
     for (std::size_t i = 0; i < ours.size(); ++i) {
