@@ -51,7 +51,8 @@ bool sameLine(const std::string& ours, const std::string& theirs, double relativ
 
 } // namespace
 
-void compareHistogram(const std::filesystem::path& ours, const std::filesystem::path& expected, double relative) {
+void compareHistogram(const std::filesystem::path& ours, const std::filesystem::path& expected,
+                      double relative) {
     auto a = fileLines(ours), b = fileLines(expected);
     REQUIRE_MESSAGE(a.size() == b.size(), ours.string());
     std::vector<std::vector<double>> columns; // row values per column, for the independent StDev
@@ -59,9 +60,9 @@ void compareHistogram(const std::filesystem::path& ours, const std::filesystem::
     for (std::size_t i = 0; i < a.size(); ++i) {
         auto fa = tabFields(a[i]);
         if (fa.empty() || fa[0] != "StDev") {
-            CHECK_MESSAGE(sameLine(a[i], b[i], relative), ours.string() << " line " << i + 1 << "\n  ours:   "
-                                                                        << a[i].substr(0, 200)
-                                                                        << "\n  theirs: " << b[i].substr(0, 200));
+            CHECK_MESSAGE(sameLine(a[i], b[i], relative),
+                          ours.string() << " line " << i + 1 << "\n  ours:   " << a[i].substr(0, 200)
+                                        << "\n  theirs: " << b[i].substr(0, 200));
             // Rows are the lines between the header and the blank line before the totals.
             bool row = i > 0 && !fa.empty() && fa[0] != "Total" && fa[0] != "Average" && fa[0] != "Maximum" &&
                        fa[0] != "Minimum" && fa[0] != "Avg/Max";
@@ -101,7 +102,8 @@ void compareHistogram(const std::filesystem::path& ours, const std::filesystem::
     }
 }
 
-void compareTimeline(const std::filesystem::path& ours, const std::filesystem::path& expected, double relative) {
+void compareTimeline(const std::filesystem::path& ours, const std::filesystem::path& expected,
+                     double relative) {
     auto a = fileLines(ours), b = fileLines(expected);
     REQUIRE_MESSAGE(a.size() == b.size(), ours.string());
     for (std::size_t i = 0; i < a.size(); ++i)

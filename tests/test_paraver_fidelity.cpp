@@ -3,8 +3,8 @@
 #include "ParamedirOutput.h"
 #include "TestSupport.h"
 
-#include <doctest/doctest.h>
 #include <algorithm>
+#include <doctest/doctest.h>
 
 using namespace testsupport;
 

@@ -11,18 +11,19 @@ namespace gpueff::semantic {
 using Id = DerivedFunction::Id;
 
 const DerivedFunction& derivedFunction(const std::string& name, const std::string& where) {
-    static const std::vector<DerivedFunction> functions = {{Id::Add, "add", false, InfoType::Same},
-                                                           {Id::Product, "product", false, InfoType::Same},
-                                                           {Id::Subtract, "substract", false, InfoType::Same},
-                                                           {Id::Divide, "divide", false, InfoType::Same},
-                                                           {Id::Maximum, "maximum", false, InfoType::Same},
-                                                           {Id::Minimum, "minimum", false, InfoType::Same},
-                                                           {Id::Different, "different", false, InfoType::Same},
-                                                           {Id::ClearBy, "controlled: clear by", false, InfoType::Same},
-                                                           {Id::Enumerate, "controlled: enumerate", false, InfoType::None},
-                                                           {Id::ControlledMaximum, "controlled: maximum", true, InfoType::Same},
-                                                           {Id::ControlledAdd, "controlled: add", true, InfoType::Same},
-                                                           {Id::ControlledAverage, "controlled: average", true, InfoType::None}};
+    static const std::vector<DerivedFunction> functions = {
+        {Id::Add, "add", false, InfoType::Same},
+        {Id::Product, "product", false, InfoType::Same},
+        {Id::Subtract, "substract", false, InfoType::Same},
+        {Id::Divide, "divide", false, InfoType::Same},
+        {Id::Maximum, "maximum", false, InfoType::Same},
+        {Id::Minimum, "minimum", false, InfoType::Same},
+        {Id::Different, "different", false, InfoType::Same},
+        {Id::ClearBy, "controlled: clear by", false, InfoType::Same},
+        {Id::Enumerate, "controlled: enumerate", false, InfoType::None},
+        {Id::ControlledMaximum, "controlled: maximum", true, InfoType::Same},
+        {Id::ControlledAdd, "controlled: add", true, InfoType::Same},
+        {Id::ControlledAverage, "controlled: average", true, InfoType::None}};
     for (const auto& f : functions)
         if (name == f.name) return f;
     throw Error(where + ": unknown derived operation '" + name + "'");

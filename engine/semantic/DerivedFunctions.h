@@ -59,8 +59,8 @@ private:
 // intervals that overlap it (a data interval across a boundary counts in both).
 class ControlledInterval : public Interval {
 public:
-    ControlledInterval(IntervalPtr data, IntervalPtr control, double dataFactor, const DerivedFunction& function,
-                       std::int64_t traceEnd);
+    ControlledInterval(IntervalPtr data, IntervalPtr control, double dataFactor,
+                       const DerivedFunction& function, std::int64_t traceEnd);
     void init() override;
     void next() override;
 

@@ -392,7 +392,7 @@ private:
     std::int64_t begin_ = 0, end_ = 0, traceEnd_ = 0;
     Columns columns_;
     std::vector<std::vector<Cell>> cells_; // [row][column], filled for the selected rows
-    std::vector<std::size_t> selected_;     // rows computed and printed, ascending
+    std::vector<std::size_t> selected_;    // rows computed and printed, ascending
 };
 
 } // namespace

@@ -92,8 +92,9 @@ void WindowSet::compile(std::size_t w) {
         // A controlled operation walks the rows of its first (data) parent and finds each one's row of the
         // second (control) parent: Paraver has no row to find when the control parent is the finer one.
         if (c.derived->controlled && static_cast<int>(l0) < static_cast<int>(l1))
-            throw Error(where + ": '" + c.derived->name +
-                        "' needs its first parent (data) at a level at least as fine as its second (control)");
+            throw Error(
+                where + ": '" + c.derived->name +
+                "' needs its first parent (data) at a level at least as fine as its second (control)");
         c.baseLevel = static_cast<int>(l0) >= static_cast<int>(l1) ? l0 : l1;
         if (!finerOrEqual(c.baseLevel, spec.level)) throw Error(where + ": level is finer than its parents'");
         return;
@@ -132,8 +133,8 @@ void WindowSet::compile(std::size_t w) {
     }
     // A window that keeps only event types the trace lacks reads 0 everywhere.
     if (function == "=" && !types.empty() && c.absentTypes.size() == types.size())
-        c.missingEvents = where + ": the trace has no event of type " + typeList(types) +
-                          " that the window filters on";
+        c.missingEvents =
+            where + ": the trace has no event of type " + typeList(types) + " that the window filters on";
 }
 
 // paramedir's rule for a whole cfg: when no window filters on an event type the trace has (nor keeps all
@@ -150,10 +151,11 @@ void WindowSet::checkEventTypes() {
     absent.erase(std::unique(absent.begin(), absent.end()), absent.end());
     if (!exist)
         noEvents_ = (cfg_.path + ": None of the events specified in the filter appear in the trace" +
-                    (absent.empty() ? std::string() : " (types " + typeList(absent) + ")") +
-                    "; paramedir aborts this cfg too");
+                     (absent.empty() ? std::string() : " (types " + typeList(absent) + ")") +
+                     "; paramedir aborts this cfg too");
     else if (!absent.empty())
-        warnings_.push_back(cfg_.path + ": Some of the events specified in the filter don't appear in the trace " +
+        warnings_.push_back(cfg_.path +
+                            ": Some of the events specified in the filter don't appear in the trace " +
                             "(types " + typeList(absent) + "); evaluated without them, as paramedir does");
 }
 
