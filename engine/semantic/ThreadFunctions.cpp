@@ -1,5 +1,7 @@
 #include "engine/semantic/ThreadFunctions.h"
 
+#include "engine/semantic/CpuRecords.h"
+
 #include "engine/common/Error.h"
 
 #include <set>
@@ -136,28 +138,29 @@ bool ThreadInterval::passFilter(std::size_t pos) const {
     return true;
 }
 
-// Paraver's SemanticThread::validRecord plus fill-state-gaps: a state end counts only when no state
-// begins at the same time after it (an idle gap opens there).
-bool ThreadInterval::valid(std::size_t pos) const {
+// Paraver's SemanticThread::validRecord: the record's type against the function's mask.
+bool ThreadInterval::validType(std::size_t pos) const {
     auto type = stream_.type[pos];
     if (type == Empty) return true;
     std::uint16_t mask = function_.mask;
     if (function_.stateFunction) mask = State; // the trace fills state gaps (Paraver's default)
-    bool ok;
-    if (mask == (State | Event) && (type & (State | Event)))
-        ok = true;
-    else {
-        if (mask & RemoteSend) {
-            if (type & RemoteSend) return true;
-            mask &= static_cast<std::uint16_t>(~RemoteSend);
-        } else if (mask & RemoteRecv) {
-            if (type & RemoteRecv) return true;
-            mask &= static_cast<std::uint16_t>(~RemoteRecv);
-        }
-        ok = (mask & type) == mask;
+    if (mask == (State | Event) && (type & (State | Event))) return true;
+    if (mask & RemoteSend) {
+        if (type & RemoteSend) return true;
+        mask &= static_cast<std::uint16_t>(~RemoteSend);
+    } else if (mask & RemoteRecv) {
+        if (type & RemoteRecv) return true;
+        mask &= static_cast<std::uint16_t>(~RemoteRecv);
     }
-    if (!ok) return false;
-    if (function_.stateFunction && (type & State) && (type & End)) {
+    return (mask & type) == mask;
+}
+
+// Plus fill-state-gaps: a state end counts only when no state begins at the same time after it (an idle
+// gap opens there).
+bool ThreadInterval::valid(std::size_t pos) const {
+    if (!validType(pos)) return false;
+    auto type = stream_.type[pos];
+    if (type != Empty && fillsStateGaps() && (type & State) && (type & End)) {
         auto t = stream_.time[pos];
         for (std::size_t p = pos + 1; p < stream_.size() && stream_.time[p] == t; ++p)
             if ((stream_.type[p] & State) && (stream_.type[p] & Begin) && stream_.type[p] != Empty)
@@ -200,15 +203,7 @@ void ThreadInterval::next() {
 }
 
 std::uint32_t ThreadInterval::cpuOf(std::size_t pos) const {
-    auto type = stream_.type[pos];
-    auto i = stream_.index[pos];
-    if (type == Empty) { // the trailing empty record is on the CPU of the record before it
-        return pos == 0 ? 0 : cpuOf(pos - 1);
-    }
-    if (type & State) return records_.stateCpu[i];
-    if (type & Event) return records_.eventCpu[i];
-    const auto& c = context_.trace.communications[i];
-    return (type & (Send | RemoteRecv)) ? c.sendCpu : c.recvCpu;
+    return recordCpu(context_.trace, records_, pos);
 }
 
 std::uint32_t ThreadInterval::nodeOfCpu(std::uint32_t cpu) const {

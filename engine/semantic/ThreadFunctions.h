@@ -77,8 +77,16 @@ public:
     void init() override;
     void next() override;
 
+    // For the CPU walk, which reads this thread's records in a CPU's list: whether a record passes the
+    // window's filter and the function's record mask (Paraver's validRecord; the same-time state check is
+    // the walker's, over its own list), and the CPU of the current interval's begin record.
+    bool passesMask(std::size_t pos) const { return passFilter(pos) && validType(pos); }
+    bool fillsStateGaps() const { return function_.stateFunction; }
+    std::uint32_t beginCpu() const { return cpuOf(beginPos_); }
+
 private:
     bool passFilter(std::size_t pos) const;
+    bool validType(std::size_t pos) const;
     bool valid(std::size_t pos) const;
     std::size_t nextValid(std::size_t pos) const;
     std::size_t nextEvent(std::size_t pos) const;

@@ -104,8 +104,7 @@ void WindowSet::compile(std::size_t w) {
     c.threadParams = threadRef.params;
     auto cpuRef = fn("cpu", "Active Thd");
     c.levels["cpu"] = Bound{&aggregateFunction(cpuRef.name, where), nullptr, cpuRef.params};
-    if (cpuTree(spec.level))
-        throw Error(where + ": CPU, node and system level windows are not implemented by gpueff");
+    if (cpuTree(spec.level) && !cpuRecords_) cpuRecords_ = std::make_unique<CpuRecords>(context_.trace);
     c.filter = std::make_unique<Filter>(spec.filter, context_.labels, where);
     // Paraver's bookkeeping of the filter's event types against the trace (cfg.cpp pickSymbols): which are
     // absent, and whether the window counts as one whose events exist.
@@ -215,7 +214,8 @@ InfoType WindowSet::infoType(std::size_t w) const {
         if (e->compose->info != InfoType::Same) return e->compose->info;
     for (const char* key : {"topcompose1", "topcompose2"})
         if (composeInfo(key) != InfoType::Same) return composeInfo(key);
-    // From the window's level down to the base, compose then aggregate of each level.
+    // From the window's level down to the base, compose then aggregate of each level; a CPU row reads
+    // the thread function through compose_thread.
     Level l = c.spec->level;
     Level base = c.spec->derived ? c.baseLevel : Level::Thread;
     while (true) {
@@ -225,6 +225,10 @@ InfoType WindowSet::infoType(std::size_t w) const {
         if (l == base) break;
         auto ai = aggregateInfo(key.c_str());
         if (ai != InfoType::Same) return ai;
+        if (l == Level::Cpu) {
+            l = Level::Thread;
+            continue;
+        }
         l = childLevel(l);
     }
     if (c.spec->derived) {
@@ -277,6 +281,20 @@ IntervalPtr WindowSet::baseRow(std::size_t w, Level l, std::size_t row) const {
     if (!c.spec->derived && l == Level::Thread)
         return std::make_unique<ThreadInterval>(context_, static_cast<std::uint32_t>(row), *c.thread,
                                                 c.threadParams, *c.filter, c.spec->unit, c.spec->level);
+    if (!c.spec->derived && l == Level::Cpu) {
+        // The threads a CPU's records belong to, each with the window's thread function and compose_thread.
+        auto makeThread = [this, w, &c](std::uint32_t thread) {
+            auto raw = std::make_unique<ThreadInterval>(context_, thread, *c.thread, c.threadParams, *c.filter,
+                                                        c.spec->unit, c.spec->level);
+            CpuInterval::ThreadRow r;
+            r.raw = raw.get();
+            r.composed = compose(w, "compose_thread", std::move(raw));
+            return r;
+        };
+        const auto& b = c.levels.at("cpu");
+        return std::make_unique<CpuInterval>(*cpuRecords_, static_cast<std::uint32_t>(row), context_.endTime,
+                                             makeThread, *b.aggregate, b.params);
+    }
     auto child = childLevel(l);
     auto [first, last] = context_.objects.children(l, row, child);
     std::vector<IntervalPtr> children;

@@ -1,6 +1,7 @@
 #pragma once
 #include "engine/semantic/AggregateFunctions.h"
 #include "engine/semantic/ComposeFunctions.h"
+#include "engine/semantic/CpuInterval.h"
 #include "engine/semantic/DerivedFunctions.h"
 #include "engine/semantic/Filter.h"
 #include "engine/semantic/Interval.h"
@@ -79,7 +80,8 @@ private:
     const TraceContext& context_;
     std::vector<Compiled> windows_;
     std::vector<std::string> warnings_;
-    std::string noEvents_; // paramedir's abort message, when it applies
+    std::string noEvents_;                    // paramedir's abort message, when it applies
+    std::unique_ptr<CpuRecords> cpuRecords_; // built when a window is at CPU, node or system level
 };
 
 bool sameTree(Level a, Level b);
