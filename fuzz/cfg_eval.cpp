@@ -97,7 +97,7 @@ void evaluate(const std::string& text) {
     }
     std::ostringstream out;
     if (cfg.histogram) {
-        auto table = gpueff::semantic::computeHistogram(cfg, windows);
+        auto table = gpueff::semantic::computeHistogramPlanes(cfg, windows);
         gpueff::semantic::writeHistogramText(out, table, 10);
         out << gpueff::semantic::histogramJson(table).dump(2, ' ', false,
                                                            nlohmann::json::error_handler_t::replace);

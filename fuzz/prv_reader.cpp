@@ -69,7 +69,7 @@ void histograms(const gpueff::semantic::LoadedTrace& loaded) {
     for (const auto& cfg : cfgs()) {
         try {
             gpueff::semantic::WindowSet windows(cfg, loaded.context());
-            auto table = gpueff::semantic::computeHistogram(cfg, windows);
+            auto table = gpueff::semantic::computeHistogramPlanes(cfg, windows);
             std::ostringstream text;
             gpueff::semantic::writeHistogramText(text, table, 2);
             (void)gpueff::semantic::histogramJson(table).dump();

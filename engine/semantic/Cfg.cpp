@@ -591,11 +591,12 @@ private:
         } else if (key == "Analyzer2D.3D_Maximum") {
             if (finite(v)) h.extraMaximum = v;
         } else if (key == "Analyzer2D.3D_Delta") {
-            if (finite(v)) h.extraDelta = v;
+            if (finite(v) && !(v > 0)) badValue(key, "must be a finite number > 0", value);
+            h.extraDelta = v;
         } else if (key == "Analyzer2D.Accumulator") {
             if (value != "Semantic") fail("only the Semantic accumulator is supported");
         } else if (key == "Analyzer3D.ComputeYScale") {
-            if (boolean(value)) fail("a computed 3D scale is not supported");
+            h.extraComputeScale = boolean(value);
         } else if (key == "Analyzer2D.Objects") {
             h.objects = objectList(key, value);
         } else if (key == "Analyzer2D.AccumulateByControlWindow" || key == "Analyzer2D.3D_FixedValue") {

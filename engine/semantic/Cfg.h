@@ -70,6 +70,7 @@ struct HistogramSpec {
     double minimum = 0, maximum = 0, delta = 1;
     std::optional<std::size_t> numColumns; // 1 .. kMaxHistogramColumns
     double extraMinimum = 0, extraMaximum = 0, extraDelta = 1;
+    bool extraComputeScale = false; // Analyzer3D.ComputeYScale
     bool hideColumns = false;
     bool horizontal = true;
     std::string limits = "Alltrace";

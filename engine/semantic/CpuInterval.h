@@ -23,8 +23,9 @@ public:
     };
     using ThreadRowFactory = std::function<ThreadRow(std::uint32_t thread)>;
 
-    CpuInterval(const CpuRecords& records, std::uint32_t cpu, std::int64_t traceEnd, ThreadRowFactory makeThread,
-                const AggregateFunction& function, std::vector<std::vector<double>> params);
+    CpuInterval(const CpuRecords& records, std::uint32_t cpu, std::int64_t traceEnd,
+                ThreadRowFactory makeThread, const AggregateFunction& function,
+                std::vector<std::vector<double>> params);
     void init() override;
     void next() override;
 

@@ -48,7 +48,8 @@ CpuRecords::CpuRecords(const paraver::Trace& trace) {
         for (std::size_t pos = 1; pos + 1 < stream.size(); ++pos) {
             auto cpu = recordCpu(trace, records, pos);
             if (cpu == 0 || cpu > cpus) continue;
-            perCpu[cpu - 1].push_back({stream.time[pos], th, static_cast<std::uint32_t>(pos), stream.type[pos]});
+            perCpu[cpu - 1].push_back(
+                {stream.time[pos], th, static_cast<std::uint32_t>(pos), stream.type[pos]});
         }
     }
     std::uint32_t cpu = 0;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <sstream>
 
 namespace gpueff::semantic {
@@ -168,9 +169,7 @@ public:
         if (std::find(stats.begin(), stats.end(), spec_.statistic) == stats.end())
             throw Error(cfg.path + ":" + std::to_string(spec_.line) + ": statistic '" + spec_.statistic +
                         "' is not implemented by gpueff (communication statistics are not)");
-        if (spec_.extra >= 0)
-            throw Error(cfg.path + ":" + std::to_string(spec_.line) +
-                        ": 3D histograms are not implemented by gpueff");
+        orderWindows();
         auto controlLevel = windows.level(control_), dataLevel = windows.level(data_);
         if (!finerOrEqual(dataLevel, controlLevel))
             throw Error(cfg.path + ":" + std::to_string(spec_.line) +
@@ -187,49 +186,110 @@ public:
         }
     }
 
-    HistogramTable run() {
-        columns_ = scale();
+    std::vector<HistogramTable> run() {
+        columns_ = scale(control_, spec_.computeYScale, spec_.minimum, spec_.maximum, spec_.delta,
+                         spec_.numColumns, true);
+        planes_ = spec_.extra >= 0
+                      ? scale(static_cast<std::size_t>(spec_.extra), spec_.extraComputeScale,
+                              spec_.extraMinimum, spec_.extraMaximum, spec_.extraDelta, std::nullopt, false)
+                      : Columns{};
         std::size_t rows = windows_.rows(control_);
         // Analyzer2D.Objects: the rows computed and printed (0-based; Paraver ignores those past the last).
         for (std::size_t r = 0; r < rows; ++r)
             if (!spec_.objects || std::binary_search(spec_.objects->begin(), spec_.objects->end(), r))
                 selected_.push_back(r);
-        // Cells are allocated up front, rows x columns: cap them before asking for the memory.
-        if (rows != 0 && columns_.count > kMaxHistogramCells / rows)
-            throw Error(where() + ": " + std::to_string(rows) + " rows x " + std::to_string(columns_.count) +
+        // Cells are allocated up front, planes x rows x columns: cap them before asking for the memory.
+        if (rows != 0 && columns_.count * planes_.count > kMaxHistogramCells / rows)
+            throw Error(where() + ": " +
+                        (planes_.count > 1 ? std::to_string(planes_.count) + " planes x " : "") +
+                        std::to_string(rows) + " rows x " + std::to_string(columns_.count) +
                         " columns is more than gpueff's limit of " + std::to_string(kMaxHistogramCells) +
-                        " cells; give fewer columns (Delta, NumColumns)");
-        cells_.assign(rows, std::vector<Cell>(columns_.count));
-        auto& ctx = windows_.context();
+                        " cells; give fewer columns (Delta, NumColumns, 3D_Delta)");
+        cells_.assign(planes_.count, std::vector<std::vector<Cell>>(rows, std::vector<Cell>(columns_.count)));
         for (auto r : selected_) {
-            auto control = windows_.makeRow(control_, r);
-            control->init();
-            std::vector<IntervalPtr> data;
-            if (data_ != control_) {
-                auto [first, last] = ctx.objects.children(windows_.level(control_), r, windows_.level(data_));
-                for (auto d = first; d <= last && first <= last; ++d) {
-                    data.push_back(windows_.makeRow(data_, d));
-                    data.back()->init();
-                }
-            }
-            walk(*control, begin_, end_, [&](std::int64_t from, std::int64_t to) {
-                std::size_t column = 0;
-                if (!columns_.column(control->value, column)) return;
-                if (data.empty()) {
-                    burst(r, column, *control, *control, from, to);
-                    return;
-                }
-                for (auto& interval : data)
-                    walk(
-                        *interval, from, to,
-                        [&](std::int64_t b, std::int64_t e) { burst(r, column, *control, *interval, b, e); },
-                        true);
-            });
+            rows_.clear();
+            Burst b;
+            b.row = r;
+            stage(0, r, begin_, end_, b);
         }
-        return table();
+        std::vector<HistogramTable> out;
+        for (std::size_t p = 0; p < planes_.count; ++p) {
+            bool written = false;
+            for (auto r : selected_)
+                for (const auto& c : cells_[p][r]) written = written || c.written;
+            // paramedir prints the planes with values, each under its label.
+            if (spec_.extra >= 0 && !written) continue;
+            out.push_back(table(p));
+        }
+        if (out.empty()) out.push_back(table(0));
+        return out;
     }
 
 private:
+    // Where a burst goes and what it reads, filled in as the stages nest.
+    struct Burst {
+        std::size_t row = 0, plane = 0, column = 0;
+        const Interval* control = nullptr;
+    };
+
+    // KHistogram::orderWindows: the control window, then a 3D window, then the data window; the 3D window
+    // first when it is finer, or when control and data are one window.
+    void orderWindows() {
+        auto fail = [&](const std::string& what) {
+            throw Error(path_ + ":" + std::to_string(spec_.line) + ": histogram '" + spec_.name +
+                        "': " + what);
+        };
+        if (spec_.extra < 0) {
+            order_ = {control_};
+        } else {
+            auto extra = static_cast<std::size_t>(spec_.extra);
+            auto cl = windows_.level(control_), el = windows_.level(extra);
+            if (!sameTree(cl, el)) fail("the 3D window must be at a level of the control window's tree");
+            bool extraFirst = control_ == data_ || static_cast<int>(cl) < static_cast<int>(el);
+            // Paraver then reads the histogram's rows as the 3D window's: only meaningful at one level.
+            if (extraFirst && cl != el)
+                fail("a 3D window at another level than the control window is not implemented by gpueff");
+            order_ = extraFirst ? std::vector<std::size_t>{extra, control_}
+                                : std::vector<std::size_t>{control_, extra};
+        }
+        if (data_ != control_) order_.push_back(data_);
+    }
+
+    // KHistogram::recursiveExecution and calculate: the intervals of stage k's window on `row` within
+    // [from, to); each sets its column or plane, the last one adds the burst.
+    void stage(std::size_t k, std::size_t row, std::int64_t from, std::int64_t to, Burst b) {
+        auto w = order_[k];
+        auto key = std::make_pair(k, row);
+        auto it = rows_.find(key);
+        if (it == rows_.end()) {
+            it = rows_.emplace(key, windows_.makeRow(w, row)).first;
+            it->second->init();
+        }
+        auto& interval = *it->second;
+        bool last = k + 1 == order_.size();
+        walk(
+            interval, from, to,
+            [&](std::int64_t bFrom, std::int64_t bTo) {
+                Burst here = b;
+                if (w == control_) {
+                    if (!columns_.column(interval.value, here.column)) return;
+                    here.control = &interval;
+                }
+                if (spec_.extra >= 0 && w == static_cast<std::size_t>(spec_.extra) &&
+                    !planes_.column(interval.value, here.plane))
+                    return;
+                if (last) {
+                    burst(here, interval, bFrom, bTo);
+                    return;
+                }
+                auto& ctx = windows_.context();
+                auto [first, lastRow] =
+                    ctx.objects.children(windows_.level(w), row, windows_.level(order_[k + 1]));
+                for (auto r = first; r <= lastRow && first <= lastRow; ++r) stage(k + 1, r, bFrom, bTo, here);
+            },
+            k > 0);
+    }
+
     // Paraver's recursiveExecution for one row: skip intervals that end before `from`, visit the non-empty
     // ones that end before `to`, then the one reaching past `to` (even when empty).
     template <typename Visit>
@@ -245,9 +305,9 @@ private:
                 row.next();
     }
 
-    void burst(std::size_t r, std::size_t column, const Interval& control, const Interval& data,
-               std::int64_t b, std::int64_t e) {
-        auto& c = cells_[r][column];
+    void burst(const Burst& where, const Interval& data, std::int64_t b, std::int64_t e) {
+        const auto& control = *where.control;
+        auto& c = cells_[where.plane][where.row][where.column];
         auto& ctx = windows_.context();
         double dt = static_cast<double>(e - b);
         double v = data.value;
@@ -276,15 +336,17 @@ private:
         return path_ + ":" + std::to_string(spec_.line) + ": histogram '" + spec_.name + "'";
     }
 
-    // ComputeYScale: the control window's smallest non-zero and largest values over the analysed range.
-    Columns scale() {
-        if (!spec_.computeYScale) {
-            if (spec_.numColumns) return byCount(spec_.minimum, spec_.maximum, *spec_.numColumns);
-            return fixedDelta(spec_.minimum, spec_.maximum, spec_.delta, where());
+    // ComputeYScale: window `w`'s smallest non-zero and largest values over the analysed range (Paraver's
+    // compute2DScale with its 5 % margin and integer columns; compute3DScale without either).
+    Columns scale(std::size_t w, bool compute, double minimum, double maximum, double delta,
+                  std::optional<std::size_t> numColumns, bool twoD) {
+        if (!compute) {
+            if (numColumns) return byCount(minimum, maximum, *numColumns);
+            return fixedDelta(minimum, maximum, delta, where());
         }
         double minY = 0, maxY = 0;
-        for (std::size_t r = 0; r < windows_.rows(control_); ++r) {
-            auto row = windows_.makeRow(control_, r);
+        for (std::size_t r = 0; r < windows_.rows(w); ++r) {
+            auto row = windows_.makeRow(w, r);
             row->init();
             double rowMin = 0, rowMax = 0;
             auto see = [&](double v) {
@@ -302,15 +364,21 @@ private:
             else if (rowMin != 0.0)
                 minY = std::min(minY, rowMin);
         }
-        double max = maxY + (maxY - minY) * 0.05;
+        double max = twoD ? maxY + (maxY - minY) * 0.05 : maxY;
         // Values a compose function pushed past double's range leave no scale to compute.
         if (!std::isfinite(minY) || !std::isfinite(max))
-            throw Error(where() + ": ComputeYScale: the control window '" + windows_.name(control_) +
-                        "' reaches " + std::to_string(std::isfinite(minY) ? maxY : minY) +
+            throw Error(where() + ": ComputeYScale: the " + (twoD ? "control" : "3D") + " window '" +
+                        windows_.name(w) + "' reaches " + std::to_string(std::isfinite(minY) ? maxY : minY) +
                         ", no column scale covers it");
-        if (spec_.numColumns) return byCount(minY, max, *spec_.numColumns);
+        if (!twoD) {
+            if (maxY - minY == 0 || windows_.codeColor(w)) return fixedDelta(minY, max, 1.0, where());
+            return Columns{
+                minY, max, (max - minY) / static_cast<double>(kDefaultColumns),
+                fixedDelta(minY, max, (max - minY) / static_cast<double>(kDefaultColumns), where()).count};
+        }
+        if (numColumns) return byCount(minY, max, *numColumns);
         if (maxY - minY == 0) return fixedDelta(minY, max, 1.0, where());
-        if (windows_.codeColor(control_) && maxY - minY <= 10000)
+        if (windows_.codeColor(w) && maxY - minY <= 10000)
             return fixedDelta(minY, std::floor(max), 1.0, where());
         return byCount(minY, max, kDefaultColumns);
     }
@@ -342,9 +410,13 @@ private:
         return c.sumValue; // Sum bursts
     }
 
-    HistogramTable table() {
+    HistogramTable table(std::size_t plane) {
         HistogramTable t;
         t.name = spec_.name;
+        if (spec_.extra >= 0) {
+            t.planeCount = planes_.count;
+            t.planeLabel = columnLabel(windows_, static_cast<std::size_t>(spec_.extra), planes_, plane);
+        }
         t.statistic = spec_.statistic;
         t.horizontal = spec_.horizontal;
         t.beginTime = begin_;
@@ -353,7 +425,7 @@ private:
         std::vector<std::vector<std::optional<double>>> all(
             rows, std::vector<std::optional<double>>(columns_.count));
         for (std::size_t i = 0; i < rows; ++i) {
-            const auto& cells = cells_[selected_[i]];
+            const auto& cells = cells_[plane][selected_[i]];
             double rowTime = 0, rowNotZero = 0, rowBursts = 0;
             for (const auto& c : cells) {
                 rowTime += c.time;
@@ -391,8 +463,11 @@ private:
     std::size_t control_, data_;
     std::int64_t begin_ = 0, end_ = 0, traceEnd_ = 0;
     Columns columns_;
-    std::vector<std::vector<Cell>> cells_; // [row][column], filled for the selected rows
-    std::vector<std::size_t> selected_;    // rows computed and printed, ascending
+    Columns planes_;                                                  // of the 3D window (one plane without)
+    std::vector<std::size_t> order_;                                  // windows in nesting order
+    std::map<std::pair<std::size_t, std::size_t>, IntervalPtr> rows_; // (stage, row) cursors of a top row
+    std::vector<std::vector<std::vector<Cell>>> cells_;               // [plane][row][column]
+    std::vector<std::size_t> selected_;                               // rows computed and printed, ascending
 };
 
 } // namespace
@@ -425,9 +500,16 @@ void addTotals(HistogramTable::Totals& t, const std::vector<std::optional<double
     t.avgDivMax.push_back(average / maximum);
 }
 
-HistogramTable computeHistogram(const Cfg& cfg, const WindowSet& windows) {
+std::vector<HistogramTable> computeHistogramPlanes(const Cfg& cfg, const WindowSet& windows) {
     if (!cfg.histogram) throw Error(cfg.path + ": the cfg has no histogram");
     return Computation(cfg, windows).run();
+}
+
+HistogramTable computeHistogram(const Cfg& cfg, const WindowSet& windows) {
+    auto planes = computeHistogramPlanes(cfg, windows);
+    if (planes.size() != 1 || planes[0].planeCount != 0)
+        throw Error(cfg.path + ": the histogram has planes (3D); use computeHistogramPlanes");
+    return std::move(planes[0]);
 }
 
 } // namespace gpueff::semantic

@@ -22,6 +22,10 @@ struct HistogramTable {
     };
     Totals columnTotals, rowTotals;
     std::int64_t beginTime = 0, endTime = 0; // analysed range, trace units
+    // A plane of a 3D histogram: its label (the 3D window's value) and how many planes the scale has (0
+    // for a 2D histogram).
+    std::string planeLabel;
+    std::size_t planeCount = 0;
 };
 
 // Columns of a computed scale over a wide range of values: ParaverConfig's histoNumColumns default, which
@@ -34,7 +38,9 @@ inline constexpr std::size_t kMaxHistogramCells = 10'000'000;
 // Statistic names paramedir accepts for semantic histograms.
 const std::vector<std::string>& histogramStatistics();
 
-HistogramTable computeHistogram(const Cfg& cfg, const WindowSet& windows);
+HistogramTable computeHistogram(const Cfg& cfg, const WindowSet& windows); // a 2D histogram
+// Every plane with a value (one table for a 2D histogram), in plane order.
+std::vector<HistogramTable> computeHistogramPlanes(const Cfg& cfg, const WindowSet& windows);
 
 // Appends the totals of `values` (empty entries skipped) to `totals`.
 void addTotals(HistogramTable::Totals& totals, const std::vector<std::optional<double>>& values);

@@ -19,6 +19,8 @@ void writeHistogramText(std::ostream& out, const HistogramTable& t, int precisio
     const std::pair<const char*, std::vector<double> Totals::*> totals[] = {
         {"Total", &Totals::total},     {"Average", &Totals::average}, {"Maximum", &Totals::maximum},
         {"Minimum", &Totals::minimum}, {"StDev", &Totals::stdev},     {"Avg/Max", &Totals::avgDivMax}};
+    // A 3D histogram prints each plane with values under its label, as paramedir does.
+    if (t.planeCount > 1) out << t.planeLabel << '\n';
     out << '\t';
     if (t.horizontal) {
         for (const auto& label : t.columnLabels) out << label << '\t';
@@ -73,14 +75,27 @@ nlohmann::json histogramJson(const HistogramTable& t) {
                               {"maximum", list(x.maximum)}, {"minimum", list(x.minimum)},
                               {"stdev", list(x.stdev)},     {"avg_div_max", list(x.avgDivMax)}};
     };
-    return {{"name", t.name},
-            {"statistic", t.statistic},
-            {"begin_ns", t.beginTime},
-            {"end_ns", t.endTime},
-            {"columns", t.columnLabels},
-            {"rows", rows},
-            {"column_totals", totals(t.columnTotals)},
-            {"row_totals", totals(t.rowTotals)}};
+    nlohmann::json j = {{"name", t.name},
+                        {"statistic", t.statistic},
+                        {"begin_ns", t.beginTime},
+                        {"end_ns", t.endTime},
+                        {"columns", t.columnLabels},
+                        {"rows", rows},
+                        {"column_totals", totals(t.columnTotals)},
+                        {"row_totals", totals(t.rowTotals)}};
+    if (t.planeCount > 0) j["plane"] = t.planeLabel;
+    return j;
+}
+
+void writeHistogramText(std::ostream& out, const std::vector<HistogramTable>& planes, int precision) {
+    for (const auto& t : planes) writeHistogramText(out, t, precision);
+}
+
+nlohmann::json histogramJson(const std::vector<HistogramTable>& planes) {
+    if (planes.size() == 1 && planes[0].planeCount == 0) return histogramJson(planes[0]);
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& t : planes) list.push_back(histogramJson(t));
+    return {{"planes", list}};
 }
 
 void writeTimelineCsv(std::ostream& out, const WindowSet& windows, std::size_t w) {

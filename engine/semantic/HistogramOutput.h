@@ -11,6 +11,10 @@ namespace gpueff::semantic {
 void writeHistogramText(std::ostream& out, const HistogramTable& table, int precision);
 
 nlohmann::json histogramJson(const HistogramTable& table);
+// The planes of computeHistogramPlanes: each plane's table (a 3D histogram's under its label); JSON
+// {"planes": [...]} for a 3D histogram, the single table's object otherwise.
+void writeHistogramText(std::ostream& out, const std::vector<HistogramTable>& planes, int precision);
+nlohmann::json histogramJson(const std::vector<HistogramTable>& planes);
 
 // paramedir's dump of a window without histogram: "object\tbegin\tduration\tvalue" per semantic interval
 // of each row over the window's time range, in the window's units with 2 decimals.

@@ -1,8 +1,7 @@
 #include "engine/semantic/ThreadFunctions.h"
 
-#include "engine/semantic/CpuRecords.h"
-
 #include "engine/common/Error.h"
+#include "engine/semantic/CpuRecords.h"
 
 #include <set>
 

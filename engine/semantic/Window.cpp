@@ -284,8 +284,8 @@ IntervalPtr WindowSet::baseRow(std::size_t w, Level l, std::size_t row) const {
     if (!c.spec->derived && l == Level::Cpu) {
         // The threads a CPU's records belong to, each with the window's thread function and compose_thread.
         auto makeThread = [this, w, &c](std::uint32_t thread) {
-            auto raw = std::make_unique<ThreadInterval>(context_, thread, *c.thread, c.threadParams, *c.filter,
-                                                        c.spec->unit, c.spec->level);
+            auto raw = std::make_unique<ThreadInterval>(context_, thread, *c.thread, c.threadParams,
+                                                        *c.filter, c.spec->unit, c.spec->level);
             CpuInterval::ThreadRow r;
             r.raw = raw.get();
             r.composed = compose(w, "compose_thread", std::move(raw));

@@ -80,7 +80,7 @@ private:
     const TraceContext& context_;
     std::vector<Compiled> windows_;
     std::vector<std::string> warnings_;
-    std::string noEvents_;                    // paramedir's abort message, when it applies
+    std::string noEvents_;                   // paramedir's abort message, when it applies
     std::unique_ptr<CpuRecords> cpuRecords_; // built when a window is at CPU, node or system level
 };
 

@@ -53,7 +53,7 @@ void writeOutputs(const HistogramArgs& a, const std::vector<semantic::Cfg>& cfgs
         std::ofstream out(outputs.temporary(i));
         if (!out) throw Error(outputs.temporary(i).string() + ": cannot write");
         if (cfg.histogram) {
-            auto table = semantic::computeHistogram(cfg, windows);
+            auto table = semantic::computeHistogramPlanes(cfg, windows);
             if (a.json)
                 out << dumpJson(semantic::histogramJson(table));
             else
