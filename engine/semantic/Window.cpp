@@ -95,10 +95,13 @@ void WindowSet::compile(std::size_t w) {
         throw Error(where + ": CPU, node and system level windows are not implemented by gpueff");
     c.filter = std::make_unique<Filter>(spec.filter, context_.labels, where);
     // A window that keeps only event types the trace lacks reads 0 everywhere: Paraver warns about such cfgs.
-    if (spec.filter.typeFunction == "=" && !c.filter->types().empty()) {
+    // A range [x,y] keeps every type from x to y, so any of them present is enough (paraver-kernel's
+    // pickSymbols asks anyEventLoaded(x, y) for it).
+    const auto& types = c.filter->types();
+    if (spec.filter.typeFunction == "=" && !types.empty()) {
         bool any = false;
         std::string list;
-        for (auto t : c.filter->types()) {
+        for (auto t : types) {
             any = any || std::binary_search(context_.eventTypes.begin(), context_.eventTypes.end(),
                                             static_cast<std::uint32_t>(t));
             list += (list.empty() ? "" : ", ") + std::to_string(static_cast<std::uint64_t>(t));
@@ -106,6 +109,15 @@ void WindowSet::compile(std::size_t w) {
         if (!any)
             c.missingEvents =
                 where + ": the trace has no event of type " + list + " that the window filters on";
+    } else if (spec.filter.typeFunction == "[x,y]" && types.size() >= 2) {
+        // Event types are whole numbers: the first present type >= x, if any, must also be <= y.
+        auto first = std::lower_bound(context_.eventTypes.begin(), context_.eventTypes.end(), types[0],
+                                      [](std::uint32_t have, double bound) { return have < bound; });
+        if (first == context_.eventTypes.end() || *first > types[1])
+            c.missingEvents = where + ": the trace has no event of a type from " +
+                              std::to_string(static_cast<std::uint64_t>(types[0])) + " to " +
+                              std::to_string(static_cast<std::uint64_t>(types[1])) +
+                              " that the window filters on";
     }
 }
 
