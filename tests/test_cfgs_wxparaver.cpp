@@ -357,6 +357,8 @@ TEST_CASE("wxparaver: the optional-kind cfgs are each whole on the exports that 
 }
 
 TEST_CASE("wxparaver: the cfgs' look (colour modes, tiled frames, launch lines, histograms as numbers)") {
+    // Our cfgs cascade: loaded together, no two frames of the catalogue open at the same place either.
+    std::map<std::pair<std::string, std::string>, std::string> catalogue;
     for (const auto& [name, path] : allCfgs()) {
         CAPTURE(name);
         auto cfg = readCfg(path, name);
@@ -406,6 +408,11 @@ TEST_CASE("wxparaver: the cfgs' look (colour modes, tiled frames, launch lines, 
         }
         CHECK_MESSAGE(positions.size() == frames,
                       frames << " frames open at " << positions.size() << " places");
+        if (ours(name))
+            for (const auto& at : positions) {
+                auto [it, fresh] = catalogue.emplace(at, name);
+                CHECK_MESSAGE(fresh, "a frame opens where one of " << it->second << " does");
+            }
     }
 }
 
