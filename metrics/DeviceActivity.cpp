@@ -4,6 +4,7 @@
 #include "engine/semantic/Window.h"
 #include "metrics/EmbeddedCfgs.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -160,13 +161,18 @@ DeviceActivity readDeviceActivity(const semantic::LoadedTrace& trace) {
         for (const auto& [key, row] : metricRows)
             if (key.second == d.gpu && out.tasks[key.first].host == d.host) d.metrics = row;
     }
-    CfgRows activity(trace, "model/device_activity.cfg");
-    if (activity.windows() != kClassCount)
-        throw Error("cfgs/model/device_activity.cfg must define " + std::to_string(kClassCount) + " windows");
-    for (auto& d : out.devices)
-        for (int c = 0; c < kClassCount; ++c)
-            for (auto row : d.rows)
-                d.work[static_cast<std::size_t>(c)].push_back(activity.row(static_cast<std::size_t>(c), row));
+    // One cfg per class: wxparaver asks a question when a cfg filters on a type the trace lacks, and NCCL
+    // kernels, graph launches and copies are each absent from some traces.
+    static const std::array<const char*, kClassCount> classCfgs = {
+        "model/device_activity.cfg", "model/cuda_graphs.cfg", "model/nccl_kernels.cfg",
+        "model/memory_operations.cfg"};
+    for (std::size_t c = 0; c < kClassCount; ++c) {
+        CfgRows activity(trace, classCfgs[c]);
+        if (activity.windows() != 1)
+            throw Error(std::string("cfgs/") + classCfgs[c] + " must define 1 window");
+        for (auto& d : out.devices)
+            for (auto row : d.rows) d.work[c].push_back(activity.row(0, row));
+    }
     return out;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// The devices of a trace and what ran on them, read through cfgs/model/device_activity.cfg: the one place
-// that says which records are compute, NCCL and memory work.
+// The devices of a trace and what ran on them, read through cfgs/model/ (device_activity, cuda_graphs,
+// nccl_kernels, memory_operations): the one place that says which records are compute, NCCL and memory work.
 #include "engine/semantic/LoadedTrace.h"
 #include "metrics/Spans.h"
 

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <fstream>
 #include <istream>
+#include <string_view>
 
 namespace gpueff::paraver {
 
@@ -53,10 +54,38 @@ void checkRead(const std::istream& in, const std::string& name) {
 
 } // namespace
 
+namespace {
+
+// Paraver's label pattern: '*' matches any run of characters, everything else itself, over the whole label
+// (paraver-kernel's EventLabels::getEventType turns '*' into ".*" and escapes the rest). Greedy with one
+// backtrack point: linear in practice, at worst |label| x |pattern|, never exponential.
+bool matchesPattern(std::string_view text, std::string_view pattern) {
+    std::size_t t = 0, p = 0, star = std::string_view::npos, resume = 0;
+    while (t < text.size()) {
+        if (p < pattern.size() && pattern[p] == '*') {
+            star = p++;
+            resume = t;
+        } else if (p < pattern.size() && pattern[p] == text[t]) {
+            ++p;
+            ++t;
+        } else if (star != std::string_view::npos) {
+            p = star + 1;
+            t = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*') ++p;
+    return p == pattern.size();
+}
+
+} // namespace
+
 std::vector<std::uint32_t> TraceLabels::typesLabelled(const std::string& label) const {
     std::vector<std::uint32_t> out;
+    bool pattern = label.find('*') != std::string::npos;
     for (const auto& [type, name] : eventTypes)
-        if (name == label) out.push_back(type);
+        if (pattern ? matchesPattern(name, label) : name == label) out.push_back(type);
     return out;
 }
 

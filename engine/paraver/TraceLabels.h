@@ -16,7 +16,8 @@ struct TraceLabels {
     std::map<std::uint32_t, std::map<std::int64_t, std::string>> eventValues;
     std::map<std::string, std::vector<std::string>> rows; // "THREAD", "TASK", "CPU", "NODE", ... -> names
 
-    // Types whose label is exactly `label` (a cfg's evt_type_label).
+    // Types whose label is `label` (a cfg's evt_type_label); a '*' in it matches any characters, as in
+    // Paraver.
     std::vector<std::uint32_t> typesLabelled(const std::string& label) const;
     // The row name of object `index` (0-based) at `level`, or "" when the .row file has none.
     std::string rowName(const std::string& level, std::size_t index) const;

@@ -121,13 +121,17 @@ void WindowSet::compile(std::size_t w) {
         else
             c.absentTypes.push_back(t);
     }
-    // A range [first, second] counts as present when any type inside it is.
+    // A range [x, y] keeps every type from x to y: any of them present is enough (paraver-kernel's
+    // pickSymbols asks anyEventLoaded(x, y)).
     if (function == "[x,y]" && types.size() >= 2) {
         auto lo = std::lower_bound(context_.eventTypes.begin(), context_.eventTypes.end(),
                                    static_cast<std::uint32_t>(types[0]));
         if (lo != context_.eventTypes.end() && *lo <= types[1]) {
             c.eventsExist = true;
             c.absentTypes.clear();
+        } else {
+            c.missingEvents = where + ": the trace has no event of a type from " + typeList({types[0]}) +
+                              " to " + typeList({types[1]}) + " that the window filters on";
         }
     }
     // A window that keeps only event types the trace lacks reads 0 everywhere.

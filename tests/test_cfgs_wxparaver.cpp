@@ -1,0 +1,489 @@
+// Every cfg of cfgs/ loaded by wxparaver 4.11 on every real export translated by gpueff: the questions its
+// CFGLoader asks and the look the cfg gives, rebuilt here from paraver-kernel's sources (api/cfg.cpp,
+// api/symbolpicker.cpp, api/eventlabels.cpp, api/histogram.cpp at abbc7c3b) without gpueff's cfg parser:
+//  - the modal questions. CFGLoader::loadCFG keeps two flags for the whole cfg. A window whose evt_type
+//    function is "All" or "None" sets "some exist". Each window's filter types (evt_type numbers, or the
+//    types whose .pcf label matches its evt_type_label, '*' matching anything) set "some exist" when the
+//    .prv body has an event of that type (KTrace::eventLoaded) and "some missing" otherwise; a "[x,y]" window
+//    with an event of a type from x to y present clears "some missing" and sets "some exist". At the end:
+//    nothing exists -> "None of the events specified in the filter appear in the trace."; something is
+//    missing -> "Some of the events specified in the filter doesn't appear in the trace."
+//  - the look: window_noncolor_mode false draws a function line (a white line on black), code colour comes
+//    from the default mode (window_color_mode only sets gradients), a histogram gets one column per value
+//    only when ComputeYScale is on, its control window is code coloured and the values span at most 10000,
+//    Zoom Enabled opens it as a colour grid without numbers, positions are where each frame opens.
+#include "engine/paraver/TraceLabels.h"
+#include "engine/semantic/Cfg.h"
+#include "engine/semantic/LoadedTrace.h"
+#include "engine/semantic/Window.h"
+#include "tests/TestSupport.h"
+
+#include <algorithm>
+#include <doctest/doctest.h>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+using namespace testsupport;
+
+namespace {
+
+struct CfgWindow {
+    std::string name;
+    std::map<std::string, std::string> keys; // window_* key -> the rest of its line
+    std::string typeFunction = "All";        // evt_type's filter function
+    std::vector<std::uint32_t> types;
+    std::vector<std::string> typeLabels;
+    bool hasValueLabels = false;
+};
+
+struct CfgHistogram {
+    std::map<std::string, std::string> keys; // "Analyzer2D.X" -> "10"
+};
+
+struct CfgFile {
+    std::string name; // path under cfgs/
+    std::vector<CfgWindow> windows;
+    std::vector<CfgHistogram> histograms;
+};
+
+std::string trimmed(const std::string& s) {
+    auto b = s.find_first_not_of(" \t\r");
+    auto e = s.find_last_not_of(" \t\r");
+    return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+CfgFile readCfg(const std::filesystem::path& path, const std::string& name) {
+    CfgFile cfg{name, {}, {}};
+    std::ifstream in(path);
+    std::string line;
+    bool inHistogram = false;
+    while (std::getline(in, line)) {
+        line = trimmed(line);
+        if (line == "< NEW ANALYZER2D >") {
+            cfg.histograms.emplace_back();
+            inHistogram = true;
+            continue;
+        }
+        if (line.rfind("Analyzer2D.", 0) == 0 && inHistogram) {
+            auto colon = line.find(':');
+            cfg.histograms.back().keys[line.substr(0, colon)] = trimmed(line.substr(colon + 1));
+            continue;
+        }
+        if (line.rfind("window_", 0) != 0) continue;
+        auto space = line.find(' ');
+        auto key = line.substr(0, space);
+        auto rest = space == std::string::npos ? "" : trimmed(line.substr(space + 1));
+        if (key == "window_name") {
+            cfg.windows.push_back({rest, {}, "All", {}, {}, false});
+            inHistogram = false;
+            continue;
+        }
+        REQUIRE_MESSAGE(!cfg.windows.empty(), name << ": " << key << " before any window_name");
+        auto& w = cfg.windows.back();
+        w.keys[key] = rest;
+        if (key == "window_selected_functions") {
+            auto at = rest.find("{evt_type,");
+            if (at != std::string::npos) {
+                auto e = rest.find('}', at);
+                w.typeFunction = trimmed(rest.substr(at + 10, e - at - 10));
+            }
+        } else if (key == "window_filter_module") {
+            std::istringstream ls(rest);
+            std::string tag;
+            std::size_t n = 0;
+            ls >> tag >> n;
+            if (tag == "evt_type") {
+                for (std::size_t i = 0; i < n; ++i) {
+                    std::uint32_t t = 0;
+                    ls >> t;
+                    w.types.push_back(t);
+                }
+            } else if (tag == "evt_type_label") {
+                std::string text;
+                std::getline(ls, text);
+                for (std::size_t i = 0, pos = 0; i < n; ++i) {
+                    auto b = text.find('"', pos), e = text.find('"', b + 1);
+                    REQUIRE_MESSAGE(e != std::string::npos,
+                                    name << ": evt_type_label needs " << n << " quoted labels");
+                    w.typeLabels.push_back(text.substr(b + 1, e - b - 1));
+                    pos = e + 1;
+                }
+            } else if (tag == "evt_value_label") {
+                w.hasValueLabels = true;
+            }
+        }
+    }
+    return cfg;
+}
+
+std::vector<std::pair<std::string, std::filesystem::path>> allCfgs() {
+    std::vector<std::pair<std::string, std::filesystem::path>> out;
+    auto root = sourceDir() / "cfgs";
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+        if (e.is_regular_file() && e.path().extension() == ".cfg")
+            out.emplace_back(e.path().lexically_relative(root).generic_string(), e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// .pcf event type -> its label (the EVENT_TYPE lines "<gradient> <type> <label>").
+std::map<std::uint32_t, std::string> pcfTypeLabels(const std::filesystem::path& path) {
+    std::map<std::uint32_t, std::string> out;
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (trimmed(line) != "EVENT_TYPE") continue;
+        while (std::getline(in, line) && !trimmed(line).empty() && trimmed(line) != "VALUES") {
+            std::istringstream ls(line);
+            long gradient = 0;
+            std::uint32_t type = 0;
+            ls >> gradient >> type;
+            std::string label;
+            std::getline(ls, label);
+            out[type] = trimmed(label);
+        }
+    }
+    return out;
+}
+
+// Paraver's label pattern: the whole label, '*' matching any run of characters (written here as a plain
+// recursive match on short strings, independently of the engine's).
+bool labelMatches(const std::string& label, const std::string& pattern, std::size_t l = 0,
+                  std::size_t p = 0) {
+    if (p == pattern.size()) return l == label.size();
+    if (pattern[p] == '*')
+        return labelMatches(label, pattern, l, p + 1) ||
+               (l < label.size() && labelMatches(label, pattern, l + 1, p));
+    return l < label.size() && label[l] == pattern[p] && labelMatches(label, pattern, l + 1, p + 1);
+}
+
+struct Translated {
+    std::string name;
+    std::filesystem::path prv;
+    std::set<std::uint32_t> types; // types of the .prv body's events
+    std::map<std::uint32_t, std::string> typeLabels;
+    std::map<std::uint32_t, std::map<std::int64_t, std::string>> values;
+};
+
+const std::vector<Translated>& translatedExports() {
+    static const std::vector<Translated> all = [] {
+        std::vector<Translated> out;
+        auto dir = tempDir("cfgs_wxparaver");
+        for (const auto& db : realExports()) {
+            auto prefix = dir / db.stem();
+            auto r = run("'" + gpueffBinary().string() + "' translate --quiet " + quoted(db) + " -o " +
+                         quoted(prefix));
+            REQUIRE_MESSAGE(r.exitCode == 0, db.filename().string() << ": " << r.output);
+            Translated t{db.stem().string(), prefix.string() + ".prv", {}, {}, {}};
+            auto prv = readPrv(t.prv);
+            for (const auto& e : prv.events)
+                for (const auto& [type, value] : e.pairs) t.types.insert(type);
+            t.typeLabels = pcfTypeLabels(prefix.string() + ".pcf");
+            t.values = readPcfValues(prefix.string() + ".pcf");
+            out.push_back(std::move(t));
+        }
+        return out;
+    }();
+    return all;
+}
+
+// The types a window filters on in this trace (EventTypeSymbolPicker::pick): a label the .pcf has replaces
+// its number by every type so labelled, otherwise the number stays.
+std::vector<std::uint32_t> pickedTypes(const CfgWindow& w, const Translated& t) {
+    if (w.typeLabels.empty()) return w.types;
+    std::vector<std::uint32_t> out;
+    for (std::size_t i = 0; i < w.types.size(); ++i) {
+        std::vector<std::uint32_t> found;
+        for (const auto& [type, label] : t.typeLabels)
+            if (labelMatches(label, w.typeLabels[i])) found.push_back(type);
+        if (found.empty()) found.push_back(w.types[i]);
+        out.insert(out.end(), found.begin(), found.end());
+    }
+    return out;
+}
+
+enum class Question { None, NoneOfTheEvents, SomeOfTheEvents };
+
+std::string describe(Question q) {
+    switch (q) {
+    case Question::None:
+        return "no question";
+    case Question::NoneOfTheEvents:
+        return "\"None of the events specified in the filter appear in the trace.\"";
+    case Question::SomeOfTheEvents:
+        return "\"Some of the events specified in the filter doesn't appear in the trace.\"";
+    }
+    return "";
+}
+
+Question questionOnLoad(const CfgFile& cfg, const Translated& t) {
+    bool someExist = false, someMissing = false;
+    for (const auto& w : cfg.windows) {
+        if (w.keys.count("window_type") && w.keys.at("window_type") == "composed") continue;
+        if (w.typeFunction == "All" || w.typeFunction == "None") someExist = true;
+        auto types = pickedTypes(w, t);
+        for (auto type : types) (t.types.count(type) ? someExist : someMissing) = true;
+        if (w.typeFunction == "[x,y]" && types.size() >= 2) {
+            auto lo = std::min(types[0], types[1]), hi = std::max(types[0], types[1]);
+            auto it = t.types.lower_bound(lo);
+            if (it != t.types.end() && *it <= hi) {
+                someMissing = false;
+                someExist = true;
+            }
+        }
+    }
+    if (!someExist) return Question::NoneOfTheEvents;
+    return someMissing ? Question::SomeOfTheEvents : Question::None;
+}
+
+// Whether wxparaver finds an event of the window's filter types (pickSymbols for one window).
+bool windowFindsEvents(const CfgWindow& w, const Translated& t) {
+    auto types = pickedTypes(w, t);
+    if (w.typeFunction == "[x,y]" && types.size() >= 2) {
+        auto it = t.types.lower_bound(std::min(types[0], types[1]));
+        return it != t.types.end() && *it <= std::max(types[0], types[1]);
+    }
+    return std::any_of(types.begin(), types.end(),
+                       [&](std::uint32_t type) { return t.types.count(type) > 0; });
+}
+
+// What each cfg is for, and so what loading it may ask.
+enum class Scope {
+    EveryExport, // the GPU views: open without a question on every translated export
+    OneKind,     // one optional kind (NCCL, graphs, copies, MPI, sync, GPU metrics...): where the trace lacks
+                 // it wxparaver says none of its events appear; never "some"
+    PapiCounters // pypop's modelfactors cfgs on PAPI counters, which nsys exports never have (kept unchanged)
+};
+
+Scope scopeOf(const std::string& cfg) {
+    static const std::map<std::string, Scope> scopes = {
+        {"model/device_activity.cfg", Scope::EveryExport},
+        {"views/device_state.cfg", Scope::EveryExport},
+        {"analysis/kernels_in_flight.cfg", Scope::EveryExport},
+        {"analysis/kernels_queued.cfg", Scope::EveryExport},
+        {"analysis/launches_in_transit.cfg", Scope::EveryExport},
+        {"modelfactors/total_runtime.cfg", Scope::EveryExport},
+        {"modelfactors/total_useful_computation.cfg", Scope::EveryExport},
+        {"modelfactors/useful_instructions.cfg", Scope::PapiCounters},
+        {"modelfactors/useful_cycles.cfg", Scope::PapiCounters},
+    };
+    auto it = scopes.find(cfg);
+    return it == scopes.end() ? Scope::OneKind : it->second;
+}
+
+// gpueff's own cfgs (not pypop's, which are kept as POP analysts use them).
+bool ours(const std::string& cfg) {
+    return cfg.rfind("modelfactors/", 0) != 0;
+}
+
+// The colour each of our windows must open in: names in code colour (one colour per kernel, call, copy kind),
+// counts and samples in a gradient.
+const std::map<std::string, std::string>& intendedColour() {
+    static const std::map<std::string, std::string> colours = {
+        {"Compute kernels", "window_in_code_mode"},
+        {"NCCL kernels", "window_in_code_mode"},
+        {"CUDA graph launches", "window_in_code_mode"},
+        {"Memory operations", "window_in_code_mode"},
+        {"CUDA synchronization", "window_in_code_mode"},
+        {"MPI calls", "window_in_code_mode"},
+        {"Kernels", "window_in_code_mode"},
+        {"Kernels in flight", "window_in_null_gradient_mode"},
+        {"Kernels queued", "window_in_null_gradient_mode"},
+        {"Launches in transit", "window_in_null_gradient_mode"},
+        {"Tensor Active", "window_in_null_gradient_mode"},
+    };
+    return colours;
+}
+
+std::string key(const std::map<std::string, std::string>& keys, const std::string& k) {
+    auto it = keys.find(k);
+    return it == keys.end() ? "" : it->second;
+}
+
+} // namespace
+
+TEST_CASE("wxparaver: every cfg loads on every translated real export without the 'some events' question") {
+    const auto& traces = translatedExports();
+    REQUIRE(traces.size() == realExports().size());
+    for (const auto& [name, path] : allCfgs()) {
+        auto cfg = readCfg(path, name);
+        REQUIRE_MESSAGE(!cfg.windows.empty(), name);
+        auto scope = scopeOf(name);
+        std::size_t applies = 0;
+        for (const auto& t : traces) {
+            CAPTURE(name);
+            CAPTURE(t.name);
+            for (const auto& w : cfg.windows) {
+                // pick() refuses (and the window is dropped) when numbers and labels do not pair up.
+                CHECK_MESSAGE((w.typeLabels.empty() || w.typeLabels.size() == w.types.size()), w.name);
+                // A value label with several values asks "Some of the events ... have multiple instances".
+                CHECK_MESSAGE(!w.hasValueLabels, w.name);
+            }
+            auto q = questionOnLoad(cfg, t);
+            applies += q == Question::None;
+            switch (scope) {
+            case Scope::EveryExport:
+                CHECK_MESSAGE(q == Question::None, "wxparaver asks " << describe(q));
+                break;
+            case Scope::OneKind:
+                CHECK_MESSAGE(q != Question::SomeOfTheEvents, "wxparaver asks " << describe(q));
+                break;
+            case Scope::PapiCounters:
+                // nsys exports have no PAPI counter, so the pypop cfg's counter window is "some" missing next
+                // to its state window. gpueff modelfactors says so and skips the IPC factors.
+                CHECK_MESSAGE(q == (t.types.count(42000050) || t.types.count(42000059)
+                                        ? Question::None
+                                        : Question::SomeOfTheEvents),
+                              "wxparaver asks " << describe(q));
+                break;
+            }
+        }
+        if (scope == Scope::EveryExport) CHECK_MESSAGE(applies == traces.size(), name);
+    }
+}
+
+TEST_CASE("wxparaver: the optional-kind cfgs are each whole on the exports that have their kind") {
+    // Not vacuous: each cfg split off for an optional kind opens without a question somewhere in data/.
+    const auto& traces = translatedExports();
+    for (const char* name : {"model/nccl_kernels.cfg", "model/memory_operations.cfg",
+                             "model/host_blocking.cfg", "model/mpi_calls.cfg"}) {
+        auto cfg = readCfg(sourceDir() / "cfgs" / name, name);
+        std::size_t applies = 0;
+        for (const auto& t : traces) applies += questionOnLoad(cfg, t) == Question::None;
+        CHECK_MESSAGE(applies > 0, name << " opens without a question on none of the real exports");
+    }
+}
+
+TEST_CASE("wxparaver: the cfgs' look (colour modes, tiled frames, launch lines, histograms as numbers)") {
+    // Our cfgs cascade: loaded together, no two frames of the catalogue open at the same place either.
+    std::map<std::pair<std::string, std::string>, std::string> catalogue;
+    for (const auto& [name, path] : allCfgs()) {
+        CAPTURE(name);
+        auto cfg = readCfg(path, name);
+        // Each frame (timeline or histogram) opens where the cfg says: no two at the same place.
+        std::set<std::pair<std::string, std::string>> positions;
+        std::size_t frames = 0;
+        for (const auto& w : cfg.windows) {
+            CAPTURE(w.name);
+            // Values CFGLoader refuses (the window is dropped) or reads as something else.
+            CHECK(key(w.keys, "window_noncolor_mode") == "true"); // "false" is the function-line mode
+            auto comm = key(w.keys, "window_comm_lines_enabled");
+            CHECK((comm == "false" || comm == "true"));
+            CHECK(key(w.keys, "window_object") ==
+                  "appl { 1, { All } }"); // every row: no "0 objects" question
+            if (key(w.keys, "window_open") != "false") {
+                ++frames;
+                positions.insert({key(w.keys, "window_position_x"), key(w.keys, "window_position_y")});
+            }
+            if (!ours(name)) continue;
+            CHECK(comm == "false"); // launch lines paint a GPU view solid
+            auto colour = intendedColour().find(w.name);
+            REQUIRE_MESSAGE(colour != intendedColour().end(),
+                            "no intended colour for this window in the test");
+            CHECK(key(w.keys, "window_color_mode") == colour->second);
+        }
+        for (const auto& h : cfg.histograms) {
+            CAPTURE(key(h.keys, "Analyzer2D.Name"));
+            for (const char* flag :
+                 {"Analyzer2D.HideCols", "Analyzer2D.ComputeGradient", "Analyzer2D.ShortHeaderLabels"})
+                if (h.keys.count(flag)) CHECK((h.keys.at(flag) == "True" || h.keys.at(flag) == "False"));
+            ++frames;
+            positions.insert({key(h.keys, "Analyzer2D.X"), key(h.keys, "Analyzer2D.Y")});
+            if (!ours(name)) continue;
+            CHECK(key(h.keys, "Analyzer2D.Zoom") == "Disabled"); // Enabled: a colour grid without numbers
+            CHECK(key(h.keys, "Analyzer2D.HideCols") == "True"); // no empty columns between the values
+            auto control = std::stoul(key(h.keys, "Analyzer2D.ControlWindow"));
+            REQUIRE((control >= 1 && control <= cfg.windows.size()));
+            const auto& cw = cfg.windows[control - 1];
+            if (key(h.keys, "Analyzer2D.ComputeYScale") == "True") {
+                // One column per value needs a code-coloured control window (HistogramProxy::compute2DScale).
+                CHECK(key(cw.keys, "window_color_mode") == "window_in_code_mode");
+            } else {
+                // A count: one column per whole number from a fixed scale.
+                CHECK(key(h.keys, "Analyzer2D.Delta") == "1.000000000000");
+                CHECK(key(h.keys, "Analyzer2D.Minimum") == "0.000000000000");
+            }
+        }
+        CHECK_MESSAGE(positions.size() == frames,
+                      frames << " frames open at " << positions.size() << " places");
+        if (ours(name))
+            for (const auto& at : positions) {
+                auto [it, fresh] = catalogue.emplace(at, name);
+                CHECK_MESSAGE(fresh, "a frame opens where one of " << it->second << " does");
+            }
+    }
+}
+
+TEST_CASE("wxparaver: histograms by name get one column per name (values of a type span at most 10000)" *
+          doctest::may_fail()) {
+    // HistogramProxy::compute2DScale gives a code-coloured control window one column per value only when its
+    // values span at most 10000; stable hashed values (up to 2^31) are binned into ranges. Dense values per
+    // trace (issue 10, encoding) make this hold; may_fail until they are merged.
+    for (const auto& t : translatedExports()) {
+        CAPTURE(t.name);
+        for (std::uint32_t type : {63000006u, 63000007u, 63000008u, 63000000u}) {
+            auto it = t.values.find(type);
+            if (it == t.values.end() || it->second.empty()) continue;
+            CAPTURE(type);
+            CHECK(it->second.rbegin()->first - it->second.begin()->first <= 10000);
+        }
+    }
+}
+
+TEST_CASE(
+    "evt_type_label picks types as Paraver: whole label, '*' matches any characters, nothing else special") {
+    gpueff::paraver::TraceLabels labels;
+    labels.eventTypes = {{9407, "Tensor Active [Throughput %]"},
+                         {9423, "Tensor Active"},
+                         {9405, "SMs Active [Throughput %]"},
+                         {9430, "Tensor.Active"},
+                         {9431, "a(b)"}};
+    using Types = std::vector<std::uint32_t>;
+    CHECK(labels.typesLabelled("Tensor Active*") == Types{9407, 9423});
+    CHECK(labels.typesLabelled("Tensor Active") == Types{9423});                // exact without '*'
+    CHECK(labels.typesLabelled("Tensor Active [Throughput %]") == Types{9407}); // brackets are literal
+    CHECK(labels.typesLabelled("*Active [Throughput %]") == Types{9405, 9407});
+    CHECK(labels.typesLabelled("Tensor?Active").empty()); // '?' and '.' are literal
+    CHECK(labels.typesLabelled("Tensor.Active") == Types{9430});
+    CHECK(labels.typesLabelled("a(b)") == Types{9431});
+    CHECK(labels.typesLabelled("*").size() == 5);
+    CHECK(labels.typesLabelled("Tensor").empty()); // the whole label, not a prefix
+    CHECK(labels.typesLabelled("*Throughput").empty());
+    // Many stars over a long label: no exponential backtracking.
+    labels.eventTypes = {{1, std::string(5000, 'a') + "b"}};
+    CHECK(labels.typesLabelled("*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*c").empty());
+    CHECK(labels.typesLabelled("*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b") == Types{1});
+}
+
+TEST_CASE(
+    "gpueff reads a window as having no events exactly where wxparaver finds none of its filter types") {
+    // The engine's missing-type handling (a window with none of its types reads 0, analyze skips the metric)
+    // must agree with what wxparaver finds, ranges and label patterns included: mpi_calls has events on the
+    // MPI export only, tensor_active nowhere in data/ (no export has GPU metrics).
+    for (const auto& t : translatedExports()) {
+        CAPTURE(t.name);
+        auto trace = gpueff::semantic::LoadedTrace::load(t.prv);
+        for (const auto& [name, path] : allCfgs()) {
+            if (!ours(name)) continue;
+            CAPTURE(name);
+            auto cfg = readCfg(path, name);
+            gpueff::semantic::WindowSet windows(gpueff::semantic::parseCfgText(readText(path), name),
+                                                trace->context());
+            REQUIRE(windows.size() == cfg.windows.size());
+            for (std::size_t w = 0; w < cfg.windows.size(); ++w) {
+                const auto& cw = cfg.windows[w];
+                if (cw.typeFunction != "=" && cw.typeFunction != "[x,y]") continue;
+                CAPTURE(cw.name);
+                bool engineFinds = true;
+                try {
+                    windows.requireEvents(w);
+                } catch (const std::exception&) {
+                    engineFinds = false;
+                }
+                CHECK(engineFinds == windowFindsEvents(cw, t));
+            }
+        }
+    }
+}
