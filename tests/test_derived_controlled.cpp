@@ -169,3 +169,26 @@ TEST_CASE("Analyzer2D.Objects keeps the listed rows; absolute times are clamped 
     CHECK_THROWS_WITH_AS(histogram("Analyzer2D.Objects: 1,x\n", ""), doctest::Contains("Analyzer2D.Objects"),
                          gpueff::Error);
 }
+
+TEST_CASE(
+    "ComputeYScale: a column per value in code colour; window_noncolor_mode false draws a function line") {
+    const auto& f = fixture();
+    // The data window's values are 2, 4 and 6 (and 0): code colour gives one column per integer 2..6.
+    auto histogram = [&](const std::string& windowExtra) {
+        auto text = "#ParaverCFG\nConfigFile.Version: 3.4\nConfigFile.NumWindows: 1\n" + eventWindow("d", 7) +
+                    windowExtra +
+                    "< NEW ANALYZER2D >\nAnalyzer2D.Name: h\nAnalyzer2D.ControlWindow: 1\n"
+                    "Analyzer2D.DataWindow: 1\nAnalyzer2D.Statistic: Time\nAnalyzer2D.ComputeYScale: True\n";
+        auto cfg = parseCfgText(text, "h.cfg");
+        gpueff::semantic::WindowSet windows(cfg, f.trace->context());
+        return gpueff::semantic::computeHistogram(cfg, windows);
+    };
+    CHECK(histogram("").columnLabels.size() == 5);
+    CHECK(histogram("window_color_mode window_in_code_mode\n").columnLabels.size() == 5);
+    // Paraver's 200 columns over [2, 6 + 5 %] otherwise.
+    CHECK(histogram("window_noncolor_mode false\n").columnLabels.size() == 200);
+    CHECK(histogram("window_color_mode window_in_gradient_mode\n").columnLabels.size() == 200);
+    // Once a function line, a later colour mode line changes nothing.
+    CHECK(histogram("window_noncolor_mode false\nwindow_color_mode window_in_code_mode\n")
+              .columnLabels.size() == 200);
+}

@@ -278,7 +278,21 @@ private:
                                     "': window_end_time is ignored, as Paraver ignores it (window_stop_time "
                                     "or window_end_time_relative set the end)");
         } else if (key == "window_color_mode") {
-            w.codeColor = rest == "window_in_code_mode";
+            // Paraver sets only the gradient-like modes from this key (code colour is the default, which
+            // "window_in_code_mode" leaves as it is), and ignores it once the window draws a function line.
+            static const std::set<std::string> gradients = {
+                "window_in_gradient_mode", "window_in_null_gradient_mode",
+                "window_in_alternative_gradient_mode", "window_in_punctual_mode",
+                "window_in_fused_lines_mode"};
+            if (!w.functionLine && gradients.count(rest)) w.codeColor = false;
+        } else if (key == "window_noncolor_mode") {
+            // "false" is Paraver's function-line mode (no code colour); "true" changes nothing.
+            if (rest == "false") {
+                w.functionLine = true;
+                w.codeColor = false;
+            } else if (rest != "true") {
+                fail("window_noncolor_mode: expected true or false");
+            }
         } else if (key == "window_logical_filtered") {
             w.filter.logical = boolean(rest);
         } else if (key == "window_physical_filtered") {

@@ -53,7 +53,8 @@ struct WindowSpec {
     // window_begin_time / window_stop_time in trace units; the later of a window's absolute and relative
     // keys wins, as each sets the same property in Paraver.
     std::optional<double> beginAbsolute, stopAbsolute;
-    bool codeColor = true; // Paraver's default colour mode; decides the column scale of ComputeYScale
+    bool codeColor = true;     // Paraver's default colour mode; decides the column scale of ComputeYScale
+    bool functionLine = false; // window_noncolor_mode false: drawn as a function line, never in code colour
 };
 
 // gpueff's cap on a histogram's columns (NumColumns, or (Maximum - Minimum) / Delta): Paraver has none and
