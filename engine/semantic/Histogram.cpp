@@ -1,6 +1,7 @@
 #include "engine/semantic/Histogram.h"
 
 #include "engine/common/Error.h"
+#include "engine/semantic/CommHistogram.h"
 #include "engine/semantic/WholeNumber.h"
 
 #include <algorithm>
@@ -166,9 +167,10 @@ public:
         : path_(cfg.path), spec_(*cfg.histogram), windows_(windows),
           control_(static_cast<std::size_t>(spec_.control)), data_(static_cast<std::size_t>(spec_.data)) {
         const auto& stats = histogramStatistics();
-        if (std::find(stats.begin(), stats.end(), spec_.statistic) == stats.end())
-            throw Error(cfg.path + ":" + std::to_string(spec_.line) + ": statistic '" + spec_.statistic +
-                        "' is not implemented by gpueff (communication statistics are not)");
+        communication_ = isCommunicationStatistic(spec_.statistic);
+        if (!communication_ && std::find(stats.begin(), stats.end(), spec_.statistic) == stats.end())
+            throw Error(cfg.path + ":" + std::to_string(spec_.line) + ": unknown statistic '" +
+                        spec_.statistic + "'");
         orderWindows();
         auto controlLevel = windows.level(control_), dataLevel = windows.level(data_);
         if (!finerOrEqual(dataLevel, controlLevel))
@@ -198,6 +200,8 @@ public:
         for (std::size_t r = 0; r < rows; ++r)
             if (!spec_.objects || std::binary_search(spec_.objects->begin(), spec_.objects->end(), r))
                 selected_.push_back(r);
+        if (communication_)
+            return {computeCommunicationHistogram(spec_, windows_, selected_, begin_, end_, where())};
         // Cells are allocated up front, planes x rows x columns: cap them before asking for the memory.
         if (rows != 0 && columns_.count * planes_.count > kMaxHistogramCells / rows)
             throw Error(where() + ": " +
@@ -463,8 +467,9 @@ private:
     std::size_t control_, data_;
     std::int64_t begin_ = 0, end_ = 0, traceEnd_ = 0;
     Columns columns_;
-    Columns planes_;                                                  // of the 3D window (one plane without)
-    std::vector<std::size_t> order_;                                  // windows in nesting order
+    bool communication_ = false;     // a communication statistic: columns are partner objects
+    Columns planes_;                 // of the 3D window (one plane without)
+    std::vector<std::size_t> order_; // windows in nesting order
     std::map<std::pair<std::size_t, std::size_t>, IntervalPtr> rows_; // (stage, row) cursors of a top row
     std::vector<std::vector<std::vector<Cell>>> cells_;               // [plane][row][column]
     std::vector<std::size_t> selected_;                               // rows computed and printed, ascending

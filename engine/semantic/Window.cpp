@@ -268,6 +268,13 @@ IntervalPtr WindowSet::compose(std::size_t w, const Bound& b, IntervalPtr child)
     return std::make_unique<ComposeInterval>(std::move(child), *b.compose, b.params, context_, unit(w));
 }
 
+bool WindowSet::passesCommunication(std::size_t w, std::uint32_t comm, std::uint16_t type) const {
+    const auto& c = windows_[w];
+    if (!c.filter) return true; // a derived window has no filter of its own
+    return c.filter->passCommunication(context_.trace, comm, type, context_.objects, c.spec->level,
+                                       toWindowUnits(1.0, context_.trace.header.unit, c.spec->unit));
+}
+
 IntervalPtr WindowSet::makeRow(std::size_t w, std::size_t row) const {
     auto r = levelRow(w, level(w), row);
     r = compose(w, "topcompose1", compose(w, "topcompose2", std::move(r)));

@@ -34,6 +34,9 @@ public:
     std::string rowLabel(std::size_t w, std::size_t row, bool withLevel, bool fromRowFile) const;
 
     IntervalPtr makeRow(std::size_t w, std::size_t row) const;
+    // Whether window `w`'s filter keeps a communication record (`type`: RecordBits of the walked thread's
+    // record), for communication statistics.
+    bool passesCommunication(std::size_t w, std::uint32_t comm, std::uint16_t type) const;
 
     // Throws when window `w` itself filters only on event types the trace lacks (it reads 0 everywhere):
     // for the model's own cfgs, which must not turn an absent kind of activity into a zero. Cfgs evaluated

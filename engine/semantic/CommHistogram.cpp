@@ -1,0 +1,127 @@
+#include "engine/semantic/CommHistogram.h"
+
+#include "engine/common/Error.h"
+
+#include <algorithm>
+
+namespace gpueff::semantic {
+
+using namespace paraver::RecordBits;
+
+const std::vector<std::string>& communicationStatistics() {
+    static const std::vector<std::string> names = {"#Sends",
+                                                   "#Receives",
+                                                   "Bytes sent",
+                                                   "Bytes received",
+                                                   "Average bytes sent",
+                                                   "Average bytes received",
+                                                   "Minimum bytes sent",
+                                                   "Minimum bytes received",
+                                                   "Maximum bytes sent",
+                                                   "Maximum bytes received"};
+    return names;
+}
+
+bool isCommunicationStatistic(const std::string& name) {
+    const auto& names = communicationStatistics();
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+namespace {
+
+struct CommCell {
+    bool written = false;
+    double sends = 0, receives = 0, bytesSent = 0, bytesReceived = 0;
+    double minSent = 0, maxSent = 0, minReceived = 0, maxReceived = 0;
+
+    void add(bool send, double size) {
+        written = true;
+        auto& count = send ? sends : receives;
+        auto& bytes = send ? bytesSent : bytesReceived;
+        auto& lo = send ? minSent : minReceived;
+        auto& hi = send ? maxSent : maxReceived;
+        lo = count == 0 ? size : std::min(lo, size);
+        hi = count == 0 ? size : std::max(hi, size);
+        count += 1;
+        bytes += size;
+    }
+
+    double statistic(const std::string& s) const {
+        if (s == "#Sends") return sends;
+        if (s == "#Receives") return receives;
+        if (s == "Bytes sent") return bytesSent;
+        if (s == "Bytes received") return bytesReceived;
+        if (s == "Average bytes sent") return bytesSent / sends;
+        if (s == "Average bytes received") return bytesReceived / receives;
+        if (s == "Minimum bytes sent") return minSent;
+        if (s == "Minimum bytes received") return minReceived;
+        if (s == "Maximum bytes sent") return maxSent;
+        return maxReceived;
+    }
+};
+
+} // namespace
+
+HistogramTable computeCommunicationHistogram(const HistogramSpec& spec, const WindowSet& windows,
+                                             const std::vector<std::size_t>& rows, std::int64_t begin,
+                                             std::int64_t end, const std::string& where) {
+    auto control = static_cast<std::size_t>(spec.control);
+    auto level = windows.level(control);
+    if (!finerOrEqual(level, Level::Workload))
+        throw Error(where +
+                    ": communication statistics of CPU, node or system windows are not implemented by "
+                    "gpueff");
+    if (spec.extra >= 0)
+        throw Error(where + ": communication statistics of a 3D histogram are not implemented by gpueff");
+    const auto& ctx = windows.context();
+    const auto& objects = ctx.objects;
+    std::size_t partners = windows.rows(control);
+    std::vector<std::vector<CommCell>> cells(rows.size(), std::vector<CommCell>(partners));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        auto [first, last] = objects.children(level, rows[i], Level::Thread);
+        for (auto th = first; th <= last && first <= last; ++th) {
+            const auto& stream = ctx.trace.threads[th].stream;
+            for (std::size_t pos = 0; pos < stream.size(); ++pos) {
+                auto type = stream.type[pos];
+                if (type == Empty || !(type & Comm)) continue;
+                if (stream.time[pos] < begin || stream.time[pos] > end) continue;
+                auto comm = stream.index[pos];
+                if (!windows.passesCommunication(control, comm, type)) continue;
+                const auto& c = ctx.trace.communications[comm];
+                bool send = (type & Send) != 0;
+                auto partner = objects.ownerOfThread(level, send ? c.recvThread : c.sendThread);
+                cells[i][partner].add(send, static_cast<double>(c.size));
+            }
+        }
+    }
+    HistogramTable t;
+    t.name = spec.name;
+    t.statistic = spec.statistic;
+    t.horizontal = spec.horizontal;
+    t.beginTime = begin;
+    t.endTime = end;
+    for (auto r : rows) t.rowLabels.push_back(windows.rowLabel(control, r, true, true));
+    std::vector<std::vector<std::optional<double>>> all(rows.size(),
+                                                        std::vector<std::optional<double>>(partners));
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t k = 0; k < partners; ++k)
+            if (cells[i][k].written) all[i][k] = cells[i][k].statistic(spec.statistic);
+    t.cells.assign(rows.size(), {});
+    for (std::size_t k = 0; k < partners; ++k) {
+        double total = 0;
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            if (all[i][k]) total += *all[i][k];
+        if (spec.hideColumns && total == 0) continue;
+        t.columnLabels.push_back(windows.rowLabel(control, k, true, true));
+        std::vector<std::optional<double>> column;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            t.cells[i].push_back(all[i][k]);
+            column.push_back(all[i][k]);
+        }
+        addTotals(t.columnTotals, column);
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) addTotals(t.rowTotals, all[i]);
+    return t;
+}
+
+} // namespace gpueff::semantic
