@@ -1,5 +1,6 @@
 #include "engine/nsys/EventTypeLabels.h"
 
+#include "engine/nsys/MpiNames.h"
 #include "engine/paraver/EventTypes.h"
 
 namespace gpueff::nsys {
@@ -19,6 +20,9 @@ void declareEventTypes(paraver::EventCatalog& c) {
     c.declare(t::kGraphExecId, "CUDA graph exec id");
     c.declare(t::kGraphNodeId, "CUDA graph node id");
     c.declare(t::kGpuMemoryUsage, "GPU memory in use (bytes)");
+    c.declare(t::kGpuMemoryAllocation, "GPU Memory Allocation");
+    c.declare(t::kGpuMemoryDeallocation, "GPU Memory Deallocation");
+    c.declare(t::kNvtxStartEndRange, "NVTX start/end range");
     c.declare(t::kGridX, "Kernel grid size x");
     c.declare(t::kGridY, "Kernel grid size y");
     c.declare(t::kGridZ, "Kernel grid size z");
@@ -49,6 +53,12 @@ void declareEventTypes(paraver::EventCatalog& c) {
     c.declare(t::kOpenAccOther, "OpenACC other");
     c.declare(t::kOsRuntime, "OS runtime call");
     c.declare(t::kPthread, "pthread call");
+    // Value spaces shared by types a view shows together (docs/events.md): one kernel name column per name in
+    // a histogram over kernels, NCCL kernels and graph launches; one MPI call table over the five MPI types,
+    // numbered after Extrae's values.
+    c.shareNames({t::kKernel, t::kNcclKernel, t::kGraphLaunch});
+    c.shareNames({t::kMpiPointToPoint, t::kMpiCollective, t::kMpiOther, t::kMpiOneSided, t::kMpiIo},
+                 maxExtraeMpiValue() + 1);
 }
 
 } // namespace gpueff::nsys
