@@ -286,3 +286,52 @@ TEST_CASE("encoding: GPU memory changes as nsys2prv's 66500001/66500002 beside g
     CHECK(labels[66500001] == "GPU Memory Allocation");
     CHECK(labels[66500002] == "GPU Memory Deallocation");
 }
+
+TEST_CASE("encoding: OpenACC events under nsys2prv's kind, region and function types") {
+    auto dir = tempDir("encoding-openacc");
+    // gpu_metrics plus one data event (an upload of 4096 B in "a.c" line 12) and two launches on the thread
+    // of the CUDA calls; ENUM_OPENACC_EVENT_KIND as real exports have it.
+    auto db = buildDatabase(fixture("gpu_metrics"), dir / "acc.sqlite", R"(
+        CREATE TABLE ENUM_OPENACC_EVENT_KIND (id INTEGER PRIMARY KEY, name TEXT, label TEXT);
+        INSERT INTO ENUM_OPENACC_EVENT_KIND VALUES (4, 'CUPTI_OPENACC_EVENT_KIND_ENQUEUE_LAUNCH', 'Enqueue launch'),
+            (5, 'CUPTI_OPENACC_EVENT_KIND_ENQUEUE_UPLOAD', 'Enqueue upload');
+        CREATE TABLE CUPTI_ACTIVITY_KIND_OPENACC_DATA (start INTEGER NOT NULL, end INTEGER NOT NULL,
+            nameId INTEGER NOT NULL, globalTid INTEGER, eventKind INTEGER NOT NULL, DeviceType INTEGER NOT NULL,
+            lineNo INTEGER NOT NULL, cuDeviceId INTEGER NOT NULL, cuContextId INTEGER NOT NULL,
+            cuStreamId INTEGER NOT NULL, srcFile INTEGER, funcName INTEGER, bytes INTEGER, varName INTEGER);
+        CREATE TABLE CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH (start INTEGER NOT NULL, end INTEGER NOT NULL,
+            nameId INTEGER NOT NULL, globalTid INTEGER, eventKind INTEGER NOT NULL, DeviceType INTEGER NOT NULL,
+            lineNo INTEGER NOT NULL, cuDeviceId INTEGER NOT NULL, cuContextId INTEGER NOT NULL,
+            cuStreamId INTEGER NOT NULL, srcFile INTEGER, funcName INTEGER, numGangs INTEGER,
+            numWorkers INTEGER, vectorLength INTEGER, kernelName INTEGER);
+        INSERT INTO StringIds VALUES (80, 'acc_enqueue_upload'), (81, 'a.c'), (82, 'main'), (83, 'acc_launch'),
+            (84, 'saxpy');
+        INSERT INTO CUPTI_ACTIVITY_KIND_OPENACC_DATA VALUES
+            (1600, 1700, 80, 281546145665170, 5, 0, 12, 0, 1, 7, 81, 82, 4096, NULL);
+        INSERT INTO CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH VALUES
+            (1800, 1900, 83, 281546145665170, 4, 0, 20, 0, 1, 7, 81, 84, 1, 1, 1, NULL),
+            (5300, 5400, 83, 281546145665170, 4, 0, 20, 0, 1, 7, NULL, 82, 1, 1, 1, NULL);
+    )");
+    translate({db}, dir / "t");
+    auto prv = readPrv(dir / "t.prv");
+    auto pcf = readPcfValues(dir / "t.pcf");
+    // Region names (one table for the three tables, byte order): "acc_enqueue_upload@a.c:12",
+    // "acc_launch", "acc_launch@a.c:20"; functions: "main", "saxpy".
+    const std::map<std::int64_t, std::string> regions = {
+        {1, "acc_enqueue_upload@a.c:12"}, {2, "acc_launch"}, {3, "acc_launch@a.c:20"}};
+    CHECK(named(pcf[66100001]) == regions);
+    CHECK(named(pcf[66100002]) == regions);
+    CHECK(named(pcf[66200002]) == std::map<std::int64_t, std::string>{{1, "main"}, {2, "saxpy"}});
+    CHECK(pcf[66000001][6] == "Enqueue upload"); // eventKind + 1
+    CHECK(pcf[66000002][5] == "Enqueue launch");
+    // Time 0 is the CUDA call at 800.
+    std::map<std::int64_t, std::map<std::uint32_t, std::int64_t>> at;
+    for (const auto& e : prv.events)
+        for (const auto& [t, v] : e.pairs)
+            if (t >= 66000000 && t < 66400000) at[e.time][t] = v;
+    CHECK(at[800] == std::map<std::uint32_t, std::int64_t>{
+                         {66000001, 6}, {66100001, 1}, {66200001, 1}, {66300001, 4096}});
+    CHECK(at[1000] == std::map<std::uint32_t, std::int64_t>{{66000002, 5}, {66100002, 3}, {66200002, 2}});
+    CHECK(at[4500] == std::map<std::uint32_t, std::int64_t>{{66000002, 5}, {66100002, 2}, {66200002, 1}});
+    CHECK(at[1100][66000002] == 0);
+}

@@ -48,15 +48,24 @@ void declareEventTypes(paraver::EventCatalog& c) {
     c.declare(t::kMpiIo, "MPI I/O");
     c.declare(t::kMpiSendSize, "MPI send size (bytes)");
     c.declare(t::kMpiRecvSize, "MPI receive size (bytes)");
-    c.declare(t::kOpenAccData, "OpenACC data");
-    c.declare(t::kOpenAccLaunch, "OpenACC launch");
-    c.declare(t::kOpenAccOther, "OpenACC other");
+    c.declare(t::kOpenAccOtherKind, "OpenACC Other Events");
+    c.declare(t::kOpenAccDataKind, "OpenACC Data Events");
+    c.declare(t::kOpenAccLaunchKind, "OpenACC Launch Events");
+    c.declare(t::kOpenAccOtherName, "OpenACC other region source");
+    c.declare(t::kOpenAccDataName, "OpenACC data region source");
+    c.declare(t::kOpenAccLaunchName, "OpenACC launch region source");
+    c.declare(t::kOpenAccOtherFunction, "OpenACC other function name");
+    c.declare(t::kOpenAccDataFunction, "OpenACC data function name");
+    c.declare(t::kOpenAccLaunchFunction, "OpenACC launch function name");
+    c.declare(t::kOpenAccDataBytes, "OpenACC data bytes");
     c.declare(t::kOsRuntime, "OS runtime call");
     c.declare(t::kPthread, "pthread call");
     // Value spaces shared by types a view shows together (docs/events.md): one kernel name column per name in
     // a histogram over kernels, NCCL kernels and graph launches; one MPI call table over the five MPI types,
     // numbered after Extrae's values.
     c.shareNames({t::kKernel, t::kNcclKernel, t::kGraphLaunch});
+    c.shareNames({t::kOpenAccOtherName, t::kOpenAccDataName, t::kOpenAccLaunchName});
+    c.shareNames({t::kOpenAccOtherFunction, t::kOpenAccDataFunction, t::kOpenAccLaunchFunction});
     c.shareNames({t::kMpiPointToPoint, t::kMpiCollective, t::kMpiOther, t::kMpiOneSided, t::kMpiIo},
                  maxExtraeMpiValue() + 1);
 }

@@ -60,7 +60,15 @@ inline constexpr std::uint32_t kMpiIo = 50000005;
 inline constexpr std::uint32_t kMpiSendSize = 50100001;
 inline constexpr std::uint32_t kMpiRecvSize = 50100002;
 
-inline constexpr std::uint32_t kOpenAccData = 66000000, kOpenAccLaunch = 66100000, kOpenAccOther = 66200000;
+// OpenACC, as nsys2prv: per table (other / data / launch) the event kind (ENUM_OPENACC_EVENT_KIND id + 1),
+// the region's name ("name@file:line"), the function name; and the bytes of data events.
+inline constexpr std::uint32_t kOpenAccOtherKind = 66000000, kOpenAccDataKind = 66000001;
+inline constexpr std::uint32_t kOpenAccLaunchKind = 66000002;
+inline constexpr std::uint32_t kOpenAccOtherName = 66100000, kOpenAccDataName = 66100001;
+inline constexpr std::uint32_t kOpenAccLaunchName = 66100002;
+inline constexpr std::uint32_t kOpenAccOtherFunction = 66200000, kOpenAccDataFunction = 66200001;
+inline constexpr std::uint32_t kOpenAccLaunchFunction = 66200002;
+inline constexpr std::uint32_t kOpenAccDataBytes = 66300001;
 inline constexpr std::uint32_t kOsRuntime = 66400000;
 inline constexpr std::uint32_t kPthread = 61000000;
 
