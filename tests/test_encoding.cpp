@@ -8,6 +8,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <sqlite3.h>
 
 using namespace testsupport;
 namespace fs = std::filesystem;
@@ -73,6 +74,17 @@ std::vector<std::string> kernelNames(const std::vector<fs::path>& dbs) {
                            kernelNameColumn(db)))
             names.insert(n);
     return {names.begin(), names.end()};
+}
+
+void exec(const fs::path& db, const std::string& sql) {
+    sqlite3* h = nullptr;
+    REQUIRE(sqlite3_open(db.c_str(), &h) == SQLITE_OK);
+    char* err = nullptr;
+    int rc = sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err);
+    std::string msg = err ? err : "";
+    sqlite3_free(err);
+    sqlite3_close(h);
+    REQUIRE_MESSAGE(rc == SQLITE_OK, msg);
 }
 
 // A .pcf value table without its "0 End" line.
@@ -193,10 +205,10 @@ TEST_CASE("dense values: every name type of the real exports is numbered 1..N in
         auto kernels = numbered(kernelNames({db}));
         CHECK(named(pcf[kKernel]) == kernels);
         if (pcf.count(kNcclKernel)) CHECK(named(pcf[kNcclKernel]) == kernels);
-        // Every type's name values run 1..N without holes, ordered like their names (the MPI types start
-        // after Extrae's values and are left out here).
+        // Every type's name values run 1..N without holes, ordered like their names (the MPI and pthread
+        // types start with Extrae's values and are left out here).
         for (const auto& [type, values] : pcf) {
-            if (type >= 50000001 && type <= 50000005) continue;
+            if ((type >= 50000001 && type <= 50000005) || type == 61000000) continue;
             std::vector<std::string> labels;
             for (const auto& [v, label] : values)
                 if (v != 0) labels.push_back(label);
@@ -334,4 +346,29 @@ TEST_CASE("encoding: OpenACC events under nsys2prv's kind, region and function t
     CHECK(at[1000] == std::map<std::uint32_t, std::int64_t>{{66000002, 5}, {66100002, 3}, {66200002, 2}});
     CHECK(at[4500] == std::map<std::uint32_t, std::int64_t>{{66000002, 5}, {66100002, 2}, {66200002, 1}});
     CHECK(at[1100][66000002] == 0);
+}
+
+TEST_CASE("encoding: pthread calls keep Extrae's values, other pthread names follow them") {
+    auto db = dataDir() / "nsys" / "power_iteration_t4.sqlite";
+    auto dir = tempDir("encoding-pthread");
+    // A copy of the export with one more pthread call, under a name Extrae has no value for (a copy of its
+    // pthread_cond_signal call).
+    auto copy = dir / "p.sqlite";
+    fs::copy_file(db, copy);
+    exec(copy, "INSERT INTO StringIds SELECT max(id) + 1, 'pthread_yield_synthetic' FROM StringIds; "
+               "CREATE TABLE extra AS SELECT o.* FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
+               "WHERE s.value = 'pthread_cond_signal' LIMIT 1; "
+               "UPDATE extra SET nameId = (SELECT max(id) FROM StringIds); "
+               "INSERT INTO OSRT_API SELECT * FROM extra; DROP TABLE extra");
+    translate({copy}, dir / "t");
+    auto pcf = readPcfValues(dir / "t.pcf");
+    // pthread_cond_signal is Extrae's (and nsys2prv's) 10; the unknown name comes after the table's 13.
+    CHECK(named(pcf[61000000]) ==
+          std::map<std::int64_t, std::string>{{10, "pthread_cond_signal"}, {14, "pthread_yield_synthetic"}});
+    // The OS runtime calls that are not pthread's: dense from 1 in byte order.
+    std::set<std::string> osrt;
+    for (const auto& n : sortedDistinct({copy}, "SELECT DISTINCT s.value FROM OSRT_API o JOIN StringIds s ON "
+                                                "s.id = o.nameId"))
+        if (n.rfind("pthread_", 0) != 0) osrt.insert(n);
+    CHECK(named(pcf[66400000]) == numbered({osrt.begin(), osrt.end()}));
 }

@@ -1,5 +1,6 @@
 #include "engine/nsys/EventTypeLabels.h"
 
+#include "engine/nsys/HostSources.h"
 #include "engine/nsys/MpiNames.h"
 #include "engine/paraver/EventTypes.h"
 
@@ -64,6 +65,7 @@ void declareEventTypes(paraver::EventCatalog& c) {
     // a histogram over kernels, NCCL kernels and graph launches; one MPI call table over the five MPI types,
     // numbered after Extrae's values.
     c.shareNames({t::kKernel, t::kNcclKernel, t::kGraphLaunch});
+    c.shareNames({t::kPthread}, largestExtraePthreadValue() + 1);
     c.shareNames({t::kOpenAccOtherName, t::kOpenAccDataName, t::kOpenAccLaunchName});
     c.shareNames({t::kOpenAccOtherFunction, t::kOpenAccDataFunction, t::kOpenAccLaunchFunction});
     c.shareNames({t::kMpiPointToPoint, t::kMpiCollective, t::kMpiOther, t::kMpiOneSided, t::kMpiIo},

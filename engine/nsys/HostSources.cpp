@@ -5,6 +5,7 @@
 #include "engine/nsys/TableScan.h"
 #include "engine/paraver/EventTypes.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace gpueff::nsys {
@@ -25,8 +26,36 @@ constexpr const char* kOpenAccTables[] = {"CUPTI_ACTIVITY_KIND_OPENACC_DATA",
 struct CallNaming {
     std::uint32_t (*type)(std::string_view name);
     std::string_view (*label)(std::string_view name);
-    bool mpi = false; // Extrae values for MPI calls, sizes as 50100001/2
+    bool mpi = false; // sizes as 50100001/2
+    // Extrae's value of a name (MPI and pthread calls), 0 when it has none: such names are numbered densely
+    // after the largest Extrae value (docs/events.md).
+    std::int64_t (*extrae)(std::string_view name) = nullptr;
 };
+
+// Extrae's (and nsys2prv's) values of type 61000000: nsys2prv's cfgs select pthread_mutex_lock as 8.
+constexpr std::pair<std::string_view, std::int64_t> kExtraePthreadValues[] = {
+    {"pthread_exit", 1},          {"pthread_create", 2},          {"pthread_join", 3},
+    {"pthread_detach", 4},        {"pthread_rwlock_wrlock", 5},   {"pthread_rwlock_rdlock", 6},
+    {"pthread_rwlock_unlock", 7}, {"pthread_mutex_lock", 8},      {"pthread_mutex_unlock", 9},
+    {"pthread_cond_signal", 10},  {"pthread_cond_broadcast", 11}, {"pthread_cond_wait", 12},
+    {"pthread_barrier_wait", 13},
+};
+
+std::int64_t extraePthreadValue(std::string_view n) {
+    for (const auto& [name, value] : kExtraePthreadValues)
+        if (name == n) return value;
+    return 0;
+}
+
+} // namespace
+
+std::int64_t largestExtraePthreadValue() {
+    std::int64_t m = 0;
+    for (const auto& [name, value] : kExtraePthreadValues) m = std::max(m, value);
+    return m;
+}
+
+namespace {
 
 std::string_view asIs(std::string_view n) {
     return n;
@@ -66,7 +95,7 @@ private:
         std::string_view name = naming_.label(ctx_.report.string(nameId));
         if (name.empty()) name = "unnamed";
         Resolved res{naming_.type(name), 0, naming_.mpi && isMpiReceive(name)};
-        std::int64_t extrae = naming_.mpi ? extraeMpiValue(name) : 0;
+        std::int64_t extrae = naming_.extrae ? naming_.extrae(name) : 0;
         if (extrae != 0) {
             res.value = extrae;
             ctx_.catalog.labelValue(res.type, extrae, std::string(name));
@@ -144,7 +173,7 @@ void openOsrt(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
         sqlite::Statement(db, "SELECT start, end, globalTid, nameId FROM OSRT_API WHERE " +
                                   ctx.report.validRows("OSRT_API") + " ORDER BY " +
                                   ctx.report.startOrder("OSRT_API")),
-        "osrt", CallNaming{osrtType, asIs}, false, false));
+        "osrt", CallNaming{osrtType, asIs, false, extraePthreadValue}, false, false));
     out.back()->setReorderWindow(ctx.report.readWindow("OSRT_API"));
 }
 
@@ -221,7 +250,7 @@ void openMpi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
             sqlite::Statement(db, "SELECT start, coalesce(end, start), globalTid, " + nameColumn(db, t) +
                                       (hasSize ? ", " + size : std::string()) + " FROM " + t + " WHERE " +
                                       ctx.report.validRows(t) + " ORDER BY " + ctx.report.startOrder(t)),
-            std::string("mpi ") + t, CallNaming{mpiEventType, asIs, true}, hasSize, false));
+            std::string("mpi ") + t, CallNaming{mpiEventType, asIs, true, extraeMpiValue}, hasSize, false));
         out.back()->setReorderWindow(ctx.report.readWindow(t));
     }
 }
