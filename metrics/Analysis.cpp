@@ -15,9 +15,13 @@ std::string valueName(const semantic::LoadedTrace& trace, std::uint32_t type, st
 
 namespace {
 
+// NVTX range types (docs/events.md): a domain's base + category in 9500..81099 (NCCL's payload fields
+// 9501..9507 and the start/end type 9004 excluded), and NCCL's categories above 0 at 63000400 + c.
 bool isNvtxRangeType(std::uint32_t type) {
-    if (type < 9500 || type >= 9600 + 100 * 9001) return false;
-    return type % 100 < 97; // +97..+99 are payloads and marks
+    if (type >= 63000400 && type < 63000497) return true;
+    if (type < 9500 || type > 81099) return false;
+    if (type > 9500 && type < 9600) return false; // NCCL: 9500 is its ranges, 9501.. its payload fields
+    return type % 100 < 97;                       // +97..+99 are payloads and marks
 }
 
 // The span of the NVTX ranges named `name`. Ranges of one category nest on a thread under one event type

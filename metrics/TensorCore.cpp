@@ -20,10 +20,11 @@ void computeTensorCore(const semantic::LoadedTrace& trace, const std::string& ge
     bool anyMetricsRow = false;
     for (const auto& d : a.activity.devices) anyMetricsRow |= d.metrics.has_value();
     if (!tensor.hasEvents(0) || !anyMetricsRow) {
-        p.reason = anyMetricsRow
-                       ? "the GPU metrics samples have no Tensor Active metric (event types 9407/9423)"
-                       : "the trace has no GPU metrics (profile with nsys --gpu-metrics-devices to get "
-                         "Tensor Active samples)";
+        p.reason =
+            anyMetricsRow
+                ? "the GPU metrics samples have no Tensor Active metric (event types 63000307/63000323)"
+                : "the trace has no GPU metrics (profile with nsys --gpu-metrics-devices to get "
+                  "Tensor Active samples)";
         return;
     }
     std::map<std::int64_t, bool> isGemm;

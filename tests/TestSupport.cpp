@@ -107,6 +107,26 @@ PrvTrace readPrv(const std::filesystem::path& path) {
     return t;
 }
 
+std::map<std::uint32_t, std::string> readPcfTypeLabels(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::map<std::uint32_t, std::string> out;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line != "EVENT_TYPE") continue;
+        while (std::getline(in, line) && !line.empty() && line != "VALUES") {
+            std::istringstream ls(line);
+            int color;
+            std::uint32_t type;
+            ls >> color >> type;
+            std::string label;
+            std::getline(ls, label);
+            label.erase(0, label.find_first_not_of(" \t"));
+            out[type] = label;
+        }
+    }
+    return out;
+}
+
 std::map<std::uint32_t, std::map<std::int64_t, std::string>>
 readPcfValues(const std::filesystem::path& path) {
     std::ifstream in(path);

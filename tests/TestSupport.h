@@ -44,6 +44,8 @@ PrvTrace readPrv(const std::filesystem::path& path);
 
 // .pcf: event type -> value labels present
 std::map<std::uint32_t, std::map<std::int64_t, std::string>> readPcfValues(const std::filesystem::path& path);
+// .pcf: event type -> its label (the text after the type on its EVENT_TYPE line)
+std::map<std::uint32_t, std::string> readPcfTypeLabels(const std::filesystem::path& path);
 std::vector<std::string> readRowLevel(const std::filesystem::path& path, const std::string& level);
 
 // Runs a query on an SQLite file and returns every row as strings (NULL as "").

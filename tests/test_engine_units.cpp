@@ -1,5 +1,6 @@
 // Unit tests of engine pieces whose behaviour the end-to-end tests cannot pin down precisely.
-#include "engine/common/StableValues.h"
+#include "engine/common/Error.h"
+#include "engine/common/NameDictionary.h"
 #include "engine/nsys/HostSources.h"
 #include "engine/nsys/RecordSource.h"
 
@@ -9,34 +10,51 @@
 
 using namespace gpueff;
 
-TEST_CASE("stable name values do not depend on the run and never use 0") {
-    // FNV-1a 64 of "cudaLaunchKernel", folded as documented in docs/events.md: computed independently here.
-    std::uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : std::string("cudaLaunchKernel")) h = (h ^ c) * 1099511628211ULL;
-    auto expected = static_cast<std::int64_t>((h ^ (h >> 31)) % ((1ULL << 31) - 1)) + 1;
-    CHECK(stableNameValue("cudaLaunchKernel") == expected);
-    NameDictionary a, b;
-    CHECK(a.valueOf("cudaLaunchKernel") == expected);
-    b.valueOf("something else first");
-    CHECK(b.valueOf("cudaLaunchKernel") == expected);
-    CHECK(stableNameValue("") >= 1);
+TEST_CASE("name values are dense and follow the names' byte order, whatever order they were met in") {
+    // Byte order of UTF-8: upper case before lower case, a prefix before its extensions, and a multi-byte
+    // character (0xC3 0xA9, "é") after every ASCII one.
+    const std::vector<std::string> sorted = {"", "Zeta", "alpha", "alphabet", "beta", "\xC3\xA9t\xC3\xA9"};
+    std::vector<std::string> met = {"beta", "\xC3\xA9t\xC3\xA9", "alphabet", "Zeta", "", "alpha"};
+    std::mt19937 shuffle(7);
+    for (int round = 0; round < 4; ++round) {
+        NameDictionary d;
+        for (const auto& n : met) d.valueOf(n);
+        d.valueOf("beta"); // met twice: still one name
+        d.assignValues();
+        for (std::size_t i = 0; i < sorted.size(); ++i) CHECK(d.valueOf(sorted[i]) == std::int64_t(i) + 1);
+        std::vector<std::string> listed;
+        d.forEachByValue([&](std::int64_t v, std::string_view name) {
+            CHECK(v == std::int64_t(listed.size()) + 1);
+            listed.emplace_back(name);
+        });
+        CHECK(listed == sorted);
+        std::shuffle(met.begin(), met.end(), shuffle);
+    }
+}
+
+TEST_CASE("a name dictionary numbers from a given first value, and refuses names it did not collect") {
+    NameDictionary d;
+    d.valueOf("MPI_Foo");
+    d.valueOf("MPI_Bar");
+    d.assignValues(72);
+    CHECK(d.valueOf("MPI_Bar") == 72);
+    CHECK(d.valueOf("MPI_Foo") == 73);
+    CHECK_THROWS_WITH_AS(d.valueOf("MPI_Baz"), doctest::Contains("was not collected"), Error);
 }
 
 TEST_CASE("a name dictionary gives each distinct name its own value, also past many names") {
     NameDictionary d;
+    for (int i = 0; i < 50000; ++i) d.valueOf("range " + std::to_string(i));
+    d.assignValues();
+    // Independently: the names in sorted order are numbered 1..N.
+    std::vector<std::string> names;
+    for (int i = 0; i < 50000; ++i) names.push_back("range " + std::to_string(i));
+    std::sort(names.begin(), names.end());
     std::map<std::int64_t, std::string> seen;
-    for (int i = 0; i < 50000; ++i) {
-        std::string name = "range " + std::to_string(i);
-        auto v = d.valueOf(name);
-        CHECK(v >= 1);
-        CHECK(v < (1LL << 31));
-        auto [it, fresh] = seen.emplace(v, name);
-        if (!fresh) FAIL("value " << v << " given to " << it->second << " and " << name);
-    }
-    // Asking again returns the same values (and the table survived its growth).
-    for (int i = 0; i < 50000; i += 997) {
-        std::string name = "range " + std::to_string(i);
-        CHECK(seen.at(d.valueOf(name)) == name);
+    for (std::size_t i = 0; i < names.size(); i += 97) CHECK(d.valueOf(names[i]) == std::int64_t(i) + 1);
+    for (const auto& n : names) {
+        auto [it, fresh] = seen.emplace(d.valueOf(n), n);
+        if (!fresh) FAIL("value " << it->first << " given to " << it->second << " and " << n);
     }
     CHECK(d.size() == 50000);
     std::vector<std::int64_t> byValue;

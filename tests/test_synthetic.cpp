@@ -23,7 +23,10 @@ namespace {
 constexpr std::uint32_t kKernel = 63000006, kGraphLaunch = 63000008;
 constexpr std::uint32_t kGraphId = 63000100, kGraphExecId = 63000101, kGraphNodeId = 63000102;
 constexpr std::uint32_t kCorrelationId = 9200;
-constexpr std::uint32_t kGpcClock = 9400, kSmsActive = 9405, kTensorActive = 9407; // 9400 + catalogue index
+// gpueff's metric types, 63000300 + index of the name in the catalogue of docs/events.md (0, 5, 7), and
+// nsys2prv's, 9400 + the fixture's metricId (0, 12, 14).
+constexpr std::uint32_t kGpcClock = 63000300, kSmsActive = 63000305, kTensorActive = 63000307;
+constexpr std::uint32_t kGpcClockId = 9400, kSmsActiveId = 9412, kTensorActiveId = 9414;
 constexpr std::uint32_t kMpiP2P = 50000001, kMpiCollective = 50000002, kMpiOther = 50000003;
 constexpr std::uint32_t kMpiSendSize = 50100001, kMpiRecvSize = 50100002;
 constexpr std::int64_t kTagKernelLaunch = 55001;
@@ -138,14 +141,19 @@ TEST_CASE("synthetic GPU metrics: samples on the 'Metrics GPU0' row, negative ti
     CHECK(readRowLevel(t.file(".row"), "NODE") == std::vector<std::string>{"synth-gpu-node"});
     auto [task, thread] = rowObject(trace, 2);
 
-    // One record per sample timestamp, all metrics of that timestamp in it; types by NAME (the fixture's
-    // metricIds 0/12/14 are not the catalogue positions 0/5/7), values exact.
+    // One record per sample timestamp, all metrics of that timestamp in it, each under two types: by NAME
+    // (the fixture's metricIds 0/12/14 are not the catalogue positions 0/5/7) and nsys2prv's 9400 + metricId;
+    // values exact.
     using M = std::map<std::uint32_t, std::int64_t>;
+    auto both = [](std::int64_t gpc, std::int64_t sms, std::int64_t tensor) {
+        return M{{kGpcClock, gpc},   {kSmsActive, sms},   {kTensorActive, tensor},
+                 {kGpcClockId, gpc}, {kSmsActiveId, sms}, {kTensorActiveId, tensor}};
+    };
     const std::map<std::int64_t, M> expected = {
-        {1000 - 800, M{{kGpcClock, 1755}, {kSmsActive, 0}, {kTensorActive, 0}}},
-        {3000 - 800, M{{kGpcClock, 1755}, {kSmsActive, 95}, {kTensorActive, 61}}},
-        {7000 - 800, M{{kGpcClock, 1980}, {kSmsActive, 88}, {kTensorActive, 72}}},
-        {11000 - 800, M{{kGpcClock, 1980}, {kSmsActive, 2}, {kTensorActive, 0}}},
+        {1000 - 800, both(1755, 0, 0)},
+        {3000 - 800, both(1755, 95, 61)},
+        {7000 - 800, both(1980, 88, 72)},
+        {11000 - 800, both(1980, 2, 0)},
     };
     std::map<std::int64_t, M> got;
     for (const auto& e : onRow(trace, task, thread)) {
@@ -157,12 +165,18 @@ TEST_CASE("synthetic GPU metrics: samples on the 'Metrics GPU0' row, negative ti
     // No metric type anywhere else (the CPU thread and the stream carry none).
     for (const auto& e : trace.events)
         for (const auto& [type, v] : e.pairs)
-            if (type >= 9400 && type < 9500) CHECK((e.task == task && e.thread == thread));
+            if ((type >= 9400 && type < 9500) || (type >= 63000300 && type < 63000400))
+                CHECK((e.task == task && e.thread == thread));
 
     auto pcf = readPcfValues(t.file(".pcf"));
     CHECK(pcf.count(kSmsActive) == 1);
     CHECK(pcf.count(kTensorActive) == 1);
     CHECK(pcf.count(kGpcClock) == 1);
+    // nsys2prv's types are labelled with the metric's name, as its .pcf does.
+    auto labels = readPcfTypeLabels(t.file(".pcf"));
+    CHECK(labels[kGpcClockId] == "GPC Clock Frequency [MHz]");
+    CHECK(labels[kSmsActiveId] == "SMs Active [Throughput %]");
+    CHECK(labels[kTensorActiveId] == "Tensor Active [Throughput %]");
 
     // The two samples at -400 are skipped and said so (per table and reason, like every bad row).
     auto side = readJson(t.file(".json"));
@@ -218,7 +232,9 @@ TEST_CASE("synthetic GPU metrics of two GPUs used by two processes: each metrics
     auto gpu1 = onRow(trace, 2, 3);
     REQUIRE(gpu1.size() == 1);
     CHECK(gpu1[0].time == 2200);
-    CHECK(pairMap(gpu1[0]) == std::map<std::uint32_t, std::int64_t>{{kSmsActive, 40}, {kTensorActive, 33}});
+    CHECK(pairMap(gpu1[0]) ==
+          std::map<std::uint32_t, std::int64_t>{
+              {kSmsActive, 40}, {kTensorActive, 33}, {kSmsActiveId, 40}, {kTensorActiveId, 33}});
     CHECK(onRow(trace, 1, 3).size() == 4);
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <set>
 
 namespace gpueff::nsys {
 
@@ -78,7 +79,8 @@ public:
     std::string name() const override { return "gpu metrics"; }
 
 protected:
-    // columns: timestamp, typeId, metricName, value; one record per (timestamp, GPU) with every metric
+    // columns: timestamp, typeId, metricName, value, metricId; one record per (timestamp, GPU) with every
+    // metric under both its types (more records at the same time when they do not fit in one)
     bool fill(TraceRecord& out) override {
         while (pending_) {
             std::int64_t ts = st_.int64(0), gpu = st_.int64(1);
@@ -88,13 +90,15 @@ protected:
             out.order = RecordOrder::Begin;
             out.time = shiftTime(ts, ctx_.shift);
             while (pending_ && st_.int64(0) == ts && st_.int64(1) == gpu &&
-                   out.pairCount < TraceRecord::kMaxPairs) {
+                   out.pairCount + 2 <= TraceRecord::kMaxPairs) {
                 std::uint32_t type = typeOf(st_.text(2));
                 // Paraver values are integers: a sample that is no finite number within int64 is left out.
                 double value = st_.real(3);
-                if (std::isfinite(value) && std::abs(value) < 9.2e18)
-                    out.add(type, static_cast<std::int64_t>(std::llround(value)));
-                else
+                if (std::isfinite(value) && std::abs(value) < 9.2e18) {
+                    auto v = static_cast<std::int64_t>(std::llround(value));
+                    if (auto byId = idType(st_.int64(4), st_.text(2))) out.add(byId, v);
+                    out.add(type, v);
+                } else
                     ++ctx_.skipped
                           ["GPU metric samples that are not finite or beyond int64 (sample left out)"];
                 pending_ = st_.step();
@@ -108,12 +112,24 @@ protected:
     }
 
 private:
+    // nsys2prv's type, 9400 + metricId; ids beyond the range nsys uses would run into other types.
+    std::uint32_t idType(std::int64_t metricId, std::string_view metricName) {
+        if (metricId < 0 || metricId >= types::kGpuMetricIdLimit) {
+            ++ctx_.skipped["GPU metric samples whose metricId is outside 0.." +
+                           std::to_string(types::kGpuMetricIdLimit - 1) + " (written under 63000300+ only)"];
+            return 0;
+        }
+        auto t = types::kGpuMetricBase + static_cast<std::uint32_t>(metricId);
+        if (declaredIds_.insert(t).second) ctx_.catalog.declare(t, ctx_.report.utf8(metricName, kNames));
+        return t;
+    }
     std::uint32_t typeOf(std::string_view metricName) {
         auto it = types_.find(std::string(metricName));
         if (it != types_.end()) return it->second;
         std::uint32_t t = gpuMetricType(metricName);
         if (t == 0)
-            t = types::kGpuMetricBase + kUnknownMetricBase + unknown_++ % (kMetricSlots - kUnknownMetricBase);
+            t = types::kGpuMetricByNameBase + kUnknownMetricBase +
+                unknown_++ % (kMetricSlots - kUnknownMetricBase);
         ctx_.catalog.declare(t, "GPU metric: " + ctx_.report.utf8(metricName, kNames));
         types_.emplace(std::string(metricName), t);
         return t;
@@ -123,6 +139,7 @@ private:
     sqlite::Statement st_;
     bool pending_ = false;
     std::map<std::string, std::uint32_t> types_;
+    std::set<std::uint32_t> declaredIds_;
     std::uint32_t unknown_ = 0;
 };
 
@@ -130,7 +147,8 @@ private:
 
 std::uint32_t gpuMetricType(std::string_view metricName) {
     for (std::size_t i = 0; i < kKnownMetrics.size(); ++i)
-        if (kKnownMetrics[i] == metricName) return types::kGpuMetricBase + static_cast<std::uint32_t>(i);
+        if (kKnownMetrics[i] == metricName)
+            return types::kGpuMetricByNameBase + static_cast<std::uint32_t>(i);
     return 0;
 }
 
@@ -156,8 +174,8 @@ void discoverGpuMetrics(const NsysExport& ex, ReportObjects& o) {
 void openGpuMetrics(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
     const auto& db = ctx.report.db();
     if (!hasMetrics(db)) return;
-    std::string sql = std::string("SELECT g.timestamp, g.typeId, t.metricName, g.value FROM ") + kSamples +
-                      " g JOIN (SELECT DISTINCT typeId, metricId, metricName FROM " + kNames +
+    std::string sql = std::string("SELECT g.timestamp, g.typeId, t.metricName, g.value, g.metricId FROM ") +
+                      kSamples + " g JOIN (SELECT DISTINCT typeId, metricId, metricName FROM " + kNames +
                       ") t ON t.typeId = g.typeId AND t.metricId = g.metricId"
                       " WHERE " +
                       ctx.report.validRows(kSamples, "g") + " ORDER BY g.timestamp, g.typeId";
@@ -175,6 +193,11 @@ public:
 
 protected:
     bool fill(TraceRecord& out) override {
+        if (endPending_) {
+            out = changeEnd_;
+            endPending_ = false;
+            return true;
+        }
         while (st_.step()) {
             StreamKey device{st_.int64(1), st_.int64(2), 0};
             auto row = ctx_.streamRows.lower_bound({device.globalPid, device.device, INT64_MIN});
@@ -196,6 +219,16 @@ protected:
             out.time = shiftTime(st_.int64(0), ctx_.shift);
             out.row = row->second;
             out.add(types::kGpuMemoryUsage, std::max<std::int64_t>(inUse, 0));
+            // nsys2prv's types: the size of this change, ended at once (its cfg accumulates them).
+            if (bytes > 0) {
+                changeType_ = st_.int64(4) == 0 ? types::kGpuMemoryAllocation : types::kGpuMemoryDeallocation;
+                out.add(changeType_, bytes);
+                changeEnd_ = out;
+                changeEnd_.order = RecordOrder::ZeroLengthEnd;
+                changeEnd_.pairCount = 0;
+                changeEnd_.add(changeType_, 0);
+                endPending_ = true;
+            }
             return true;
         }
         if (skipped_) {
@@ -217,6 +250,9 @@ private:
     sqlite::Statement st_;
     std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> inUse_;
     std::uint64_t skipped_ = 0, badSizes_ = 0;
+    TraceRecord changeEnd_;
+    std::uint32_t changeType_ = 0;
+    bool endPending_ = false;
 };
 } // namespace
 
@@ -237,7 +273,8 @@ void openGpuMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>
                  db, std::string("SELECT start, globalPid, deviceId, bytes, memoryOperationType FROM ") +
                          kMemoryUsage + " WHERE " + ctx.report.validRows(kMemoryUsage) + " ORDER BY " +
                          ctx.report.startOrder(kMemoryUsage))));
-    out.back()->setReorderWindow(ctx.report.readWindow(kMemoryUsage));
+    // The end of a change may precede, in record order, a change at the same time: never read unordered.
+    out.back()->setReorderWindow(std::max<std::int64_t>(0, ctx.report.readWindow(kMemoryUsage)));
 }
 
 } // namespace gpueff::nsys

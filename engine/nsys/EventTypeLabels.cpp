@@ -1,5 +1,7 @@
 #include "engine/nsys/EventTypeLabels.h"
 
+#include "engine/nsys/HostSources.h"
+#include "engine/nsys/MpiNames.h"
 #include "engine/paraver/EventTypes.h"
 
 namespace gpueff::nsys {
@@ -19,6 +21,9 @@ void declareEventTypes(paraver::EventCatalog& c) {
     c.declare(t::kGraphExecId, "CUDA graph exec id");
     c.declare(t::kGraphNodeId, "CUDA graph node id");
     c.declare(t::kGpuMemoryUsage, "GPU memory in use (bytes)");
+    c.declare(t::kGpuMemoryAllocation, "GPU Memory Allocation");
+    c.declare(t::kGpuMemoryDeallocation, "GPU Memory Deallocation");
+    c.declare(t::kNvtxStartEndRange, "NVTX start/end range");
     c.declare(t::kGridX, "Kernel grid size x");
     c.declare(t::kGridY, "Kernel grid size y");
     c.declare(t::kGridZ, "Kernel grid size z");
@@ -44,11 +49,27 @@ void declareEventTypes(paraver::EventCatalog& c) {
     c.declare(t::kMpiIo, "MPI I/O");
     c.declare(t::kMpiSendSize, "MPI send size (bytes)");
     c.declare(t::kMpiRecvSize, "MPI receive size (bytes)");
-    c.declare(t::kOpenAccData, "OpenACC data");
-    c.declare(t::kOpenAccLaunch, "OpenACC launch");
-    c.declare(t::kOpenAccOther, "OpenACC other");
+    c.declare(t::kOpenAccOtherKind, "OpenACC Other Events");
+    c.declare(t::kOpenAccDataKind, "OpenACC Data Events");
+    c.declare(t::kOpenAccLaunchKind, "OpenACC Launch Events");
+    c.declare(t::kOpenAccOtherName, "OpenACC other region source");
+    c.declare(t::kOpenAccDataName, "OpenACC data region source");
+    c.declare(t::kOpenAccLaunchName, "OpenACC launch region source");
+    c.declare(t::kOpenAccOtherFunction, "OpenACC other function name");
+    c.declare(t::kOpenAccDataFunction, "OpenACC data function name");
+    c.declare(t::kOpenAccLaunchFunction, "OpenACC launch function name");
+    c.declare(t::kOpenAccDataBytes, "OpenACC data bytes");
     c.declare(t::kOsRuntime, "OS runtime call");
     c.declare(t::kPthread, "pthread call");
+    // Value spaces shared by types a view shows together (docs/events.md): one kernel name column per name in
+    // a histogram over kernels, NCCL kernels and graph launches; one MPI call table over the five MPI types,
+    // numbered after Extrae's values.
+    c.shareNames({t::kKernel, t::kNcclKernel, t::kGraphLaunch});
+    c.shareNames({t::kPthread}, largestExtraePthreadValue() + 1);
+    c.shareNames({t::kOpenAccOtherName, t::kOpenAccDataName, t::kOpenAccLaunchName});
+    c.shareNames({t::kOpenAccOtherFunction, t::kOpenAccDataFunction, t::kOpenAccLaunchFunction});
+    c.shareNames({t::kMpiPointToPoint, t::kMpiCollective, t::kMpiOther, t::kMpiOneSided, t::kMpiIo},
+                 maxExtraeMpiValue() + 1);
 }
 
 } // namespace gpueff::nsys

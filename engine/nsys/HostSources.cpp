@@ -5,6 +5,7 @@
 #include "engine/nsys/TableScan.h"
 #include "engine/paraver/EventTypes.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace gpueff::nsys {
@@ -25,8 +26,36 @@ constexpr const char* kOpenAccTables[] = {"CUPTI_ACTIVITY_KIND_OPENACC_DATA",
 struct CallNaming {
     std::uint32_t (*type)(std::string_view name);
     std::string_view (*label)(std::string_view name);
-    bool mpi = false; // Extrae values for MPI calls, sizes as 50100001/2
+    bool mpi = false; // sizes as 50100001/2
+    // Extrae's value of a name (MPI and pthread calls), 0 when it has none: such names are numbered densely
+    // after the largest Extrae value (docs/events.md).
+    std::int64_t (*extrae)(std::string_view name) = nullptr;
 };
+
+// Extrae's (and nsys2prv's) values of type 61000000: nsys2prv's cfgs select pthread_mutex_lock as 8.
+constexpr std::pair<std::string_view, std::int64_t> kExtraePthreadValues[] = {
+    {"pthread_exit", 1},          {"pthread_create", 2},          {"pthread_join", 3},
+    {"pthread_detach", 4},        {"pthread_rwlock_wrlock", 5},   {"pthread_rwlock_rdlock", 6},
+    {"pthread_rwlock_unlock", 7}, {"pthread_mutex_lock", 8},      {"pthread_mutex_unlock", 9},
+    {"pthread_cond_signal", 10},  {"pthread_cond_broadcast", 11}, {"pthread_cond_wait", 12},
+    {"pthread_barrier_wait", 13},
+};
+
+std::int64_t extraePthreadValue(std::string_view n) {
+    for (const auto& [name, value] : kExtraePthreadValues)
+        if (name == n) return value;
+    return 0;
+}
+
+} // namespace
+
+std::int64_t largestExtraePthreadValue() {
+    std::int64_t m = 0;
+    for (const auto& [name, value] : kExtraePthreadValues) m = std::max(m, value);
+    return m;
+}
+
+namespace {
 
 std::string_view asIs(std::string_view n) {
     return n;
@@ -66,7 +95,7 @@ private:
         std::string_view name = naming_.label(ctx_.report.string(nameId));
         if (name.empty()) name = "unnamed";
         Resolved res{naming_.type(name), 0, naming_.mpi && isMpiReceive(name)};
-        std::int64_t extrae = naming_.mpi ? extraeMpiValue(name) : 0;
+        std::int64_t extrae = naming_.extrae ? naming_.extrae(name) : 0;
         if (extrae != 0) {
             res.value = extrae;
             ctx_.catalog.labelValue(res.type, extrae, std::string(name));
@@ -98,15 +127,6 @@ std::uint32_t apiType(std::string_view) {
 std::uint32_t osrtType(std::string_view n) {
     return n.substr(0, 8) == "pthread_" ? types::kPthread : types::kOsRuntime;
 }
-std::uint32_t openAccType(std::string_view n) {
-    if (n.find("enter_data") != std::string_view::npos || n.find("exit_data") != std::string_view::npos ||
-        n.find("update") != std::string_view::npos || n.find("enqueue_upload") != std::string_view::npos ||
-        n.find("enqueue_download") != std::string_view::npos)
-        return types::kOpenAccData;
-    if (n.find("launch") != std::string_view::npos) return types::kOpenAccLaunch;
-    return types::kOpenAccOther;
-}
-
 std::string nameColumn(const sqlite::Database& db, const std::string& table) {
     if (db.hasColumn(table, "nameId")) return "nameId";
     if (db.hasColumn(table, "textId")) return "textId";
@@ -153,7 +173,7 @@ void openOsrt(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
         sqlite::Statement(db, "SELECT start, end, globalTid, nameId FROM OSRT_API WHERE " +
                                   ctx.report.validRows("OSRT_API") + " ORDER BY " +
                                   ctx.report.startOrder("OSRT_API")),
-        "osrt", CallNaming{osrtType, asIs}, false, false));
+        "osrt", CallNaming{osrtType, asIs, false, extraePthreadValue}, false, false));
     out.back()->setReorderWindow(ctx.report.readWindow("OSRT_API"));
 }
 
@@ -230,7 +250,7 @@ void openMpi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
             sqlite::Statement(db, "SELECT start, coalesce(end, start), globalTid, " + nameColumn(db, t) +
                                       (hasSize ? ", " + size : std::string()) + " FROM " + t + " WHERE " +
                                       ctx.report.validRows(t) + " ORDER BY " + ctx.report.startOrder(t)),
-            std::string("mpi ") + t, CallNaming{mpiEventType, asIs, true}, hasSize, false));
+            std::string("mpi ") + t, CallNaming{mpiEventType, asIs, true, extraeMpiValue}, hasSize, false));
         out.back()->setReorderWindow(ctx.report.readWindow(t));
     }
 }
@@ -239,16 +259,71 @@ void discoverOpenAcc(const NsysExport& ex, ReportObjects& o) {
     for (const char* t : kOpenAccTables) discoverThreads(ex, t, o);
 }
 
+namespace {
+// One OpenACC table (docs/events.md): columns start, end, globalTid, eventKind, region name, function name,
+// bytes (data table, else NULL).
+class OpenAccSource : public IntervalSource {
+public:
+    struct Types {
+        std::uint32_t kind, name, function;
+    };
+    OpenAccSource(ReportContext& ctx, sqlite::Statement st, std::string table, Types types)
+        : IntervalSource(std::move(st), ctx.shift), ctx_(ctx), table_(std::move(table)), types_(types),
+          names_(ctx.catalog.names(types.name)), functions_(ctx.catalog.names(types.function)) {}
+    std::string name() const override { return "openacc " + table_; }
+
+protected:
+    bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+        iv.begin = shifted(s.int64(0));
+        iv.end = shifted(s.int64(1));
+        iv.row = ctx_.threadRow(s.int64(2));
+        if (!s.isNull(3) && s.int64(3) >= 0 && s.int64(3) < kMaxEnumCode) r.add(types_.kind, s.int64(3) + 1);
+        std::string_view name = s.isNull(4) ? "unnamed" : ctx_.report.utf8(s.text(4), table_.c_str(), text_);
+        r.add(types_.name, names_.valueOf(name.empty() ? "unnamed" : name));
+        if (!s.isNull(5))
+            r.add(types_.function, functions_.valueOf(ctx_.report.utf8(s.text(5), table_.c_str(), text_)));
+        if (!s.isNull(6)) r.add(types::kOpenAccDataBytes, s.int64(6));
+        return true;
+    }
+
+private:
+    ReportContext& ctx_;
+    std::string table_;
+    Types types_;
+    NameDictionary &names_, &functions_;
+    std::string text_;
+};
+} // namespace
+
 void openOpenAcc(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
     const auto& db = ctx.report.db();
-    for (const char* t : kOpenAccTables) {
+    static constexpr OpenAccSource::Types kTypes[] = {
+        {types::kOpenAccDataKind, types::kOpenAccDataName, types::kOpenAccDataFunction},
+        {types::kOpenAccLaunchKind, types::kOpenAccLaunchName, types::kOpenAccLaunchFunction},
+        {types::kOpenAccOtherKind, types::kOpenAccOtherName, types::kOpenAccOtherFunction}};
+    auto kinds = ctx.report.enumLabels("ENUM_OPENACC_EVENT_KIND");
+    for (std::size_t i = 0; i < std::size(kOpenAccTables); ++i) {
+        const std::string t = kOpenAccTables[i];
         if (!db.hasTable(t)) continue;
-        out.push_back(std::make_unique<CallSource>(
+        for (const auto& [code, label] : kinds)
+            if (code >= 0 && code < kMaxEnumCode) ctx.catalog.labelValue(kTypes[i].kind, code + 1, label);
+        // The region is named as nsys2prv names it: "name@file:line" when the source file is known.
+        auto str = [&](const std::string& col) {
+            return db.hasColumn(t, col) ? "(SELECT value FROM StringIds WHERE id = a." + col + ")"
+                                        : std::string("NULL");
+        };
+        std::string name = str(nameColumn(db, t));
+        if (db.hasColumn(t, "srcFile") && db.hasColumn(t, "lineNo"))
+            name = "CASE WHEN a.srcFile IS NOT NULL THEN " + name + " || '@' || " + str("srcFile") +
+                   " || ':' || a.lineNo ELSE " + name + " END";
+        std::string bytes = i == 0 && db.hasColumn(t, "bytes") ? "a.bytes" : "NULL";
+        out.push_back(std::make_unique<OpenAccSource>(
             ctx,
-            sqlite::Statement(db, "SELECT start, end, globalTid, " + nameColumn(db, t) + " FROM " + t +
-                                      " WHERE " + ctx.report.validRows(t) + " ORDER BY " +
-                                      ctx.report.startOrder(t)),
-            std::string("openacc ") + t, CallNaming{openAccType, asIs}, false, false));
+            sqlite::Statement(db, "SELECT a.start, a.end, a.globalTid, " + columnOr(db, t, "eventKind") +
+                                      ", " + name + ", " + str("funcName") + ", " + bytes + " FROM " + t +
+                                      " a WHERE " + ctx.report.validRows(t, "a") + " ORDER BY " +
+                                      ctx.report.startOrder(t, "a")),
+            t, kTypes[i]));
         out.back()->setReorderWindow(ctx.report.readWindow(t));
     }
 }

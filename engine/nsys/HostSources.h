@@ -6,6 +6,9 @@
 
 namespace gpueff::nsys {
 
+// The largest of Extrae's pthread values (type 61000000): other pthread names are numbered after it.
+std::int64_t largestExtraePthreadValue();
+
 // CPU-side records: CUDA runtime/driver calls, OS runtime and pthread calls, CUDA synchronization, MPI
 // calls (MPI_* tables), OpenACC; each on the row of its calling thread.
 void discoverApi(const NsysExport&, ReportObjects&);

@@ -2,6 +2,7 @@
 
 #include "engine/paraver/EventTypes.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -45,6 +46,12 @@ std::uint32_t mpiEventType(std::string_view f) {
     for (auto c : p2p)
         if (contains(f, c)) return types::kMpiPointToPoint;
     return types::kMpiOther;
+}
+
+std::int64_t maxExtraeMpiValue() {
+    std::int64_t m = 0;
+    for (const auto& [name, value] : kExtraeValues) m = std::max(m, value);
+    return m;
 }
 
 std::int64_t extraeMpiValue(std::string_view f) {

@@ -55,6 +55,10 @@ public:
     std::string utf8(std::string_view raw, const char* table) const;
     // table -> strings whose invalid UTF-8 bytes were replaced by U+FFFD.
     const std::map<std::string, std::uint64_t>& repairedText() const { return repairedText_; }
+    // The translator reads the records twice (names first): the second reading counts repairs afresh.
+    void restoreRepairedText(std::map<std::string, std::uint64_t> counts) const {
+        repairedText_ = std::move(counts);
+    }
 
     std::string_view string(std::int64_t id) const;
     std::string processName(std::int64_t globalPid) const;

@@ -1,6 +1,6 @@
 #include "engine/nsys/NvtxSources.h"
 
-#include "engine/common/StableValues.h"
+#include "engine/common/Error.h"
 #include "engine/nsys/MpiNames.h"
 #include "engine/nsys/SqlColumns.h"
 #include "engine/nsys/TableScan.h"
@@ -47,6 +47,13 @@ struct Domain {
     std::string name;
     std::uint32_t base = types::kNvtxDefaultDomainBase;
 };
+
+// Category c of a domain: base + c; NCCL's 9500 + c are nsys2prv's payload fields, so its categories other
+// than 0 have a range of their own.
+std::uint32_t categoryType(const Domain& d, std::uint32_t category) {
+    if (d.kind == DomainKind::Nccl && category != 0) return types::kNcclCategoryBase + category;
+    return d.base + category;
+}
 
 std::string textExpr(const sqlite::Database& db) {
     return db.hasColumn(kTable, "textId") ? "coalesce(n.text, s.value)" : "n.text";
@@ -130,10 +137,12 @@ std::map<std::int64_t, Domain> readDomains(const NsysExport& ex) {
             d.base = types::kNcclDomainBase;
         } else if (d.name == "MPI") {
             d.kind = DomainKind::Mpi;
+        } else if (d.name == "neSmiK") {
+            d.kind = DomainKind::Other;
+            d.base = types::kNeSmiKDomainBase;
         } else {
             d.kind = DomainKind::Other;
-            d.base = types::kNvtxDefaultDomainBase +
-                     100 * static_cast<std::uint32_t>(1 + stableNameValue(d.name) % 9000);
+            d.base = 0; // numbered over the whole trace (nvtxDomainBases)
         }
     }
     return domains;
@@ -141,6 +150,18 @@ std::map<std::int64_t, Domain> readDomains(const NsysExport& ex) {
 
 const std::map<std::int64_t, Domain>& domainsOf(const NsysExport& ex) {
     return ex.memo<std::map<std::int64_t, Domain>>("nvtx domains", [&] { return readDomains(ex); });
+}
+
+// The domains that nsys2prv numbers 9600 + 100 * k: those with ranges or marks, other than the default,
+// NCCL and neSmiK ones ("MPI" keeps its place in the numbering although its ranges become MPI events).
+std::vector<std::string> numberedDomains(const NsysExport& ex) {
+    std::vector<std::string> names;
+    if (!ex.db().hasTable(kTable)) return names;
+    const auto& used = usedDomainsOf(ex);
+    for (const auto& [id, d] : domainsOf(ex))
+        if (used.count(id) && (d.kind == DomainKind::Mpi || (d.kind == DomainKind::Other && d.base == 0)))
+            names.push_back(d.name);
+    return names;
 }
 
 class NvtxSource : public IntervalSource {
@@ -171,8 +192,10 @@ protected:
             return true;
         }
         std::uint32_t category = s.isNull(5) ? 0 : categorySlot(s.int64(5));
-        std::uint32_t type = eventType == kMark ? d.base + types::kNvtxMarkOffset : d.base + category;
+        std::uint32_t type = eventType == kMark ? d.base + types::kNvtxMarkOffset : categoryType(d, category);
         r.add(type, names(type, d, eventType == kMark ? "marks" : categoryLabel(category)).valueOf(text));
+        // nsys2prv's cfg of start/end ranges reads one type for all of them, whatever their domain.
+        if (eventType == kStartEnd) r.add(types::kNvtxStartEndRange, startEnd_.valueOf(text));
         if (!s.isNull(7)) {
             // Paraver values are integers: a payload that is no finite number within int64 is left out.
             double payload = s.real(7);
@@ -203,12 +226,17 @@ private:
         return c == 0 ? "ranges" : "category " + std::to_string(c);
     }
     // The value dictionary of an NVTX type, declaring the type on first use (cached: no lookup by label).
+    // Ranges and marks of one domain share its values, as in nsys2prv (one name table per domain); payloads
+    // have their own.
     NameDictionary& names(std::uint32_t type, const Domain& d, const std::string& what) {
         auto it = dictionaries_.find(type);
         if (it != dictionaries_.end()) return *it->second;
         if (!ctx_.catalog.declared(type))
             ctx_.catalog.declare(type,
                                  (d.kind == DomainKind::Default ? "NVTX" : "NVTX " + d.name) + " " + what);
+        std::uint32_t offset = type >= d.base ? type - d.base : 0;
+        if (offset != types::kNvtxJsonPayloadOffset && offset != types::kNvtxNumericPayloadOffset)
+            ctx_.catalog.joinFamily(type, d.base);
         return *dictionaries_.emplace(type, &ctx_.catalog.names(type)).first->second;
     }
 
@@ -217,9 +245,26 @@ private:
     Domain defaultDomain_;
     std::string text_, json_; // repaired copies of invalid UTF-8 text
     std::unordered_map<std::uint32_t, NameDictionary*> dictionaries_;
+    NameDictionary& startEnd_ = ctx_.catalog.names(types::kNvtxStartEndRange);
 };
 
 } // namespace
+
+std::map<std::string, std::uint32_t>
+nvtxDomainBases(const std::vector<std::unique_ptr<NsysExport>>& reports) {
+    std::set<std::string> names;
+    for (const auto& r : reports)
+        for (auto& n : numberedDomains(*r)) names.insert(std::move(n));
+    if (names.size() > types::kNvtxMaxOtherDomains)
+        throw Error(reports.front()->path().string() + ": " + std::to_string(names.size()) +
+                    " NVTX domains: Paraver event types number at most " +
+                    std::to_string(types::kNvtxMaxOtherDomains) +
+                    " (besides the default, NCCL and neSmiK ones)");
+    std::map<std::string, std::uint32_t> bases;
+    std::uint32_t k = 0;
+    for (const auto& n : names) bases[n] = types::kNvtxDefaultDomainBase + 100 * ++k;
+    return bases;
+}
 
 std::optional<std::int64_t> ncclDomainId(const NsysExport& ex) {
     if (!ex.db().hasTable(kTable)) return std::nullopt;
@@ -250,12 +295,19 @@ void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
     const auto& db = ctx.report.db();
     if (!db.hasTable(kTable)) return;
     auto domains = domainsOf(ctx.report);
+    for (auto& [id, d] : domains)
+        if (d.kind == DomainKind::Other && d.base == 0) {
+            // Only domains with ranges are numbered; the others have no record to type.
+            if (!ctx.nvtxDomainBases) throw Error("internal error: NVTX domains were not numbered");
+            auto base = ctx.nvtxDomainBases->find(d.name);
+            if (base != ctx.nvtxDomainBases->end()) d.base = base->second;
+        }
     // Category names (eventType 33) label the category's event type.
     for (const auto& [domain, category, name] : metaOf(ctx.report).categories) {
         auto it = domains.find(domain);
-        std::uint32_t base = it != domains.end() ? it->second.base : types::kNvtxDefaultDomainBase;
         std::string prefix = it != domains.end() ? "NVTX " + it->second.name : "NVTX";
-        ctx.catalog.declare(base + categorySlot(category), prefix + " " + name);
+        ctx.catalog.declare(categoryType(it != domains.end() ? it->second : Domain{}, categorySlot(category)),
+                            prefix + " " + name);
     }
     std::string numeric = "NULL";
     for (const char* c :

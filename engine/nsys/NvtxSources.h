@@ -1,8 +1,10 @@
 #pragma once
 #include "engine/nsys/ReportContext.h"
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace gpueff::nsys {
@@ -11,6 +13,9 @@ namespace gpueff::nsys {
 // older exports becomes Extrae MPI events, the "NCCL" domain its own type range.
 void discoverNvtx(const NsysExport&, ReportObjects&);
 void openNvtx(ReportContext&, std::vector<std::unique_ptr<RecordSource>>&);
+// Base event types of the NVTX domains other than the default, NCCL and neSmiK ones, over every report of the
+// trace: 9600 + 100 * k for the k-th domain name (1-based, byte order), as nsys2prv numbers them.
+std::map<std::string, std::uint32_t> nvtxDomainBases(const std::vector<std::unique_ptr<NsysExport>>& reports);
 // The id of NCCL's NVTX domain in this report, named or recognised by its nccl* ranges.
 std::optional<std::int64_t> ncclDomainId(const NsysExport&);
 

@@ -67,6 +67,10 @@ public:
     std::map<LaneKey, std::uint32_t> laneOf;
     std::unordered_map<std::int64_t, std::uint32_t> metricRows;
     std::map<std::string, std::uint64_t> skipped; // reason -> count, found while opening sources
+    // Base event type of each NVTX domain that is neither the default, NCCL nor neSmiK, by name: nsys2prv's
+    // 9600 + 100 * k for the k-th name in byte order over the whole trace (every report), set before sources
+    // open.
+    const std::map<std::string, std::uint32_t>* nvtxDomainBases = nullptr;
 
     std::uint32_t threadRow(std::int64_t globalTid) const;
     std::uint32_t streamRow(const StreamKey& key) const;
@@ -75,6 +79,11 @@ public:
 
     // Value of the name behind string id `id` under `type`, cached per report (no string work per record).
     std::int64_t stringValue(std::uint32_t type, std::int64_t id);
+    // After the names pass: what it counted is forgotten, and cached values were provisional.
+    void startWriting() {
+        stringValues_.clear();
+        skipped.clear();
+    }
     std::int64_t textValue(std::uint32_t type, std::string_view text) {
         return catalog.nameValue(type, text);
     }
@@ -91,6 +100,9 @@ struct SourceKind {
     void (*discover)(const NsysExport&, ReportObjects&);
     // Opens this kind's record sources for one report (none when its tables are absent).
     void (*open)(ReportContext&, std::vector<std::unique_ptr<RecordSource>>&);
+    // Whether its records carry values derived from names: such kinds also run in the names pass, before
+    // any record is written, so that values can be numbered in the names' order (docs/events.md).
+    bool namesValues;
 };
 
 const std::vector<SourceKind>& sourceKinds();

@@ -5,6 +5,7 @@
 #include "engine/nsys/EventTypeLabels.h"
 #include "engine/nsys/HostSources.h"
 #include "engine/nsys/MpiMessages.h"
+#include "engine/nsys/NvtxSources.h"
 #include "engine/nsys/RecordMerge.h"
 #include "engine/nsys/ReportContext.h"
 #include "engine/nsys/RowValidity.h"
@@ -55,6 +56,25 @@ bool hasGpuActivity(const NsysExport& ex) {
         ex.db().fail("no GPU activity: table CUPTI_ACTIVITY_KIND_KERNEL is missing and no graph or memory "
                      "operations were recorded (profile with `nsys profile -t cuda`)");
     ex.db().fail("no GPU activity: the kernel, graph, memcpy and memset tables are empty");
+}
+
+// The names pass: every source whose records carry name values runs once without writing, so that the
+// catalogue knows every name of the trace before values are numbered in the names' order. It reads what the
+// writing pass reads (same queries, same decoding), so no name can be missed; what it counts is discarded.
+void collectNames(std::vector<std::unique_ptr<ReportContext>>& contexts,
+                  const std::vector<const SourceKind*>& kinds, paraver::EventCatalog& catalog) {
+    for (auto& ctx : contexts) {
+        auto repaired = ctx->report.repairedText();
+        std::vector<std::unique_ptr<RecordSource>> sources;
+        for (const auto* k : kinds)
+            if (k->namesValues) k->open(*ctx, sources);
+        for (auto& s : sources)
+            for (s->advance(); s->peek(); s->advance()) {
+            }
+        ctx->report.restoreRepairedText(std::move(repaired));
+        ctx->startWriting();
+    }
+    catalog.assignValues();
 }
 
 } // namespace
@@ -184,6 +204,10 @@ TranslateSummary translate(const TranslateOptions& options,
     summary.threads = layout.rows.size();
     summary.nodes = layout.nodes.size();
 
+    std::map<std::string, std::uint32_t> domainBases = nvtxDomainBases(reports);
+    for (auto& ctx : contexts) ctx->nvtxDomainBases = &domainBases;
+    collectNames(contexts, kinds, catalog);
+
     std::vector<std::unique_ptr<RecordSource>> sources;
     for (auto& ctx : contexts)
         for (const auto* k : kinds) k->open(*ctx, sources);
@@ -236,10 +260,6 @@ TranslateSummary translate(const TranslateOptions& options,
         summary.offsets[i].skippedRows = reports[i]->skippedRows();
         summary.offsets[i].repairedText = reports[i]->repairedText();
     }
-    if (catalog.collisions())
-        summary
-            .skipped["event values moved to the next free value after a name hash collision (not dropped)"] +=
-            catalog.collisions();
 
     catalog.writePcf(files.temporary(pcf).string());
     paraver::writeRowFile(files.temporary(row).string(), layout, prefix.filename().string());

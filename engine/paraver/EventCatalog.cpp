@@ -22,10 +22,34 @@ void EventCatalog::labelValue(std::uint32_t type, std::int64_t value, std::strin
     at(type).fixed[value] = std::move(label);
 }
 
-std::size_t EventCatalog::collisions() const {
-    std::size_t n = 0;
-    for (const auto& [_, t] : types_) n += t.names.collisions();
-    return n;
+EventCatalog::Family& EventCatalog::newFamily(std::int64_t firstValue) {
+    if (assigned_)
+        throw Error("internal error: a family of event values was created after values were assigned");
+    auto& f = families_.emplace_back();
+    f.firstValue = firstValue;
+    return f;
+}
+
+void EventCatalog::shareNames(std::initializer_list<std::uint32_t> types, std::int64_t firstValue) {
+    auto& f = newFamily(firstValue);
+    for (auto t : types) at(t).names = &f.names;
+}
+
+void EventCatalog::joinFamily(std::uint32_t type, std::uint32_t member) {
+    auto& t = at(type);
+    if (t.names) return;
+    t.names = &names(member);
+}
+
+NameDictionary& EventCatalog::names(std::uint32_t type) {
+    auto& t = at(type);
+    if (!t.names) t.names = &newFamily(1).names;
+    return *t.names;
+}
+
+void EventCatalog::assignValues() {
+    for (auto& f : families_) f.names.assignValues(f.firstValue);
+    assigned_ = true;
 }
 
 namespace {
@@ -50,7 +74,8 @@ void EventCatalog::writePcf(const std::string& path) const {
     for (const auto& [type, info] : types_) {
         if (!info.used) continue;
         std::fprintf(f, "\nEVENT_TYPE\n0    %u    %s\n", type, oneLine(info.label).c_str());
-        if (!info.fixed.empty() || !info.names.empty()) {
+        bool named = info.names && !info.names->empty();
+        if (!info.fixed.empty() || named) {
             std::fputs("VALUES\n", f);
             if (info.fixed.count(0) == 0) std::fputs("0      End\n", f);
             std::string text;
@@ -64,9 +89,11 @@ void EventCatalog::writePcf(const std::string& path) const {
             };
             for (const auto& [v, name] : info.fixed) line(v, name);
             // A structured binding is captured through a reference of its own (clang 14 refuses it as is).
-            info.names.forEachByValue([&line, &fixed = info.fixed](std::int64_t v, std::string_view name) {
-                if (fixed.count(v) == 0) line(v, name);
-            });
+            if (named)
+                info.names->forEachByValue(
+                    [&line, &fixed = info.fixed](std::int64_t v, std::string_view name) {
+                        if (fixed.count(v) == 0) line(v, name);
+                    });
         }
         std::fputs("\n", f);
     }

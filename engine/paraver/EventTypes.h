@@ -1,11 +1,12 @@
 #pragma once
 #include <cstdint>
 
-// Paraver event types written by `gpueff translate`. The numbers are nsys2prv's, so its cfgs and BSC's
-// basicanalysis work on our traces; docs/events.md is the full encoding, including the types we added.
+// Paraver event types written by `gpueff translate`. The numbers are nsys2prv 0.6.0's, so its cfgs and BSC's
+// basicanalysis work on our traces; where nsys2prv's type loses information, ours is written beside it as an
+// extra type. docs/events.md is the full encoding, type by type against nsys2prv's.
 namespace gpueff::paraver::types {
 
-inline constexpr std::uint32_t kCudaApi = 63000000; // value: CUDA runtime/driver call (stable name value)
+inline constexpr std::uint32_t kCudaApi = 63000000; // value: CUDA runtime/driver call (dense name value)
 inline constexpr std::uint32_t kMemoryOperation = 63000001; // value: copyKind id, or kMemsetValue for memset
 inline constexpr std::uint32_t kMemoryBytes = 63000002;
 inline constexpr std::uint32_t kMemcpySrcKind = 63000003; // ENUM_CUDA_MEM_KIND id + 1 (0 is "end")
@@ -18,7 +19,9 @@ inline constexpr std::uint32_t kSynchronization = 63000009; // value: syncType +
 inline constexpr std::uint32_t kGraphId = 63000100;
 inline constexpr std::uint32_t kGraphExecId = 63000101;
 inline constexpr std::uint32_t kGraphNodeId = 63000102;
-inline constexpr std::uint32_t kGpuMemoryUsage = 63000200; // bytes in use on the device
+inline constexpr std::uint32_t kGpuMemoryUsage = 63000200; // bytes in use on the device (gpueff)
+// nsys2prv's: bytes of each allocation / deallocation (a zero-length event; its cfg sums them).
+inline constexpr std::uint32_t kGpuMemoryAllocation = 66500001, kGpuMemoryDeallocation = 66500002;
 
 inline constexpr std::uint32_t kGridX = 9101, kGridY = 9102, kGridZ = 9103;
 inline constexpr std::uint32_t kBlockX = 9104, kBlockY = 9105, kBlockZ = 9106;
@@ -26,14 +29,24 @@ inline constexpr std::uint32_t kStaticSharedMemory = 9107, kDynamicSharedMemory 
 inline constexpr std::uint32_t kLocalMemory = 9109, kRegistersPerThread = 9110;
 inline constexpr std::uint32_t kCorrelationId = 9200;
 
-inline constexpr std::uint32_t kGpuMetricBase = 9400; // + index in the fixed metric-name catalogue
+// GPU metric samples: nsys2prv's 9400 + metricId (the id depends on the GPU's metric set), and gpueff's
+// 63000300 + index of the metric name in a fixed catalogue (the same metric keeps its type on every GPU).
+inline constexpr std::uint32_t kGpuMetricBase = 9400;
+inline constexpr std::int64_t kGpuMetricIdLimit = 100; // 9400 + id stays below the NCCL types
+inline constexpr std::uint32_t kGpuMetricByNameBase = 63000300;
 
+// NVTX. Ranges of category c of a domain: domain base + c; nsys2prv's bases are 9600 (default domain), 9500
+// (NCCL), 81000 (neSmiK) and 9600 + 100 * k for the k-th other domain in name order.
 inline constexpr std::uint32_t kNcclDomainBase = 9500;
+inline constexpr std::uint32_t kNcclCategoryBase =
+    63000400; // NCCL ranges of category c > 0 (9500 + c are payloads)
+inline constexpr std::uint32_t kNeSmiKDomainBase = 81000;
+inline constexpr std::uint32_t kNvtxStartEndRange = 9004; // start/end ranges of every domain (nsys2prv's cfg)
 inline constexpr std::uint32_t kNcclMessageSize = 9501, kNcclReduceOp = 9502, kNcclRootRank = 9503;
 inline constexpr std::uint32_t kNcclPeerRank = 9504, kNcclCommunicator = 9505, kNcclRanks = 9506;
 inline constexpr std::uint32_t kNcclRank = 9507;
 inline constexpr std::uint32_t kNvtxDefaultDomainBase = 9600;
-// Other NVTX domains: 9600 + 100 * (1 + stable(domain name) % 9000); + category (0..96) for ranges.
+inline constexpr std::uint32_t kNvtxMaxOtherDomains = 700; // 9600 + 100 * 700 stays below 81000
 inline constexpr std::uint32_t kNvtxJsonPayloadOffset = 97;
 inline constexpr std::uint32_t kNvtxNumericPayloadOffset = 98;
 inline constexpr std::uint32_t kNvtxMarkOffset = 99;
@@ -47,7 +60,15 @@ inline constexpr std::uint32_t kMpiIo = 50000005;
 inline constexpr std::uint32_t kMpiSendSize = 50100001;
 inline constexpr std::uint32_t kMpiRecvSize = 50100002;
 
-inline constexpr std::uint32_t kOpenAccData = 66000000, kOpenAccLaunch = 66100000, kOpenAccOther = 66200000;
+// OpenACC, as nsys2prv: per table (other / data / launch) the event kind (ENUM_OPENACC_EVENT_KIND id + 1),
+// the region's name ("name@file:line"), the function name; and the bytes of data events.
+inline constexpr std::uint32_t kOpenAccOtherKind = 66000000, kOpenAccDataKind = 66000001;
+inline constexpr std::uint32_t kOpenAccLaunchKind = 66000002;
+inline constexpr std::uint32_t kOpenAccOtherName = 66100000, kOpenAccDataName = 66100001;
+inline constexpr std::uint32_t kOpenAccLaunchName = 66100002;
+inline constexpr std::uint32_t kOpenAccOtherFunction = 66200000, kOpenAccDataFunction = 66200001;
+inline constexpr std::uint32_t kOpenAccLaunchFunction = 66200002;
+inline constexpr std::uint32_t kOpenAccDataBytes = 66300001;
 inline constexpr std::uint32_t kOsRuntime = 66400000;
 inline constexpr std::uint32_t kPthread = 61000000;
 

@@ -87,8 +87,10 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
     // Only the event types the cfgs of the analysis read: GPU activity, synchronization, GPU metrics,
     // MPI, and NVTX ranges when a region is asked for.
     paraver::ReadOptions read;
-    read.eventTypes = {{63000001, 63000001}, {63000006, 63000009}, {9400, 9499}, {50000001, 50000005}};
-    if (!request.region.empty()) read.eventTypes.push_back({9500, 9600 + 100 * 9001});
+    read.eventTypes = {
+        {63000001, 63000001}, {63000006, 63000009}, {9400, 9499}, {63000300, 63000399}, {50000001, 50000005}};
+    if (!request.region.empty())
+        read.eventTypes.insert(read.eventTypes.end(), {{9500, 81099}, {63000400, 63000499}});
     auto trace = semantic::LoadedTrace::load(prv, read);
     for (const auto& w : trace->trace().warnings()) warn(w);
     double loadSeconds = since();
