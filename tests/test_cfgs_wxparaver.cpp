@@ -416,11 +416,10 @@ TEST_CASE("wxparaver: the cfgs' look (colour modes, tiled frames, launch lines, 
     }
 }
 
-TEST_CASE("wxparaver: histograms by name get one column per name (values of a type span at most 10000)" *
-          doctest::may_fail()) {
+TEST_CASE("wxparaver: histograms by name get one column per name (values of a type span at most 10000)") {
     // HistogramProxy::compute2DScale gives a code-coloured control window one column per value only when its
-    // values span at most 10000; stable hashed values (up to 2^31) are binned into ranges. Dense values per
-    // trace (issue 10, encoding) make this hold; may_fail until they are merged.
+    // values span at most 10000; hashed values (up to 2^31) were binned into ranges, dense per-trace values
+    // are not.
     for (const auto& t : translatedExports()) {
         CAPTURE(t.name);
         for (std::uint32_t type : {63000006u, 63000007u, 63000008u, 63000000u}) {
