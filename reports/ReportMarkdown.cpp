@@ -66,7 +66,18 @@ void header(std::string& md, const json& report) {
         t.row({std::to_string(++i), escapeMarkdown(na(text(in, "path"))),
                escapeMarkdown(na(text(in, "nsys_version"))), escapeMarkdown(na(text(in, "host"))),
                formatDuration(number(in, "offset_ns"))});
-    md += t.empty() ? "n/a (the report lists no inputs)\n\n" : t.str() + "\n";
+    std::string writer = text(trace, "writer");
+    if (!t.empty())
+        md += t.str() + "\n";
+    else if (writer == "nsys2prv")
+        md += "n/a: the trace was written by nsys2prv, which records no inputs. Its times are those of the "
+              "Nsight Systems export (time 0 = the session start), so an export's time is the trace time "
+              "(offset 0); gpueff translate would start the trace at its first record instead.\n\n";
+    else if (writer == "gpueff")
+        md += "n/a: written by gpueff translate, but its sidecar (the trace's name with .json) is not beside "
+              "it, so the inputs and their clock offsets are unknown.\n\n";
+    else
+        md += "n/a (the report lists no inputs)\n\n";
 }
 
 void window(std::string& md, const json& report) {
