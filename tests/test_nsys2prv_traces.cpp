@@ -224,6 +224,15 @@ TEST_CASE(
         CHECK(fromTrace["timeline"]["devices"][0]["useful"] ==
               fromExport["timeline"]["devices"][0]["useful"]);
     }
+    // An NVTX region: the same ranges in both, so the same window shifted by the offset.
+    auto name = std::string("fuser_matmul_h100");
+    auto region = std::string("--region KernelExecutor::runFusion");
+    auto fromExport = analyze(exportPath(name), region, "-region");
+    auto fromTrace = analyze(tracePath(name), region, "-region");
+    auto offset = value(fromExport["inputs"][0], "offset_ns");
+    CHECK(value(fromTrace["window"], "begin_ns") == value(fromExport["window"], "begin_ns") - offset);
+    CHECK(value(fromTrace["window"], "duration_ns") == value(fromExport["window"], "duration_ns"));
+    CHECK(fromTrace["devices"][0]["useful_ns"] == fromExport["devices"][0]["useful_ns"]);
 }
 
 TEST_CASE("modelfactors on an nsys2prv trace: refused with where its numbers are instead") {
@@ -231,4 +240,54 @@ TEST_CASE("modelfactors on an nsys2prv trace: refused with where its numbers are
     CHECK(r.exitCode == 1);
     CHECK_MESSAGE(r.output.find("the trace has no state records") != std::string::npos, r.output);
     CHECK_MESSAGE(r.output.find("use `gpueff analyze`") != std::string::npos, r.output);
+}
+
+TEST_CASE(
+    "analyze: devices of an nsys2prv-style trace with two tasks, and work overlapping on one stream row") {
+    // nsys2prv's layout: no resources, CPU 0, a ':' before the task list, host threads then the task's
+    // stream rows, no TASK level in the .row. Task 2 runs GPU 1 on two streams; on S14 a second kernel
+    // begins (650) before the first ends (700): Paraver's last event value gives [500,650) kernA,
+    // [650,700) kernB and idle from 700, so the device is busy until 700, not 800.
+    auto dir = tempDir("nsys2prv-two-tasks");
+    std::ofstream(dir / "t.prv") << "#Paraver (d):1000_ns:0:1:2:(2:1,3:1)\n"
+                                    "2:0:1:1:2:100:63000006:5\n2:0:1:1:2:300:63000006:0\n"
+                                    "2:0:1:2:2:200:63000006:6\n2:0:1:2:2:600:63000006:0\n"
+                                    "2:0:1:2:3:500:63000006:5\n2:0:1:2:3:650:63000006:6\n"
+                                    "2:0:1:2:3:700:63000006:0\n2:0:1:2:3:800:63000006:0\n"
+                                    "2:0:1:1:2:400:63000001:7\n2:0:1:1:2:450:63000001:0\n"
+                                    "2:0:1:1:1:50:63000000:1\n2:0:1:1:1:90:63000000:0\n";
+    std::ofstream(dir / "t.pcf")
+        << "EVENT_TYPE\n0 63000000 CUDA library call\nVALUES\n0 End\n1 cudaLaunchKernel\n\n"
+           "EVENT_TYPE\n0 63000006 CUDA kernel\nVALUES\n0 End\n5 kernA\n6 kernB\n\n"
+           "EVENT_TYPE\n0 63000001 CUDA memcpy kernel\nVALUES\n0 End\n"
+           "7 CUDA memcpy Host-to-Device\n\n";
+    std::ofstream(dir / "t.row")
+        << "LEVEL NODE SIZE 1\nnode1\n\nLEVEL THREAD SIZE 5\nTHREAD 1.1.1\nCUDA-D0.S7\n"
+           "THREAD 1.2.1\nCUDA-D1.S13\nCUDA-D1.S14\n";
+    auto report = analyze(dir / "t.prv", "", "-two-tasks");
+    CHECK(report["trace"].value("writer", std::string()) == "nsys2prv");
+    CHECK(value(report["window"], "begin_ns") == 100);
+    CHECK(value(report["window"], "end_ns") == 700);
+    REQUIRE(report["devices"].size() == 2);
+    const auto& d0 = report["devices"][0];
+    const auto& d1 = report["devices"][1];
+    CHECK(d0.value("id", std::string()) == "task1:0");
+    CHECK(d1.value("id", std::string()) == "task2:1");
+    CHECK(value(d1, "rows") == 2);
+    CHECK(value(d0, "useful_ns") == 200);
+    CHECK(value(d0, "communication_ns") == 50);
+    CHECK(value(d0, "idle_ns") == 350);
+    CHECK(value(d0, "memory_operations") == 1);
+    CHECK(value(d1, "useful_ns") == 500); // [200,700)
+    CHECK(value(d1, "idle_ns") == 100);
+    const auto& e = report["efficiency"]["nccl_as_communication"];
+    CHECK(e.value("parallel_efficiency", -1.0) == doctest::Approx(700.0 / 1200.0));
+    CHECK(e.value("load_balance", -1.0) == doctest::Approx(700.0 / 1000.0));
+    CHECK(e.value("communication_efficiency", -1.0) == doctest::Approx(1.0));
+    CHECK(e.value("orchestration_efficiency", -1.0) == doctest::Approx(500.0 / 600.0));
+    std::string notes;
+    for (const auto& n : report["notes"]) notes += n.get<std::string>() + "\n";
+    CHECK_MESSAGE(notes.find("1 GPU work record (kernel, graph launch or memory operation) begin") !=
+                      std::string::npos,
+                  notes);
 }
