@@ -169,7 +169,7 @@ void host(std::string& md, const json& report) {
                    formatEfficiency(number(o, "offload_efficiency"))});
     md +=
         t.empty()
-            ? "n/a\n\n"
+            ? "n/a: not computed for this trace (why: see Notes).\n\n"
             : t.str() + "\nOffload efficiency = (window - time inside blocking CUDA API calls) / window.\n\n";
     md += "### MPI efficiency\n\n";
     if (!h || !h->contains("mpi")) {
@@ -274,8 +274,11 @@ void kernelsInFlight(std::string& md, const json& report, RenderedReport& out) {
         md += "![Kernels in flight over time](plots/kernels_in_flight_timeline.svg)\n\n";
     }
     md += "## Kernels queued\n\n";
-    histogramTable(md, array(report, "kernels_queued"), "time_ns_by_depth",
-                   "kernels launched but not yet started");
+    if (array(report, "kernels_queued").empty() && !array(report, "devices").empty())
+        md += "n/a: not computed for this trace (why: see Notes).\n\n";
+    else
+        histogramTable(md, array(report, "kernels_queued"), "time_ns_by_depth",
+                       "kernels launched but not yet started");
 }
 
 std::string statCell(const std::string& row, std::optional<double> v) {

@@ -193,6 +193,8 @@ TEST_CASE("analyze on nsys2prv traces: the device model of the source export, fr
                            ("analyze-oracle-" + tracePath(name).stem().string() + "-nsys2prv") / "report.md");
         CHECK_MESSAGE(md.find("written by nsys2prv") != std::string::npos, md.substr(0, 600));
         CHECK(md.find("the report lists no inputs") == std::string::npos);
+        CHECK(md.find("## Kernels queued\n\nn/a: not computed for this trace (why: see Notes)") !=
+              std::string::npos);
     }
 }
 
