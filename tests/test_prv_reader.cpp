@@ -191,3 +191,14 @@ TEST_CASE(
     auto skipped = paraver::readPrvText(header + "2:3:1:1:1:20:1:0\n", "cpu.prv", lenient);
     CHECK(skipped.skippedLines == 1);
 }
+
+TEST_CASE("a record's CPU must be on its thread's node, as paramedir requires (validRecordLocation)") {
+    // Node 1 has CPUs 1-2, node 2 CPUs 3-4; task 1 runs on node 1, task 2 on node 2.
+    const std::string header = "#Paraver (d):100_ns:2(2,2):1:2(1:1,1:2)\n";
+    auto ok =
+        paraver::readPrvText(header + "2:2:1:1:1:10:1:1\n2:3:1:2:1:10:1:1\n2:0:1:2:1:20:1:0\n", "ok.prv");
+    CHECK(eventPairs(ok) == 3);
+    CHECK_THROWS_WITH_AS(paraver::readPrvText(header + "2:3:1:1:1:10:1:1\n", "node.prv"),
+                         doctest::Contains("node.prv:2: cpu 3 is on node 2, thread 1.1.1 runs on node 1"),
+                         gpueff::Error);
+}

@@ -183,7 +183,15 @@ void sortThread(ThreadRecords& t) {
 class BodyParser {
 public:
     BodyParser(Trace& trace, LineReader& in, const ReadOptions& options)
-        : t_(trace), in_(in), options_(options) {}
+        : t_(trace), in_(in), options_(options) {
+        // Node of each CPU and of each thread: a record's CPU must be on its thread's node (below). Both
+        // counts are capped by the header parser (kMaxObjects).
+        cpuNode_.push_back(0); // CPU 0, "unknown"
+        for (std::size_t n = 0; n < t_.header.cpusPerNode.size(); ++n)
+            cpuNode_.insert(cpuNode_.end(), t_.header.cpusPerNode[n], static_cast<std::uint32_t>(n + 1));
+        for (const auto& appl : t_.header.applications)
+            for (const auto& task : appl) threadNode_.insert(threadNode_.end(), task.threads, task.node);
+    }
 
     void parse(std::string_view line) {
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
@@ -243,8 +251,16 @@ private:
         }
         // CPU 0 is "unknown" in Paraver and valid in every trace; without a resource section it is the only
         // one (paraver-kernel's isValidGlobalCPU: cpu <= number of CPUs), as nsys2prv writes every record.
-        if (cpu > t_.header.totalCpus()) {
+        if (cpu >= cpuNode_.size()) {
             malformed(line, "cpu " + std::to_string(cpu) + " is not declared in the header");
+            return false;
+        }
+        // A CPU of another node than the thread's: paramedir drops the record (validRecordLocation).
+        auto node = threadNode_[static_cast<std::size_t>(index)];
+        if (cpu != 0 && cpuNode_[cpu] != node) {
+            malformed(line, "cpu " + std::to_string(cpu) + " is on node " + std::to_string(cpuNode_[cpu]) +
+                                ", thread " + std::to_string(appl) + "." + std::to_string(task) + "." +
+                                std::to_string(th) + " runs on node " + std::to_string(node));
             return false;
         }
         thread = static_cast<std::uint32_t>(index);
@@ -359,6 +375,8 @@ private:
     Trace& t_;
     LineReader& in_;
     const ReadOptions& options_;
+    std::vector<std::uint32_t> cpuNode_;    // global CPU (1-based; 0 unknown) -> node (1-based)
+    std::vector<std::uint32_t> threadNode_; // global thread index -> node of its task (0: no resources)
 };
 
 Trace read(ByteSource& source, const std::string& name, const ReadOptions& options) {

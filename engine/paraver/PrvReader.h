@@ -30,7 +30,8 @@ struct ReadOptions {
 // Reads NAME.prv or NAME.prv.gz (zlib reads both) into columns. Errors name the file and line.
 //
 // What the reader refuses (gpueff::Error "FILE:LINE: ..."; with `lenient`, skipped and counted): a line
-// that is not a record, a record of a thread or CPU the header does not declare, a number that does not fit
+// that is not a record, a record of a thread or CPU the header does not declare or of a CPU on another node
+// than its thread's (paramedir drops those records), a number that does not fit
 // its field, a negative time or one above kMaxTime, a state that ends before it begins, a line longer than
 // kMaxLineBytes. A record after the header's end time is kept and moves the trace's end (Trace::endTime),
 // as Paraver does; Trace::warnings() says so. Accepted as paramedir accepts them: a first line "new format",
