@@ -226,6 +226,15 @@ TEST_CASE(
         CHECK(fromTrace["timeline"]["devices"][0]["useful"] ==
               fromExport["timeline"]["devices"][0]["useful"]);
     }
+    // compare takes the report of an nsys2prv trace (no inputs; the schema used to require one).
+    auto reportDir = [](const fs::path& input, const char* tag) {
+        return fs::temp_directory_path() / ("analyze-oracle-" + input.stem().string() + tag);
+    };
+    auto cmp = run(gpueffBinary().string() + " compare " +
+                   quoted(reportDir(exportPath("fuser_matmul_h100"), "-pair")) + " " +
+                   quoted(reportDir(tracePath("fuser_matmul_h100"), "-pair")) + " -o " +
+                   quoted(fs::temp_directory_path() / "nsys2prv-compare.md"));
+    CHECK_MESSAGE(cmp.exitCode == 0, cmp.output);
     // An NVTX region: the same ranges in both, so the same window shifted by the offset.
     auto name = std::string("fuser_matmul_h100");
     auto region = std::string("--region KernelExecutor::runFusion");
