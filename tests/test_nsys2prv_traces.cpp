@@ -75,7 +75,8 @@ TEST_CASE("nsys2prv traces: each stream row's records are the export's GPU rows 
         std::map<std::uint32_t, std::multiset<std::pair<std::int64_t, std::int64_t>>> fromTrace; // type ->
         for (const auto& e : prv.events) {
             std::size_t row = 0;
-            for (int t = 1; t < e.task; ++t) row += static_cast<std::size_t>(prv.threadsPerTask[t - 1]);
+            for (int t = 1; t < e.task; ++t)
+                row += static_cast<std::size_t>(prv.threadsPerTask[static_cast<std::size_t>(t - 1)]);
             row += static_cast<std::size_t>(e.thread - 1);
             REQUIRE(row < rows.size());
             CHECK_MESSAGE(e.cpu == 0, "nsys2prv writes CPU 0 in every record");
