@@ -154,8 +154,7 @@ TEST_CASE("header and record variants paramedir accepts (paraver-kernel utils/tr
     CHECK(seconds.unknownUnitSuffix == "_s");
     CHECK(parseHeader("#Paraver (d):100_us:1(1):1:1(1:1)", "x").unknownUnitSuffix.empty());
 
-    auto t = paraver::readPrvText("new format\n"
-                                  "#Paraver (d):100_s:1(2):1:1(2:1),1\n"
+    auto t = paraver::readPrvText("#Paraver (d):100_s:1(2):1:1(2:1),1\n"
                                   "C:1:1:1\n"           // communicator line, upper case
                                   "# a comment kept\n"  // comment
                                   "I:internal\n"        // internal line, ignored
@@ -172,6 +171,9 @@ TEST_CASE("header and record variants paramedir accepts (paraver-kernel utils/tr
     CHECK(t.threads[0].eventTime == std::vector<std::int64_t>{20});
     CHECK(states(t) == 1);
     CHECK(t.communications.size() == 1);
+    // "new format" selects another record syntax in paraver-kernel (TraceBodyIO_v2): refused, not misread.
+    CHECK_THROWS_WITH_AS(paraver::readPrvText("new format\n#Paraver (d):100_ns:1(1):1:1(1:1)\n", "v2.prv"),
+                         doctest::Contains("v2.prv:1: a \"new format\" trace"), gpueff::Error);
     auto warnings = t.warnings();
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0] ==

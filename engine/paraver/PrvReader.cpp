@@ -385,9 +385,12 @@ Trace read(ByteSource& source, const std::string& name, const ReadOptions& optio
     trace.source = name;
     std::string_view line;
     if (!in.next(line)) throw Error(name + ": empty file, not a Paraver trace");
-    // paramedir skips a first line "new format" (traceheader.h) and reads the header after it.
+    // "new format" announces paraver-kernel's TraceBodyIO_v2, another record syntax (separate state begin
+    // and end records, CPU:thread objects): refused rather than misread as the usual records.
     if (line == "new format" || line == "new format\r")
-        if (!in.next(line)) throw Error(name + ": no Paraver header after \"new format\"");
+        throw Error(name +
+                    ":1: a \"new format\" trace (Paraver's internal TraceBodyIO_v2 records): gpueff reads "
+                    "the usual .prv format only");
     trace.header = parseHeader(line, name, options.maxObjects);
     trace.indexThreads();
     BodyParser body(trace, in, options);
