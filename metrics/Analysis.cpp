@@ -60,6 +60,29 @@ std::pair<std::int64_t, std::int64_t> regionSpan(const semantic::LoadedTrace& tr
 
 } // namespace
 
+void noteWhatTheTraceLacks(const semantic::LoadedTrace& trace, Analysis& a) {
+    std::vector<std::size_t> rows;
+    for (const auto& d : a.activity.devices) rows.insert(rows.end(), d.rows.begin(), d.rows.end());
+    if (auto n = overlappingWorkRecords(trace, rows))
+        a.notes.push_back(
+            std::to_string(n) + " GPU work record" + (n == 1 ? "" : "s") +
+            " (kernel, graph launch or memory operation) begin while another of the same type "
+            "still runs on the same stream row: Paraver ends the first one there, so the busy "
+            "time of those rows is under-counted (gpueff translate puts such work on rows of its "
+            "own, CUDA-D<d>.S<s>.<lane>)");
+    if (a.writer != TraceWriter::Nsys2prv) return;
+    a.notes.push_back(
+        "trace written by nsys2prv: its times are the Nsight Systems export's own (time 0 = the session "
+        "start; with several reports, the earliest one's), while gpueff translate starts its traces at the "
+        "first record; the window of this report is in nsys2prv's time (an export's time = trace time), "
+        "durations are the same in both");
+    a.notes.push_back(
+        "kernel names are nsys2prv's short names (no namespace, template arguments or parameters): kernels "
+        "sharing one short name are one row of the kernel summary and of the duration distributions");
+    if (!a.activity.devices.empty() && a.activity.devices.front().id.rfind("task", 0) == 0)
+        a.notes.push_back("devices are named task<t>:<gpu>: nsys2prv's .row names no process or host");
+}
+
 AnalysisWindow chooseWindow(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
                             const AnalysisOptions& options) {
     AnalysisWindow w;
@@ -107,6 +130,7 @@ Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& opti
             ":1: analyze reads traces timed in nanoseconds (\"_ns\" in the header), as gpueff translate "
             "writes them; this one is not");
     Analysis a;
+    a.writer = recogniseWriter(trace);
     a.activity = readDeviceActivity(trace);
     a.window = chooseWindow(trace, a.activity, options);
     if (a.window.duration() == 0)
@@ -119,6 +143,7 @@ Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& opti
     computeTensorCore(trace, options.gemmPattern, a);
     computeKernelStatistics(trace, a);
     computeHostModel(trace, a);
+    noteWhatTheTraceLacks(trace, a);
     return a;
 }
 

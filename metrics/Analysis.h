@@ -2,6 +2,7 @@
 // The GPU efficiency analysis of one trace (docs/report.md): what each metric computes from the device
 // activity read through the cfgs, per device and overall. Reports turn it into JSON and Markdown.
 #include "metrics/DeviceActivity.h"
+#include "metrics/TraceOrigin.h"
 
 #include <map>
 #include <optional>
@@ -122,6 +123,7 @@ struct MpiModel {
 };
 
 struct Analysis {
+    TraceWriter writer = TraceWriter::Other; // what the metrics may assume of the records (TraceOrigin.h)
     AnalysisWindow window;
     DeviceActivity activity;
     std::vector<DeviceUnions> unions;
@@ -151,6 +153,7 @@ void computeTimeline(Analysis&, std::size_t bins);
 void computeTensorCore(const semantic::LoadedTrace&, const std::string& gemmPattern, Analysis&);
 void computeKernelStatistics(const semantic::LoadedTrace&, Analysis&);
 void computeHostModel(const semantic::LoadedTrace&, Analysis&);
+void noteWhatTheTraceLacks(const semantic::LoadedTrace&, Analysis&); // last: notes on the writer's limits
 
 // The label of value `value` of event type `type` in the .pcf (or "<type>:<value>").
 std::string valueName(const semantic::LoadedTrace&, std::uint32_t type, std::int64_t value);

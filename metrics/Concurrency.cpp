@@ -34,10 +34,17 @@ void addLevelChanges(const Spans& steps, int counter, std::vector<Change>& out) 
 void computeConcurrency(const semantic::LoadedTrace& trace, Analysis& a) {
     const auto B = a.window.begin, E = a.window.end;
     CfgRows queued(trace, "analysis/kernels_queued.cfg");
-    a.queuedAvailable = queued.hasEvents(0) && !trace.trace().communications.empty();
-    if (!a.queuedAvailable && !a.activity.devices.empty())
+    bool lines = queued.hasEvents(0) && !trace.trace().communications.empty();
+    bool callEnds = launchLinesCarryCallEnds(trace);
+    a.queuedAvailable = lines && callEnds;
+    if (!lines && !a.activity.devices.empty())
         a.notes.push_back("kernels queued: the trace has no launch communications (tag 55001), so the time "
                           "between a launch call and the kernel start is unknown");
+    else if (!callEnds && !a.activity.devices.empty())
+        a.notes.push_back(
+            "kernels queued: not computed, the trace's launch lines (tag 55001) leave at the start of the "
+            "launch call (physical send = logical send on every line, as nsys2prv writes them), so when the "
+            "call returned, where a kernel's time in the queue begins, is unknown");
     for (const auto& d : a.activity.devices) {
         DeviceConcurrency c;
         c.inFlight = timeAtLevel(classChanges(d, {kCompute, kGraph, kNccl}, 0), 1, B, E,

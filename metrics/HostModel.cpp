@@ -36,8 +36,11 @@ void computeHostModel(const semantic::LoadedTrace& trace, Analysis& a) {
                     {t, times[t], static_cast<double>(T - times[t]) / static_cast<double>(T)});
     } else {
         a.notes.push_back(
-            "host offload efficiency not computed: the trace has no CUDA synchronization records "
-            "(event type 63000009; export with CUDA API tracing)");
+            a.writer == TraceWriter::Nsys2prv
+                ? "host offload efficiency not computed: nsys2prv writes no CUDA synchronization "
+                  "records (event type 63000009, written by gpueff translate)"
+                : "host offload efficiency not computed: the trace has no CUDA synchronization "
+                  "records (event type 63000009; export with CUDA API tracing)");
     }
     CfgRows mpi(trace, "model/mpi_calls.cfg");
     if (!mpi.hasEvents(0)) return;

@@ -39,14 +39,23 @@ bool hasEventType(const semantic::LoadedTrace& trace, std::uint32_t type) {
 // and would be read as useful time (PE 100 % for a header-only trace). Such a run has no model factors.
 void checkMeasurable(const semantic::LoadedTrace& trace) {
     const auto& t = trace.trace();
-    bool anyRecord = !t.communications.empty(), anyRunning = false;
+    bool anyRecord = !t.communications.empty(), anyRunning = false, anyState = false;
     for (const auto& th : t.threads) {
         anyRecord = anyRecord || !th.stateBegin.empty() || !th.eventTime.empty();
+        anyState = anyState || !th.stateBegin.empty();
         for (std::size_t i = 0; i < th.stateValue.size() && !anyRunning; ++i)
             anyRunning = th.stateValue[i] == 1 && th.stateEnd[i] > th.stateBegin[i];
     }
     if (!anyRecord)
         throw Error(trace.path.string() + ": the trace has no records, only a header: no model factors");
+    // GPU traces written by nsys2prv or gpueff translate hold events only: say where their numbers are.
+    if (!anyState)
+        throw Error(
+            trace.path.string() +
+            ": the trace has no state records, so no thread is ever Running: no useful computation, no "
+            "model factors (POP model factors need a CPU trace with states, e.g. from Extrae; traces "
+            "written by nsys2prv or gpueff translate have none: use `gpueff analyze` for their GPU "
+            "efficiency model)");
     if (!anyRunning)
         throw Error(
             trace.path.string() +

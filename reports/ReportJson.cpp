@@ -154,7 +154,10 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
     json r;
     r["schema"] = "gpueff-report/1";
     r["tool"] = {{"name", "gpueff"}, {"version", GPUEFF_VERSION}};
-    r["trace"] = {{"prv", info.prv}, {"tasks", info.tasks}, {"threads", info.threads}};
+    r["trace"] = {{"prv", info.prv},
+                  {"tasks", info.tasks},
+                  {"threads", info.threads},
+                  {"writer", metrics::writerName(a.writer)}};
     r["inputs"] = json::array();
     for (const auto& in : info.inputs)
         r["inputs"].push_back({{"path", in.path},

@@ -66,7 +66,18 @@ void header(std::string& md, const json& report) {
         t.row({std::to_string(++i), escapeMarkdown(na(text(in, "path"))),
                escapeMarkdown(na(text(in, "nsys_version"))), escapeMarkdown(na(text(in, "host"))),
                formatDuration(number(in, "offset_ns"))});
-    md += t.empty() ? "n/a (the report lists no inputs)\n\n" : t.str() + "\n";
+    std::string writer = text(trace, "writer");
+    if (!t.empty())
+        md += t.str() + "\n";
+    else if (writer == "nsys2prv")
+        md += "n/a: the trace was written by nsys2prv, which records no inputs. Its times are those of the "
+              "Nsight Systems export (time 0 = the session start), so an export's time is the trace time "
+              "(offset 0); gpueff translate would start the trace at its first record instead.\n\n";
+    else if (writer == "gpueff")
+        md += "n/a: written by gpueff translate, but its sidecar (the trace's name with .json) is not beside "
+              "it, so the inputs and their clock offsets are unknown.\n\n";
+    else
+        md += "n/a (the report lists no inputs)\n\n";
 }
 
 void window(std::string& md, const json& report) {
@@ -158,7 +169,7 @@ void host(std::string& md, const json& report) {
                    formatEfficiency(number(o, "offload_efficiency"))});
     md +=
         t.empty()
-            ? "n/a\n\n"
+            ? "n/a: not computed for this trace (why: see Notes).\n\n"
             : t.str() + "\nOffload efficiency = (window - time inside blocking CUDA API calls) / window.\n\n";
     md += "### MPI efficiency\n\n";
     if (!h || !h->contains("mpi")) {
@@ -263,8 +274,11 @@ void kernelsInFlight(std::string& md, const json& report, RenderedReport& out) {
         md += "![Kernels in flight over time](plots/kernels_in_flight_timeline.svg)\n\n";
     }
     md += "## Kernels queued\n\n";
-    histogramTable(md, array(report, "kernels_queued"), "time_ns_by_depth",
-                   "kernels launched but not yet started");
+    if (array(report, "kernels_queued").empty() && !array(report, "devices").empty())
+        md += "n/a: not computed for this trace (why: see Notes).\n\n";
+    else
+        histogramTable(md, array(report, "kernels_queued"), "time_ns_by_depth",
+                       "kernels launched but not yet started");
 }
 
 std::string statCell(const std::string& row, std::optional<double> v) {

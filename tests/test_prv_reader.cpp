@@ -135,3 +135,72 @@ TEST_CASE("header variants: no resources, several applications, unit suffixes") 
     CHECK(colon.unit == TimeUnit::Milliseconds);
     CHECK(colon.applications[1][0].node == 2);
 }
+
+TEST_CASE("header and record variants paramedir accepts (paraver-kernel utils/traceparser)") {
+    // Resources "N" without a CPU list: N nodes of one CPU each (ResourceModel: '(' after the ':').
+    auto nodes = parseHeader("#Paraver (d):100_ns:2:1:2(1:1,1:2)", "x");
+    CHECK(nodes.cpusPerNode == std::vector<std::uint32_t>{1, 1});
+    CHECK(nodes.totalCpus() == 2);
+    CHECK(nodes.applications[0][1].node == 2);
+    // nsys2prv: no resources and a ':' before the task list.
+    auto nsys2prv = parseHeader("#Paraver (22/11/2026 at 22:57):1907281226_ns:0:1:1:(2:1)", "x");
+    CHECK(nsys2prv.cpusPerNode.empty());
+    CHECK(nsys2prv.totalThreads() == 2);
+    // The communicator count after ':' as well as ','; paramedir skips one character there.
+    CHECK(parseHeader("#Paraver (d):100_ns:1(1):1:1(1:1):2", "x").communicators == 2);
+    // Suffixes other than _ns/_ms are microseconds in paramedir (traceheader.h), "_s" included.
+    auto seconds = parseHeader("#Paraver (d):100_s:1(1):1:1(1:1)", "x");
+    CHECK(seconds.unit == TimeUnit::Microseconds);
+    CHECK(seconds.unknownUnitSuffix == "_s");
+    CHECK(parseHeader("#Paraver (d):100_us:1(1):1:1(1:1)", "x").unknownUnitSuffix.empty());
+
+    auto t = paraver::readPrvText("#Paraver (d):100_s:1(2):1:1(2:1),1\n"
+                                  "C:1:1:1\n"           // communicator line, upper case
+                                  "# a comment kept\n"  // comment
+                                  "I:internal\n"        // internal line, ignored
+                                  "4:1:1:1:1:10:0:0\n"  // global communication, ignored
+                                  "2:1:1:1:1:10\n"      // an event record without pairs adds nothing
+                                  "2:1:1:1:1:20:7:1:\n" // a ':' after the last pair
+                                  "1:2:1:1:2:0:50:1:\n" // ... and after a state
+                                  "3:1:1:1:1:5:5:2:1:1:2:9:9:0:1:\n",
+                                  "variants.prv");
+    CHECK(t.header.unit == TimeUnit::Microseconds);
+    CHECK(t.communicatorLines == std::vector<std::string>{"C:1:1:1"});
+    CHECK(t.comments == std::vector<std::string>{"# a comment kept"});
+    CHECK(eventPairs(t) == 1);
+    CHECK(t.threads[0].eventTime == std::vector<std::int64_t>{20});
+    CHECK(states(t) == 1);
+    CHECK(t.communications.size() == 1);
+    // "new format" selects another record syntax in paraver-kernel (TraceBodyIO_v2): refused, not misread.
+    CHECK_THROWS_WITH_AS(paraver::readPrvText("new format\n#Paraver (d):100_ns:1(1):1:1(1:1)\n", "v2.prv"),
+                         doctest::Contains("v2.prv:1: a \"new format\" trace"), gpueff::Error);
+    auto warnings = t.warnings();
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0] ==
+          "variants.prv:1: time unit suffix '_s' is not _ns, _us or _ms: read as microseconds, as "
+          "Paraver reads it");
+}
+
+TEST_CASE(
+    "a trace without resources has CPU 0 only, as in paramedir: another CPU is refused naming the line") {
+    const std::string header = "#Paraver (d):100_ns:0:1:1:(2:1)\n";
+    auto ok = paraver::readPrvText(header + "2:0:1:1:2:10:63000006:1\n2:0:1:1:2:20:63000006:0\n", "ok.prv");
+    CHECK(eventPairs(ok) == 2);
+    CHECK_THROWS_WITH_AS(paraver::readPrvText(header + "2:0:1:1:1:10:1:1\n2:3:1:1:1:20:1:0\n", "cpu.prv"),
+                         doctest::Contains("cpu.prv:3: cpu 3 is not declared in the header"), gpueff::Error);
+    paraver::ReadOptions lenient;
+    lenient.lenient = true;
+    auto skipped = paraver::readPrvText(header + "2:3:1:1:1:20:1:0\n", "cpu.prv", lenient);
+    CHECK(skipped.skippedLines == 1);
+}
+
+TEST_CASE("a record's CPU must be on its thread's node, as paramedir requires (validRecordLocation)") {
+    // Node 1 has CPUs 1-2, node 2 CPUs 3-4; task 1 runs on node 1, task 2 on node 2.
+    const std::string header = "#Paraver (d):100_ns:2(2,2):1:2(1:1,1:2)\n";
+    auto ok =
+        paraver::readPrvText(header + "2:2:1:1:1:10:1:1\n2:3:1:2:1:10:1:1\n2:0:1:2:1:20:1:0\n", "ok.prv");
+    CHECK(eventPairs(ok) == 3);
+    CHECK_THROWS_WITH_AS(paraver::readPrvText(header + "2:3:1:1:1:10:1:1\n", "node.prv"),
+                         doctest::Contains("node.prv:2: cpu 3 is on node 2, thread 1.1.1 runs on node 1"),
+                         gpueff::Error);
+}

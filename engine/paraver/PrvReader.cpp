@@ -147,6 +147,8 @@ public:
         return true;
     }
     bool done() const { return pos_ > line_.size(); }
+    // Nothing left, or only a ':' after the last field (paramedir accepts one there).
+    bool atEnd() const { return pos_ >= line_.size(); }
 
 private:
     std::string_view line_;
@@ -181,12 +183,22 @@ void sortThread(ThreadRecords& t) {
 class BodyParser {
 public:
     BodyParser(Trace& trace, LineReader& in, const ReadOptions& options)
-        : t_(trace), in_(in), options_(options) {}
+        : t_(trace), in_(in), options_(options) {
+        // Node of each CPU and of each thread: a record's CPU must be on its thread's node (below). Both
+        // counts are capped by the header parser (kMaxObjects).
+        cpuNode_.push_back(0); // CPU 0, "unknown"
+        for (std::size_t n = 0; n < t_.header.cpusPerNode.size(); ++n)
+            cpuNode_.insert(cpuNode_.end(), t_.header.cpusPerNode[n], static_cast<std::uint32_t>(n + 1));
+        for (const auto& appl : t_.header.applications)
+            for (const auto& task : appl) threadNode_.insert(threadNode_.end(), task.threads, task.node);
+    }
 
     void parse(std::string_view line) {
-        if (line.empty() || line[0] == '#') return;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.empty()) return;
+        if (line[0] == '#') return comment(line);
         if (line.size() < 2 || line[1] != ':') return malformed(line, "not a record");
+        // The record kinds of paraver-kernel's TraceBodyIO_v1 and the communicator lines of its header.
         switch (line[0]) {
         case '1':
             return state(line);
@@ -195,16 +207,26 @@ public:
         case '3':
             return communication(line);
         case 'c':
+        case 'C':
             t_.communicatorLines.emplace_back(line);
             return;
         case 'i':
+        case 'I':
             return; // Paraver's internal lines, nothing we evaluate
+        case '4':
+            return; // a global communication: paramedir reads and ignores it
         default:
             return malformed(line, "unknown record type");
         }
     }
 
 private:
+    // Comment lines say who wrote the trace (gpueff translate's "# gpueff ... translate: time 0 = ..."):
+    // the first few are kept, bounded, for readers of the trace's provenance.
+    void comment(std::string_view line) {
+        if (t_.comments.size() < kMaxComments) t_.comments.push_back(repairUtf8(line.substr(0, 1024)));
+    }
+
     void malformed(std::string_view line, const std::string& why) {
         auto message =
             in_.path() + ":" + std::to_string(in_.lineNumber()) + ": " + why + ": " + printableExcerpt(line);
@@ -227,9 +249,18 @@ private:
                                 std::to_string(th) + " is not declared in the header");
             return false;
         }
-        // CPU 0 is "unknown" in Paraver; without a resource section the header declares no CPU to check.
-        if (cpu > t_.header.totalCpus() && !t_.header.cpusPerNode.empty()) {
+        // CPU 0 is "unknown" in Paraver and valid in every trace; without a resource section it is the only
+        // one (paraver-kernel's isValidGlobalCPU: cpu <= number of CPUs), as nsys2prv writes every record.
+        if (cpu >= cpuNode_.size()) {
             malformed(line, "cpu " + std::to_string(cpu) + " is not declared in the header");
+            return false;
+        }
+        // A CPU of another node than the thread's: paramedir drops the record (validRecordLocation).
+        auto node = threadNode_[static_cast<std::size_t>(index)];
+        if (cpu != 0 && cpuNode_[cpu] != node) {
+            malformed(line, "cpu " + std::to_string(cpu) + " is on node " + std::to_string(cpuNode_[cpu]) +
+                                ", thread " + std::to_string(appl) + "." + std::to_string(task) + "." +
+                                std::to_string(th) + " runs on node " + std::to_string(node));
             return false;
         }
         thread = static_cast<std::uint32_t>(index);
@@ -269,7 +300,7 @@ private:
         std::uint32_t cpu = 0, thread = 0, value = 0;
         std::int64_t begin = 0, end = 0;
         if (!object(f, cpu, thread, line)) return;
-        if (!f.next(begin) || !f.next(end) || !f.next(value) || !f.done())
+        if (!f.next(begin) || !f.next(end) || !f.next(value) || !f.atEnd())
             return malformed(line, "bad state record");
         if (!validTime(begin, "state begin time", line) || !validTime(end, "state end time", line)) return;
         if (end < begin)
@@ -295,8 +326,10 @@ private:
         std::size_t before = r.eventTime.size();
         std::uint32_t type = 0;
         std::int64_t value = 0;
+        // paramedir reads pairs up to the end of the line: none (a bare time) or a ':' after the last pair
+        // is accepted and adds nothing.
         bool any = false;
-        while (!f.done()) {
+        while (!f.done() && !f.atEnd()) {
             if (!f.next(type) || !f.next(value)) {
                 r.eventTime.resize(before);
                 r.eventType.resize(before);
@@ -312,8 +345,7 @@ private:
             r.eventValue.push_back(value);
             r.eventCpu.push_back(cpu);
         }
-        if (!any) return malformed(line, "event record without type:value pairs");
-        seen(time);
+        if (any) seen(time);
     }
 
     void communication(std::string_view line) {
@@ -323,7 +355,7 @@ private:
         if (!f.next(c.logicalSend) || !f.next(c.physicalSend)) return malformed(line, "bad send times");
         if (!object(f, c.recvCpu, c.recvThread, line)) return;
         if (!f.next(c.logicalRecv) || !f.next(c.physicalRecv) || !f.next(c.size) || !f.next(c.tag) ||
-            !f.done())
+            !f.atEnd())
             return malformed(line, "bad communication record");
         // A receive before its send is legal (Paraver's "negative messages"); only the times' range is
         // checked.
@@ -343,6 +375,8 @@ private:
     Trace& t_;
     LineReader& in_;
     const ReadOptions& options_;
+    std::vector<std::uint32_t> cpuNode_;    // global CPU (1-based; 0 unknown) -> node (1-based)
+    std::vector<std::uint32_t> threadNode_; // global thread index -> node of its task (0: no resources)
 };
 
 Trace read(ByteSource& source, const std::string& name, const ReadOptions& options) {
@@ -351,6 +385,12 @@ Trace read(ByteSource& source, const std::string& name, const ReadOptions& optio
     trace.source = name;
     std::string_view line;
     if (!in.next(line)) throw Error(name + ": empty file, not a Paraver trace");
+    // "new format" announces paraver-kernel's TraceBodyIO_v2, another record syntax (separate state begin
+    // and end records, CPU:thread objects): refused rather than misread as the usual records.
+    if (line == "new format" || line == "new format\r")
+        throw Error(name +
+                    ":1: a \"new format\" trace (Paraver's internal TraceBodyIO_v2 records): gpueff reads "
+                    "the usual .prv format only");
     trace.header = parseHeader(line, name, options.maxObjects);
     trace.indexThreads();
     BodyParser body(trace, in, options);

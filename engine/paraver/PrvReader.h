@@ -30,10 +30,15 @@ struct ReadOptions {
 // Reads NAME.prv or NAME.prv.gz (zlib reads both) into columns. Errors name the file and line.
 //
 // What the reader refuses (gpueff::Error "FILE:LINE: ..."; with `lenient`, skipped and counted): a line
-// that is not a record, a record of a thread or CPU the header does not declare, a number that does not fit
+// that is not a record, a record of a thread or CPU the header does not declare or of a CPU on another node
+// than its thread's (paramedir drops those records), a number that does not fit
 // its field, a negative time or one above kMaxTime, a state that ends before it begins, a line longer than
 // kMaxLineBytes. A record after the header's end time is kept and moves the trace's end (Trace::endTime),
-// as Paraver does; Trace::warnings() says so.
+// as Paraver does; Trace::warnings() says so. Accepted as paramedir accepts them: communicator lines
+// 'c'/'C', internal lines 'i'/'I' and global communications '4' (ignored), an event record without pairs (it
+// adds nothing), a ':' after a record's last field, CPU 0 in any record (the only CPU of a trace without
+// resources). Refused with its own message: a "new format" trace (paraver-kernel's TraceBodyIO_v2, another
+// record syntax).
 Trace readPrv(const std::filesystem::path& path, const ReadOptions& options = {});
 // The same from text in memory (`name` stands for the file in messages).
 Trace readPrvText(std::string_view text, const std::string& name, const ReadOptions& options = {});

@@ -50,6 +50,9 @@ std::vector<std::string> Trace::warnings() const {
     if (skippedLines > 0)
         out.push_back(source + ": " + std::to_string(skippedLines) + " malformed line" +
                       (skippedLines == 1 ? "" : "s") + " skipped (--lenient); the first: " + firstSkipped);
+    if (!header.unknownUnitSuffix.empty())
+        out.push_back(source + ":1: time unit suffix '" + header.unknownUnitSuffix +
+                      "' is not _ns, _us or _ms: read as microseconds, as Paraver reads it");
     if (recordsAfterEnd > 0) {
         std::string unit = unitName(header.unit);
         out.push_back(source + ": " + std::to_string(recordsAfterEnd) + " record" +

@@ -33,9 +33,12 @@ struct CommunicationRecord {
 // A Paraver trace in memory: the header, the communicator lines kept verbatim, and every thread's records.
 // Threads are numbered globally in header order (application, task, thread); memory is about 24 bytes per
 // event pair and 24 per state record.
+inline constexpr std::size_t kMaxComments = 16;
+
 struct Trace {
     TraceHeader header;
     std::vector<std::string> communicatorLines;
+    std::vector<std::string> comments; // the first kMaxComments '#' lines of the body, at most 1 KiB each
     std::vector<ThreadRecords> threads;
     std::vector<CommunicationRecord> communications;
     std::string source;                // the file, for messages

@@ -119,17 +119,20 @@ TraceHeader parseHeader(std::string_view line, const std::string& where, std::ui
     Cursor c(line, close + 2, where);
     h.endTime = static_cast<std::int64_t>(c.number("end time", static_cast<std::uint64_t>(kMaxTime)));
     if (c.accept('_')) {
+        // paramedir (traceheader.h) knows _ns and _ms; every other suffix is read as microseconds.
+        std::size_t n = 0;
         auto rest = c.rest();
-        if (rest.substr(0, 2) == "ns")
-            h.unit = TimeUnit::Nanoseconds, c.skip(2);
-        else if (rest.substr(0, 2) == "us")
-            h.unit = TimeUnit::Microseconds, c.skip(2);
-        else if (rest.substr(0, 2) == "ms")
-            h.unit = TimeUnit::Milliseconds, c.skip(2);
-        else if (rest.substr(0, 1) == "s")
-            h.unit = TimeUnit::Seconds, c.skip(1);
+        while (n < rest.size() && rest[n] != ':') ++n;
+        auto suffix = rest.substr(0, n);
+        if (suffix == "ns")
+            h.unit = TimeUnit::Nanoseconds;
+        else if (suffix == "ms")
+            h.unit = TimeUnit::Milliseconds;
+        else if (suffix == "us")
+            h.unit = TimeUnit::Microseconds;
         else
-            c.fail("unknown time unit");
+            h.unit = TimeUnit::Microseconds, h.unknownUnitSuffix = "_" + repairUtf8(suffix.substr(0, 16));
+        c.skip(n);
     }
     c.expect(':');
     // Counts of nodes, applications and tasks are each followed by one list entry per object, so the line's
@@ -137,7 +140,11 @@ TraceHeader parseHeader(std::string_view line, const std::string& where, std::ui
     ObjectCount cpus("CPUs", maxObjects, where), tasks("tasks", maxObjects, where),
         threads("threads", maxObjects, where);
     auto nodes = c.number("number of nodes", maxObjects);
-    if (nodes > 0) {
+    if (nodes > 0 && c.peek() == ':') {
+        // "N:" without a CPU list: N nodes of one CPU each (paraver-kernel's ResourceModel).
+        cpus.add(nodes);
+        h.cpusPerNode.assign(static_cast<std::size_t>(nodes), 1);
+    } else if (nodes > 0) {
         c.expect('(');
         for (std::uint64_t n = 0; n < nodes; ++n) {
             if (n) c.expect(',');
@@ -177,7 +184,8 @@ TraceHeader parseHeader(std::string_view line, const std::string& where, std::ui
         c.expect(')');
         h.applications.push_back(std::move(appl));
     }
-    if (c.accept(','))
+    // paramedir skips one character after the last application, ',' as it writes it or ':'.
+    if (c.accept(',') || c.accept(':'))
         h.communicators = static_cast<std::uint32_t>(c.number("number of communicators", kMaxUint32));
     if (!c.atEnd()) c.fail("unexpected text after the applications");
     return h;

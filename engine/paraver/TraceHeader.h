@@ -17,7 +17,10 @@ inline constexpr std::uint64_t kMaxObjects = 1'000'000;
 // years in nanoseconds, so that the sum or difference of two trace times never overflows an int64.
 inline constexpr std::int64_t kMaxTime = std::int64_t{1} << 61;
 
-// The first line of a .prv file: "#Paraver (date):END[_unit]:RESOURCES:NAPPL:APPL1[:APPL2...][,NCOMM]".
+// The first line of a .prv file: "#Paraver (date):END[_unit]:RESOURCES:NAPPL:APPL1[:APPL2...][,NCOMM]",
+// with the variants paramedir reads (paraver-kernel utils/traceparser): RESOURCES "0" (none), "N(c1,..,cN)"
+// or "N" (N nodes of one CPU each); an application "T(th:node,...)" or "T:(...)" (nsys2prv); applications
+// and the communicator count separated by ':' or ','.
 struct TraceHeader {
     struct Task {
         std::uint32_t threads = 0;
@@ -26,6 +29,9 @@ struct TraceHeader {
     std::string date;
     std::int64_t endTime = 0; // in `unit`
     TimeUnit unit = TimeUnit::Microseconds;
+    // A unit suffix other than _ns, _us and _ms (e.g. "_s"): Paraver reads it as microseconds, and so does
+    // gpueff, with a warning (Trace::warnings) naming the suffix.
+    std::string unknownUnitSuffix;
     std::vector<std::uint32_t> cpusPerNode; // empty: resources "0"
     std::vector<std::vector<Task>> applications;
     std::uint32_t communicators = 0;
