@@ -40,8 +40,8 @@ bool sameLine(const std::string& ours, const std::string& theirs, double relativ
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i) {
         double x = 0, y = 0;
-        if (number(a[i], x) && number(b[i], y)) {
-            if (std::fabs(x - y) > relative * std::fabs(y) && !(std::isnan(x) && std::isnan(y))) return false;
+        if (number(a[i], x) && number(b[i], y) && !std::isnan(x) && !std::isnan(y)) {
+            if (std::fabs(x - y) > relative * std::fabs(y)) return false;
         } else if (a[i] != b[i]) {
             return false;
         }

@@ -489,7 +489,8 @@ void addTotals(HistogramTable::Totals& t, const std::vector<std::optional<double
         }
     if (n == 0) {
         for (auto* x : {&t.total, &t.average, &t.maximum, &t.minimum, &t.stdev}) x->push_back(0);
-        t.avgDivMax.push_back(std::nan("")); // 0/0, as Paraver prints it
+        // 0/0: x86 gives the negative quiet NaN, which paramedir prints "-nan".
+        t.avgDivMax.push_back(-std::numeric_limits<double>::quiet_NaN());
         return;
     }
     double average = total / n;
