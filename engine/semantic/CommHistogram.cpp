@@ -40,8 +40,10 @@ struct CommCell {
         auto& bytes = send ? bytesSent : bytesReceived;
         auto& lo = send ? minSent : minReceived;
         auto& hi = send ? maxSent : maxReceived;
-        lo = count == 0 ? size : std::min(lo, size);
-        hi = count == 0 ? size : std::max(hi, size);
+        // Paraver's minimum starts at 0 and takes the next size while it is 0: zero-byte messages do not
+        // set it once a sized one came.
+        if (lo == 0.0 || size < lo) lo = size;
+        if (size > hi) hi = size;
         count += 1;
         bytes += size;
     }
@@ -59,6 +61,19 @@ struct CommCell {
         return maxReceived;
     }
 };
+
+// How many records the window's record list keeps for a communication record that passed its filter
+// (KRecordList::insert): a receive is one record, the logical one, unless the logical receive comes after the
+// physical one; with both logical and physical selected, the physical receive is listed too.
+int recordCopies(const paraver::CommunicationRecord& c, std::uint16_t type,
+                 std::pair<bool, bool> logicalPhysical) {
+    if (!(type & Recv)) return 1;
+    bool logicalFirst = c.logicalRecv <= c.physicalRecv;
+    if (type & Logical) return logicalFirst ? 0 : 1;
+    if (!logicalFirst) return 1;
+    auto [logical, physical] = logicalPhysical;
+    return (logical && physical) ? 2 : 1;
+}
 
 } // namespace
 
@@ -89,8 +104,9 @@ HistogramTable computeCommunicationHistogram(const HistogramSpec& spec, const Wi
                 if (!windows.passesCommunication(control, comm, type)) continue;
                 const auto& c = ctx.trace.communications[comm];
                 bool send = (type & Send) != 0;
+                auto copies = recordCopies(c, type, windows.filterSelection(control));
                 auto partner = objects.ownerOfThread(level, send ? c.recvThread : c.sendThread);
-                cells[i][partner].add(send, static_cast<double>(c.size));
+                for (int n = 0; n < copies; ++n) cells[i][partner].add(send, static_cast<double>(c.size));
             }
         }
     }

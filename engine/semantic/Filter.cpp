@@ -104,6 +104,14 @@ bool Filter::passEvent(std::uint32_t type, std::int64_t value) const {
     return result;
 }
 
+std::vector<double> Filter::validEventTypes(const std::vector<std::uint32_t>& loaded) const {
+    std::vector<double> out;
+    if (types_.empty()) return out;
+    for (auto t : loaded)
+        if (filterList(typeOp_, types_, true, static_cast<double>(t))) out.push_back(t);
+    return out;
+}
+
 bool Filter::passCommunication(const paraver::Trace& trace, std::uint32_t comm, std::uint16_t type,
                                const ObjectModel& objects, Level level, double unitsPerTraceUnit) const {
     const auto& c = trace.communications[comm];

@@ -27,6 +27,8 @@ public:
     bool logical() const { return spec_.logical; }
     bool physical() const { return spec_.physical; }
     const std::vector<double>& types() const { return types_; }
+    // Of `loaded` (the trace's types, ascending), those the type test keeps; none when no type is listed.
+    std::vector<double> validEventTypes(const std::vector<std::uint32_t>& loaded) const;
 
 private:
     FilterSpec spec_;

@@ -105,7 +105,7 @@ std::string semanticLabel(const WindowSet& windows, std::size_t w, double v) {
     case InfoType::State: {
         auto state = wholeAs<std::uint32_t>(v);
         auto it = state ? labels.states.find(*state) : labels.states.end();
-        return it == labels.states.end() ? " state " + number : it->second;
+        return it == labels.states.end() ? "Unknown state " + number : it->second;
     }
     case InfoType::EventType: {
         auto type = wholeAs<std::uint32_t>(v);
@@ -222,10 +222,10 @@ public:
             for (auto r : selected_)
                 for (const auto& c : cells_[p][r]) written = written || c.written;
             // paramedir prints the planes with values, each under its label.
-            if (spec_.extra >= 0 && !written) continue;
-            out.push_back(table(p));
+            if (spec_.extra >= 0 && written) out.push_back(table(p));
         }
-        if (out.empty()) out.push_back(table(0));
+        // A 2D histogram prints its one table; a 3D one with no plane holding a value prints nothing.
+        if (spec_.extra < 0) out.push_back(table(0));
         return out;
     }
 

@@ -65,6 +65,11 @@ void WindowSet::compile(std::size_t w) {
     auto& c = windows_[w];
     c.spec = &spec;
     std::string where = cfg_.path + ":" + std::to_string(spec.line) + ": window '" + spec.name + "'";
+    // paramedir cannot load a window at a resource level of a trace that declares no CPUs (nsys2prv's).
+    if (cpuTree(spec.level) && context_.objects.count(Level::Cpu) == 0)
+        throw Error(where + ": a " + levelName(spec.level) +
+                    " level window needs the trace's resources, and this trace declares no CPUs (paramedir "
+                    "cannot load this cfg either)");
     auto fn = [&](const std::string& key, const char* fallback) {
         auto it = spec.functions.find(key);
         return it == spec.functions.end() ? FunctionRef{fallback, {}} : it->second;
@@ -207,7 +212,7 @@ std::string WindowSet::rowLabel(std::size_t w, std::size_t row, bool withLevel, 
 std::vector<double> WindowSet::filterTypes(std::size_t w) const {
     const auto& c = windows_[w];
     if (c.spec->derived) return filterTypes(static_cast<std::size_t>(c.spec->parents[0]));
-    return c.filter->types();
+    return c.filter->validEventTypes(context_.eventTypes);
 }
 
 InfoType WindowSet::infoType(std::size_t w) const {
@@ -273,6 +278,12 @@ bool WindowSet::passesCommunication(std::size_t w, std::uint32_t comm, std::uint
     if (!c.filter) return true; // a derived window has no filter of its own
     return c.filter->passCommunication(context_.trace, comm, type, context_.objects, c.spec->level,
                                        toWindowUnits(1.0, context_.trace.header.unit, c.spec->unit));
+}
+
+std::pair<bool, bool> WindowSet::filterSelection(std::size_t w) const {
+    const auto& c = windows_[w];
+    if (!c.filter) return {true, false};
+    return {c.filter->logical(), c.filter->physical()};
 }
 
 IntervalPtr WindowSet::makeRow(std::size_t w, std::size_t row) const {

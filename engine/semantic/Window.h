@@ -27,7 +27,8 @@ public:
     const std::string& name(std::size_t w) const { return windows_[w].spec->name; }
     InfoType infoType(std::size_t w) const;
     bool codeColor(std::size_t w) const { return windows_[w].spec->codeColor; }
-    // Event types the window's filter keeps (for labelling event values).
+    // The trace's event types the window's filter keeps, ascending (KFilter::getValidEvents: none when the
+    // filter lists no type), for labelling event values.
     std::vector<double> filterTypes(std::size_t w) const;
     std::int64_t beginTime(std::size_t w) const;
     std::int64_t endTime(std::size_t w) const;
@@ -37,6 +38,8 @@ public:
     // Whether window `w`'s filter keeps a communication record (`type`: RecordBits of the walked thread's
     // record), for communication statistics.
     bool passesCommunication(std::size_t w, std::uint32_t comm, std::uint16_t type) const;
+    // (logical, physical): the communication records window `w` selects.
+    std::pair<bool, bool> filterSelection(std::size_t w) const;
 
     // Throws when window `w` itself filters only on event types the trace lacks (it reads 0 everywhere):
     // for the model's own cfgs, which must not turn an absent kind of activity into a zero. Cfgs evaluated
