@@ -53,6 +53,6 @@ TEST_CASE("Cfg language: every cfg on every trace gives paramedir's output, or i
             ++refused;
         }
     }
-    CHECK(compared >= 80);
+    CHECK(compared >= 104);
     CHECK(refused >= 20);
 }

@@ -35,6 +35,8 @@ const std::vector<ThreadFunction>& catalogue() {
         {Id::NotInEvtVal, "Not In Evt Val", Event, false, InfoType::None, {{1}}},
         {Id::InEvtRange, "In Evt Range", Event, false, InfoType::None, {{0}, {1}}},
         {Id::IntBetweenEvt, "Int. Between Evt", Event, false, InfoType::Time, {}},
+        {Id::EventBytes, "Event Bytes", Event, false, InfoType::CommSize, {}},
+        {Id::EventSentBytes, "Event Sent Bytes", Event, false, InfoType::CommSize, {}},
         {Id::LastTag, "Last Tag", Comm | Physical | Recv, false, InfoType::CommTag, {}},
         {Id::CommSize, "Comm Size", Comm, false, InfoType::CommSize, {}},
         {Id::CommRecvPartner, "Comm Recv. Partner", Comm | Recv, false, InfoType::Object, {}},
@@ -66,6 +68,18 @@ const std::vector<ThreadFunction>& catalogue() {
          false,
          InfoType::None,
          {}},
+        {Id::RecvNegativeMessages,
+         "Recv Negative Messages",
+         Comm | Recv | RemoteSend,
+         false,
+         InfoType::None,
+         {}},
+        {Id::RecvNegativeBytes,
+         "Recv Negative Bytes",
+         Comm | Recv | RemoteSend,
+         false,
+         InfoType::CommSize,
+         {}},
         {Id::NumberSends, "Number Of Sends", Comm | Send, false, InfoType::None, {}},
         {Id::NumberSendBytes, "Number Of Send Bytes", Comm | Send, false, InfoType::CommSize, {}},
         {Id::NumberReceives, "Number Of Receives", Comm | Recv, false, InfoType::None, {}},
@@ -95,9 +109,7 @@ bool contains(const std::vector<double>& list, double v) {
 const ThreadFunction& threadFunction(const std::string& name, const std::string& where) {
     for (const auto& f : catalogue())
         if (name == f.name) return f;
-    static const std::set<std::string> paraverOnly = {
-        "Send BandWidth",      "Recv BandWidth", "Recv Negative Messages",
-        "Recv Negative Bytes", "Event Bytes",    "Event Sent Bytes"};
+    static const std::set<std::string> paraverOnly = {"Send BandWidth", "Recv BandWidth"};
     if (paraverOnly.count(name))
         throw Error(where + ": thread function '" + name + "' is not implemented by gpueff");
     throw Error(where + ": unknown thread function '" + name + "'");
@@ -233,6 +245,8 @@ double ThreadInterval::evaluate(std::size_t pos) const {
     case Id::NotInEvtVal:
     case Id::InEvtRange:
     case Id::IntBetweenEvt:
+    case Id::EventBytes:
+    case Id::EventSentBytes:
         return evaluateEvent(pos);
     case Id::ApplicationId:
     case Id::TaskId:
@@ -346,9 +360,64 @@ double ThreadInterval::evaluateEvent(std::size_t pos) const {
         if (n >= stream_.size()) return 0;
         return toWindow(static_cast<double>(stream_.time[n] - stream_.time[pos]));
     }
+    case Id::EventBytes:
+    case Id::EventSentBytes:
+        return empty ? 0 : bytesToNextEvent(pos, function_.id == Id::EventSentBytes);
     default:
         return 0;
     }
+}
+
+// paraver-kernel's getTotalCommSize / getTotalSentCommSize: the bytes of the messages this thread sends at
+// the event's time (the sends just before it at that time included), and, up to the next event that passes
+// the filter, the messages sent (Event Sent Bytes) or sent and received (Event Bytes; a receive at the next
+// event's time counts when it is the communication's last receive record). 0 without a next event.
+double ThreadInterval::bytesToNextEvent(std::size_t pos, bool sentOnly) const {
+    auto last = stream_.size() - 1; // the empty record at the trace end
+    std::size_t next = pos + 1;
+    while (next < last && !((stream_.type[next] & Event) && passFilter(next))) ++next;
+    if (next >= last) return 0;
+    const auto& trace = context_.trace;
+    bool logical = filter_.logical(), physical = filter_.physical();
+    auto sizeOf = [&](std::size_t p) {
+        return static_cast<double>(trace.communications[stream_.index[p]].size);
+    };
+    auto t0 = stream_.time[pos], tEnd = stream_.time[next];
+    double bytes = 0;
+    for (std::size_t p = pos; p-- > 1 && stream_.time[p] == t0;) {
+        auto ty = stream_.type[p];
+        if (ty == Empty) break;
+        bool sendOfKind = (ty & Comm) && (ty & Send) &&
+                          ((physical && !logical && (ty & Physical)) || (logical && (ty & Logical)));
+        if (sendOfKind && passFilter(p)) bytes += sizeOf(p);
+    }
+    for (std::size_t p = pos + 1; p < last; ++p) {
+        auto ty = stream_.type[p];
+        auto t = stream_.time[p];
+        if (sentOnly) {
+            if (t >= tEnd) break;
+            if ((ty & Comm) && (ty & Send) && passFilter(p)) bytes += sizeOf(p);
+            continue;
+        }
+        if (t > tEnd) break;
+        if (t == t0) {
+            if ((ty & Comm) && (ty & Send) && passFilter(p)) bytes += sizeOf(p);
+        } else if (physical && !logical && (ty & Physical) && (ty & Comm)) {
+            if ((t < tEnd || (ty & Recv)) && passFilter(p)) bytes += sizeOf(p);
+        } else if (((ty & Comm) && logical && (ty & Logical)) || ((ty & Physical) && (ty & Recv))) {
+            const auto& c = trace.communications[stream_.index[p]];
+            bool logicalRecvFirst = (ty & Logical) && (ty & Recv) && c.physicalRecv >= c.logicalRecv;
+            if ((logical && physical) && logicalRecvFirst) continue;
+            if (t < tEnd) {
+                if (passFilter(p)) bytes += sizeOf(p);
+            } else if (ty & Recv) {
+                bool lastReceive = ((ty & Logical) && c.logicalRecv > c.physicalRecv) ||
+                                   ((ty & Physical) && c.physicalRecv >= c.logicalRecv);
+                if (lastReceive && passFilter(p)) bytes += sizeOf(p);
+            }
+        }
+    }
+    return bytes;
 }
 
 double ThreadInterval::evaluateCommunication(std::size_t pos) const {
@@ -424,6 +493,20 @@ double ThreadInterval::evaluateCommunication(std::size_t pos) const {
         } else {
             if ((type & Physical) && (type & RemoteSend)) return value + unit;
             if ((type & Physical) && (type & Recv)) return value - unit;
+        }
+        return value;
+    }
+    case Id::RecvNegativeMessages:
+    case Id::RecvNegativeBytes: {
+        // Receives that happen before their send: +1 at the receive, -1 at the (remote) send.
+        double unit = function_.id == Id::RecvNegativeBytes ? size : 1.0;
+        if (!negative()) return value;
+        if (logical) {
+            if ((type & Logical) && (type & RemoteSend)) return value - unit;
+            if ((type & Recv) && lastReceive) return value + unit;
+        } else {
+            if ((type & Physical) && (type & RemoteSend)) return value - unit;
+            if ((type & Physical) && (type & Recv)) return value + unit;
         }
         return value;
     }

@@ -30,6 +30,8 @@ struct ThreadFunction {
         NotInEvtVal,
         InEvtRange,
         IntBetweenEvt,
+        EventBytes,
+        EventSentBytes,
         LastTag,
         CommSize,
         CommRecvPartner,
@@ -41,6 +43,8 @@ struct ThreadFunction {
         SendMessagesInTransit,
         RecvBytesInTransit,
         RecvMessagesInTransit,
+        RecvNegativeMessages,
+        RecvNegativeBytes,
         NumberSends,
         NumberSendBytes,
         NumberReceives,
@@ -94,6 +98,7 @@ private:
     double evaluateState(std::size_t pos) const;
     double evaluateEvent(std::size_t pos) const;
     double evaluateCommunication(std::size_t pos) const;
+    double bytesToNextEvent(std::size_t pos, bool sentOnly) const;
     double evaluateObject(std::size_t pos) const;
     std::uint32_t cpuOf(std::size_t pos) const;
     std::uint32_t nodeOfCpu(std::uint32_t cpu) const;
