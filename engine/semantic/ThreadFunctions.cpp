@@ -3,6 +3,7 @@
 #include "engine/common/Error.h"
 #include "engine/semantic/CpuRecords.h"
 
+#include <cmath>
 #include <set>
 
 namespace gpueff::semantic {
@@ -68,6 +69,8 @@ const std::vector<ThreadFunction>& catalogue() {
          false,
          InfoType::None,
          {}},
+        {Id::SendBandWidth, "Send BandWidth", Comm | Send | RemoteRecv, false, InfoType::Bandwidth, {{1}}},
+        {Id::RecvBandWidth, "Recv BandWidth", Comm | Recv | RemoteSend, false, InfoType::Bandwidth, {{1}}},
         {Id::RecvNegativeMessages,
          "Recv Negative Messages",
          Comm | Recv | RemoteSend,
@@ -109,9 +112,6 @@ bool contains(const std::vector<double>& list, double v) {
 const ThreadFunction& threadFunction(const std::string& name, const std::string& where) {
     for (const auto& f : catalogue())
         if (name == f.name) return f;
-    static const std::set<std::string> paraverOnly = {"Send BandWidth", "Recv BandWidth"};
-    if (paraverOnly.count(name))
-        throw Error(where + ": thread function '" + name + "' is not implemented by gpueff");
     throw Error(where + ": unknown thread function '" + name + "'");
 }
 
@@ -197,6 +197,7 @@ std::size_t ThreadInterval::nextEvent(std::size_t pos) const {
 
 void ThreadInterval::init() {
     value = 0.0;
+    bandwidth_ = 0;
     beginPos_ = 0;
     endPos_ = nextValid(0);
     begin = stream_.time[beginPos_];
@@ -420,6 +421,61 @@ double ThreadInterval::bytesToNextEvent(std::size_t pos, bool sentOnly) const {
     return bytes;
 }
 
+// SendBandWidth / RecvBandWidth of paraver-kernel: at a message's send (receive), + its bytes (divided by the
+// Byte Factor parameter) over its duration in window units, at its receive (send) the same taken off;
+// messages received before they are sent are left out.
+double ThreadInterval::bandwidth(std::size_t pos) const {
+    auto type = stream_.type[pos];
+    const auto& c = context_.trace.communications[stream_.index[pos]];
+    bool logical = filter_.logical(), physical = filter_.physical();
+    std::int64_t duration = 0;
+    if (logical && c.logicalRecv > c.physicalRecv)
+        duration = c.logicalRecv - c.logicalSend;
+    else
+        duration = physical ? c.physicalRecv - c.physicalSend : c.physicalRecv - c.logicalSend;
+    auto current = static_cast<double>(bandwidth_) * 1E-12;
+    if (duration == 0) return current;
+    double time = toWindow(static_cast<double>(duration < 0 ? -duration : duration));
+    double bytes = static_cast<double>(c.size) / firstParameter(0);
+    bool send = function_.id == Id::SendBandWidth;
+    auto own = static_cast<std::uint16_t>(send ? Send : Recv);
+    auto remote = static_cast<std::uint16_t>(send ? RemoteRecv : RemoteSend);
+    // The record that opens a message's transit on this row, and the one that closes it.
+    auto opens = static_cast<std::uint16_t>(send ? own : remote);
+    auto closes = static_cast<std::uint16_t>(send ? remote : own);
+    int sign = 0;
+    if (logical) {
+        bool negative = (c.logicalRecv > c.physicalRecv && c.logicalRecv <= c.logicalSend) ||
+                        (c.logicalRecv <= c.physicalRecv && c.physicalRecv <= c.logicalSend);
+        if (negative) return current;
+        bool lastReceive = ((type & Logical) && c.logicalRecv > c.physicalRecv) ||
+                           ((type & Physical) && c.physicalRecv >= c.logicalRecv);
+        if ((type & Logical) && (type & opens))
+            sign = 1;
+        else if ((type & closes) && lastReceive)
+            sign = -1;
+    } else {
+        if (c.physicalRecv <= c.physicalSend) return current;
+        if ((type & Physical) && (type & opens))
+            sign = 1;
+        else if ((type & Physical) && (type & closes))
+            sign = -1;
+    }
+    if (sign == 0) return current;
+    double step = bytes / time * 1E12;
+    // Paraver converts to a 64-bit integer: a step it cannot hold has no value to give.
+    if (!(std::fabs(step) < 9.2e18))
+        throw Error("thread function '" + std::string(function_.name) + "': a message of " +
+                    std::to_string(c.size) + " bytes over " + std::to_string(duration) +
+                    " trace units gives a bandwidth Paraver's 64-bit sum cannot hold");
+    auto delta = static_cast<std::int64_t>(step);
+    if (__builtin_add_overflow(bandwidth_, sign * delta, &bandwidth_))
+        throw Error("thread function '" + std::string(function_.name) +
+                    "': the bandwidth sum overflows Paraver's "
+                    "64-bit integer");
+    return static_cast<double>(bandwidth_) * 1E-12;
+}
+
 double ThreadInterval::evaluateCommunication(std::size_t pos) const {
     auto type = stream_.type[pos];
     if (type == Empty) return 0;
@@ -496,6 +552,9 @@ double ThreadInterval::evaluateCommunication(std::size_t pos) const {
         }
         return value;
     }
+    case Id::SendBandWidth:
+    case Id::RecvBandWidth:
+        return bandwidth(pos);
     case Id::RecvNegativeMessages:
     case Id::RecvNegativeBytes: {
         // Receives that happen before their send: +1 at the receive, -1 at the (remote) send.

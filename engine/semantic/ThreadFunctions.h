@@ -43,6 +43,8 @@ struct ThreadFunction {
         SendMessagesInTransit,
         RecvBytesInTransit,
         RecvMessagesInTransit,
+        SendBandWidth,
+        RecvBandWidth,
         RecvNegativeMessages,
         RecvNegativeBytes,
         NumberSends,
@@ -99,6 +101,7 @@ private:
     double evaluateEvent(std::size_t pos) const;
     double evaluateCommunication(std::size_t pos) const;
     double bytesToNextEvent(std::size_t pos, bool sentOnly) const;
+    double bandwidth(std::size_t pos) const;
     double evaluateObject(std::size_t pos) const;
     std::uint32_t cpuOf(std::size_t pos) const;
     std::uint32_t nodeOfCpu(std::uint32_t cpu) const;
@@ -115,6 +118,9 @@ private:
     Unit unit_;
     Level level_;
     std::size_t beginPos_ = 0, endPos_ = 0;
+    // Send/Recv BandWidth: the running sum of bytes/time x 1e12 of the messages in transit, as Paraver keeps
+    // it (a 64-bit integer per row; the value is the sum x 1e-12).
+    mutable std::int64_t bandwidth_ = 0;
 };
 
 } // namespace gpueff::semantic
