@@ -248,7 +248,6 @@ TEST_CASE("Unimplemented or unknown names stop with a message naming them") {
         }
     };
     fails(singleWindowCfg("thread", "{thread, No Such Function}"), "No Such Function");
-    fails(singleWindowCfg("thread", "{thread, Send BandWidth}"), "not implemented");
     fails(singleWindowCfg("thread", "{thread, Useful}, {compose_thread, Frobnicate}"), "Frobnicate");
     {
         auto cfg = parseCfgText(singleWindowCfg("thread", "{thread, Last Evt Val}, {evt_type, =}",
