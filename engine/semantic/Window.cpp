@@ -135,8 +135,10 @@ void WindowSet::compile(std::size_t w) {
             c.eventsExist = true;
             c.absentTypes.clear();
         } else {
-            c.missingEvents = where + ": the trace has no event of a type from " + typeList({types[0]}) +
-                              " to " + typeList({types[1]}) + " that the window filters on";
+            c.absentTypes.clear();
+            c.absentRange = typeList({types[0]}) + " to " + typeList({types[1]});
+            c.missingEvents = where + ": the trace has no event of a type from " + c.absentRange +
+                              " that the window filters on";
         }
     }
     // A window that keeps only event types the trace lacks reads 0 everywhere.
@@ -157,14 +159,17 @@ void WindowSet::checkEventTypes() {
     }
     std::sort(absent.begin(), absent.end());
     absent.erase(std::unique(absent.begin(), absent.end()), absent.end());
+    std::string list = typeList(absent);
+    for (const auto& c : windows_)
+        if (!c.absentRange.empty()) list += (list.empty() ? "" : ", ") + c.absentRange;
     if (!exist)
-        noEvents_ = (cfg_.path + ": None of the events specified in the filter appear in the trace" +
-                     (absent.empty() ? std::string() : " (types " + typeList(absent) + ")") +
-                     "; paramedir aborts this cfg too");
-    else if (!absent.empty())
+        noEvents_ =
+            (cfg_.path + ": None of the events specified in the filter appear in the trace" +
+             (list.empty() ? std::string() : " (types " + list + ")") + "; paramedir aborts this cfg too");
+    else if (!list.empty())
         warnings_.push_back(cfg_.path +
                             ": Some of the events specified in the filter don't appear in the trace " +
-                            "(types " + typeList(absent) + "); evaluated without them, as paramedir does");
+                            "(types " + list + "); evaluated without them, as paramedir does");
 }
 
 std::size_t WindowSet::rows(std::size_t w) const {

@@ -71,6 +71,7 @@ private:
         std::string missingEvents;       // set when the filter's event types are all absent from the trace
         bool eventsExist = false;        // Paraver's "some events exist" for this window's filter
         std::vector<double> absentTypes; // filter types the trace has no event of
+        std::string absentRange;         // "x to y": a [x,y] filter none of whose types the trace has
     };
     void checkEventTypes();
 
