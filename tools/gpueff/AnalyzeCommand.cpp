@@ -157,7 +157,7 @@ Action addAnalyze(CLI::App& app) {
         "the sample export shipped in data/.");
     cmd->add_option("inputs", args->inputs,
                     "nsys SQLite exports (several: one run, merged like `translate`), or one Paraver trace "
-                    "(.prv/.prv.gz) written by gpueff")
+                    "(.prv/.prv.gz) written by gpueff or by BSC's nsys2prv")
         ->check(CLI::ExistingFile);
     cmd->add_option("-o,--output", args->outDir, "output directory (created when missing)")
         ->capture_default_str();

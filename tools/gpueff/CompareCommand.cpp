@@ -174,7 +174,8 @@ Action addCompare(CLI::App& app) {
     cmd->add_option(
            "reports", args->inputs,
            "two or more report.json files, directories written by `gpueff analyze -o DIR`, or traces\n"
-           "(nsys exports, Paraver traces written by gpueff), analyzed on the way with default options")
+           "(nsys exports, Paraver traces written by gpueff or nsys2prv), analyzed on the way with default "
+           "options")
         ->required();
     cmd->add_option("-o,--output", args->markdown, "write the Markdown comparison to FILE (required)")
         ->required();
