@@ -53,6 +53,6 @@ TEST_CASE("Cfg language: every cfg on every trace gives paramedir's output, or i
             ++refused;
         }
     }
-    CHECK(compared >= 116);
+    CHECK(compared >= 140);
     CHECK(refused >= 20);
 }

@@ -82,32 +82,46 @@ HistogramTable computeCommunicationHistogram(const HistogramSpec& spec, const Wi
                                              std::int64_t end, const std::string& where) {
     auto control = static_cast<std::size_t>(spec.control);
     auto level = windows.level(control);
-    if (!finerOrEqual(level, Level::Workload))
-        throw Error(where +
-                    ": communication statistics of CPU, node or system windows are not implemented by "
-                    "gpueff");
     if (spec.extra >= 0)
         throw Error(where + ": communication statistics of a 3D histogram are not implemented by gpueff");
     const auto& ctx = windows.context();
     const auto& objects = ctx.objects;
     std::size_t partners = windows.rows(control);
     std::vector<std::vector<CommCell>> cells(rows.size(), std::vector<CommCell>(partners));
+    // One communication record of thread `th` at stream position `pos`, read for row `i`.
+    auto read = [&](std::size_t i, std::uint32_t th, std::size_t pos) {
+        const auto& stream = ctx.trace.threads[th].stream;
+        auto type = stream.type[pos];
+        if (type == Empty || !(type & Comm)) return;
+        if (stream.time[pos] < begin || stream.time[pos] > end) return;
+        auto comm = stream.index[pos];
+        if (!windows.passesCommunication(control, comm, type)) return;
+        const auto& c = ctx.trace.communications[comm];
+        bool send = (type & Send) != 0;
+        std::size_t partner = 0;
+        if (finerOrEqual(level, Level::Workload)) {
+            partner = objects.ownerOfThread(level, send ? c.recvThread : c.sendThread);
+        } else {
+            // Resource levels: the partner's CPU (Paraver has no object for CPU 0, "unknown": not counted).
+            auto cpu = send ? c.recvCpu : c.sendCpu;
+            if (cpu == 0 || cpu > objects.cpuNode.size()) return;
+            partner = level == Level::Cpu ? cpu - 1 : level == Level::Node ? objects.cpuNode[cpu - 1] : 0;
+        }
+        auto copies = recordCopies(c, type, windows.filterSelection(control));
+        for (int n = 0; n < copies; ++n) cells[i][partner].add(send, static_cast<double>(c.size));
+    };
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        auto [first, last] = objects.children(level, rows[i], Level::Thread);
-        for (auto th = first; th <= last && first <= last; ++th) {
-            const auto& stream = ctx.trace.threads[th].stream;
-            for (std::size_t pos = 0; pos < stream.size(); ++pos) {
-                auto type = stream.type[pos];
-                if (type == Empty || !(type & Comm)) continue;
-                if (stream.time[pos] < begin || stream.time[pos] > end) continue;
-                auto comm = stream.index[pos];
-                if (!windows.passesCommunication(control, comm, type)) continue;
-                const auto& c = ctx.trace.communications[comm];
-                bool send = (type & Send) != 0;
-                auto copies = recordCopies(c, type, windows.filterSelection(control));
-                auto partner = objects.ownerOfThread(level, send ? c.recvThread : c.sendThread);
-                for (int n = 0; n < copies; ++n) cells[i][partner].add(send, static_cast<double>(c.size));
-            }
+        if (finerOrEqual(level, Level::Workload)) {
+            // A process-model row reads its threads' records.
+            auto [first, last] = objects.children(level, rows[i], Level::Thread);
+            for (auto th = first; th <= last && first <= last; ++th)
+                for (std::size_t pos = 0; pos < ctx.trace.threads[th].stream.size(); ++pos)
+                    read(i, static_cast<std::uint32_t>(th), pos);
+        } else {
+            // A resource row reads the records of its CPUs, whatever thread they belong to.
+            auto [first, last] = objects.children(level, rows[i], Level::Cpu);
+            for (auto cpu = first; cpu <= last && first <= last; ++cpu)
+                for (const auto& r : windows.cpuRecords()->perCpu[cpu]) read(i, r.thread, r.pos);
         }
     }
     HistogramTable t;

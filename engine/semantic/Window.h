@@ -40,6 +40,8 @@ public:
     bool passesCommunication(std::size_t w, std::uint32_t comm, std::uint16_t type) const;
     // (logical, physical): the communication records window `w` selects.
     std::pair<bool, bool> filterSelection(std::size_t w) const;
+    // The CPUs' record lists (set when a window is at CPU, node or system level).
+    const CpuRecords* cpuRecords() const { return cpuRecords_.get(); }
 
     // Throws when window `w` itself filters only on event types the trace lacks (it reads 0 everywhere):
     // for the model's own cfgs, which must not turn an absent kind of activity into a zero. Cfgs evaluated
