@@ -136,21 +136,8 @@ HistogramTable computeCommunicationHistogram(const HistogramSpec& spec, const Wi
     for (std::size_t i = 0; i < rows.size(); ++i)
         for (std::size_t k = 0; k < partners; ++k)
             if (cells[i][k].written) all[i][k] = cells[i][k].statistic(spec.statistic);
-    t.cells.assign(rows.size(), {});
-    for (std::size_t k = 0; k < partners; ++k) {
-        double total = 0;
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            if (all[i][k]) total += *all[i][k];
-        if (spec.hideColumns && total == 0) continue;
-        t.columnLabels.push_back(windows.rowLabel(control, k, true, true));
-        std::vector<std::optional<double>> column;
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            t.cells[i].push_back(all[i][k]);
-            column.push_back(all[i][k]);
-        }
-        addTotals(t.columnTotals, column);
-    }
-    for (std::size_t i = 0; i < rows.size(); ++i) addTotals(t.rowTotals, all[i]);
+    fillColumns(t, all, partners, spec.hideColumns,
+                [&](std::size_t k) { return windows.rowLabel(control, k, true, true); });
     return t;
 }
 

@@ -328,25 +328,9 @@ private:
             for (std::size_t k = 0; k < columns_.count; ++k)
                 if (cells[k].written) all[i][k] = statistic(cells[k], rowTime, rowNotZero, rowBursts);
         }
-        std::vector<std::size_t> printed;
-        for (std::size_t k = 0; k < columns_.count; ++k) {
-            double total = 0;
-            for (std::size_t i = 0; i < rows; ++i)
-                if (all[i][k]) total += *all[i][k];
-            if (!spec_.hideColumns || total != 0) printed.push_back(k);
-        }
         for (auto r : selected_) t.rowLabels.push_back(windows_.rowLabel(control_, r, true, true));
-        t.cells.assign(rows, {});
-        for (auto k : printed) {
-            t.columnLabels.push_back(columnLabel(windows_, control_, columns_, k));
-            std::vector<std::optional<double>> column;
-            for (std::size_t i = 0; i < rows; ++i) {
-                t.cells[i].push_back(all[i][k]);
-                column.push_back(all[i][k]);
-            }
-            addTotals(t.columnTotals, column);
-        }
-        for (std::size_t i = 0; i < rows; ++i) addTotals(t.rowTotals, all[i]);
+        fillColumns(t, all, columns_.count, spec_.hideColumns,
+                    [&](std::size_t k) { return columnLabel(windows_, control_, columns_, k); });
         return t;
     }
 
@@ -393,6 +377,27 @@ void addTotals(HistogramTable::Totals& t, const std::vector<std::optional<double
     t.minimum.push_back(minimum == std::numeric_limits<double>::max() ? 0.0 : minimum);
     t.stdev.push_back(std::sqrt(deviation / n));
     t.avgDivMax.push_back(average / maximum);
+}
+
+void fillColumns(HistogramTable& t, const std::vector<std::vector<std::optional<double>>>& values,
+                 std::size_t columns, bool hideColumns,
+                 const std::function<std::string(std::size_t)>& label) {
+    std::size_t rows = values.size();
+    t.cells.assign(rows, {});
+    for (std::size_t k = 0; k < columns; ++k) {
+        double total = 0;
+        for (std::size_t i = 0; i < rows; ++i)
+            if (values[i][k]) total += *values[i][k];
+        if (hideColumns && total == 0) continue;
+        t.columnLabels.push_back(label(k));
+        std::vector<std::optional<double>> column;
+        for (std::size_t i = 0; i < rows; ++i) {
+            t.cells[i].push_back(values[i][k]);
+            column.push_back(values[i][k]);
+        }
+        addTotals(t.columnTotals, column);
+    }
+    for (std::size_t i = 0; i < rows; ++i) addTotals(t.rowTotals, values[i]);
 }
 
 std::vector<HistogramTable> computeHistogramPlanes(const Cfg& cfg, const WindowSet& windows) {

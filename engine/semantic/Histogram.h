@@ -1,6 +1,7 @@
 #pragma once
 #include "engine/semantic/Window.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,5 +45,11 @@ std::vector<HistogramTable> computeHistogramPlanes(const Cfg& cfg, const WindowS
 
 // Appends the totals of `values` (empty entries skipped) to `totals`.
 void addTotals(HistogramTable::Totals& totals, const std::vector<std::optional<double>>& values);
+
+// Fills `t`'s cells, column labels and column and row totals from every cell value ([row][column] of
+// `columns`, empty: no burst); HideCols (`hideColumns`) leaves out the columns whose total is 0; `label(k)`
+// names column k.
+void fillColumns(HistogramTable& t, const std::vector<std::vector<std::optional<double>>>& values,
+                 std::size_t columns, bool hideColumns, const std::function<std::string(std::size_t)>& label);
 
 } // namespace gpueff::semantic
