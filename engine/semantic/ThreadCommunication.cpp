@@ -11,6 +11,40 @@ namespace gpueff::semantic {
 using namespace paraver::RecordBits;
 using Id = ThreadFunction::Id;
 
+namespace {
+
+// Whether a receive-side record is the one Paraver counts for its message: the logical receive when it comes
+// after the physical one, else the physical receive.
+bool lastReceive(std::uint16_t type, const paraver::CommunicationRecord& c) {
+    return ((type & Logical) && c.logicalRecv > c.physicalRecv) ||
+           ((type & Physical) && c.physicalRecv >= c.logicalRecv);
+}
+
+// A message received no later than it is sent ("negative"), as the window's logical/physical selection sees
+// it.
+bool negativeMessage(const paraver::CommunicationRecord& c, bool logical) {
+    if (logical)
+        return (c.logicalRecv > c.physicalRecv && c.logicalRecv <= c.logicalSend) ||
+               (c.logicalRecv <= c.physicalRecv && c.physicalRecv <= c.logicalSend);
+    return c.physicalRecv <= c.physicalSend;
+}
+
+// The in-transit functions' step on this row: +1 at the record that opens a message's transit (`opens`: Send,
+// or RemoteSend on the receiver), -1 at the one that closes it (`closes`), 0 elsewhere.
+int transitStep(std::uint16_t type, const paraver::CommunicationRecord& c, bool logical, std::uint16_t opens,
+                std::uint16_t closes) {
+    if (logical) {
+        if ((type & Logical) && (type & opens)) return 1;
+        if ((type & closes) && lastReceive(type, c)) return -1;
+    } else {
+        if ((type & Physical) && (type & opens)) return 1;
+        if ((type & Physical) && (type & closes)) return -1;
+    }
+    return 0;
+}
+
+} // namespace
+
 // paraver-kernel's getTotalCommSize / getTotalSentCommSize: the bytes of the messages this thread sends at
 // the event's time (the sends just before it at that time included), and, up to the next event that passes
 // the filter, the messages sent (Event Sent Bytes) or sent and received (Event Bytes; a receive at the next
@@ -54,9 +88,7 @@ double ThreadInterval::bytesToNextEvent(std::size_t pos, bool sentOnly) const {
             if (t < tEnd) {
                 if (passFilter(p)) bytes += sizeOf(p);
             } else if (ty & Recv) {
-                bool lastReceive = ((ty & Logical) && c.logicalRecv > c.physicalRecv) ||
-                                   ((ty & Physical) && c.physicalRecv >= c.logicalRecv);
-                if (lastReceive && passFilter(p)) bytes += sizeOf(p);
+                if (lastReceive(ty, c) && passFilter(p)) bytes += sizeOf(p);
             }
         }
     }
@@ -79,30 +111,10 @@ double ThreadInterval::bandwidth(std::size_t pos) const {
     if (duration == 0) return current;
     double time = toWindow(static_cast<double>(duration < 0 ? -duration : duration));
     double bytes = static_cast<double>(c.size) / firstParameter(0);
+    if (negativeMessage(c, logical)) return current;
     bool send = function_.id == Id::SendBandWidth;
-    auto own = static_cast<std::uint16_t>(send ? Send : Recv);
-    auto remote = static_cast<std::uint16_t>(send ? RemoteRecv : RemoteSend);
-    // The record that opens a message's transit on this row, and the one that closes it.
-    auto opens = static_cast<std::uint16_t>(send ? own : remote);
-    auto closes = static_cast<std::uint16_t>(send ? remote : own);
-    int sign = 0;
-    if (logical) {
-        bool negative = (c.logicalRecv > c.physicalRecv && c.logicalRecv <= c.logicalSend) ||
-                        (c.logicalRecv <= c.physicalRecv && c.physicalRecv <= c.logicalSend);
-        if (negative) return current;
-        bool lastReceive = ((type & Logical) && c.logicalRecv > c.physicalRecv) ||
-                           ((type & Physical) && c.physicalRecv >= c.logicalRecv);
-        if ((type & Logical) && (type & opens))
-            sign = 1;
-        else if ((type & closes) && lastReceive)
-            sign = -1;
-    } else {
-        if (c.physicalRecv <= c.physicalSend) return current;
-        if ((type & Physical) && (type & opens))
-            sign = 1;
-        else if ((type & Physical) && (type & closes))
-            sign = -1;
-    }
+    int sign = send ? transitStep(type, c, logical, Send, RemoteRecv)
+                    : transitStep(type, c, logical, RemoteSend, Recv);
     if (sign == 0) return current;
     double step = bytes / time * 1E12;
     // Paraver converts to a 64-bit integer: a step it cannot hold has no value to give.
@@ -129,14 +141,8 @@ double ThreadInterval::evaluateCommunication(std::size_t pos) const {
     };
     bool logical = filter_.logical(), physical = filter_.physical();
     // A message whose receive is not after its send ("negative") is left out of in-transit counts.
-    auto negative = [&] {
-        if (logical)
-            return (c.logicalRecv > c.physicalRecv && c.logicalRecv <= c.logicalSend) ||
-                   (c.logicalRecv <= c.physicalRecv && c.physicalRecv <= c.logicalSend);
-        return c.physicalRecv <= c.physicalSend;
-    };
-    bool lastReceive = ((type & Logical) && (type & (Recv | RemoteRecv)) && c.logicalRecv > c.physicalRecv) ||
-                       ((type & Physical) && (type & (Recv | RemoteRecv)) && c.physicalRecv >= c.logicalRecv);
+    bool negative = negativeMessage(c, logical);
+    bool lastRecv = (type & (Recv | RemoteRecv)) && lastReceive(type, c);
     switch (function_.id) {
     case Id::LastTag:
         return static_cast<double>(c.tag);
@@ -171,45 +177,25 @@ double ThreadInterval::evaluateCommunication(std::size_t pos) const {
     case Id::SendBytesInTransit:
     case Id::SendMessagesInTransit: {
         double unit = function_.id == Id::SendBytesInTransit ? size : 1.0;
-        if (negative()) return value;
-        if (logical) {
-            if ((type & Logical) && (type & Send)) return value + unit;
-            if ((type & RemoteRecv) && lastReceive) return value - unit;
-        } else {
-            if ((type & Physical) && (type & Send)) return value + unit;
-            if ((type & Physical) && (type & RemoteRecv)) return value - unit;
-        }
-        return value;
+        int step = negative ? 0 : transitStep(type, c, logical, Send, RemoteRecv);
+        return step == 0 ? value : value + step * unit;
     }
     case Id::RecvBytesInTransit:
     case Id::RecvMessagesInTransit: {
         double unit = function_.id == Id::RecvBytesInTransit ? size : 1.0;
-        if (negative()) return value;
-        if (logical) {
-            if ((type & Logical) && (type & RemoteSend)) return value + unit;
-            if ((type & Recv) && lastReceive) return value - unit;
-        } else {
-            if ((type & Physical) && (type & RemoteSend)) return value + unit;
-            if ((type & Physical) && (type & Recv)) return value - unit;
-        }
-        return value;
+        int step = negative ? 0 : transitStep(type, c, logical, RemoteSend, Recv);
+        return step == 0 ? value : value + step * unit;
     }
     case Id::SendBandWidth:
     case Id::RecvBandWidth:
         return bandwidth(pos);
     case Id::RecvNegativeMessages:
     case Id::RecvNegativeBytes: {
-        // Receives that happen before their send: +1 at the receive, -1 at the (remote) send.
+        // Receives that happen before their send: +1 at the receive, -1 at the (remote) send, the reverse of
+        // the receive side's transit.
         double unit = function_.id == Id::RecvNegativeBytes ? size : 1.0;
-        if (!negative()) return value;
-        if (logical) {
-            if ((type & Logical) && (type & RemoteSend)) return value - unit;
-            if ((type & Recv) && lastReceive) return value + unit;
-        } else {
-            if ((type & Physical) && (type & RemoteSend)) return value - unit;
-            if ((type & Physical) && (type & Recv)) return value + unit;
-        }
-        return value;
+        int step = negative ? transitStep(type, c, logical, RemoteSend, Recv) : 0;
+        return step == 0 ? value : value - step * unit;
     }
     case Id::NumberSends:
     case Id::NumberSendBytes: {
@@ -222,7 +208,7 @@ double ThreadInterval::evaluateCommunication(std::size_t pos) const {
     case Id::NumberReceiveBytes: {
         double unit = function_.id == Id::NumberReceiveBytes ? size : 1.0;
         if (physical && (type & Physical) && (type & Recv)) return value + unit;
-        if (!(physical && (type & Physical) && (type & Recv)) && logical && (type & Recv) && lastReceive)
+        if (!(physical && (type & Physical) && (type & Recv)) && logical && (type & Recv) && lastRecv)
             return value + unit;
         return value;
     }
