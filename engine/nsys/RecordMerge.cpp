@@ -7,7 +7,7 @@
 
 namespace gpueff::nsys {
 
-void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, paraver::PrvWriter& writer,
+void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline::RecordSink& sink,
                   paraver::EventCatalog& catalog, TranslateSummary& summary, bool progress) {
     std::vector<std::size_t> heap;
     for (std::size_t i = 0; i < sources.size(); ++i) {
@@ -28,7 +28,7 @@ void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, paraver::
         const TraceRecord& r = *s->peek();
         if (r.time < lastTime) throw Error("internal error: source '" + s->name() + "' is not time-ordered");
         lastTime = r.time;
-        writer.write(r);
+        sink.consume(r);
         ++summary.records;
         if (r.isCommunication) {
             ++summary.communicationsByTag[r.comm.tag];

@@ -2,18 +2,18 @@
 #include "engine/nsys/RecordSource.h"
 #include "engine/nsys/Translator.h"
 #include "engine/paraver/EventCatalog.h"
-#include "engine/paraver/PrvWriter.h"
+#include "engine/pipeline/RecordSink.h"
 
 #include <memory>
 #include <vector>
 
 namespace gpueff::nsys {
 
-// Streams every source into the writer in the trace's total order (time, Paraver's order at equal times,
+// Streams every source into the sink in the trace's total order (time, Paraver's order at equal times,
 // row, then each source's own order): a k-way merge over a heap of sources, one record per source held.
 // Counts what was written into `summary` and marks the event types used in `catalog`; `progress` shows a
 // line on standard error every 2^20 records.
-void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, paraver::PrvWriter& writer,
+void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline::RecordSink& sink,
                   paraver::EventCatalog& catalog, TranslateSummary& summary, bool progress);
 
 } // namespace gpueff::nsys

@@ -12,11 +12,13 @@
 #include "engine/nsys/Sidecar.h"
 #include "engine/nsys/TaskLayout.h"
 #include "engine/paraver/OutputFiles.h"
-#include "engine/paraver/PrvWriter.h"
 #include "engine/paraver/RowFile.h"
+#include "engine/paraver/TraceHeader.h"
+#include "engine/pipeline/PrvSink.h"
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <unistd.h>
 
 namespace gpueff::nsys {
@@ -107,7 +109,8 @@ TranslateSummary translate(const TranslateOptions& options,
 }
 
 TranslateSummary translate(const TranslateOptions& options,
-                           const std::function<void(const std::string&)>& log, OutputFiles& files) {
+                           const std::function<void(const std::string&)>& log, OutputFiles& files,
+                           pipeline::RecordSink* also) {
     if (options.inputs.empty()) throw Error("no input reports given");
     auto kinds = selectKinds(options);
     bool wantMpi =
@@ -234,38 +237,62 @@ TranslateSummary translate(const TranslateOptions& options,
         p += ext;
         return p;
     };
-    // The four files join the caller's output set (analyze commits them together with its report).
-    const std::size_t prv = files.add(withExt(".prv")), pcf = files.add(withExt(".pcf")),
-                      row = files.add(withExt(".row")), sidecar = files.add(withExt(".json"));
-
-    std::vector<std::uint32_t> taskOf(layout.rows.size()), localOf(layout.rows.size());
-    for (std::size_t r = 0; r < layout.rows.size(); ++r) {
-        taskOf[r] = layout.rows[r].task;
-        localOf[r] = layout.rows[r].local;
+    // The trace files join the caller's output set (analyze commits them together with its report), the
+    // sidecar after them.
+    std::unique_ptr<pipeline::PrvSink> prvSink;
+    std::optional<std::size_t> sidecar;
+    if (!prefix.empty()) {
+        prvSink = std::make_unique<pipeline::PrvSink>(files, prefix);
+        sidecar = files.add(withExt(".json"));
     }
-    paraver::PrvWriter writer(files.temporary(prv),
-                              layout.header(summary.durationNs, paraver::headerDate(summary.originUtcNs)),
-                              layout.cpuOfRows(), taskOf, localOf);
-    writer.writeLine(
-        "# gpueff " GPUEFF_VERSION " translate: time 0 = " + std::to_string(summary.originUtcNs) +
-        " ns since the UNIX epoch (UTC); see " + withExt(".json").filename().string());
+    std::vector<pipeline::RecordSink*> sinks;
+    if (prvSink) sinks.push_back(prvSink.get());
+    if (also) sinks.push_back(also);
+    if (sinks.empty()) throw Error("internal error: translate without an output");
+    pipeline::Tee tee(sinks);
+    std::vector<std::unique_ptr<pipeline::RecordSink>> stages(options.stages.size());
+    pipeline::RecordSink* head = &tee;
+    for (std::size_t i = options.stages.size(); i-- > 0;) {
+        stages[i] = options.stages[i](*head);
+        head = stages[i].get();
+    }
 
-    mergeSources(sources, writer, catalog, summary, tty);
-    writer.close();
-    summary.bytes = writer.bytesWritten();
+    pipeline::StreamInfo info;
+    info.source = options.inputs.size() == 1 ? options.inputs.front().string()
+                                             : std::to_string(options.inputs.size()) + " reports";
+    info.header = paraver::parseHeader(
+        layout.header(summary.durationNs, paraver::headerDate(summary.originUtcNs)), info.source);
+    auto cpuOfRow = layout.cpuOfRows();
+    for (std::size_t r = 0; r < layout.rows.size(); ++r)
+        info.rows.push_back({cpuOfRow[r], 1, layout.rows[r].task + 1, layout.rows[r].local + 1});
+    info.comments.push_back(
+        "# gpueff " GPUEFF_VERSION " translate: time 0 = " + std::to_string(summary.originUtcNs) +
+        " ns since the UNIX epoch (UTC); see " +
+        (prefix.empty() ? std::string("the sidecar JSON") : withExt(".json").filename().string()));
+    info.layout = layout;
+    head->begin(info);
+    mergeSources(sources, *head, catalog, summary, tty);
+    pipeline::StreamLabels labels;
+    labels.writePcf = [&catalog](std::FILE* f) { catalog.writePcf(f); };
+    const std::string application =
+        prefix.empty() ? options.inputs.front().stem().string() : prefix.filename().string();
+    labels.writeRow = [&layout, &application](std::FILE* f) {
+        paraver::writeRowFile(f, layout, application);
+    };
+    head->end(labels);
+    if (prvSink) summary.bytes = prvSink->bytes();
     // Sources report what they skipped as they go, so this is read after the merge.
     for (auto& ctx : contexts)
         for (const auto& [why, n] : ctx->skipped) summary.skipped[why] += n;
     for (std::size_t i = 0; i < reports.size(); ++i) {
         summary.offsets[i].skippedRows = reports[i]->skippedRows();
         summary.offsets[i].repairedText = reports[i]->repairedText();
+        summary.offsets[i].nsysVersion = reports[i]->productVersion();
+        summary.offsets[i].host = reports[i]->host();
     }
-
-    catalog.writePcf(files.temporary(pcf).string());
-    paraver::writeRowFile(files.temporary(row).string(), layout, prefix.filename().string());
-
-    writeSidecar(files.temporary(sidecar), withExt(".json"), withExt(".prv").filename().string(), reports,
-                 kinds, summary);
+    if (sidecar)
+        writeSidecar(files.temporary(*sidecar), withExt(".json"), withExt(".prv").filename().string(),
+                     reports, kinds, summary);
     if (options.warn)
         for (const auto& o : summary.offsets)
             for (const auto& line : dataNotes(o.input.string(), o.skippedRows, o.repairedText))

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -10,12 +11,15 @@
 namespace gpueff {
 class OutputFiles;
 }
+namespace gpueff::pipeline {
+class RecordSink;
+}
 
 namespace gpueff::nsys {
 
 struct TranslateOptions {
     std::vector<std::filesystem::path> inputs;
-    std::filesystem::path prefix;     // writes PREFIX.prv/.pcf/.row/.json
+    std::filesystem::path prefix;     // writes PREFIX.prv/.pcf/.row/.json (empty: no files, sinks only)
     std::set<std::string> only, skip; // kinds (see sourceKinds())
     bool threadNames = false;         // nsys thread names in the .row instead of THREAD a.t.n
     bool progress = false;
@@ -25,6 +29,9 @@ struct TranslateOptions {
     // When not empty: the exports themselves, serialized SQLite images (one per input, which then only names
     // it in messages), opened in memory (sqlite3_deserialize). For the fuzz harness.
     std::vector<std::vector<unsigned char>> images;
+    // Stages between the merged stream and its sinks (cut, filter), first = nearest the merge: each is made
+    // around the sink after it.
+    std::vector<std::function<std::unique_ptr<pipeline::RecordSink>(pipeline::RecordSink& next)>> stages;
 };
 
 // table -> reason -> rows: the rows of an export left out because they cannot be placed (RowValidity.h).
@@ -36,6 +43,7 @@ struct ReportOffset {
     std::int64_t syncShiftNs = 0; // refinement from the sync point
     std::string syncPoint;        // "MPI_Init end", or empty
     std::int64_t offsetNs = 0;    // output time = export time + offsetNs
+    std::string nsysVersion, host;
     bool gpuActivity = true;
     SkippedRows skippedRows;
     std::map<std::string, std::uint64_t> repairedText; // table -> strings with invalid UTF-8 repaired
@@ -63,10 +71,12 @@ struct TranslateSummary {
 TranslateSummary translate(const TranslateOptions& options,
                            const std::function<void(const std::string&)>& log);
 
-// The same, adding PREFIX.prv/.pcf/.row/.json to `files` (in that order) without committing them: the caller
-// reads the temporaries and commits them together with its own outputs.
+// The same, adding PREFIX.prv/.pcf/.row/.json to `files` (in that order; none without a prefix) without
+// committing them, and streaming the records into `also` (the analysis) in the same pass when given: the
+// caller commits the files together with its own outputs.
 TranslateSummary translate(const TranslateOptions& options,
-                           const std::function<void(const std::string&)>& log, OutputFiles& files);
+                           const std::function<void(const std::string&)>& log, OutputFiles& files,
+                           pipeline::RecordSink* also = nullptr);
 
 std::vector<std::string> kindNames();
 

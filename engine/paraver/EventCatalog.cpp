@@ -62,9 +62,7 @@ std::string oneLine(const std::string& s) {
 }
 } // namespace
 
-void EventCatalog::writePcf(const std::string& path) const {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw Error(path + ": cannot open for writing: " + std::strerror(errno));
+void EventCatalog::writePcf(std::FILE* f) const {
     std::fputs("DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
                "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
                "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\nDEFAULT_SEMANTIC\n\n"
@@ -97,7 +95,6 @@ void EventCatalog::writePcf(const std::string& path) const {
         }
         std::fputs("\n", f);
     }
-    if (std::fclose(f) != 0) throw Error(path + ": write failed");
 }
 
 } // namespace gpueff::paraver

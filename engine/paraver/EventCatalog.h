@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <map>
 #include <string>
@@ -44,7 +45,7 @@ public:
     }
     bool declared(std::uint32_t type) const { return types_.count(type) != 0; }
     const std::map<std::uint32_t, TypeInfo>& types() const { return types_; }
-    void writePcf(const std::string& path) const;
+    void writePcf(std::FILE* f) const; // the .pcf content
 
 private:
     struct Family {

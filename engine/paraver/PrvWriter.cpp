@@ -13,10 +13,8 @@ constexpr std::size_t kMaxLine = 2048; // a record line never exceeds this (24 p
 } // namespace
 
 PrvWriter::PrvWriter(const std::filesystem::path& path, const std::string& header,
-                     std::vector<std::uint32_t> cpuOfRow, std::vector<std::uint32_t> taskOfRow,
-                     std::vector<std::uint32_t> localOfRow)
-    : path_(path), buffer_(kBufferSize + kMaxLine), cpu_(std::move(cpuOfRow)), task_(std::move(taskOfRow)),
-      local_(std::move(localOfRow)) {
+                     std::vector<RowAddress> rows)
+    : path_(path), buffer_(kBufferSize + kMaxLine), rows_(std::move(rows)) {
     file_ = std::fopen(path.c_str(), "wb");
     if (!file_) throw Error(path.string() + ": cannot open for writing: " + std::strerror(errno));
     writeLine(header);
@@ -31,14 +29,15 @@ void PrvWriter::number(std::int64_t v) {
     used_ = static_cast<std::size_t>(res.ptr - buffer_.data());
 }
 
-void PrvWriter::object(std::uint32_t row) {
-    number(cpu_[row]);
+void PrvWriter::object(std::uint32_t row, std::uint32_t cpu) {
+    const auto& a = rows_[row];
+    number(cpu == kRowCpu ? a.cpu : cpu);
     put(':');
-    put('1');
+    number(a.appl);
     put(':');
-    number(task_[row] + 1);
+    number(a.task);
     put(':');
-    number(local_[row] + 1);
+    number(a.thread);
     put(':');
 }
 
@@ -47,12 +46,12 @@ void PrvWriter::write(const TraceRecord& r) {
         const auto& c = r.comm;
         put('3');
         put(':');
-        object(c.sendRow);
+        object(c.sendRow, c.sendCpu);
         number(c.logicalSend);
         put(':');
         number(c.physicalSend);
         put(':');
-        object(c.recvRow);
+        object(c.recvRow, c.recvCpu);
         number(c.logicalRecv);
         put(':');
         number(c.physicalRecv);
@@ -60,10 +59,19 @@ void PrvWriter::write(const TraceRecord& r) {
         number(c.size);
         put(':');
         number(c.tag);
+    } else if (r.isState) {
+        put('1');
+        put(':');
+        object(r.row, r.cpu);
+        number(r.time);
+        put(':');
+        number(r.state.end);
+        put(':');
+        number(r.state.value);
     } else {
         put('2');
         put(':');
-        object(r.row);
+        object(r.row, r.cpu);
         number(r.time);
         for (std::uint8_t i = 0; i < r.pairCount; ++i) {
             put(':');

@@ -8,12 +8,16 @@
 
 namespace gpueff::paraver {
 
+// Where a row's records go in a .prv line: "cpu:appl:task:thread", all 1-based (cpu 0: none).
+struct RowAddress {
+    std::uint32_t cpu = 0, appl = 1, task = 1, thread = 1;
+};
+
 // Buffered .prv body writer: integers are formatted with to_chars into a large buffer, no iostreams.
 class PrvWriter {
 public:
-    PrvWriter(const std::filesystem::path& path, const std::string& header,
-              std::vector<std::uint32_t> cpuOfRow, std::vector<std::uint32_t> taskOfRow,
-              std::vector<std::uint32_t> localOfRow);
+    // `rows`: the address of each record row (TraceRecord::row); a record's own CPU replaces the row's.
+    PrvWriter(const std::filesystem::path& path, const std::string& header, std::vector<RowAddress> rows);
     ~PrvWriter();
     PrvWriter(const PrvWriter&) = delete;
     PrvWriter& operator=(const PrvWriter&) = delete;
@@ -24,7 +28,7 @@ public:
     std::uint64_t bytesWritten() const { return written_ + used_; }
 
 private:
-    void object(std::uint32_t row);
+    void object(std::uint32_t row, std::uint32_t cpu);
     void number(std::int64_t v);
     void put(char c) { buffer_[used_++] = c; }
     void flushIfNeeded();
@@ -35,7 +39,7 @@ private:
     std::vector<char> buffer_;
     std::size_t used_ = 0;
     std::uint64_t written_ = 0;
-    std::vector<std::uint32_t> cpu_, task_, local_;
+    std::vector<RowAddress> rows_;
 };
 
 } // namespace gpueff::paraver

@@ -7,9 +7,7 @@
 
 namespace gpueff::paraver {
 
-void writeRowFile(const std::string& path, const TraceLayout& layout, const std::string& applicationName) {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw Error(path + ": cannot open for writing: " + std::strerror(errno));
+void writeRowFile(std::FILE* f, const TraceLayout& layout, const std::string& applicationName) {
     auto cpuOfRow = layout.cpuOfRows();
     std::vector<std::string> cpuNames(layout.rows.size());
     for (std::size_t r = 0; r < layout.rows.size(); ++r)
@@ -25,7 +23,6 @@ void writeRowFile(const std::string& path, const TraceLayout& layout, const std:
     std::fprintf(f, "\nLEVEL THREAD SIZE %zu\n", layout.rows.size());
     for (const auto& t : layout.tasks)
         for (auto r : t.rows) std::fprintf(f, "%s\n", layout.rows[r].label.c_str());
-    if (std::fclose(f) != 0) throw Error(path + ": write failed");
 }
 
 } // namespace gpueff::paraver

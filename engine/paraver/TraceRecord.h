@@ -9,10 +9,21 @@ struct EventPair {
     std::int64_t value;
 };
 
+// A record written at "the row's CPU" (gpueff's own traces give every row a CPU of its own); records read
+// from another writer's trace carry theirs.
+inline constexpr std::uint32_t kRowCpu = UINT32_MAX;
+
 struct Communication {
     std::uint32_t sendRow, recvRow; // global thread rows (0-based, see TraceLayout)
     std::int64_t logicalSend, physicalSend, logicalRecv, physicalRecv;
     std::int64_t size, tag;
+    std::uint32_t sendCpu = kRowCpu, recvCpu = kRowCpu;
+};
+
+// A state record ("1:" line): gpueff's translations write none, Paraver traces of other writers have them.
+struct StateSpan {
+    std::int64_t end = 0;
+    std::uint32_t value = 0;
 };
 
 // Where a record sits among records of the same timestamp. Paraver reads an event line as "from now on the
@@ -20,16 +31,20 @@ struct Communication {
 // interval is the exception and closes after its own begin.
 enum class RecordOrder : std::uint8_t { IntervalEnd = 0, Communication = 1, Begin = 2, ZeroLengthEnd = 3 };
 
-// One line of the .prv body, flat and fixed-size so streaming never allocates per record.
+// One line of the .prv body, flat and fixed-size so streaming never allocates per record: an event record
+// (pairs), a communication (isCommunication) or a state (isState; time = its begin).
 struct TraceRecord {
     static constexpr int kMaxPairs = 24;
     std::int64_t time = 0;
     RecordOrder order = RecordOrder::Begin;
     bool isCommunication = false;
+    bool isState = false;
     std::uint8_t pairCount = 0;
     std::uint32_t row = 0;
+    std::uint32_t cpu = kRowCpu;
     std::array<EventPair, kMaxPairs> pairs;
     Communication comm;
+    StateSpan state;
 
     void add(std::uint32_t type, std::int64_t value) {
         if (pairCount < kMaxPairs) pairs[pairCount++] = {type, value};

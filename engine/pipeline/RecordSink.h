@@ -1,0 +1,74 @@
+#pragma once
+// The record pipeline (docs/architecture.md): an importer (nsys exports, a Paraver trace) produces one
+// time-ordered stream of typed records; stages (cut, filter) and sinks (the Paraver writer, the analysis)
+// consume it. A sink learns the stream's object model before the first record and its labels after the last.
+#include "engine/paraver/PrvWriter.h"
+#include "engine/paraver/TraceHeader.h"
+#include "engine/paraver/TraceLayout.h"
+#include "engine/paraver/TraceRecord.h"
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpueff::pipeline {
+
+using paraver::RowAddress;
+using paraver::TraceRecord;
+
+// What a stream says about itself before its first record.
+struct StreamInfo {
+    std::string source;          // the input(s), for messages
+    paraver::TraceHeader header; // Paraver's resource and process model, the end time, the unit
+    std::vector<std::string> communicatorLines; // "c:..." lines, kept verbatim
+    std::vector<std::string> comments;          // '#' lines written after the header
+    std::vector<RowAddress> rows;               // per record row (TraceRecord::row): its place in the header
+    // What the rows are (kind, task, device, stream, host): filled by importers that know it (gpueff's own
+    // traces, nsys exports); empty for a foreign trace whose .row does not tell.
+    paraver::TraceLayout layout;
+};
+
+// What a stream knows once it has ended: the .pcf and .row content (labels of types, values and objects).
+// Writers call these to write the files; the analysis parses them, so it reads the labels a user sees.
+struct StreamLabels {
+    std::function<void(std::FILE*)> writePcf, writeRow;
+};
+
+class RecordSink {
+public:
+    virtual ~RecordSink() = default;
+    virtual void begin(const StreamInfo& info) = 0;
+    virtual void consume(const TraceRecord& record) = 0;
+    virtual void end(const StreamLabels& labels) = 0;
+};
+
+// A stage between a stream and a sink (cut, filter): it may change the stream's description and passes on
+// the records it keeps.
+class Stage : public RecordSink {
+public:
+    explicit Stage(RecordSink& next) : next_(next) {}
+
+protected:
+    RecordSink& next_;
+};
+
+// One stream into several sinks (the .prv writer and the analysis in one pass).
+class Tee : public RecordSink {
+public:
+    explicit Tee(std::vector<RecordSink*> sinks) : sinks_(std::move(sinks)) {}
+    void begin(const StreamInfo& info) override {
+        for (auto* s : sinks_) s->begin(info);
+    }
+    void consume(const TraceRecord& record) override {
+        for (auto* s : sinks_) s->consume(record);
+    }
+    void end(const StreamLabels& labels) override {
+        for (auto* s : sinks_) s->end(labels);
+    }
+
+private:
+    std::vector<RecordSink*> sinks_;
+};
+
+} // namespace gpueff::pipeline
