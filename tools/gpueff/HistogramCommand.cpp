@@ -2,6 +2,7 @@
 #include "engine/paraver/OutputFiles.h"
 #include "engine/semantic/HistogramOutput.h"
 #include "engine/semantic/LoadedTrace.h"
+#include "engine/semantic/TypesRead.h"
 #include "engine/semantic/Window.h"
 #include "tools/gpueff/Commands.h"
 
@@ -78,6 +79,17 @@ int run(const HistogramArgs& a) {
     for (const auto& path : a.cfgs) cfgs.push_back(semantic::parseCfg(path));
     paraver::ReadOptions options;
     options.lenient = a.lenient;
+    // Only the event types some window can see are kept in memory (same numbers, see TypesRead.h). The
+    // .pcf is read first for the windows that name types by label.
+    {
+        paraver::TraceLabels labels;
+        paraver::readPcf(semantic::traceStem(a.trace).string() + ".pcf", labels);
+        if (auto types = semantic::eventTypesRead(cfgs, labels)) {
+            options.eventTypes = std::move(*types);
+            // No range keeps nothing, which ReadOptions reads as "all": a range no type has says none.
+            if (options.eventTypes.empty()) options.eventTypes.emplace_back(0, 0);
+        }
+    }
     auto loaded = semantic::LoadedTrace::load(a.trace, options);
     double loadSeconds = seconds(start);
     for (const auto& w : loaded->trace().warnings()) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
