@@ -1,8 +1,8 @@
 #pragma once
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
+#include "engine/nsys/ReportExport.h"
 #include "engine/paraver/OutputFiles.h"
-#include "jobs/AnalyzeJob.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -36,14 +36,7 @@ Action addHistogram(CLI::App& app);
 Action addModelFactors(CLI::App& app);
 Action addCompare(CLI::App& app);
 
-using jobs::AnalyzeRequest;
-// `gpueff analyze` (jobs/AnalyzeJob.h) on inputs as given on the command line: none is the sample export in
-// data/, a .nsys-rep is exported first.
-nlohmann::json analyzeInputs(AnalyzeRequest request);
-
-// INPUT itself, or the .sqlite exported from a .nsys-rep (running nsys export when nsys is on PATH).
-std::filesystem::path exportedSqlite(const std::filesystem::path& input);
-
 using gpueff::writeTextFile;
+using nsys::exportedSqlite;
 
 } // namespace gpueff::cli
