@@ -2,6 +2,7 @@
 // and the POP MPI efficiencies when MPI is traced (model/mpi_calls.cfg).
 #include "engine/common/Error.h"
 #include "metrics/Analysis.h"
+#include "metrics/PopFactors.h"
 
 #include <algorithm>
 
@@ -55,10 +56,11 @@ void computeHostModel(const semantic::LoadedTrace& trace, Analysis& a) {
                         " ns) is too long to sum the tasks' time outside MPI in 64 bits");
         maximum = std::max(maximum, T - times[t]);
     }
-    auto n = static_cast<double>(times.size());
-    m.parallel = static_cast<double>(sum) / (n * static_cast<double>(T));
-    m.loadBalance = maximum > 0 ? static_cast<double>(sum) / (n * static_cast<double>(maximum)) : 0;
-    m.communication = static_cast<double>(maximum) / static_cast<double>(T);
+    // Useful time of a task: its time outside MPI.
+    const pop::SumOver average{static_cast<double>(sum), static_cast<double>(times.size())};
+    m.parallel = pop::parallelEfficiency(average, static_cast<double>(T));
+    m.loadBalance = pop::loadBalance(average, static_cast<double>(maximum));
+    m.communication = pop::communicationEfficiency(static_cast<double>(maximum), static_cast<double>(T));
 }
 
 } // namespace gpueff::metrics
