@@ -1,6 +1,7 @@
 // Host side: offload efficiency per task (time not blocked in CUDA synchronization, model/host_blocking.cfg)
 // and the POP MPI efficiencies when MPI is traced (model/mpi_calls.cfg).
 #include "engine/common/Error.h"
+#include "engine/paraver/EventTypes.h"
 #include "metrics/Analysis.h"
 #include "metrics/PopFactors.h"
 
@@ -36,12 +37,15 @@ void computeHostModel(const semantic::LoadedTrace& trace, Analysis& a) {
                 a.offload.push_back(
                     {t, times[t], static_cast<double>(T - times[t]) / static_cast<double>(T)});
     } else {
+        const auto type = std::to_string(paraver::types::kSynchronization);
         a.notes.push_back(
             a.writer == TraceWriter::Nsys2prv
                 ? "host offload efficiency not computed: nsys2prv writes no CUDA synchronization "
-                  "records (event type 63000009, written by gpueff translate)"
+                  "records (event type " +
+                      type + ", written by gpueff translate)"
                 : "host offload efficiency not computed: the trace has no CUDA synchronization "
-                  "records (event type 63000009; export with CUDA API tracing)");
+                  "records (event type " +
+                      type + "; export with CUDA API tracing)");
     }
     CfgRows mpi(trace, "model/mpi_calls.cfg");
     if (!mpi.hasEvents(0)) return;

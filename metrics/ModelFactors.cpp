@@ -1,6 +1,7 @@
 #include "metrics/ModelFactors.h"
 
 #include "engine/common/Error.h"
+#include "engine/paraver/EventTypes.h"
 #include "engine/semantic/Histogram.h"
 #include "engine/semantic/Window.h"
 #include "metrics/EmbeddedCfgs.h"
@@ -73,8 +74,8 @@ RunMeasures measureRun(const semantic::LoadedTrace& trace) {
     auto runtime = perThread(trace, "modelfactors/total_runtime.cfg");
     m.runtimeNs = runtime.empty() ? 0 : *std::max_element(runtime.begin(), runtime.end());
     m.usefulNs = perThread(trace, "modelfactors/total_useful_computation.cfg");
-    // PAPI_TOT_INS and PAPI_TOT_CYC as Extrae writes them.
-    if (hasEventType(trace, 42000050) && hasEventType(trace, 42000059)) {
+    if (hasEventType(trace, paraver::types::kPapiTotalInstructions) &&
+        hasEventType(trace, paraver::types::kPapiTotalCycles)) {
         auto instructions = perThread(trace, "modelfactors/useful_instructions.cfg");
         auto cycles = perThread(trace, "modelfactors/useful_cycles.cfg");
         m.instructions = std::accumulate(instructions.begin(), instructions.end(), 0.0);

@@ -84,13 +84,9 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
         sources = sidecarInputs(out.temporary(first + 3), dataNotes);
     }
     double translateSeconds = since();
-    // Only the event types the cfgs of the analysis read: GPU activity, synchronization, GPU metrics,
-    // MPI, and NVTX ranges when a region is asked for.
+    // Only the event types the cfgs of the analysis read.
     paraver::ReadOptions read;
-    read.eventTypes = {
-        {63000001, 63000001}, {63000006, 63000009}, {9400, 9499}, {63000300, 63000399}, {50000001, 50000005}};
-    if (!request.region.empty())
-        read.eventTypes.insert(read.eventTypes.end(), {{9500, 81099}, {63000400, 63000499}});
+    read.eventTypes = metrics::eventTypesRead(!request.region.empty());
     auto trace = semantic::LoadedTrace::load(prv, read);
     for (const auto& w : trace->trace().warnings()) warn(w);
     double loadSeconds = since();
