@@ -78,7 +78,7 @@ int runHistogram(const HistogramRequest& a) {
     {
         paraver::TraceLabels labels;
         paraver::readPcf(semantic::traceStem(a.trace).string() + ".pcf", labels);
-        if (auto types = semantic::eventTypesRead(cfgs, labels)) {
+        if (auto types = semantic::eventTypesSeen(cfgs, labels)) {
             options.eventTypes = std::move(*types);
             // No range keeps nothing, which ReadOptions reads as "all": a range no type has says none.
             if (options.eventTypes.empty()) options.eventTypes.emplace_back(0, 0);

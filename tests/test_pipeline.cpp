@@ -11,6 +11,7 @@
 #include "engine/semantic/Cfg.h"
 #include "engine/semantic/LoadedTrace.h"
 #include "engine/semantic/TypesRead.h"
+#include "metrics/Analysis.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -59,7 +60,7 @@ TEST_CASE("one pass: the trace the analysis keeps is the trace the .prv written 
         o.inputs = {input};
         o.prefix = dir / "t";
         gpueff::paraver::ReadOptions read;
-        read.eventTypes = {{63000001, 63000009}, {9400, 9499}, {50000001, 50000005}};
+        read.eventTypes = gpueff::metrics::eventTypesRead(false); // what analyze reads
         gpueff::pipeline::TraceBuilder builder(read);
         gpueff::OutputFiles files;
         gpueff::nsys::translate(o, nullptr, files, &builder);
@@ -145,20 +146,20 @@ TEST_CASE("the event types cfgs can see: '=' lists and ranges, by number or .pcf
     labels.eventTypes[9600] = "NVTX ranges";
     labels.eventTypes[9700] = "NVTX ranges of domain 1";
     {
-        auto types = gpueff::semantic::eventTypesRead(
+        auto types = gpueff::semantic::eventTypesSeen(
             {cfgWith("=", "window_filter_module evt_type 2 63000006 63000007\n")}, labels);
         REQUIRE(types.has_value());
         CHECK(*types == std::vector<Range>{{63000006, 63000006}, {63000007, 63000007}});
     }
     {
-        auto types = gpueff::semantic::eventTypesRead(
+        auto types = gpueff::semantic::eventTypesSeen(
             {cfgWith("[x,y]", "window_filter_module evt_type 2 9400 9499\n")}, labels);
         REQUIRE(types.has_value());
         CHECK(*types == std::vector<Range>{{9400, 9499}});
     }
     {
         // The label names two types of the .pcf; the number beside it is used only when none matches.
-        auto types = gpueff::semantic::eventTypesRead(
+        auto types = gpueff::semantic::eventTypesSeen(
             {cfgWith("=",
                      "window_filter_module evt_type 1 1234\nwindow_filter_module evt_type_label 1 \"NVTX "
                      "ranges*\"\n")},
@@ -167,8 +168,8 @@ TEST_CASE("the event types cfgs can see: '=' lists and ranges, by number or .pcf
         CHECK(*types == std::vector<Range>{{9600, 9600}, {9700, 9700}});
     }
     // A window that sees every type (All, !=) makes the whole set of cfgs need every type.
-    CHECK_FALSE(gpueff::semantic::eventTypesRead({cfgWith("All", "")}, labels).has_value());
-    CHECK_FALSE(gpueff::semantic::eventTypesRead({cfgWith("=", "window_filter_module evt_type 1 9400\n"),
+    CHECK_FALSE(gpueff::semantic::eventTypesSeen({cfgWith("All", "")}, labels).has_value());
+    CHECK_FALSE(gpueff::semantic::eventTypesSeen({cfgWith("=", "window_filter_module evt_type 1 9400\n"),
                                                   cfgWith("!=", "window_filter_module evt_type 1 9400\n")},
                                                  labels)
                     .has_value());

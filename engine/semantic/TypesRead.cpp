@@ -16,7 +16,7 @@ bool asType(double t, std::uint32_t& out) {
 }
 } // namespace
 
-std::optional<TypeRanges> eventTypesRead(const std::vector<Cfg>& cfgs, const paraver::TraceLabels& labels) {
+std::optional<TypeRanges> eventTypesSeen(const std::vector<Cfg>& cfgs, const paraver::TraceLabels& labels) {
     TypeRanges ranges;
     for (const auto& cfg : cfgs)
         for (const auto& w : cfg.windows) {

@@ -17,6 +17,6 @@ using TypeRanges = std::vector<std::pair<std::uint32_t, std::uint32_t>>; // incl
 // The event types the windows of `cfgs` can see, as ranges; nullopt when some window can see any type (a type
 // test other than "=" or "[x,y]", or a type OR value test). Type labels are resolved through `labels` as the
 // filter resolves them.
-std::optional<TypeRanges> eventTypesRead(const std::vector<Cfg>& cfgs, const paraver::TraceLabels& labels);
+std::optional<TypeRanges> eventTypesSeen(const std::vector<Cfg>& cfgs, const paraver::TraceLabels& labels);
 
 } // namespace gpueff::semantic
