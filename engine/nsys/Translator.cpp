@@ -8,6 +8,7 @@
 #include "engine/nsys/NvtxSources.h"
 #include "engine/nsys/RecordMerge.h"
 #include "engine/nsys/ReportContext.h"
+#include "engine/nsys/ReportStreams.h"
 #include "engine/nsys/RowValidity.h"
 #include "engine/nsys/Sidecar.h"
 #include "engine/nsys/TaskLayout.h"
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <thread>
 #include <unistd.h>
 
 namespace gpueff::nsys {
@@ -61,9 +63,13 @@ bool hasGpuActivity(const NsysExport& ex) {
 // The names pass: every source whose records carry name values runs once without writing, so that the
 // catalogue knows every name of the trace before values are numbered in the names' order. It reads what the
 // writing pass reads (same queries, same decoding), so no name can be missed; what it counts is discarded.
+// Reports run in parallel: the catalogue collects names from several threads, and the values assigned do
+// not depend on the order names arrive in.
 void collectNames(std::vector<std::unique_ptr<ReportContext>>& contexts,
-                  const std::vector<const SourceKind*>& kinds, paraver::EventCatalog& catalog) {
-    for (auto& ctx : contexts) {
+                  const std::vector<const SourceKind*>& kinds, paraver::EventCatalog& catalog,
+                  unsigned jobs) {
+    forEachReport(contexts.size(), jobs, [&](std::size_t i) {
+        auto& ctx = contexts[i];
         auto repaired = ctx->report.repairedText();
         std::vector<std::unique_ptr<RecordSource>> sources;
         for (const auto* k : kinds)
@@ -73,8 +79,13 @@ void collectNames(std::vector<std::unique_ptr<ReportContext>>& contexts,
             }
         ctx->report.restoreRepairedText(std::move(repaired));
         ctx->startWriting();
-    }
+    });
     catalog.assignValues();
+}
+
+unsigned workerCount(unsigned jobs) {
+    if (jobs > 0) return jobs;
+    return std::max(1u, std::thread::hardware_concurrency());
 }
 
 } // namespace
@@ -113,36 +124,42 @@ TranslateSummary translate(const TranslateOptions& options,
     bool wantMpi =
         std::any_of(kinds.begin(), kinds.end(), [](auto* k) { return std::string(k->name) == "mpi"; });
 
-    std::vector<std::unique_ptr<NsysExport>> reports;
-    std::vector<ReportObjects> objects(options.inputs.size());
-    std::vector<std::size_t> withoutGpu;
+    const unsigned jobs = workerCount(options.jobs);
+    const std::size_t inputCount = options.inputs.size();
+    std::vector<std::unique_ptr<NsysExport>> reports(inputCount);
+    std::vector<ReportObjects> objects(inputCount);
+    std::vector<char> gpuActivity(inputCount, 1);
     bool tty = options.progress && ::isatty(STDERR_FILENO);
-    for (std::size_t i = 0; i < options.inputs.size(); ++i) {
+    // The pre-pass, one report per worker: a report only writes its own slots.
+    forEachReport(inputCount, jobs, [&](std::size_t i) {
         if (tty)
-            std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1,
-                         options.inputs.size(), options.inputs[i].filename().c_str());
+            std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, inputCount,
+                         options.inputs[i].filename().c_str());
         if (options.images.empty())
-            reports.push_back(std::make_unique<NsysExport>(options.inputs[i]));
+            reports[i] = std::make_unique<NsysExport>(options.inputs[i]);
         else
-            reports.push_back(std::make_unique<NsysExport>(options.inputs[i], options.images.at(i)));
+            reports[i] = std::make_unique<NsysExport>(options.inputs[i], options.images.at(i));
         // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
         // do.
-        if (!hasGpuActivity(*reports.back())) {
-            if (options.inputs.size() == 1) failNoGpuActivity(*reports.back());
-            withoutGpu.push_back(i);
+        if (!hasGpuActivity(*reports[i])) {
+            if (inputCount == 1) failNoGpuActivity(*reports[i]);
+            gpuActivity[i] = 0;
         }
-        for (const auto* k : kinds) k->discover(*reports.back(), objects[i]);
+        for (const auto* k : kinds) k->discover(*reports[i], objects[i]);
         // Ranks order tasks even when MPI records themselves are not translated.
         if (!wantMpi) {
             ReportObjects ranks;
-            discoverMpi(*reports.back(), ranks);
+            discoverMpi(*reports[i], ranks);
             for (const auto& [pid, p] : ranks.processes)
                 if (p.mpiRank >= 0 && objects[i].processes.count(pid))
                     objects[i].processes[pid].mpiRank = p.mpiRank;
         }
         if (objects[i].firstTime > objects[i].lastTime)
-            reports.back()->db().fail("nothing to translate with the selected kinds");
-    }
+            reports[i]->db().fail("nothing to translate with the selected kinds");
+    });
+    std::vector<std::size_t> withoutGpu;
+    for (std::size_t i = 0; i < inputCount; ++i)
+        if (!gpuActivity[i]) withoutGpu.push_back(i);
 
     if (withoutGpu.size() == reports.size()) failNoGpuActivity(*reports.front());
     // All reports are read at once: share a fixed budget so memory does not grow with their number.
@@ -198,7 +215,8 @@ TranslateSummary translate(const TranslateOptions& options,
     declareEventTypes(catalog);
     std::vector<std::unique_ptr<ReportContext>> contexts;
     for (std::size_t i = 0; i < reports.size(); ++i)
-        contexts.push_back(std::make_unique<ReportContext>(*reports[i], checkedSub(shift[i], zero), catalog));
+        contexts.push_back(
+            std::make_unique<ReportContext>(*reports[i], i, checkedSub(shift[i], zero), catalog));
     paraver::TraceLayout layout = buildTaskLayout(reports, objects, options.threadNames, contexts);
     summary.tasks = layout.tasks.size();
     summary.threads = layout.rows.size();
@@ -206,11 +224,18 @@ TranslateSummary translate(const TranslateOptions& options,
 
     std::map<std::string, std::uint32_t> domainBases = nvtxDomainBases(reports);
     for (auto& ctx : contexts) ctx->nvtxDomainBases = &domainBases;
-    collectNames(contexts, kinds, catalog);
+    collectNames(contexts, kinds, catalog, jobs);
 
-    std::vector<std::unique_ptr<RecordSource>> sources;
-    for (auto& ctx : contexts)
-        for (const auto* k : kinds) k->open(*ctx, sources);
+    // Each report's sources, opened in parallel; their origins order them as the reports and kinds are.
+    std::vector<std::vector<std::unique_ptr<RecordSource>>> reportSources(inputCount);
+    forEachReport(inputCount, jobs, [&](std::size_t i) {
+        for (const auto* k : kinds) k->open(*contexts[i], reportSources[i]);
+        for (std::size_t j = 0; j < reportSources[i].size(); ++j)
+            reportSources[i][j]->setOrigin(std::uint64_t{i} << 32 | j);
+    });
+    // Messages pair calls of different reports: computed up front (before workers read the reports), merged
+    // as one more source, after every report's.
+    std::unique_ptr<RecordSource> messages;
     if (wantMpi && reports.size() > 0) {
         std::vector<ReportContext*> ptrs;
         std::vector<std::map<std::int64_t, std::int64_t>> ranks(reports.size());
@@ -220,13 +245,14 @@ TranslateSummary translate(const TranslateOptions& options,
                 if (p.mpiRank >= 0) ranks[i][pid] = p.mpiRank;
         }
         std::uint64_t unmatched = 0;
-        if (auto messages = matchMpiMessages(ptrs, ranks, unmatched)) sources.push_back(std::move(messages));
+        messages = matchMpiMessages(ptrs, ranks, unmatched);
+        if (messages) messages->setOrigin(UINT64_MAX);
         if (unmatched)
             summary.skipped["MPI point-to-point calls without a matching partner (no message line)"] +=
                 unmatched;
     }
     for (auto& o : objects)
-        for (const auto& [why, n] : o.skipped) summary.skipped[why] += n;
+        for (const auto& [why, rows] : o.skipped) summary.skipped[why] += rows;
 
     std::filesystem::path prefix = options.prefix;
     auto withExt = [&](const char* ext) {
@@ -250,12 +276,27 @@ TranslateSummary translate(const TranslateOptions& options,
         "# gpueff " GPUEFF_VERSION " translate: time 0 = " + std::to_string(summary.originUtcNs) +
         " ns since the UNIX epoch (UTC); see " + withExt(".json").filename().string());
 
+    // One worker reads the reports on this thread, one source after the other as they merge; more read them
+    // in parallel and this thread merges the reports' streams (ReportStreams): the same records in the same
+    // order either way.
+    std::unique_ptr<ReportStreams> workers;
+    std::vector<std::unique_ptr<RecordSource>> sources;
+    if (jobs <= 1) {
+        for (auto& list : reportSources)
+            for (auto& s : list) sources.push_back(std::move(s));
+    } else {
+        workers = std::make_unique<ReportStreams>(std::move(reportSources), jobs);
+        sources = workers->streams();
+    }
+    if (messages) sources.push_back(std::move(messages));
     mergeSources(sources, writer, catalog, summary, tty);
+    sources.clear();
+    workers.reset();
     writer.close();
     summary.bytes = writer.bytesWritten();
     // Sources report what they skipped as they go, so this is read after the merge.
     for (auto& ctx : contexts)
-        for (const auto& [why, n] : ctx->skipped) summary.skipped[why] += n;
+        for (const auto& [why, rows] : ctx->skipped) summary.skipped[why] += rows;
     for (std::size_t i = 0; i < reports.size(); ++i) {
         summary.offsets[i].skippedRows = reports[i]->skippedRows();
         summary.offsets[i].repairedText = reports[i]->repairedText();

@@ -75,6 +75,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
         auto stem = request.name.empty() ? inputs.front().stem().string() : request.name;
         o.prefix = dir / stem;
         o.progress = !request.quiet;
+        o.jobs = request.jobs;
         o.warn = warn;
         std::size_t first = out.size();
         nsys::translate(o, log, out);
@@ -174,6 +175,7 @@ Action addAnalyze(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
     cmd->add_flag("--stats", args->stats, "print the seconds of each phase (for benchmarks)");
+    addJobsOption(cmd, args->jobs);
     return [args] {
         analyzeToDirectory(*args);
         return 0;

@@ -39,10 +39,14 @@ struct AnalyzeRequest {
     std::string outDir = "gpueff-report", name, region, gemm;
     std::optional<std::int64_t> begin, end;
     bool quiet = false, stats = false;
+    unsigned jobs = 0; // reports read in parallel (0: one worker per core)
 };
 // `gpueff analyze`: translates exports into outDir (or reads one Paraver trace), writes report.json,
 // report.md and plots there, and returns the report. No output remains when it throws.
 nlohmann::json analyzeToDirectory(const AnalyzeRequest& request);
+
+// -j,--jobs N of translate and analyze: reports read by N parallel workers.
+void addJobsOption(CLI::App* command, unsigned& jobs);
 
 // INPUT itself, or the .sqlite exported from a .nsys-rep (running nsys export when nsys is on PATH).
 std::filesystem::path exportedSqlite(const std::filesystem::path& input);
