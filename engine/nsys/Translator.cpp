@@ -1,6 +1,7 @@
 #include "engine/nsys/Translator.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/FileLimits.h"
 #include "engine/nsys/ClockAlignment.h"
 #include "engine/nsys/EventTypeLabels.h"
 #include "engine/nsys/HostSources.h"
@@ -27,8 +28,16 @@ namespace {
 
 // Clocks of one job's nodes agree within milliseconds after NTP; a larger sync correction is suspicious.
 constexpr std::int64_t kMaxSyncCorrectionNs = 10'000'000'000;
-// SQLite page cache (and sort memory) for all reports together, and the least one report gets.
-constexpr int kCacheBudgetKiB = 16 * 1024, kMinCacheKiB = 1024;
+// SQLite's page cache for all reports together, shared out when the exports are opened (the number of
+// reports is known up front), so the budget holds from the first query on, pre-pass included: 16 MiB for one
+// report, 256 KiB each for 64. Reads are mostly sequential scans, which a cache does not speed up; the pages
+// that matter (B-tree interior pages of the tables joined by key) are few. A floor of 16 pages of 4 KiB keeps
+// each connection working; it exceeds the budget only beyond 256 reports (by 64 KiB per report).
+constexpr int kCacheBudgetKiB = 16 * 1024, kMinCacheKiB = 64;
+// File descriptors: each report holds its export open, and SQLite opens a temporary file for each sort or
+// automatic index that outgrows memory while its statement is open; about 6 per report were measured with
+// large exports whose tables are stored out of time order. Plus the outputs and the standard streams.
+constexpr std::uint64_t kFdsPerReport = 6, kFdsBase = 16;
 
 std::vector<const SourceKind*> selectKinds(const TranslateOptions& o) {
     auto names = kindNames();
@@ -126,6 +135,11 @@ TranslateSummary translate(const TranslateOptions& options,
 
     const unsigned jobs = workerCount(options.jobs);
     const std::size_t inputCount = options.inputs.size();
+    if (options.images.empty())
+        ensureFileDescriptors(kFdsBase + kFdsPerReport * inputCount,
+                              std::to_string(inputCount) + (inputCount == 1 ? " report" : " reports"));
+    const int cacheKiB =
+        std::max(kMinCacheKiB, static_cast<int>(kCacheBudgetKiB / static_cast<std::int64_t>(inputCount)));
     std::vector<std::unique_ptr<NsysExport>> reports(inputCount);
     std::vector<ReportObjects> objects(inputCount);
     std::vector<char> gpuActivity(inputCount, 1);
@@ -136,9 +150,9 @@ TranslateSummary translate(const TranslateOptions& options,
             std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, inputCount,
                          options.inputs[i].filename().c_str());
         if (options.images.empty())
-            reports[i] = std::make_unique<NsysExport>(options.inputs[i]);
+            reports[i] = std::make_unique<NsysExport>(options.inputs[i], cacheKiB);
         else
-            reports[i] = std::make_unique<NsysExport>(options.inputs[i], options.images.at(i));
+            reports[i] = std::make_unique<NsysExport>(options.inputs[i], options.images.at(i), cacheKiB);
         // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
         // do.
         if (!hasGpuActivity(*reports[i])) {
@@ -162,9 +176,6 @@ TranslateSummary translate(const TranslateOptions& options,
         if (!gpuActivity[i]) withoutGpu.push_back(i);
 
     if (withoutGpu.size() == reports.size()) failNoGpuActivity(*reports.front());
-    // All reports are read at once: share a fixed budget so memory does not grow with their number.
-    for (auto& r : reports)
-        r->db().setCacheKiB(std::max<int>(kMinCacheKiB, kCacheBudgetKiB / static_cast<int>(reports.size())));
     for (auto i : withoutGpu)
         if (log) log(options.inputs[i].string() + ": no GPU activity; merged for its CPU-side records");
     // Clock alignment: UTC session starts, then the end of MPI_Init when every report has one.
