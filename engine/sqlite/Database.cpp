@@ -2,6 +2,7 @@
 
 #include "engine/common/Error.h"
 
+#include <cerrno>
 #include <fstream>
 #include <sqlite3.h>
 
@@ -156,8 +157,12 @@ bool Statement::step() {
     int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
+    // A sort or automatic index that spills needs a temporary file: "unable to open database file" then means
+    // the process ran out of file descriptors, which the message says.
+    int os = sqlite3_system_errno(db_->handle());
+    std::string why = os == EMFILE || os == ENFILE ? "; too many open files, see ulimit -n" : "";
     db_->fail(std::string(corrupt(rc) ? "corrupt database (" : "cannot read database (") +
-              sqlite3_errmsg(db_->handle()) + ") while running: " + sql_);
+              sqlite3_errmsg(db_->handle()) + why + ") while running: " + sql_);
 }
 
 bool Statement::isNull(int col) const {
