@@ -38,6 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         options.inputs = {"fuzz.sqlite"};
         options.images.emplace_back(data, data + size);
         options.prefix = scratch() / "trace";
+        // One thread: a finding replays the same way (the parallel path is tested by test_parallel_reports).
+        options.jobs = 1;
         gpueff::nsys::translate(options, {});
     } catch (const gpueff::Error& e) {
         // A refusal with a message is the expected outcome for most mutations; an input must never reach

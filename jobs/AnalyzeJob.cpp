@@ -82,6 +82,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
         auto stem = request.name.empty() ? inputs.front().stem().string() : request.name;
         if (request.writeTrace) o.prefix = dir / stem;
         o.progress = !request.quiet;
+        o.jobs = request.jobs;
         o.warn = warn;
         // One pass: the merged records go to the .prv writer and into the analysis' trace together.
         pipeline::TraceBuilder builder(read);

@@ -15,6 +15,7 @@ struct AnalyzeRequest {
     std::optional<std::int64_t> begin, end;
     bool writeTrace = true; // false: the report only, no NAME.prv/.pcf/.row/.json beside it
     bool quiet = false, stats = false;
+    unsigned jobs = 0; // reports read in parallel (0: one worker per core)
 };
 
 // Translates the exports (writing the trace into outDir unless told not to) and analyzes the records in

@@ -18,30 +18,40 @@ std::uint64_t indexHash(std::string_view name) {
 }
 } // namespace
 
-std::int64_t NameDictionary::valueOf(std::string_view name) {
-    // The hash only places names in this process's table; values come from the names' sorted order.
-    std::uint64_t h = indexHash(name);
-    auto tag = static_cast<std::uint32_t>(h >> 32);
+// The value of `name`, or -1 with `slot` at the empty slot where it would go.
+std::int64_t NameDictionary::find(std::string_view name, std::uint64_t hash, std::size_t& slot) const {
+    auto tag = static_cast<std::uint32_t>(hash >> 32);
     std::size_t mask = slots_.size() - 1;
-    std::size_t i = h & mask;
-    for (;; i = (i + 1) & mask) {
-        const Slot& s = slots_[i];
-        if (s.entry == 0) break;
+    for (slot = hash & mask;; slot = (slot + 1) & mask) {
+        const Slot& s = slots_[slot];
+        if (s.entry == 0) return -1;
         if (s.tag != tag) continue;
         const Entry& e = entries_[s.entry - 1];
         // An empty name may come with a null data pointer, which memcmp must not be given even for 0 bytes.
         if (e.length == name.size() && (name.empty() || std::memcmp(e.name, name.data(), name.size()) == 0))
             return e.value;
     }
-    if (assigned_)
-        throw Error("internal error: the name '" + std::string(name) +
-                    "' was not collected before event values were assigned");
+}
+
+std::int64_t NameDictionary::valueOf(std::string_view name) {
+    // The hash only places names in this process's table; values come from the names' sorted order.
+    std::uint64_t h = indexHash(name);
+    std::size_t i = 0;
+    if (assigned_) {
+        auto v = find(name, h, i);
+        if (v < 0)
+            throw Error("internal error: the name '" + std::string(name) +
+                        "' was not collected before event values were assigned");
+        return v;
+    }
+    std::lock_guard lock(collecting_);
+    if (auto v = find(name, h, i); v >= 0) return v;
     if (entries_.size() >= static_cast<std::size_t>(kValueLimit - 1))
         throw Error("more than 2^31 distinct names under one event type: Paraver values cannot number them");
     std::string_view stored = store(name);
     auto provisional = static_cast<std::uint32_t>(entries_.size() + 1);
     entries_.push_back({stored.data(), static_cast<std::uint32_t>(stored.size()), provisional});
-    slots_[i] = {static_cast<std::uint32_t>(entries_.size()), tag};
+    slots_[i] = {static_cast<std::uint32_t>(entries_.size()), static_cast<std::uint32_t>(h >> 32)};
     if (2 * entries_.size() > slots_.size()) growSlots();
     return provisional;
 }

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,9 @@ namespace gpueff {
 // NVTX names are often all distinct (PyTorch ranges carry sequence numbers), so this is the translator's one
 // structure that grows with the trace: names live packed in an arena, the index is an open-addressing table
 // of 8-byte slots, and a name costs its length plus about 40 bytes.
+// Thread safety: reports are read by parallel workers, so collecting takes a lock (names arrive from several
+// threads; values are only provisional then, and the final numbering does not depend on arrival order).
+// assignValues() is called by one thread while no worker runs, after which valueOf only reads: no lock.
 class NameDictionary {
 public:
     // Collecting: records the name and returns a provisional value (not final). Assigned: its value.
@@ -43,6 +47,7 @@ private:
         std::uint32_t entry = 0; // index + 1; 0: empty
         std::uint32_t tag = 0;   // high bits of the name's hash, checked before the name itself
     };
+    std::int64_t find(std::string_view name, std::uint64_t hash, std::size_t& slot) const;
     std::vector<std::uint32_t> sortedOrder() const;
     std::string_view store(std::string_view name);
     void growSlots();
@@ -52,6 +57,7 @@ private:
     std::vector<std::unique_ptr<char[]>> chunks_;
     std::size_t chunkUsed_ = 0, chunkSize_ = 0;
     bool assigned_ = false;
+    std::mutex collecting_;
 };
 
 } // namespace gpueff

@@ -17,12 +17,12 @@ constexpr int kNewestSchemaMajor = 3;
 
 } // namespace
 
-NsysExport::NsysExport(const std::filesystem::path& path) : db_(path) {
+NsysExport::NsysExport(const std::filesystem::path& path, int cacheKiB) : db_(path, cacheKiB) {
     readAll();
 }
 
-NsysExport::NsysExport(const std::filesystem::path& name, std::vector<unsigned char> image)
-    : db_(name, std::move(image)) {
+NsysExport::NsysExport(const std::filesystem::path& name, std::vector<unsigned char> image, int cacheKiB)
+    : db_(name, std::move(image), cacheKiB) {
     readAll();
 }
 

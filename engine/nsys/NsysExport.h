@@ -29,9 +29,11 @@ inline std::int64_t globalPidOf(std::int64_t globalTid) {
 // versions, host, clock origin, the string table and the names of processes and threads.
 class NsysExport {
 public:
-    explicit NsysExport(const std::filesystem::path& path);
+    // cacheKiB: SQLite's page cache for this export (sqlite::Database).
+    explicit NsysExport(const std::filesystem::path& path, int cacheKiB = sqlite::Database::kDefaultCacheKiB);
     // An export held in memory (a serialized SQLite image); `name` stands for the file in messages.
-    NsysExport(const std::filesystem::path& name, std::vector<unsigned char> image);
+    NsysExport(const std::filesystem::path& name, std::vector<unsigned char> image,
+               int cacheKiB = sqlite::Database::kDefaultCacheKiB);
 
     const std::filesystem::path& path() const { return db_.path(); }
     const sqlite::Database& db() const { return db_; }

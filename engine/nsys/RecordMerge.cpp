@@ -14,10 +14,7 @@ void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline:
         sources[i]->advance();
         if (sources[i]->peek()) heap.push_back(i);
     }
-    auto later = [&](std::size_t a, std::size_t b) {
-        const auto &sa = *sources[a], &sb = *sources[b];
-        return paraver::recordBefore(*sb.peek(), sb.sequence(), *sa.peek(), sa.sequence());
-    };
+    auto later = [&](std::size_t a, std::size_t b) { return headBefore(*sources[b], *sources[a]); };
     std::make_heap(heap.begin(), heap.end(), later);
     std::vector<std::uint64_t> countBySource(sources.size(), 0);
     std::uint64_t nextProgress = 1 << 20;
@@ -53,11 +50,8 @@ void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline:
         }
     }
     if (progress) std::fprintf(stderr, "\r\x1b[K");
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-        summary.recordsByKind[sources[i]->name()] += countBySource[i];
-        if (auto* iv = dynamic_cast<IntervalSource*>(sources[i].get()); iv && iv->skipped())
-            summary.skipped["rows skipped by " + iv->name()] += iv->skipped();
-    }
+    for (std::size_t i = 0; i < sources.size(); ++i)
+        sources[i]->count(countBySource[i], summary.recordsByKind, summary.skipped);
 }
 
 } // namespace gpueff::nsys

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,12 +20,23 @@ class RecordSource {
 public:
     virtual ~RecordSource() = default;
     const TraceRecord* peek() const { return has_ ? &current_ : nullptr; }
+    // The merge key beyond the record itself: the record's place in its source, and the source's place among
+    // all sources of the trace (report index << 32 | place among the report's sources), the last tie-break.
     std::uint64_t sequence() const { return sequence_; }
+    std::uint64_t origin() const { return origin_; }
+    void setOrigin(std::uint64_t origin) { origin_ = origin; }
     void advance() {
         has_ = window_ < 0 ? fill(current_) : nextReordered();
-        ++sequence_;
+        if (!relays_) ++sequence_;
     }
     virtual std::string name() const = 0;
+    // After the merge: adds the `written` records of this source to `byKind` (by source name) and the rows it
+    // skipped to `skipped` (by reason). A stream relaying other sources adds theirs.
+    virtual void count(std::uint64_t written, std::map<std::string, std::uint64_t>& byKind,
+                       std::map<std::string, std::uint64_t>& skipped) const {
+        (void)skipped;
+        byKind[name()] += written;
+    }
 
     // The source reads rows in storage order, which may run up to `window` ns behind the latest start seen
     // (nsys stores tables almost sorted). Records are then held until no later row can precede them: memory
@@ -32,6 +44,15 @@ public:
     void setReorderWindow(std::int64_t window) { window_ = window; }
 
 protected:
+    RecordSource() = default;
+    // For a stream relaying records merged from other sources (ReportStreams): fill() gives each record the
+    // key it had in its own source with relayKey().
+    struct Relay {};
+    explicit RecordSource(Relay) : relays_(true) {}
+    void relayKey(std::uint64_t sequence, std::uint64_t origin) {
+        sequence_ = sequence;
+        origin_ = origin;
+    }
     // Writes the next record into out; false when the stream is exhausted.
     virtual bool fill(TraceRecord& out) = 0;
 
@@ -39,8 +60,8 @@ private:
     bool nextReordered();
 
     TraceRecord current_;
-    bool has_ = false;
-    std::uint64_t sequence_ = 0;
+    bool has_ = false, relays_ = false;
+    std::uint64_t sequence_ = 0, origin_ = 0;
     std::int64_t window_ = -1; // < 0: fill() already yields time order
     std::vector<TraceRecord> held_;
     std::vector<std::pair<std::size_t, std::uint64_t>> heldOrder_; // heap of (index in held_, arrival)
@@ -49,6 +70,17 @@ private:
     std::int64_t latest_ = INT64_MIN;
     bool drained_ = false;
 };
+
+// The merge order of the heads of two sources: the trace's total order of records (recordBefore), then the
+// sources' places, so that no two heads tie and any grouping of the sources merges into the same stream.
+inline bool headBefore(const RecordSource& a, const RecordSource& b) {
+    const TraceRecord &x = *a.peek(), &y = *b.peek();
+    if (x.time != y.time) return x.time < y.time;
+    if (x.order != y.order) return x.order < y.order;
+    if (x.row != y.row) return x.row < y.row;
+    if (a.sequence() != b.sequence()) return a.sequence() < b.sequence();
+    return a.origin() < b.origin();
+}
 
 struct Interval {
     std::uint32_t row = 0;
@@ -70,6 +102,11 @@ protected:
 
 public:
     std::uint64_t skipped() const { return skipped_; }
+    void count(std::uint64_t written, std::map<std::string, std::uint64_t>& byKind,
+               std::map<std::string, std::uint64_t>& skipped) const override {
+        byKind[name()] += written;
+        if (skipped_) skipped["rows skipped by " + name()] += skipped_;
+    }
 
 private:
     struct PendingEnd {

@@ -51,16 +51,42 @@ struct ReportObjects {
     }
 };
 
+// The catalogue of event types and values shared by the whole trace, as one report writes to it: its labels
+// carry the report's rank, so that where reports disagree the label kept does not depend on which parallel
+// worker wrote first (EventCatalog).
+class ReportCatalog {
+public:
+    ReportCatalog(paraver::EventCatalog& catalog, std::size_t report)
+        : catalog_(catalog), from_(static_cast<std::uint32_t>(report + 1)) {}
+    void declare(std::uint32_t type, std::string label) { catalog_.declare(type, std::move(label), from_); }
+    void labelValue(std::uint32_t type, std::int64_t value, std::string label) {
+        catalog_.labelValue(type, value, std::move(label), from_);
+    }
+    bool declared(std::uint32_t type) const { return catalog_.declared(type); }
+    void joinFamily(std::uint32_t type, std::uint32_t member) { catalog_.joinFamily(type, member); }
+    NameDictionary& names(std::uint32_t type) { return catalog_.names(type); }
+    std::int64_t nameValue(std::uint32_t type, std::string_view name) {
+        return catalog_.nameValue(type, name);
+    }
+
+private:
+    paraver::EventCatalog& catalog_;
+    std::uint32_t from_;
+};
+
 // Everything a record source of one report needs: the export, its clock shift, the rows of the layout and
-// the catalogue of event types and values shared by the whole trace.
+// the catalogue of event types and values shared by the whole trace. One report's sources run on one thread
+// at a time; only the catalogue is shared between reports.
 class ReportContext {
 public:
-    ReportContext(const NsysExport& ex, std::int64_t clockShift, paraver::EventCatalog& types)
-        : report(ex), shift(clockShift), catalog(types) {}
+    // `index`: the report's place among the inputs.
+    ReportContext(const NsysExport& ex, std::size_t index, std::int64_t clockShift,
+                  paraver::EventCatalog& types)
+        : report(ex), shift(clockShift), catalog(types, index) {}
 
     const NsysExport& report;
     std::int64_t shift; // output time = export time + shift
-    paraver::EventCatalog& catalog;
+    ReportCatalog catalog;
     std::unordered_map<std::int64_t, std::uint32_t> threadRows;
     std::map<StreamKey, std::uint32_t> streamRows;
     std::map<std::pair<StreamKey, std::uint32_t>, std::uint32_t> laneRows; // (stream, lane > 0) -> row

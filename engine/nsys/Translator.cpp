@@ -1,6 +1,7 @@
 #include "engine/nsys/Translator.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/FileLimits.h"
 #include "engine/nsys/ClockAlignment.h"
 #include "engine/nsys/EventTypeLabels.h"
 #include "engine/nsys/HostSources.h"
@@ -8,6 +9,7 @@
 #include "engine/nsys/NvtxSources.h"
 #include "engine/nsys/RecordMerge.h"
 #include "engine/nsys/ReportContext.h"
+#include "engine/nsys/ReportStreams.h"
 #include "engine/nsys/RowValidity.h"
 #include "engine/nsys/Sidecar.h"
 #include "engine/nsys/TaskLayout.h"
@@ -19,6 +21,8 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <sqlite3.h>
+#include <thread>
 #include <unistd.h>
 
 namespace gpueff::nsys {
@@ -27,8 +31,34 @@ namespace {
 
 // Clocks of one job's nodes agree within milliseconds after NTP; a larger sync correction is suspicious.
 constexpr std::int64_t kMaxSyncCorrectionNs = 10'000'000'000;
-// SQLite page cache (and sort memory) for all reports together, and the least one report gets.
-constexpr int kCacheBudgetKiB = 16 * 1024, kMinCacheKiB = 1024;
+// SQLite's page cache for all reports together, shared out when the exports are opened (the number of
+// reports is known up front), so the budget holds from the first query on, pre-pass included: 16 MiB for one
+// report, 256 KiB each for 64. Reads are mostly sequential scans, which a cache does not speed up; the pages
+// that matter (B-tree interior pages of the tables joined by key) are few. A floor of 16 pages of 4 KiB keeps
+// each connection working; it exceeds the budget only beyond 256 reports (by 64 KiB per report).
+constexpr int kCacheBudgetKiB = 16 * 1024, kMinCacheKiB = 64;
+// File descriptors: each report holds its export open, and SQLite opens a temporary file for each sort or
+// automatic index that outgrows memory while its statement is open; about 6 per report were measured with
+// large exports whose tables are stored out of time order. Plus the outputs and the standard streams.
+constexpr std::uint64_t kFdsPerReport = 6, kFdsBase = 16;
+// cache_size bounds the cache of each export, but not those SQLite gives the temporary B-trees of joins
+// (automatic indexes) and sorts: 2 MB each (SQLITE_DEFAULT_CACHE_SIZE), about 1.4 MB per report measured
+// with 64 reports. SQLite's soft heap limit bounds them all together: past it, every page cache reuses its
+// own pages instead of growing, and sorts spill sooner. Its allowance per report is for what is not cache
+// (schema, prepared statements).
+constexpr std::int64_t kHeapPerReport = 512 * 1024;
+
+// Sets SQLite's process-wide soft heap limit for the translation, and restores the previous one after.
+class SqliteHeapBudget {
+public:
+    explicit SqliteHeapBudget(std::int64_t bytes) : previous_(sqlite3_soft_heap_limit64(bytes)) {}
+    ~SqliteHeapBudget() { sqlite3_soft_heap_limit64(previous_); }
+    SqliteHeapBudget(const SqliteHeapBudget&) = delete;
+    SqliteHeapBudget& operator=(const SqliteHeapBudget&) = delete;
+
+private:
+    sqlite3_int64 previous_;
+};
 
 std::vector<const SourceKind*> selectKinds(const TranslateOptions& o) {
     auto names = kindNames();
@@ -63,9 +93,13 @@ bool hasGpuActivity(const NsysExport& ex) {
 // The names pass: every source whose records carry name values runs once without writing, so that the
 // catalogue knows every name of the trace before values are numbered in the names' order. It reads what the
 // writing pass reads (same queries, same decoding), so no name can be missed; what it counts is discarded.
+// Reports run in parallel: the catalogue collects names from several threads, and the values assigned do
+// not depend on the order names arrive in.
 void collectNames(std::vector<std::unique_ptr<ReportContext>>& contexts,
-                  const std::vector<const SourceKind*>& kinds, paraver::EventCatalog& catalog) {
-    for (auto& ctx : contexts) {
+                  const std::vector<const SourceKind*>& kinds, paraver::EventCatalog& catalog,
+                  unsigned jobs) {
+    forEachReport(contexts.size(), jobs, [&](std::size_t i) {
+        auto& ctx = contexts[i];
         auto repaired = ctx->report.repairedText();
         std::vector<std::unique_ptr<RecordSource>> sources;
         for (const auto* k : kinds)
@@ -75,8 +109,13 @@ void collectNames(std::vector<std::unique_ptr<ReportContext>>& contexts,
             }
         ctx->report.restoreRepairedText(std::move(repaired));
         ctx->startWriting();
-    }
+    });
     catalog.assignValues();
+}
+
+unsigned workerCount(unsigned jobs) {
+    if (jobs > 0) return jobs;
+    return std::max(1u, std::thread::hardware_concurrency());
 }
 
 } // namespace
@@ -116,41 +155,51 @@ TranslateSummary translate(const TranslateOptions& options,
     bool wantMpi =
         std::any_of(kinds.begin(), kinds.end(), [](auto* k) { return std::string(k->name) == "mpi"; });
 
-    std::vector<std::unique_ptr<NsysExport>> reports;
-    std::vector<ReportObjects> objects(options.inputs.size());
-    std::vector<std::size_t> withoutGpu;
+    const unsigned jobs = workerCount(options.jobs);
+    const std::size_t inputCount = options.inputs.size();
+    if (options.images.empty())
+        ensureFileDescriptors(kFdsBase + kFdsPerReport * inputCount,
+                              std::to_string(inputCount) + (inputCount == 1 ? " report" : " reports"));
+    const int cacheKiB =
+        std::max(kMinCacheKiB, static_cast<int>(kCacheBudgetKiB / static_cast<std::int64_t>(inputCount)));
+    SqliteHeapBudget heapBudget(std::int64_t{kCacheBudgetKiB} * 1024 +
+                                kHeapPerReport * static_cast<std::int64_t>(inputCount));
+    std::vector<std::unique_ptr<NsysExport>> reports(inputCount);
+    std::vector<ReportObjects> objects(inputCount);
+    std::vector<char> gpuActivity(inputCount, 1);
     bool tty = options.progress && ::isatty(STDERR_FILENO);
-    for (std::size_t i = 0; i < options.inputs.size(); ++i) {
+    // The pre-pass, one report per worker: a report only writes its own slots.
+    forEachReport(inputCount, jobs, [&](std::size_t i) {
         if (tty)
-            std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1,
-                         options.inputs.size(), options.inputs[i].filename().c_str());
+            std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, inputCount,
+                         options.inputs[i].filename().c_str());
         if (options.images.empty())
-            reports.push_back(std::make_unique<NsysExport>(options.inputs[i]));
+            reports[i] = std::make_unique<NsysExport>(options.inputs[i], cacheKiB);
         else
-            reports.push_back(std::make_unique<NsysExport>(options.inputs[i], options.images.at(i)));
+            reports[i] = std::make_unique<NsysExport>(options.inputs[i], options.images.at(i), cacheKiB);
         // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
         // do.
-        if (!hasGpuActivity(*reports.back())) {
-            if (options.inputs.size() == 1) failNoGpuActivity(*reports.back());
-            withoutGpu.push_back(i);
+        if (!hasGpuActivity(*reports[i])) {
+            if (inputCount == 1) failNoGpuActivity(*reports[i]);
+            gpuActivity[i] = 0;
         }
-        for (const auto* k : kinds) k->discover(*reports.back(), objects[i]);
+        for (const auto* k : kinds) k->discover(*reports[i], objects[i]);
         // Ranks order tasks even when MPI records themselves are not translated.
         if (!wantMpi) {
             ReportObjects ranks;
-            discoverMpi(*reports.back(), ranks);
+            discoverMpi(*reports[i], ranks);
             for (const auto& [pid, p] : ranks.processes)
                 if (p.mpiRank >= 0 && objects[i].processes.count(pid))
                     objects[i].processes[pid].mpiRank = p.mpiRank;
         }
         if (objects[i].firstTime > objects[i].lastTime)
-            reports.back()->db().fail("nothing to translate with the selected kinds");
-    }
+            reports[i]->db().fail("nothing to translate with the selected kinds");
+    });
+    std::vector<std::size_t> withoutGpu;
+    for (std::size_t i = 0; i < inputCount; ++i)
+        if (!gpuActivity[i]) withoutGpu.push_back(i);
 
     if (withoutGpu.size() == reports.size()) failNoGpuActivity(*reports.front());
-    // All reports are read at once: share a fixed budget so memory does not grow with their number.
-    for (auto& r : reports)
-        r->db().setCacheKiB(std::max<int>(kMinCacheKiB, kCacheBudgetKiB / static_cast<int>(reports.size())));
     for (auto i : withoutGpu)
         if (log) log(options.inputs[i].string() + ": no GPU activity; merged for its CPU-side records");
     // Clock alignment: UTC session starts, then the end of MPI_Init when every report has one.
@@ -201,7 +250,8 @@ TranslateSummary translate(const TranslateOptions& options,
     declareEventTypes(catalog);
     std::vector<std::unique_ptr<ReportContext>> contexts;
     for (std::size_t i = 0; i < reports.size(); ++i)
-        contexts.push_back(std::make_unique<ReportContext>(*reports[i], checkedSub(shift[i], zero), catalog));
+        contexts.push_back(
+            std::make_unique<ReportContext>(*reports[i], i, checkedSub(shift[i], zero), catalog));
     paraver::TraceLayout layout = buildTaskLayout(reports, objects, options.threadNames, contexts);
     summary.tasks = layout.tasks.size();
     summary.threads = layout.rows.size();
@@ -209,11 +259,18 @@ TranslateSummary translate(const TranslateOptions& options,
 
     std::map<std::string, std::uint32_t> domainBases = nvtxDomainBases(reports);
     for (auto& ctx : contexts) ctx->nvtxDomainBases = &domainBases;
-    collectNames(contexts, kinds, catalog);
+    collectNames(contexts, kinds, catalog, jobs);
 
-    std::vector<std::unique_ptr<RecordSource>> sources;
-    for (auto& ctx : contexts)
-        for (const auto* k : kinds) k->open(*ctx, sources);
+    // Each report's sources, opened in parallel; their origins order them as the reports and kinds are.
+    std::vector<std::vector<std::unique_ptr<RecordSource>>> reportSources(inputCount);
+    forEachReport(inputCount, jobs, [&](std::size_t i) {
+        for (const auto* k : kinds) k->open(*contexts[i], reportSources[i]);
+        for (std::size_t j = 0; j < reportSources[i].size(); ++j)
+            reportSources[i][j]->setOrigin(std::uint64_t{i} << 32 | j);
+    });
+    // Messages pair calls of different reports: computed up front (before workers read the reports), merged
+    // as one more source, after every report's.
+    std::unique_ptr<RecordSource> messages;
     if (wantMpi && reports.size() > 0) {
         std::vector<ReportContext*> ptrs;
         std::vector<std::map<std::int64_t, std::int64_t>> ranks(reports.size());
@@ -223,13 +280,14 @@ TranslateSummary translate(const TranslateOptions& options,
                 if (p.mpiRank >= 0) ranks[i][pid] = p.mpiRank;
         }
         std::uint64_t unmatched = 0;
-        if (auto messages = matchMpiMessages(ptrs, ranks, unmatched)) sources.push_back(std::move(messages));
+        messages = matchMpiMessages(ptrs, ranks, unmatched);
+        if (messages) messages->setOrigin(UINT64_MAX);
         if (unmatched)
             summary.skipped["MPI point-to-point calls without a matching partner (no message line)"] +=
                 unmatched;
     }
     for (auto& o : objects)
-        for (const auto& [why, n] : o.skipped) summary.skipped[why] += n;
+        for (const auto& [why, rows] : o.skipped) summary.skipped[why] += rows;
 
     std::filesystem::path prefix = options.prefix;
     auto withExt = [&](const char* ext) {
@@ -271,7 +329,22 @@ TranslateSummary translate(const TranslateOptions& options,
         (prefix.empty() ? std::string("the sidecar JSON") : withExt(".json").filename().string()));
     info.layout = layout;
     head->begin(info);
+    // One worker reads the reports on this thread, one source after the other as they merge; more read them
+    // in parallel and this thread merges the reports' streams (ReportStreams): the same records in the same
+    // order either way.
+    std::unique_ptr<ReportStreams> workers;
+    std::vector<std::unique_ptr<RecordSource>> sources;
+    if (jobs <= 1) {
+        for (auto& list : reportSources)
+            for (auto& s : list) sources.push_back(std::move(s));
+    } else {
+        workers = std::make_unique<ReportStreams>(std::move(reportSources), jobs);
+        sources = workers->streams();
+    }
+    if (messages) sources.push_back(std::move(messages));
     mergeSources(sources, *head, catalog, summary, tty);
+    sources.clear();
+    workers.reset();
     pipeline::StreamLabels labels;
     labels.writePcf = [&catalog](std::FILE* f) { catalog.writePcf(f); };
     const std::string application =
@@ -283,7 +356,7 @@ TranslateSummary translate(const TranslateOptions& options,
     if (prvSink) summary.bytes = prvSink->bytes();
     // Sources report what they skipped as they go, so this is read after the merge.
     for (auto& ctx : contexts)
-        for (const auto& [why, n] : ctx->skipped) summary.skipped[why] += n;
+        for (const auto& [why, rows] : ctx->skipped) summary.skipped[why] += rows;
     for (std::size_t i = 0; i < reports.size(); ++i) {
         summary.offsets[i].skippedRows = reports[i]->skippedRows();
         summary.offsets[i].repairedText = reports[i]->repairedText();

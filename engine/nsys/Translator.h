@@ -23,6 +23,9 @@ struct TranslateOptions {
     std::set<std::string> only, skip; // kinds (see sourceKinds())
     bool threadNames = false;         // nsys thread names in the .row instead of THREAD a.t.n
     bool progress = false;
+    // Reports read in parallel by this many workers (0: one per core, std::thread::hardware_concurrency);
+    // 1 reads them one after the other on the calling thread. The output does not depend on it.
+    unsigned jobs = 0;
     // Called once per table and reason for rows skipped or text repaired (after the outputs are written);
     // the CLI prints each as "gpueff: warning: <line>" whatever --quiet says.
     std::function<void(const std::string&)> warn;

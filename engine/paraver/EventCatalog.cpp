@@ -7,9 +7,19 @@
 
 namespace gpueff::paraver {
 
-void EventCatalog::declare(std::uint32_t type, std::string label) {
+void EventCatalog::declare(std::uint32_t type, std::string label, std::uint32_t from) {
+    std::lock_guard lock(mutex_);
     auto& t = types_[type];
-    if (t.label.empty()) t.label = std::move(label);
+    if (t.labelFrom == kNoWriter || from < t.labelFrom) {
+        t.label = std::move(label);
+        t.labelFrom = from;
+    }
+}
+
+bool EventCatalog::declared(std::uint32_t type) const {
+    std::lock_guard lock(mutex_);
+    auto it = types_.find(type);
+    return it != types_.end() && it->second.labelFrom != kNoWriter;
 }
 
 EventCatalog::TypeInfo& EventCatalog::at(std::uint32_t type) {
@@ -18,8 +28,13 @@ EventCatalog::TypeInfo& EventCatalog::at(std::uint32_t type) {
     return t;
 }
 
-void EventCatalog::labelValue(std::uint32_t type, std::int64_t value, std::string label) {
-    at(type).fixed[value] = std::move(label);
+void EventCatalog::labelValue(std::uint32_t type, std::int64_t value, std::string label, std::uint32_t from) {
+    std::lock_guard lock(mutex_);
+    auto& t = at(type);
+    auto [writer, added] = t.fixedFrom.emplace(value, from);
+    if (!added && from < writer->second) return;
+    writer->second = from;
+    t.fixed[value] = std::move(label);
 }
 
 EventCatalog::Family& EventCatalog::newFamily(std::int64_t firstValue) {
@@ -31,23 +46,27 @@ EventCatalog::Family& EventCatalog::newFamily(std::int64_t firstValue) {
 }
 
 void EventCatalog::shareNames(std::initializer_list<std::uint32_t> types, std::int64_t firstValue) {
+    std::lock_guard lock(mutex_);
     auto& f = newFamily(firstValue);
     for (auto t : types) at(t).names = &f.names;
 }
 
 void EventCatalog::joinFamily(std::uint32_t type, std::uint32_t member) {
+    std::lock_guard lock(mutex_);
     auto& t = at(type);
     if (t.names) return;
     t.names = &names(member);
 }
 
 NameDictionary& EventCatalog::names(std::uint32_t type) {
+    std::lock_guard lock(mutex_);
     auto& t = at(type);
     if (!t.names) t.names = &newFamily(1).names;
     return *t.names;
 }
 
 void EventCatalog::assignValues() {
+    std::lock_guard lock(mutex_);
     for (auto& f : families_) f.names.assignValues(f.firstValue);
     assigned_ = true;
 }

@@ -2,6 +2,7 @@
 
 #include "engine/common/Error.h"
 
+#include <cerrno>
 #include <fstream>
 #include <sqlite3.h>
 
@@ -52,7 +53,7 @@ void Database::Close::operator()(sqlite3* db) const {
     sqlite3_close(db);
 }
 
-Database::Database(const std::filesystem::path& path) : path_(path) {
+Database::Database(const std::filesystem::path& path, int cacheKiB) : path_(path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) throw Error(path.string() + ": no such file");
     if (!looksLikeSqlite(path)) throw Error(path.string() + ": not an SQLite database (bad file header)");
@@ -64,11 +65,14 @@ Database::Database(const std::filesystem::path& path) : path_(path) {
         throw Error(path.string() +
                     ": cannot open SQLite database: " + (db ? sqlite3_errmsg(db) : "out of memory"));
     // Sorting and automatic indexes spill to temporary files, so memory stays bounded for any export size.
-    sqlite3_exec(db, "PRAGMA temp_store=FILE; PRAGMA cache_size=-16384;", nullptr, nullptr, nullptr);
+    // (temp_store=MEMORY would save their file descriptors but sort whole tables in memory: SQLite's sorter
+    // never spills when temporary storage is memory.)
+    sqlite3_exec(db, ("PRAGMA temp_store=FILE; PRAGMA cache_size=-" + std::to_string(cacheKiB)).c_str(),
+                 nullptr, nullptr, nullptr);
     readSchema();
 }
 
-Database::Database(const std::filesystem::path& name, std::vector<unsigned char> image)
+Database::Database(const std::filesystem::path& name, std::vector<unsigned char> image, int cacheKiB)
     : path_(name), image_(std::move(image)) {
     if (image_.size() < 16 ||
         std::string_view(reinterpret_cast<const char*>(image_.data()), 15) != "SQLite format 3")
@@ -84,7 +88,8 @@ Database::Database(const std::filesystem::path& name, std::vector<unsigned char>
     auto size = static_cast<sqlite3_int64>(image_.size());
     if (sqlite3_deserialize(db, "main", image_.data(), size, size, SQLITE_DESERIALIZE_READONLY) != SQLITE_OK)
         throw Error(name.string() + ": cannot open SQLite database: " + sqlite3_errmsg(db));
-    sqlite3_exec(db, "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384;", nullptr, nullptr, nullptr);
+    sqlite3_exec(db, ("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-" + std::to_string(cacheKiB)).c_str(),
+                 nullptr, nullptr, nullptr);
     readSchema();
 }
 
@@ -97,11 +102,6 @@ Database::~Database() = default;
 
 void Database::fail(const std::string& what) const {
     throw Error(path_.string() + ": " + what);
-}
-
-void Database::setCacheKiB(int kib) const {
-    std::string pragma = "PRAGMA cache_size=-" + std::to_string(kib);
-    sqlite3_exec(db_.get(), pragma.c_str(), nullptr, nullptr, nullptr);
 }
 
 bool Database::hasTable(std::string_view table) const {
@@ -157,8 +157,12 @@ bool Statement::step() {
     int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
+    // A sort or automatic index that spills needs a temporary file: "unable to open database file" then means
+    // the process ran out of file descriptors, which the message says.
+    int os = sqlite3_system_errno(db_->handle());
+    std::string why = os == EMFILE || os == ENFILE ? "; too many open files, see ulimit -n" : "";
     db_->fail(std::string(corrupt(rc) ? "corrupt database (" : "cannot read database (") +
-              sqlite3_errmsg(db_->handle()) + ") while running: " + sql_);
+              sqlite3_errmsg(db_->handle()) + why + ") while running: " + sql_);
 }
 
 bool Statement::isNull(int col) const {

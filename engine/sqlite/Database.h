@@ -44,10 +44,14 @@ private:
 // A read-only connection to one SQLite file, with the schema facts every reader needs.
 class Database {
 public:
-    explicit Database(const std::filesystem::path& path);
+    // cacheKiB: SQLite's page cache for this connection, set before the first query (which also bounds the
+    // memory each sort uses before spilling to a temporary file).
+    static constexpr int kDefaultCacheKiB = 16 * 1024;
+    explicit Database(const std::filesystem::path& path, int cacheKiB = kDefaultCacheKiB);
     // An in-memory database from a serialized image (sqlite3_deserialize), read-only; `name` stands for the
     // file in messages. Used by the fuzz harness to translate mutated images without touching the disk.
-    Database(const std::filesystem::path& name, std::vector<unsigned char> image);
+    Database(const std::filesystem::path& name, std::vector<unsigned char> image,
+             int cacheKiB = kDefaultCacheKiB);
     ~Database();
     Database(const Database&) = delete;
     Database& operator=(const Database&) = delete;
@@ -59,8 +63,6 @@ public:
     std::optional<std::int64_t> scalarInt(const std::string& sql) const;
     std::optional<std::string> scalarText(const std::string& sql) const;
     sqlite3* handle() const { return db_.get(); }
-    // SQLite's page cache, which also bounds the memory each sort or automatic index uses before spilling.
-    void setCacheKiB(int kib) const;
     [[noreturn]] void fail(const std::string& what) const;
 
 private:

@@ -55,6 +55,7 @@ Action addAnalyze(CLI::App& app) {
         "do not write the translated trace (NAME.prv/.pcf/.row/.json), only the report");
     cmd->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
     cmd->add_flag("--stats", args->stats, "print the seconds of each phase (for benchmarks)");
+    addJobsOption(cmd, args->jobs);
     return [args] {
         analyzeInputs(*args);
         return 0;

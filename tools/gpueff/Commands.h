@@ -36,6 +36,9 @@ Action addHistogram(CLI::App& app);
 Action addModelFactors(CLI::App& app);
 Action addCompare(CLI::App& app);
 
+// -j,--jobs N of translate and analyze: reports read by N parallel workers.
+void addJobsOption(CLI::App* command, unsigned& jobs);
+
 using gpueff::writeTextFile;
 using nsys::exportedSqlite;
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct TranslateArgs {
     std::string prefix;
     std::string only, skip;
     bool threadNames = false, quiet = false, stats = false;
+    unsigned jobs = 0;
 };
 
 std::set<std::string> splitKinds(const std::string& item) {
@@ -37,6 +39,16 @@ std::set<std::string> splitKinds(const std::string& item) {
 }
 
 } // namespace
+
+void addJobsOption(CLI::App* command, unsigned& jobs) {
+    command
+        ->add_option("-j,--jobs", jobs,
+                     "read the reports with N parallel workers (default: one per core, here " +
+                         std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
+                         "); the output is the same for every N")
+        ->type_name("N")
+        ->check(CLI::Range(1u, 4096u));
+}
 
 Action addTranslate(CLI::App& app) {
     auto args = std::make_shared<TranslateArgs>();
@@ -61,6 +73,7 @@ Action addTranslate(CLI::App& app) {
                   "name CPU threads in the .row file with their nsys thread names instead of THREAD 1.t.n");
     cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
     cmd->add_flag("--stats", args->stats, "print records/s and MB/s of the translation (for benchmarks)");
+    addJobsOption(cmd, args->jobs);
     return [args] {
         nsys::TranslateOptions o;
         for (const auto& in : args->inputs) o.inputs.push_back(exportedSqlite(in));
@@ -69,6 +82,7 @@ Action addTranslate(CLI::App& app) {
         o.skip = splitKinds(args->skip);
         o.threadNames = args->threadNames;
         o.progress = !args->quiet;
+        o.jobs = args->jobs;
         auto start = std::chrono::steady_clock::now();
         auto log = [quiet = args->quiet](const std::string& line) {
             if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());

@@ -1,0 +1,285 @@
+#include "engine/nsys/ReportStreams.h"
+
+#include "engine/common/Error.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+namespace gpueff::nsys {
+
+void forEachReport(std::size_t count, unsigned workers, const std::function<void(std::size_t)>& task) {
+    std::size_t threads = std::min<std::size_t>(std::max(workers, 1u), count);
+    if (threads <= 1) {
+        for (std::size_t i = 0; i < count; ++i) task(i);
+        return;
+    }
+    std::atomic<std::size_t> next{0}, firstFailed{SIZE_MAX};
+    std::vector<std::exception_ptr> errors(count);
+    auto run = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < count;) {
+            if (i > firstFailed.load()) return;
+            try {
+                task(i);
+            } catch (...) {
+                errors[i] = std::current_exception();
+                std::size_t seen = firstFailed.load();
+                while (i < seen && !firstFailed.compare_exchange_weak(seen, i)) {
+                }
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(run);
+    run();
+    for (auto& t : pool) t.join();
+    if (firstFailed.load() != SIZE_MAX) std::rethrow_exception(errors[firstFailed.load()]);
+}
+
+namespace {
+
+// A record in a block: its merge key, then the record's fields, its pairs, its communication when it is one.
+// Records are copied field by field (no padding bytes are read), 40 to 100 bytes for most records.
+constexpr std::size_t kHeaderBytes = 8 + 8 + 8 + 4 + 3;
+constexpr std::size_t kMaxRecordBytes =
+    kHeaderBytes + TraceRecord::kMaxPairs * (4 + 8) + sizeof(paraver::Communication);
+
+template <typename T>
+void put(unsigned char*& p, const T& v) {
+    std::memcpy(p, &v, sizeof v);
+    p += sizeof v;
+}
+template <typename T>
+void get(const unsigned char*& p, T& v) {
+    std::memcpy(&v, p, sizeof v);
+    p += sizeof v;
+}
+
+std::size_t encode(const TraceRecord& r, std::uint64_t sequence, std::uint64_t origin, unsigned char* out) {
+    unsigned char* p = out;
+    put(p, sequence);
+    put(p, origin);
+    put(p, r.time);
+    put(p, r.row);
+    put(p, static_cast<std::uint8_t>(r.order));
+    put(p, static_cast<std::uint8_t>(r.isCommunication));
+    put(p, r.pairCount);
+    for (std::uint8_t i = 0; i < r.pairCount; ++i) {
+        put(p, r.pairs[i].type);
+        put(p, r.pairs[i].value);
+    }
+    if (r.isCommunication) {
+        const auto& c = r.comm;
+        put(p, c.sendRow);
+        put(p, c.recvRow);
+        for (auto v : {c.logicalSend, c.physicalSend, c.logicalRecv, c.physicalRecv, c.size, c.tag})
+            put(p, v);
+    }
+    return static_cast<std::size_t>(p - out);
+}
+
+std::size_t decode(const unsigned char* in, TraceRecord& r, std::uint64_t& sequence, std::uint64_t& origin) {
+    const unsigned char* p = in;
+    std::uint8_t order = 0, comm = 0;
+    get(p, sequence);
+    get(p, origin);
+    get(p, r.time);
+    get(p, r.row);
+    get(p, order);
+    get(p, comm);
+    get(p, r.pairCount);
+    r.order = static_cast<paraver::RecordOrder>(order);
+    r.isCommunication = comm != 0;
+    for (std::uint8_t i = 0; i < r.pairCount; ++i) {
+        get(p, r.pairs[i].type);
+        get(p, r.pairs[i].value);
+    }
+    if (r.isCommunication) {
+        auto& c = r.comm;
+        get(p, c.sendRow);
+        get(p, c.recvRow);
+        for (auto* v : {&c.logicalSend, &c.physicalSend, &c.logicalRecv, &c.physicalRecv, &c.size, &c.tag})
+            get(p, *v);
+    }
+    return static_cast<std::size_t>(p - in);
+}
+
+} // namespace
+
+// The merging thread's view of one report: records decoded from the blocks its worker produced.
+class ReportStreams::Stream : public RecordSource {
+public:
+    Stream(ReportStreams& owner, std::size_t report)
+        : RecordSource(Relay{}), owner_(owner), report_(report) {}
+    std::string name() const override { return "report " + std::to_string(report_ + 1); }
+    void count(std::uint64_t, std::map<std::string, std::uint64_t>& byKind,
+               std::map<std::string, std::uint64_t>& skipped) const override {
+        // Read once the stream is exhausted: its worker has finished (seen under the lock in next()).
+        const Report& r = owner_.reports_[report_];
+        for (std::size_t i = 0; i < r.sources.size(); ++i) r.sources[i]->count(r.written[i], byKind, skipped);
+    }
+
+protected:
+    bool fill(TraceRecord& out) override {
+        if (!block_ || offset_ == block_->used) {
+            block_ = owner_.next(report_, std::move(block_));
+            offset_ = 0;
+            if (!block_) return false;
+        }
+        std::uint64_t sequence = 0, origin = 0;
+        offset_ += decode(block_->bytes.get() + offset_, out, sequence, origin);
+        relayKey(sequence, origin);
+        return true;
+    }
+
+private:
+    ReportStreams& owner_;
+    std::size_t report_;
+    std::unique_ptr<Block> block_;
+    std::size_t offset_ = 0;
+};
+
+ReportStreams::ReportStreams(std::vector<std::vector<std::unique_ptr<RecordSource>>> sources,
+                             unsigned workers)
+    : reports_(sources.size()) {
+    for (std::size_t r = 0; r < sources.size(); ++r) {
+        reports_[r].sources = std::move(sources[r]);
+        reports_[r].written.assign(reports_[r].sources.size(), 0);
+    }
+    std::size_t threads = std::min<std::size_t>(std::max(workers, 1u), reports_.size());
+    try {
+        for (std::size_t t = 0; t < threads; ++t) workers_.emplace_back([this] { work(); });
+    } catch (...) {
+        stopWorkers();
+        throw;
+    }
+}
+
+ReportStreams::~ReportStreams() {
+    stopWorkers();
+}
+
+void ReportStreams::stopWorkers() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    work_.notify_all();
+    for (auto& t : workers_)
+        if (t.joinable()) t.join();
+}
+
+std::vector<std::unique_ptr<RecordSource>> ReportStreams::streams() {
+    std::vector<std::unique_ptr<RecordSource>> out;
+    for (std::size_t r = 0; r < reports_.size(); ++r) out.push_back(std::make_unique<Stream>(*this, r));
+    return out;
+}
+
+ReportStreams::Report* ReportStreams::pick() {
+    auto eligible = [](const Report& r) {
+        return !r.busy && !r.finished && r.ready.size() < kBlocksPerReport;
+    };
+    if (waitingFor_ != SIZE_MAX && eligible(reports_[waitingFor_])) return &reports_[waitingFor_];
+    Report* best = nullptr;
+    for (auto& r : reports_)
+        if (eligible(r) && (!best || r.ready.size() < best->ready.size())) best = &r;
+    return best;
+}
+
+void ReportStreams::work() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        if (stop_) return;
+        Report* r = pick();
+        if (!r) {
+            work_.wait(lock);
+            continue;
+        }
+        r->busy = true;
+        std::unique_ptr<Block> block;
+        if (!r->spare.empty()) {
+            block = std::move(r->spare.back());
+            r->spare.pop_back();
+        }
+        lock.unlock();
+        bool more = false;
+        std::exception_ptr error;
+        try {
+            if (!block) block = std::make_unique<Block>();
+            block->used = 0;
+            more = produce(*r, *block);
+        } catch (...) {
+            error = std::current_exception();
+        }
+        lock.lock();
+        r->busy = false;
+        if (block && block->used > 0)
+            r->ready.push_back(std::move(block));
+        else if (block)
+            r->spare.push_back(std::move(block));
+        if (!more) {
+            r->finished = true;
+            r->error = error;
+        }
+        if (waitingFor_ == static_cast<std::size_t>(r - reports_.data())) ready_.notify_one();
+    }
+}
+
+// The report's own k-way merge, as mergeSources does over all sources, until the block is full.
+bool ReportStreams::produce(Report& report, Block& block) {
+    auto& sources = report.sources;
+    auto later = [&](std::size_t a, std::size_t b) { return headBefore(*sources[b], *sources[a]); };
+    if (!report.started) {
+        report.started = true;
+        for (std::size_t i = 0; i < sources.size(); ++i) {
+            sources[i]->advance();
+            if (sources[i]->peek()) report.heap.push_back(i);
+        }
+        std::make_heap(report.heap.begin(), report.heap.end(), later);
+    }
+    auto& heap = report.heap;
+    while (!heap.empty()) {
+        if (block.used + kMaxRecordBytes > kBlockBytes) return true;
+        std::pop_heap(heap.begin(), heap.end(), later);
+        RecordSource* s = sources[heap.back()].get();
+        const TraceRecord& r = *s->peek();
+        if (r.time < report.lastTime)
+            throw Error("internal error: source '" + s->name() + "' is not time-ordered");
+        report.lastTime = r.time;
+        block.used += encode(r, s->sequence(), s->origin(), block.bytes.get() + block.used);
+        ++report.written[heap.back()];
+        s->advance();
+        if (s->peek()) {
+            std::push_heap(heap.begin(), heap.end(), later);
+        } else {
+            heap.pop_back();
+        }
+    }
+    return false;
+}
+
+std::unique_ptr<ReportStreams::Block> ReportStreams::next(std::size_t r, std::unique_ptr<Block> done) {
+    Report& report = reports_[r];
+    std::unique_lock lock(mutex_);
+    if (done) {
+        report.spare.push_back(std::move(done));
+        work_.notify_one(); // room for one more block of this report
+    }
+    waitingFor_ = r;
+    if (report.ready.empty() && !report.finished) work_.notify_one();
+    ready_.wait(lock, [&] { return !report.ready.empty() || report.finished; });
+    waitingFor_ = SIZE_MAX;
+    if (!report.ready.empty()) {
+        auto block = std::move(report.ready.front());
+        report.ready.pop_front();
+        return block;
+    }
+    if (report.error) {
+        auto error = report.error;
+        lock.unlock();
+        std::rethrow_exception(error);
+    }
+    return nullptr;
+}
+
+} // namespace gpueff::nsys

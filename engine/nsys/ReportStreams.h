@@ -1,0 +1,77 @@
+#pragma once
+#include "engine/nsys/RecordSource.h"
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gpueff::nsys {
+
+// Runs task(i) for every i in [0, count) on up to `workers` threads (on the calling thread when one is
+// enough). When tasks fail, rethrows the error of the lowest failing i, the one a loop in index order would
+// have met first; tasks above a failed one are not started.
+void forEachReport(std::size_t count, unsigned workers, const std::function<void(std::size_t)>& task);
+
+// Reports read by parallel workers: each report's sources are merged on a worker thread into fixed-size
+// blocks of encoded records, handed to the merging thread through a queue of at most kBlocksPerReport
+// blocks, so memory is bounded by reports x blocks, never by the trace. streams() gives one RecordSource per
+// report that relays its records with the keys they had in their own sources (RecordSource::headBefore), so
+// merging the report streams yields exactly the stream of merging all sources at once.
+// A worker serves whichever report has the fewest blocks ready (first the one the merge waits for), so with
+// more reports than workers each worker serves several. An error of a worker reaches the merging thread at
+// the place of the stream where it happened, as it would have without workers.
+class ReportStreams {
+public:
+    static constexpr std::size_t kBlockBytes = 32 * 1024, kBlocksPerReport = 3;
+
+    // sources[r]: the opened sources of report r (their origins set); workers start at once.
+    ReportStreams(std::vector<std::vector<std::unique_ptr<RecordSource>>> sources, unsigned workers);
+    ~ReportStreams(); // stops the workers (after their current block) and joins them
+    ReportStreams(const ReportStreams&) = delete;
+    ReportStreams& operator=(const ReportStreams&) = delete;
+
+    // One stream per report, in report order; they refer to this object, which must outlive them.
+    std::vector<std::unique_ptr<RecordSource>> streams();
+
+private:
+    struct Block {
+        std::unique_ptr<unsigned char[]> bytes = std::make_unique<unsigned char[]>(kBlockBytes);
+        std::size_t used = 0;
+    };
+    struct Report {
+        // Touched only by the worker holding `busy` (and by nobody once `finished`).
+        std::vector<std::unique_ptr<RecordSource>> sources;
+        std::vector<std::size_t> heap;
+        std::vector<std::uint64_t> written;
+        std::int64_t lastTime = INT64_MIN;
+        bool started = false;
+        // Under mutex_.
+        std::deque<std::unique_ptr<Block>> ready;
+        std::vector<std::unique_ptr<Block>> spare;
+        bool busy = false, finished = false;
+        std::exception_ptr error;
+    };
+    class Stream;
+
+    void work();
+    void stopWorkers();
+    Report* pick();
+    bool produce(Report& report, Block& block);
+    // Merging thread: the next block of report r (nullptr at its end), giving back `done`.
+    std::unique_ptr<Block> next(std::size_t r, std::unique_ptr<Block> done);
+
+    std::vector<Report> reports_;
+    std::mutex mutex_;
+    std::condition_variable work_, ready_;
+    std::size_t waitingFor_ = SIZE_MAX;
+    bool stop_ = false;
+    std::vector<std::thread> workers_;
+};
+
+} // namespace gpueff::nsys
