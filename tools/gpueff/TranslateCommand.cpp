@@ -2,6 +2,7 @@
 #include "engine/nsys/Translator.h"
 #include "tools/gpueff/Commands.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
