@@ -33,6 +33,8 @@ Action addAnalyze(CLI::App& app);
 Action addHistogram(CLI::App& app);
 Action addModelFactors(CLI::App& app);
 Action addCompare(CLI::App& app);
+Action addCut(CLI::App& app);
+Action addFilter(CLI::App& app);
 
 struct AnalyzeRequest {
     std::vector<std::string> inputs; // empty: the sample export in data/
