@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <unistd.h>
 
 namespace gpueff {
@@ -175,6 +176,14 @@ void OutputFiles::removeStaging() noexcept {
         std::error_code ec;
         fs::remove_all(s.staging, ec);
     }
+}
+
+void writeTextFile(const std::filesystem::path& temporary, const std::filesystem::path& final,
+                   const std::string& text) {
+    std::ofstream out(temporary, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) throw Error(final.string() + ": write failed (disk full?)");
 }
 
 } // namespace gpueff

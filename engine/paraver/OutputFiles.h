@@ -66,4 +66,8 @@ private:
     void removeStaging() noexcept;
 };
 
+// Writes `text` to `temporary` (renamed to `final` later by OutputFiles); errors name the final file.
+void writeTextFile(const std::filesystem::path& temporary, const std::filesystem::path& final,
+                   const std::string& text);
+
 } // namespace gpueff

@@ -1,6 +1,38 @@
 #include "engine/paraver/Trace.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace gpueff::paraver {
+
+namespace {
+
+template <typename T>
+void reorder(std::vector<T>& v, const std::vector<std::uint32_t>& order) {
+    std::vector<T> out(v.size());
+    for (std::size_t i = 0; i < order.size(); ++i) out[i] = v[order[i]];
+    v.swap(out);
+}
+
+// Stable-sorts parallel columns by `key` when it is out of order (pairs of one event record and
+// equal-time records keep their file order).
+template <typename... Columns>
+void sortColumnsBy(std::vector<std::int64_t>& key, Columns&... columns) {
+    if (std::is_sorted(key.begin(), key.end())) return;
+    std::vector<std::uint32_t> order(key.size());
+    std::iota(order.begin(), order.end(), 0U);
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return key[a] < key[b]; });
+    reorder(key, order);
+    (reorder(columns, order), ...);
+}
+
+} // namespace
+
+// Records of a thread are usually written in time order; not always.
+void sortByTime(ThreadRecords& t) {
+    sortColumnsBy(t.eventTime, t.eventType, t.eventValue, t.eventCpu);
+    sortColumnsBy(t.stateBegin, t.stateEnd, t.stateValue, t.stateCpu);
+}
 
 void Trace::indexThreads() {
     firstThreadOfTask_.clear();

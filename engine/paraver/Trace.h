@@ -23,6 +23,10 @@ struct ThreadRecords {
     RecordStream stream;                        // all of the above in Paraver's walking order
 };
 
+// Stable-sorts a thread's state and event columns by time when a writer did not (pairs of one event record
+// and records of equal time keep their order).
+void sortByTime(ThreadRecords& t);
+
 struct CommunicationRecord {
     std::uint32_t sendThread, recvThread; // global 0-based thread index
     std::uint32_t sendCpu, recvCpu;

@@ -31,9 +31,13 @@ struct StreamInfo {
 
 // What a stream knows once it has ended: the .pcf and .row content (labels of types, values and objects).
 // Writers call these to write the files; the analysis parses them, so it reads the labels a user sees.
+// The writers are valid until end() returns.
 struct StreamLabels {
     std::function<void(std::FILE*)> writePcf, writeRow;
 };
+
+// What one of the label writers writes, as text.
+std::string labelText(const std::function<void(std::FILE*)>& write);
 
 class RecordSink {
 public:

@@ -1,8 +1,10 @@
 #include "engine/semantic/LoadedTrace.h"
 
 #include "engine/common/Error.h"
+#include "engine/pipeline/TraceBuilder.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace gpueff::semantic {
 
@@ -48,6 +50,20 @@ std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv,
     paraver::readRow(stem.string() + ".row", labels, expectedRowSizes(trace.header));
     auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(labels));
     loaded->path = prv;
+    return loaded;
+}
+
+std::unique_ptr<LoadedTrace> LoadedTrace::fromStream(pipeline::TraceBuilder& builder,
+                                                     const std::filesystem::path& shown) {
+    auto trace = builder.takeTrace();
+    paraver::TraceLabels labels;
+    auto stem = traceStem(shown).string();
+    std::istringstream pcf(builder.pcfText());
+    paraver::readPcf(pcf, stem + ".pcf", labels);
+    std::istringstream row(builder.rowText());
+    paraver::readRow(row, stem + ".row", labels, expectedRowSizes(trace.header));
+    auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(labels));
+    loaded->path = shown;
     return loaded;
 }
 

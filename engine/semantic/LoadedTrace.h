@@ -9,6 +9,10 @@
 #include <map>
 #include <memory>
 
+namespace gpueff::pipeline {
+class TraceBuilder;
+}
+
 namespace gpueff::semantic {
 
 // A Paraver trace ready for evaluation: records, labels from the .pcf and .row beside it, the object model.
@@ -16,6 +20,10 @@ class LoadedTrace {
 public:
     static std::unique_ptr<LoadedTrace> load(const std::filesystem::path& prv,
                                              const paraver::ReadOptions& options = {});
+    // The trace a TraceBuilder kept of a record stream, labelled by the stream's .pcf and .row content;
+    // `shown` names it in messages (the .prv written beside it, or the input).
+    static std::unique_ptr<LoadedTrace> fromStream(pipeline::TraceBuilder& builder,
+                                                   const std::filesystem::path& shown);
     // From a trace and labels already in memory.
     LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels);
 

@@ -1,144 +1,10 @@
 // `gpueff analyze`: exports (translated on the way) or a Paraver trace -> report.json, report.md and plots.
-#include "engine/common/Error.h"
-#include "engine/nsys/Translator.h"
-#include "engine/paraver/OutputFiles.h"
 #include "engine/semantic/LoadedTrace.h"
+#include "jobs/AnalyzeJob.h"
 #include "metrics/Analysis.h"
-#include "reports/ReportJson.h"
-#include "reports/ReportMarkdown.h"
 #include "tools/gpueff/Commands.h"
 
-#include <chrono>
-#include <cstdio>
-#include <fstream>
-#include <map>
-#include <optional>
-
 namespace gpueff::cli {
-
-namespace {
-
-namespace fs = std::filesystem;
-
-// Inputs as the sidecar of our translation recorded them (path, versions, host, clock offset), and the
-// rows each input had skipped (notes of the report).
-std::vector<reports::ReportInput> sidecarInputs(const fs::path& sidecar, std::vector<std::string>& notes) {
-    std::vector<reports::ReportInput> out;
-    std::ifstream in(sidecar);
-    if (!in) return out;
-    try {
-        auto j = nlohmann::json::parse(in);
-        for (const auto& i : j.value("inputs", nlohmann::json::array())) {
-            out.push_back({i.value("path", ""), i.value("nsys_version", ""), i.value("host", ""),
-                           i.value("offset_ns", std::int64_t{0})});
-            auto skipped = i.value("skipped_rows", nsys::SkippedRows{});
-            auto repaired = i.value("repaired_text", std::map<std::string, std::uint64_t>{});
-            for (auto& n : nsys::dataNotes(out.back().path, skipped, repaired)) notes.push_back(std::move(n));
-        }
-    } catch (const nlohmann::json::exception& e) {
-        throw Error(sidecar.string() + ": not a gpueff sidecar: " + e.what());
-    }
-    return out;
-}
-
-// The translation, the report and the plots are one output set: written into DIR's staging directory
-// (DIR locked meanwhile) and moved into place together at the end, so the report always describes the trace
-// beside it and a failure leaves DIR as it was.
-nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
-    auto t0 = std::chrono::steady_clock::now();
-    auto since = [&t0] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    };
-    auto log = [quiet = request.quiet](const std::string& line) {
-        if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());
-    };
-    // Rows skipped from the inputs are printed even with --quiet: the numbers leave them out.
-    auto warn = [](const std::string& line) { std::fprintf(stderr, "gpueff: warning: %s\n", line.c_str()); };
-    std::vector<fs::path> inputs(request.inputs.begin(), request.inputs.end());
-    if (inputs.empty()) inputs.push_back(GPUEFF_SAMPLE_EXPORT);
-    OutputFiles out({}, dir);
-
-    fs::path prv, prvShown;
-    std::vector<reports::ReportInput> sources;
-    std::vector<std::string> dataNotes;
-    if (semantic::isParaverTrace(inputs.front())) {
-        if (inputs.size() > 1) throw Error("analyze takes one Paraver trace (or several nsys exports)");
-        prv = prvShown = inputs.front();
-        sources = sidecarInputs(semantic::traceStem(prv).string() + ".json", dataNotes);
-    } else {
-        nsys::TranslateOptions o;
-        for (const auto& in : inputs) {
-            if (semantic::isParaverTrace(in))
-                throw Error(in.string() + ": a Paraver trace cannot be mixed with nsys exports");
-            o.inputs.push_back(exportedSqlite(in));
-        }
-        auto stem = request.name.empty() ? inputs.front().stem().string() : request.name;
-        o.prefix = dir / stem;
-        o.progress = !request.quiet;
-        o.warn = warn;
-        std::size_t first = out.size();
-        nsys::translate(o, log, out);
-        // Read back from the staging directory: what this run wrote, not what another may have put in DIR.
-        prv = out.temporary(first);
-        prvShown = out.final(first);
-        sources = sidecarInputs(out.temporary(first + 3), dataNotes);
-    }
-    double translateSeconds = since();
-    // Only the event types the cfgs of the analysis read: GPU activity, synchronization, GPU metrics,
-    // MPI, and NVTX ranges when a region is asked for.
-    paraver::ReadOptions read;
-    read.eventTypes = {
-        {63000001, 63000001}, {63000006, 63000009}, {9400, 9499}, {63000300, 63000399}, {50000001, 50000005}};
-    if (!request.region.empty())
-        read.eventTypes.insert(read.eventTypes.end(), {{9500, 81099}, {63000400, 63000499}});
-    auto trace = semantic::LoadedTrace::load(prv, read);
-    for (const auto& w : trace->trace().warnings()) warn(w);
-    double loadSeconds = since();
-    metrics::AnalysisOptions options;
-    options.begin = request.begin;
-    options.end = request.end;
-    options.region = request.region;
-    options.gemmPattern = request.gemm;
-    auto analysis = metrics::analyze(*trace, options);
-    reports::ReportContextInfo info;
-    info.prv = prvShown.string();
-    info.inputs = sources;
-    info.dataNotes = dataNotes;
-    info.tasks = trace->context().objects.count(semantic::Level::Task);
-    info.threads = trace->context().objects.count(semantic::Level::Thread);
-    nlohmann::json report = reports::reportJson(analysis, info);
-    double analyzeSeconds = since();
-    auto rendered = reports::renderMarkdownReport(report);
-    auto json = out.add(dir / "report.json"), markdown = out.add(dir / "report.md");
-    writeTextFile(out.temporary(json), out.final(json), dumpJson(report));
-    writeTextFile(out.temporary(markdown), out.final(markdown), rendered.markdown);
-    for (const auto& [rel, text] : rendered.files) {
-        auto i = out.add(dir / rel);
-        writeTextFile(out.temporary(i), out.final(i), text);
-    }
-    out.commit();
-    double total = since();
-    if (!request.quiet) {
-        const auto& e = analysis.ncclAsCommunication;
-        log("window " + std::to_string(analysis.window.begin) + " .. " + std::to_string(analysis.window.end) +
-            " ns (" + analysis.window.source + "), " + std::to_string(analysis.activity.devices.size()) +
-            " devices");
-        if (e.computable)
-            std::fprintf(stderr,
-                         "gpueff: parallel efficiency %.1f%% = load balance %.1f%% x communication %.1f%% x "
-                         "orchestration %.1f%%\n",
-                         100 * e.parallel, 100 * e.loadBalance, 100 * e.communication, 100 * e.orchestration);
-        for (const auto& n : analysis.notes) log("note: " + n);
-        log("wrote " + (dir / "report.json").string() + ", " + (dir / "report.md").string());
-    }
-    if (request.stats)
-        std::printf("translate_s=%.4f load_s=%.4f analyze_s=%.4f report_s=%.4f total_s=%.4f\n",
-                    translateSeconds, loadSeconds - translateSeconds, analyzeSeconds - loadSeconds,
-                    total - analyzeSeconds, total);
-    return report;
-}
-
-} // namespace
 
 Action addAnalyze(CLI::App& app) {
     auto args = std::make_shared<AnalyzeRequest>();
@@ -150,8 +16,8 @@ Action addAnalyze(CLI::App& app) {
         "efficiency x orchestration efficiency (NCCL counted as communication and as useful), kernels in "
         "flight "
         "and queued, communication/computation overlap, per-GEMM tensor-core profile, kernel statistics, GPU "
-        "gaps, host offload and MPI efficiency. Nsight Systems exports are first translated into "
-        "DIR/NAME.prv; "
+        "gaps, host offload and MPI efficiency. Nsight Systems exports are translated into DIR/NAME.prv "
+        "and analyzed in the same pass (--no-trace: the report only); "
         "writes DIR/report.json (docs/report.md), DIR/report.md and DIR/plots/*.svg. Without inputs, "
         "analyzes "
         "the sample export shipped in data/.");
@@ -172,27 +38,22 @@ Action addAnalyze(CLI::App& app) {
                     "extended regular expression (case-insensitive) of GEMM kernel names for the tensor-core "
                     "profile")
         ->capture_default_str();
+    cmd->add_flag(
+        "--no-trace", [args](std::int64_t) { args->writeTrace = false; },
+        "do not write the translated trace (NAME.prv/.pcf/.row/.json), only the report");
     cmd->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
     cmd->add_flag("--stats", args->stats, "print the seconds of each phase (for benchmarks)");
     return [args] {
-        analyzeToDirectory(*args);
+        analyzeInputs(*args);
         return 0;
     };
 }
 
-nlohmann::json analyzeToDirectory(const AnalyzeRequest& request) {
-    fs::path dir = request.outDir;
-    std::error_code ec;
-    bool created = !fs::exists(dir, ec);
-    fs::create_directories(dir, ec);
-    if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
-    try {
-        return analyzeInto(request, dir);
-    } catch (...) {
-        // A directory this run created holds nothing after a failure: remove it too (only when empty).
-        if (created) fs::remove(dir, ec);
-        throw;
-    }
+nlohmann::json analyzeInputs(AnalyzeRequest request) {
+    if (request.inputs.empty()) request.inputs.push_back(GPUEFF_SAMPLE_EXPORT);
+    for (auto& in : request.inputs)
+        if (!semantic::isParaverTrace(in)) in = exportedSqlite(in).string();
+    return jobs::analyzeToDirectory(request);
 }
 
 } // namespace gpueff::cli

@@ -1,6 +1,8 @@
 #pragma once
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
+#include "engine/paraver/OutputFiles.h"
+#include "jobs/AnalyzeJob.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -36,21 +38,14 @@ Action addCompare(CLI::App& app);
 Action addCut(CLI::App& app);
 Action addFilter(CLI::App& app);
 
-struct AnalyzeRequest {
-    std::vector<std::string> inputs; // empty: the sample export in data/
-    std::string outDir = "gpueff-report", name, region, gemm;
-    std::optional<std::int64_t> begin, end;
-    bool quiet = false, stats = false;
-};
-// `gpueff analyze`: translates exports into outDir (or reads one Paraver trace), writes report.json,
-// report.md and plots there, and returns the report. No output remains when it throws.
-nlohmann::json analyzeToDirectory(const AnalyzeRequest& request);
+using jobs::AnalyzeRequest;
+// `gpueff analyze` (jobs/AnalyzeJob.h) on inputs as given on the command line: none is the sample export in
+// data/, a .nsys-rep is exported first.
+nlohmann::json analyzeInputs(AnalyzeRequest request);
 
 // INPUT itself, or the .sqlite exported from a .nsys-rep (running nsys export when nsys is on PATH).
 std::filesystem::path exportedSqlite(const std::filesystem::path& input);
 
-// Writes `text` to `temporary` (renamed to `final` later by OutputFiles); errors name the final file.
-void writeTextFile(const std::filesystem::path& temporary, const std::filesystem::path& final,
-                   const std::string& text);
+using gpueff::writeTextFile;
 
 } // namespace gpueff::cli

@@ -68,7 +68,7 @@ nlohmann::json analyzeTrace(const std::string& input) {
     request.gemm = metrics::kDefaultGemmPattern;
     request.quiet = true;
     std::fprintf(stderr, "gpueff: analyzing %s\n", input.c_str());
-    return analyzeToDirectory(request);
+    return analyzeInputs(request);
 }
 
 // A report.json file, or a directory written by `gpueff analyze` that holds one.

@@ -3,17 +3,8 @@
 
 #include <charconv>
 #include <cstdint>
-#include <fstream>
 
 namespace gpueff::cli {
-
-void writeTextFile(const std::filesystem::path& temporary, const std::filesystem::path& final,
-                   const std::string& text) {
-    std::ofstream out(temporary, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) throw Error(final.string() + ": write failed (disk full?)");
-}
 
 CLI::Validator fileNameValidator() {
     return CLI::Validator(

@@ -1,0 +1,94 @@
+#include "engine/pipeline/TraceBuilder.h"
+
+#include "engine/common/Error.h"
+#include "engine/paraver/RecordStream.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace gpueff::pipeline {
+
+namespace {
+// Record indices are 32-bit (RecordStream::index): checked rather than wrapped.
+void checkRoom(std::size_t records, const std::string& source) {
+    if (records >= std::numeric_limits<std::uint32_t>::max())
+        throw Error(source + ": more than 2^32 - 1 records of one kind in one thread");
+}
+} // namespace
+
+void TraceBuilder::begin(const StreamInfo& info) {
+    trace_ = paraver::Trace{};
+    trace_.source = info.source;
+    trace_.header = info.header;
+    trace_.communicatorLines = info.communicatorLines;
+    for (const auto& c : info.comments)
+        if (trace_.comments.size() < paraver::kMaxComments) trace_.comments.push_back(c.substr(0, 1024));
+    trace_.indexThreads();
+    layout_ = info.layout;
+    threadOfRow_.clear();
+    cpuOfRow_.clear();
+    for (const auto& a : info.rows) {
+        auto index = trace_.threadIndex(a.appl, a.task, a.thread);
+        if (index < 0)
+            throw Error("internal error: " + info.source + ": a row's thread is not in the stream's header");
+        threadOfRow_.push_back(static_cast<std::uint32_t>(index));
+        cpuOfRow_.push_back(a.cpu);
+    }
+}
+
+void TraceBuilder::seen(std::int64_t time) {
+    if (time > trace_.header.endTime) ++trace_.recordsAfterEnd;
+    trace_.lastRecordTime = std::max(trace_.lastRecordTime, time);
+}
+
+void TraceBuilder::consume(const TraceRecord& r) {
+    if (r.isCommunication) {
+        const auto& c = r.comm;
+        paraver::CommunicationRecord out{thread(c.sendRow),
+                                         thread(c.recvRow),
+                                         cpu(c.sendRow, c.sendCpu),
+                                         cpu(c.recvRow, c.recvCpu),
+                                         c.logicalSend,
+                                         c.physicalSend,
+                                         c.logicalRecv,
+                                         c.physicalRecv,
+                                         c.size,
+                                         c.tag};
+        checkRoom(trace_.communications.size(), trace_.source);
+        auto index = static_cast<std::uint32_t>(trace_.communications.size());
+        trace_.communications.push_back(out);
+        trace_.threads[out.sendThread].sends.push_back(index);
+        trace_.threads[out.recvThread].receives.push_back(index);
+        seen(std::max({c.logicalSend, c.physicalSend, c.logicalRecv, c.physicalRecv}));
+        return;
+    }
+    auto& t = trace_.threads[thread(r.row)];
+    const auto recordCpu = cpu(r.row, r.cpu);
+    if (r.isState) {
+        checkRoom(t.stateBegin.size(), trace_.source);
+        t.stateBegin.push_back(r.time);
+        t.stateEnd.push_back(r.state.end);
+        t.stateValue.push_back(r.state.value);
+        t.stateCpu.push_back(recordCpu);
+        seen(r.state.end);
+        return;
+    }
+    for (std::uint8_t i = 0; i < r.pairCount; ++i) {
+        if (!options_.keeps(r.pairs[i].type)) continue;
+        checkRoom(t.eventTime.size(), trace_.source);
+        t.eventTime.push_back(r.time);
+        t.eventType.push_back(r.pairs[i].type);
+        t.eventValue.push_back(r.pairs[i].value);
+        t.eventCpu.push_back(recordCpu);
+    }
+    if (r.pairCount > 0) seen(r.time);
+}
+
+void TraceBuilder::end(const StreamLabels& labels) {
+    pcf_ = labelText(labels.writePcf);
+    row_ = labelText(labels.writeRow);
+    for (auto& t : trace_.threads) sortByTime(t);
+    paraver::buildRecordStreams(trace_);
+}
+
+} // namespace gpueff::pipeline

@@ -1,0 +1,40 @@
+#pragma once
+#include "engine/paraver/PrvReader.h"
+#include "engine/paraver/Trace.h"
+#include "engine/pipeline/RecordSink.h"
+
+#include <optional>
+
+namespace gpueff::pipeline {
+
+// Keeps the stream in memory as a paraver::Trace (columns per thread, Paraver's walking order built at the
+// end), keeping only the event types `options` asks for: the evaluation backend of cfgs and of the analysis.
+class TraceBuilder : public RecordSink {
+public:
+    explicit TraceBuilder(paraver::ReadOptions options = {}) : options_(std::move(options)) {}
+    void begin(const StreamInfo& info) override;
+    void consume(const TraceRecord& record) override;
+    void end(const StreamLabels& labels) override;
+
+    // After end(): the trace, and the stream's labels as a user reads them in the .pcf and .row (kept as
+    // text: the stream's label writers live only until end() returns).
+    paraver::Trace takeTrace() { return std::move(trace_); }
+    const std::string& pcfText() const { return pcf_; }
+    const std::string& rowText() const { return row_; }
+    const paraver::TraceLayout& layout() const { return layout_; }
+
+private:
+    std::uint32_t thread(std::uint32_t row) const { return threadOfRow_[row]; }
+    std::uint32_t cpu(std::uint32_t row, std::uint32_t cpu) const {
+        return cpu == paraver::kRowCpu ? cpuOfRow_[row] : cpu;
+    }
+    void seen(std::int64_t time);
+
+    paraver::ReadOptions options_;
+    paraver::Trace trace_;
+    paraver::TraceLayout layout_;
+    std::string pcf_, row_;
+    std::vector<std::uint32_t> threadOfRow_, cpuOfRow_;
+};
+
+} // namespace gpueff::pipeline

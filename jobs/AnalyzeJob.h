@@ -1,0 +1,25 @@
+#pragma once
+// `gpueff analyze` as a library call: inputs -> one record pipeline -> report files. The CLI only parses
+// options into an AnalyzeRequest.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpueff::jobs {
+
+struct AnalyzeRequest {
+    std::vector<std::string> inputs; // nsys exports (.sqlite), or one Paraver trace
+    std::string outDir = "gpueff-report", name, region, gemm;
+    std::optional<std::int64_t> begin, end;
+    bool writeTrace = true; // false: the report only, no NAME.prv/.pcf/.row/.json beside it
+    bool quiet = false, stats = false;
+};
+
+// Translates the exports (writing the trace into outDir unless told not to) and analyzes the records in
+// the same pass, or analyzes one Paraver trace; writes report.json, report.md and plots into outDir and
+// returns the report. No output remains when it throws.
+nlohmann::json analyzeToDirectory(const AnalyzeRequest& request);
+
+} // namespace gpueff::jobs
