@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 #include <zlib.h>
 
 namespace gpueff::paraver {
@@ -115,6 +117,42 @@ TraceHeader readHeaderLine(LineReader& in, std::uint64_t maxObjects) {
 
 namespace {
 
+// A decimal integer at `p` (a '-' first for signed types), as std::from_chars reads it in base 10 (no '+',
+// no spaces; a value out of T's range is a failure), written out because the library's generic version is a
+// quarter of the time of a cut or filter. On success `p` is after the last digit.
+template <typename T>
+bool parseDecimal(const char*& p, const char* end, T& out) {
+    using U = std::make_unsigned_t<T>;
+    bool negative = false;
+    if constexpr (std::is_signed_v<T>) {
+        if (p < end && *p == '-') {
+            negative = true;
+            ++p;
+        }
+    }
+    const U limit = negative ? static_cast<U>(std::numeric_limits<T>::max()) + 1U
+                             : static_cast<U>(std::numeric_limits<T>::max());
+    const char* start = p;
+    U v = 0;
+    // Up to digits10 digits always fit: no overflow check (a division per digit) for them.
+    const char* unchecked =
+        end - p > std::numeric_limits<T>::digits10 ? p + std::numeric_limits<T>::digits10 : end;
+    for (; p < unchecked; ++p) {
+        auto digit = static_cast<unsigned char>(*p - '0');
+        if (digit > 9) break;
+        v = static_cast<U>(v * 10U + digit);
+    }
+    for (; p < end; ++p) {
+        auto digit = static_cast<unsigned char>(*p - '0');
+        if (digit > 9) break;
+        if (v > (limit - digit) / 10U) return false;
+        v = static_cast<U>(v * 10U + digit);
+    }
+    if (p == start) return false;
+    out = negative ? static_cast<T>(static_cast<U>(U{0} - v)) : static_cast<T>(v);
+    return true;
+}
+
 // Colon-separated integer fields of one record line.
 class Fields {
 public:
@@ -122,9 +160,9 @@ public:
     template <typename T>
     bool next(T& out) {
         if (pos_ > line_.size()) return false;
-        auto res = std::from_chars(line_.data() + pos_, line_.data() + line_.size(), out);
-        if (res.ec != std::errc()) return false;
-        pos_ = static_cast<std::size_t>(res.ptr - line_.data());
+        const char* p = line_.data() + pos_;
+        if (!parseDecimal(p, line_.data() + line_.size(), out)) return false;
+        pos_ = static_cast<std::size_t>(p - line_.data());
         if (pos_ < line_.size()) {
             if (line_[pos_] != ':') return false;
             ++pos_;

@@ -58,6 +58,7 @@ FilterStage::FilterStage(RecordSink& next, FilterOptions options, FilterCounts* 
     : Stage(next), options_(std::move(options)), counts_(counts ? *counts : own_) {}
 
 void FilterStage::begin(const StreamInfo& info) {
+    open_.assign(info.rows.size(), {});
     auto in = [](const TypeRanges& ranges, std::uint64_t v) {
         for (const auto& [lo, hi] : ranges)
             if (lo <= v && v <= hi) return true;
@@ -141,7 +142,7 @@ void FilterStage::release(std::int64_t now, bool all) {
         auto& h = held_.front();
         if (h.pending && !all && h.record.time + *options_.minDuration > now) break;
         if (!h.dropped) emit(h.record);
-        held_.pop_front();
+        held_.popFront();
         ++firstSeq_;
     }
 }
@@ -151,14 +152,17 @@ void FilterStage::durations(const TraceRecord& r) {
     bool pending = false, dropped = false;
     if (!r.isCommunication && !r.isState && r.pairCount > 0 && durationType(r.pairs[0].type)) {
         const auto type = r.pairs[0].type;
-        auto& stack = open_[{r.row, type}];
+        if (r.row >= open_.size()) open_.resize(r.row + 1);
+        auto& types = open_[r.row];
+        auto it = std::find_if(types.begin(), types.end(), [type](const auto& o) { return o.type == type; });
+        if (it == types.end()) it = types.insert(types.end(), OpenType{type, {}});
+        auto& stack = it->stack;
         if (r.pairs[0].value != 0) {
             stack.push_back({seq, r.time});
             pending = true;
         } else if (!stack.empty()) {
             auto o = stack.back();
             stack.pop_back();
-            if (stack.empty()) open_.erase({r.row, type});
             if (o.seq >= firstSeq_) {
                 auto& begin = held_[o.seq - firstSeq_];
                 begin.pending = false;
@@ -171,7 +175,15 @@ void FilterStage::durations(const TraceRecord& r) {
         }
     }
     // A dropped end is not held, so the sequence numbers of held records stay dense.
-    if (!dropped) held_.push_back({r, pending, false});
+    if (dropped) return release(r.time, false);
+    if (held_.empty() && !pending) { // nothing waits: straight through
+        ++firstSeq_;
+        return emit(r);
+    }
+    auto& h = held_.pushBack();
+    h.record = r;
+    h.pending = pending;
+    h.dropped = false;
     release(r.time, false);
 }
 

@@ -1,9 +1,8 @@
 #pragma once
 #include "engine/pipeline/RecordSink.h"
 
+#include <algorithm>
 #include <cstdint>
-#include <deque>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -73,9 +72,41 @@ private:
     };
     FilterOptions options_;
     std::vector<bool> keepRows_; // empty: all
-    std::deque<Held> held_;
-    std::uint64_t firstSeq_ = 0; // sequence number of held_.front()
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<Open>> open_; // (row, type)
+    // Held records, oldest first: a ring of reused slots (a record is about 500 bytes; a deque would allocate
+    // a block for each).
+    class Ring {
+    public:
+        bool empty() const { return size_ == 0; }
+        std::size_t size() const { return size_; }
+        Held& operator[](std::size_t i) { return slots_[(head_ + i) & (slots_.size() - 1)]; }
+        Held& front() { return (*this)[0]; }
+        void popFront() {
+            head_ = (head_ + 1) & (slots_.size() - 1);
+            --size_;
+        }
+        Held& pushBack() {
+            if (size_ == slots_.size()) grow();
+            ++size_;
+            return (*this)[size_ - 1];
+        }
+
+    private:
+        void grow() {
+            std::vector<Held> bigger(std::max<std::size_t>(64, slots_.size() * 2)); // a power of two
+            for (std::size_t i = 0; i < size_; ++i) bigger[i] = (*this)[i];
+            slots_.swap(bigger);
+            head_ = 0;
+        }
+        std::vector<Held> slots_;
+        std::size_t head_ = 0, size_ = 0;
+    };
+    struct OpenType {
+        std::uint32_t type;
+        std::vector<Open> stack;
+    };
+    Ring held_;
+    std::uint64_t firstSeq_ = 0;              // sequence number of held_.front()
+    std::vector<std::vector<OpenType>> open_; // per row: intervals open, per type
     TraceRecord out_;
     FilterCounts own_;
     FilterCounts& counts_; // the caller's, which outlive the stage, or own_
