@@ -19,9 +19,9 @@ namespace gpueff::pipeline {
 // window of the full trace. Records at `begin` that only close (every value 0) are applied before the
 // re-emission rather than written at 0, and values set at `end` itself (intervals of no length inside) are
 // left out. States are clipped to the window; a communication is kept when its four times lie in the window,
-// the others that touch it are counted (communicationsCut). Records are expected in time order (an importer's
-// stream, a .prv): an event before the window that arrives after it began is dropped and counted
-// (lateRecords).
+// the others that touch it are counted (communicationsCut). Records are expected in time order on each row
+// (an importer's stream, a .prv of any writer): an event before the window that arrives after its row's first
+// record inside the window is dropped and counted (lateRecords).
 struct CutCounts {
     std::uint64_t communicationsCut = 0, lateRecords = 0, recordsKept = 0;
 };
@@ -38,16 +38,29 @@ public:
     const CutCounts& counts() const { return counts_; }
 
 private:
-    void set(std::uint32_t row, std::uint32_t cpu, const TraceRecord& r);
-    void open(); // the values open at the window's begin, written at 0
+    struct TypeValue {
+        std::uint32_t type;
+        std::int64_t value;
+        std::int64_t before; // time of the latest record of the type before the window (-1: none)
+        bool inside = false; // a record of the window has set it
+    };
+    TypeValue& value(std::uint32_t row, std::uint32_t type);
+    void set(std::uint32_t row, std::uint32_t cpu, const TraceRecord& r, bool inside);
+    void late(const TraceRecord& r);
+    void writeValues(std::uint32_t row, std::int64_t time, const std::vector<paraver::EventPair>& pairs,
+                     paraver::RecordOrder order);
+    void open();                     // the values open at the window's begin, written at 0
+    void openRow(std::uint32_t row); // the same for one row (once)
     void forward(TraceRecord& r);
 
     std::int64_t begin_, end_ = 0;
     std::optional<std::int64_t> endAsked_;
     std::string description_;
-    bool opened_ = false;
-    std::vector<std::vector<paraver::EventPair>> values_; // per row: types whose value is not 0
-    std::vector<std::uint32_t> cpu_;                      // per row: the CPU of its last event
+    bool opened_ = false;                        // open() has run
+    std::vector<char> rowOpened_;                // per row: its values at the window's begin are written
+    std::vector<std::vector<TypeValue>> values_; // per row: every type seen, in the order first seen
+    std::vector<paraver::EventPair> pairs_;      // scratch
+    std::vector<std::uint32_t> cpu_;             // per row: the CPU of its last event
     TraceRecord out_;
     CutCounts own_;
     CutCounts& counts_; // the caller's, which outlive the stage, or own_

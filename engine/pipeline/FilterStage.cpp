@@ -71,7 +71,8 @@ void FilterStage::begin(const StreamInfo& info) {
             tasks = std::max(tasks, static_cast<std::uint32_t>(appl.size()));
         for (const auto& [lo, hi] : options_.tasks)
             if (lo == 0 || hi > tasks)
-                throw Error(info.source + ": --tasks " + std::to_string(lo) + "-" + std::to_string(hi) +
+                throw Error(info.source + ": --tasks " + std::to_string(lo) +
+                            (hi == lo ? std::string() : "-" + std::to_string(hi)) +
                             ": the trace has tasks 1.." + std::to_string(tasks));
         std::set<int> gpus, kept;
         for (std::uint32_t row = 0; row < info.rows.size(); ++row) {

@@ -58,7 +58,8 @@ Action addCut(CLI::App& app) {
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{UINT32_MAX}));
     region->excludes(begin)->excludes(end);
     cmd->add_option("--only", args->only,
-                    "nsys exports: translate only these record kinds (comma-separated)");
+                    "nsys exports: translate only these record kinds (comma-separated; `gpueff translate "
+                    "--help` lists them)");
     cmd->add_option("--skip", args->skip, "nsys exports: do not translate these record kinds");
     cmd->add_flag("-q,--quiet", args->job.quiet, "no progress and no summary");
     cmd->add_flag("--stats", args->job.stats, "print input MB/s (for benchmarks)");
@@ -108,11 +109,12 @@ Action addCut(CLI::App& app) {
                              "gpueff: cut: %llu communications crossing the window's bounds left out\n",
                              static_cast<unsigned long long>(counts.communicationsCut));
         }
-        if (counts.lateRecords)
+        if (counts.lateRecords && !job.quiet)
             std::fprintf(
                 stderr,
-                "gpueff: warning: cut: %llu events before the window came after it began (the input is "
-                "not in time order) and were left out\n",
+                "gpueff: cut: %llu events before the window came after their thread's first record "
+                "inside it (the input is not in time order per thread): the values they leave at the "
+                "window's begin are written at time 0\n",
                 static_cast<unsigned long long>(counts.lateRecords));
         return 0;
     };

@@ -41,7 +41,8 @@ Action addFilter(CLI::App& app) {
                     "output prefix: writes PREFIX.prv, PREFIX.pcf, PREFIX.row")
         ->required();
     cmd->add_option("--only", args->only,
-                    "nsys exports: translate only these record kinds (comma-separated)");
+                    "nsys exports: translate only these record kinds (comma-separated; `gpueff translate "
+                    "--help` lists them)");
     cmd->add_option("--skip", args->skip, "nsys exports: do not translate these record kinds");
     cmd->add_option("--types", args->types,
                     "keep only events of these types: numbers and inclusive ranges, e.g. 63000006,9400-9499 "
