@@ -6,7 +6,8 @@
 #   filter --types 63000006,9400-9499 (kernels and GPU metrics)
 #   filter --min-duration 20000 (kernels, calls, ranges shorter than 20 us)
 #   filter --devices 1
-# printing input MB/s (input bytes / wall seconds) and peak RSS. A `cat > /dev/null` of the file is the floor.
+# printing input MB/s (input bytes / wall seconds, and / CPU seconds, user + system, which a machine shared with
+# other jobs inflates less) and peak RSS. A `cat > /dev/null` of the file is the floor.
 #   bench/cut_filter.sh [COPIES]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,15 +27,17 @@ measure() { # name, command...
     local name=$1 log
     shift
     log=$(mktemp)
-    /usr/bin/time -f "TIME %e %M" taskset -c "$core" "$@" >/dev/null 2>"$log" || { cat "$log"; exit 1; }
-    read -r secs rss < <(awk '/^TIME/{print $2, $3}' "$log")
+    /usr/bin/time -f "TIME %e %M %U %S" taskset -c "$core" "$@" >/dev/null 2>"$log" || { cat "$log"; exit 1; }
+    read -r secs rss user sys < <(awk '/^TIME/{print $2, $3, $4, $5}' "$log")
+    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')
     out=$(stat -c %s "$work/out.prv" 2>/dev/null || echo 0)
-    printf "%-34s %9s %8s %9s %9s %10s\n" "$name" "$mb" "$secs" \
+    printf "%-34s %9s %8s %8s %9s %9s %9s %10s\n" "$name" "$mb" "$secs" "$cpu" \
         "$(awk -v m="$mb" -v s="$secs" 'BEGIN{printf "%.0f", m/s}')" \
+        "$(awk -v m="$mb" -v s="$cpu" 'BEGIN{printf "%.0f", m/(s > 0 ? s : 0.01)}')" \
         "$(awk -v b="$out" 'BEGIN{printf "%.1f", b/1e6}')" "$((rss / 1024))"
     rm -f "$log" "$work"/out.*
 }
-printf "%-34s %9s %8s %9s %9s %10s\n" case in_MB seconds MB/s out_MB peak_MB
+printf "%-34s %9s %8s %8s %9s %9s %9s %10s\n" case in_MB wall_s cpu_s MB/s MB/cpu_s out_MB peak_MB
 measure "cat (floor)" cat "$big"
 measure "cut middle half" "$GPUEFF" cut "$big" -o "$work/out" -q --begin $((end / 4)) --end $((3 * end / 4))
 measure "cut first 1%" "$GPUEFF" cut "$big" -o "$work/out" -q --begin 0 --end $((end / 100))
