@@ -132,6 +132,12 @@ while (( n < copies )); do
     n=$(( n + m ))
 done
 
+# The session grows with the copies: gpueff skips rows that start after ANALYSIS_DETAILS' duration.
+if [[ -n $(q "SELECT 1 FROM sqlite_master WHERE type='table' AND name='ANALYSIS_DETAILS'") ]]; then
+    grow=$(( (copies - 1) * period ))
+    q "UPDATE ANALYSIS_DETAILS SET duration = duration + $grow, stopTime = stopTime + $grow;" >/dev/null
+fi
+
 if [[ ${UNIQUE_NVTX:-0} == 1 && " ${present[*]} " == *" NVTX_EVENTS "* ]] && has_col NVTX_EVENTS text; then
     q "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-262144;
        UPDATE NVTX_EVENTS SET text = text || ' #' || ((start - $t0) / $period) WHERE text IS NOT NULL;" >/dev/null

@@ -59,13 +59,9 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
     std::vector<fs::path> inputs(request.inputs.begin(), request.inputs.end());
     if (inputs.empty()) throw Error("analyze: no input given");
     OutputFiles out({}, dir);
-    // Only the event types the cfgs of the analysis read: GPU activity, synchronization, GPU metrics,
-    // MPI, and NVTX ranges when a region is asked for.
+    // Only the event types the cfgs of the analysis read.
     paraver::ReadOptions read;
-    read.eventTypes = {
-        {63000001, 63000001}, {63000006, 63000009}, {9400, 9499}, {63000300, 63000399}, {50000001, 50000005}};
-    if (!request.region.empty())
-        read.eventTypes.insert(read.eventTypes.end(), {{9500, 81099}, {63000400, 63000499}});
+    read.eventTypes = metrics::eventTypesRead(!request.region.empty());
 
     fs::path prvShown;
     std::vector<reports::ReportInput> sources;

@@ -1,6 +1,7 @@
 #include "metrics/Analysis.h"
 
 #include "engine/common/Error.h"
+#include "engine/paraver/EventTypes.h"
 
 #include <algorithm>
 
@@ -15,22 +16,13 @@ std::string valueName(const semantic::LoadedTrace& trace, std::uint32_t type, st
 
 namespace {
 
-// NVTX range types (docs/events.md): a domain's base + category in 9500..81099 (NCCL's payload fields
-// 9501..9507 and the start/end type 9004 excluded), and NCCL's categories above 0 at 63000400 + c.
-bool isNvtxRangeType(std::uint32_t type) {
-    if (type >= 63000400 && type < 63000497) return true;
-    if (type < 9500 || type > 81099) return false;
-    if (type > 9500 && type < 9600) return false; // NCCL: 9500 is its ranges, 9501.. its payload fields
-    return type % 100 < 97;                       // +97..+99 are payloads and marks
-}
-
 // The span of the NVTX ranges named `name`. Ranges of one category nest on a thread under one event type
 // (a value opens a range, 0 closes the innermost), so a stack per type finds where each one ends.
 std::pair<std::int64_t, std::int64_t> regionSpan(const semantic::LoadedTrace& trace,
                                                  const std::string& name) {
     std::map<std::uint32_t, std::int64_t> wanted; // type -> value
     for (const auto& [type, values] : trace.context().labels.eventValues)
-        if (isNvtxRangeType(type))
+        if (paraver::types::isNvtxRangeType(type))
             for (const auto& [value, label] : values)
                 if (label == name) wanted[type] = value;
     if (wanted.empty())
@@ -119,6 +111,19 @@ AnalysisWindow chooseWindow(const semantic::LoadedTrace& trace, const DeviceActi
         throw Error("the analysis window ends (" + std::to_string(w.end) + " ns) before it begins (" +
                     std::to_string(w.begin) + " ns)");
     return w;
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypesRead(bool region) {
+    namespace t = paraver::types;
+    std::vector<t::TypeRange> ranges = {{t::kMemoryOperation, t::kMemoryOperation},
+                                        {t::kKernel, t::kSynchronization}, // kernels, NCCL, graphs, sync
+                                        t::kGpuMetricIdTypes,
+                                        t::kGpuMetricByNameTypes,
+                                        t::kMpiCallTypes};
+    if (region) ranges.insert(ranges.end(), {t::kNvtxDomainTypes, t::kNcclCategoryTypes});
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+    for (const auto& r : ranges) out.emplace_back(r.first, r.last);
+    return out;
 }
 
 Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& options) {

@@ -145,6 +145,10 @@ struct Analysis {
 
 Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& options);
 
+// The event types the cfgs of the analysis read (paraver::ReadOptions::eventTypes): GPU activity,
+// synchronization, GPU metrics and MPI calls, and the NVTX ranges when the window is an NVTX region.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypesRead(bool region);
+
 // The parts, each in its own file.
 AnalysisWindow chooseWindow(const semantic::LoadedTrace&, const DeviceActivity&, const AnalysisOptions&);
 void computeDeviceModel(Analysis&); // first: fills Analysis::unions

@@ -1,5 +1,6 @@
 // Kernels in flight, kernels queued, and communication/computation overlap per device: sweeps over the
 // device's activity (model/device_activity.cfg) and launches in transit (analysis/kernels_queued.cfg).
+#include "engine/paraver/EventTypes.h"
 #include "metrics/Analysis.h"
 
 #include <algorithm>
@@ -32,19 +33,20 @@ void addLevelChanges(const Spans& steps, int counter, std::vector<Change>& out) 
 } // namespace
 
 void computeConcurrency(const semantic::LoadedTrace& trace, Analysis& a) {
+    const auto launchTag = std::to_string(paraver::types::kTagKernelLaunch);
     const auto B = a.window.begin, E = a.window.end;
     CfgRows queued(trace, "analysis/kernels_queued.cfg");
     bool lines = queued.hasEvents(0) && !trace.trace().communications.empty();
     bool callEnds = launchLinesCarryCallEnds(trace);
     a.queuedAvailable = lines && callEnds;
     if (!lines && !a.activity.devices.empty())
-        a.notes.push_back("kernels queued: the trace has no launch communications (tag 55001), so the time "
-                          "between a launch call and the kernel start is unknown");
+        a.notes.push_back("kernels queued: the trace has no launch communications (tag " + launchTag +
+                          "), so the time between a launch call and the kernel start is unknown");
     else if (!callEnds && !a.activity.devices.empty())
-        a.notes.push_back(
-            "kernels queued: not computed, the trace's launch lines (tag 55001) leave at the start of the "
-            "launch call (physical send = logical send on every line, as nsys2prv writes them), so when the "
-            "call returned, where a kernel's time in the queue begins, is unknown");
+        a.notes.push_back("kernels queued: not computed, the trace's launch lines (tag " + launchTag +
+                          ") leave at the start of the launch call (physical send = logical send on every "
+                          "line, as nsys2prv writes them), so when the "
+                          "call returned, where a kernel's time in the queue begins, is unknown");
     for (const auto& d : a.activity.devices) {
         DeviceConcurrency c;
         c.inFlight = timeAtLevel(classChanges(d, {kCompute, kGraph, kNccl}, 0), 1, B, E,
@@ -77,7 +79,7 @@ void computeConcurrency(const semantic::LoadedTrace& trace, Analysis& a) {
                 o.overlapped += overlapWith(busy, s.begin, s.end);
             }
         for (auto& [value, o] : byName) {
-            o.kernel = valueName(trace, 63000007, value);
+            o.kernel = valueName(trace, paraver::types::kNcclKernel, value);
             a.ncclOverlap.push_back(std::move(o));
         }
     }

@@ -5,10 +5,9 @@
 #include "metrics/EmbeddedCfgs.h"
 
 #include <array>
-#include <charconv>
+#include <climits>
 #include <cmath>
 #include <map>
-#include <string_view>
 
 namespace gpueff::metrics {
 
@@ -62,72 +61,29 @@ Spans CfgRows::row(std::size_t window, std::size_t thread, bool keepZeros) const
     return out;
 }
 
-namespace {
-// A decimal number that fits `T` (labels are text: a number too large for an id is no id).
-template <typename T>
-bool parseDigits(std::string_view digits, T& out) {
-    T v{};
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-    if (ec != std::errc() || end != digits.data() + digits.size()) return false;
-    out = v;
-    return true;
-}
-} // namespace
-
-void parseTaskLabel(const std::string& label, std::int64_t& pid, std::string& host) {
-    pid = -1;
-    host.clear();
-    auto space = label.rfind(' ');
-    auto at = label.find('@', space == std::string::npos ? 0 : space);
-    if (space == std::string::npos || at == std::string::npos || at == space + 1) return;
-    auto digits = label.substr(space + 1, at - space - 1);
-    if (digits.find_first_not_of("0123456789") != std::string::npos) return;
-    if (!parseDigits(digits, pid)) return;
-    host = label.substr(at + 1);
-}
-
-namespace {
-
-// "CUDA-D<gpu>.S<stream>[.<lane>]" -> gpu, or -1.
-int streamGpu(const std::string& label) {
-    if (label.rfind("CUDA-D", 0) != 0) return -1;
-    std::size_t i = 6, start = i;
-    while (i < label.size() && std::isdigit(static_cast<unsigned char>(label[i]))) ++i;
-    if (i == start || i >= label.size() || label[i] != '.') return -1;
-    int gpu = -1;
-    return parseDigits(std::string_view(label).substr(start, i - start), gpu) ? gpu : -1;
-}
-
-int metricsGpu(const std::string& label) {
-    const std::string prefix = "Metrics GPU";
-    if (label.rfind(prefix, 0) != 0 || label.size() == prefix.size()) return -1;
-    auto digits = label.substr(prefix.size());
-    if (digits.find_first_not_of("0123456789") != std::string::npos) return -1;
-    int gpu = -1;
-    return parseDigits(digits, gpu) ? gpu : -1;
-}
-
-} // namespace
-
 DeviceActivity readDeviceActivity(const semantic::LoadedTrace& trace) {
     const auto& ctx = trace.context();
     DeviceActivity out;
     out.traceEnd = ctx.endTime;
-    std::size_t threads = ctx.objects.count(semantic::Level::Thread);
-    std::size_t tasks = ctx.objects.count(semantic::Level::Task);
-    out.tasks.resize(tasks);
-    for (std::size_t t = 0; t < tasks; ++t) {
+    // Devices, streams and tasks come as data from the trace's layout (the importer's objects, or the
+    // .row labels of a trace read from a file): nothing here parses a label.
+    const auto& layout = trace.layout();
+    out.tasks.resize(layout.tasks.size());
+    for (std::size_t t = 0; t < layout.tasks.size(); ++t) {
         auto& info = out.tasks[t];
-        info.label = ctx.labels.rowName("TASK", t);
-        if (info.label.empty()) info.label = "task " + std::to_string(t + 1);
-        parseTaskLabel(info.label, info.pid, info.host);
+        info.label = layout.tasks[t].label;
+        info.pid = layout.tasks[t].pid;
+        info.host = layout.tasks[t].host;
     }
     std::map<std::pair<std::size_t, int>, std::size_t> byTaskGpu;
     std::map<std::pair<std::size_t, int>, std::size_t> metricRows; // (task, k) -> row
-    for (std::size_t th = 0; th < threads; ++th) {
-        auto label = ctx.labels.rowName("THREAD", th);
-        auto task = ctx.objects.ownerOfThread(semantic::Level::Task, static_cast<std::uint32_t>(th));
-        if (int gpu = streamGpu(label); gpu >= 0) {
+    for (std::size_t th = 0; th < layout.rows.size(); ++th) {
+        const auto& row = layout.rows[th];
+        std::size_t task = row.task;
+        // Device numbers beyond int are no device a CUDA process has (a corrupt export): CPU rows.
+        bool device = row.device >= 0 && row.device <= INT_MAX;
+        if (row.kind == paraver::RowKind::CudaStream && device) {
+            int gpu = static_cast<int>(row.device);
             auto [it, fresh] = byTaskGpu.try_emplace({task, gpu}, out.devices.size());
             if (fresh) {
                 Device d;
@@ -141,8 +97,8 @@ DeviceActivity readDeviceActivity(const semantic::LoadedTrace& trace) {
                 out.devices.push_back(std::move(d));
             }
             out.devices[it->second].rows.push_back(th);
-        } else if (int k = metricsGpu(label); k >= 0) {
-            metricRows[{task, k}] = th;
+        } else if (row.kind == paraver::RowKind::GpuMetrics && device) {
+            metricRows[{task, static_cast<int>(row.device)}] = th;
         } else {
             out.tasks[task].cpuRows.push_back(th);
         }

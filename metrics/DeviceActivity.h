@@ -65,7 +65,4 @@ private:
     std::unique_ptr<State> state_;
 };
 
-// "<process> <pid>@<host>" -> pid and host (pid -1 when the label has another form).
-void parseTaskLabel(const std::string& label, std::int64_t& pid, std::string& host);
-
 } // namespace gpueff::metrics

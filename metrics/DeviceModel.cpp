@@ -1,6 +1,8 @@
-// The device efficiency model (MODEL.md): PE = LB x CommE x OrchE in both conventions.
+// The device efficiency model (MODEL.md, docs/report.md): PE = LB x CommE x OrchE in both conventions, with
+// the factors of PopFactors.h over the devices' useful and active time.
 #include "engine/common/Error.h"
 #include "metrics/Analysis.h"
+#include "metrics/PopFactors.h"
 
 #include <algorithm>
 
@@ -29,10 +31,12 @@ Efficiency model(const Analysis& a, bool ncclUseful) {
     auto n = static_cast<double>(e.devices.size());
     e.computable = !e.devices.empty() && T > 0 && e.usefulMax > 0;
     if (e.computable) {
-        e.loadBalance = static_cast<double>(e.usefulSum) / (n * static_cast<double>(e.usefulMax));
-        e.communication = static_cast<double>(e.usefulMax) / static_cast<double>(e.activeMax);
-        e.orchestration = static_cast<double>(e.activeMax) / static_cast<double>(T);
-        e.parallel = static_cast<double>(e.usefulSum) / (n * static_cast<double>(T));
+        const pop::SumOver average{static_cast<double>(e.usefulSum), n};
+        const auto usefulMax = static_cast<double>(e.usefulMax), activeMax = static_cast<double>(e.activeMax);
+        e.loadBalance = pop::loadBalance(average, usefulMax);
+        e.communication = pop::communicationEfficiency(usefulMax, activeMax);
+        e.orchestration = pop::orchestrationEfficiency(activeMax, static_cast<double>(T));
+        e.parallel = pop::parallelEfficiency(average, static_cast<double>(T));
     }
     return e;
 }

@@ -1,7 +1,9 @@
 // Host side: offload efficiency per task (time not blocked in CUDA synchronization, model/host_blocking.cfg)
 // and the POP MPI efficiencies when MPI is traced (model/mpi_calls.cfg).
 #include "engine/common/Error.h"
+#include "engine/paraver/EventTypes.h"
 #include "metrics/Analysis.h"
+#include "metrics/PopFactors.h"
 
 #include <algorithm>
 
@@ -35,12 +37,15 @@ void computeHostModel(const semantic::LoadedTrace& trace, Analysis& a) {
                 a.offload.push_back(
                     {t, times[t], static_cast<double>(T - times[t]) / static_cast<double>(T)});
     } else {
+        const auto type = std::to_string(paraver::types::kSynchronization);
         a.notes.push_back(
             a.writer == TraceWriter::Nsys2prv
                 ? "host offload efficiency not computed: nsys2prv writes no CUDA synchronization "
-                  "records (event type 63000009, written by gpueff translate)"
+                  "records (event type " +
+                      type + ", written by gpueff translate)"
                 : "host offload efficiency not computed: the trace has no CUDA synchronization "
-                  "records (event type 63000009; export with CUDA API tracing)");
+                  "records (event type " +
+                      type + "; export with CUDA API tracing)");
     }
     CfgRows mpi(trace, "model/mpi_calls.cfg");
     if (!mpi.hasEvents(0)) return;
@@ -55,10 +60,11 @@ void computeHostModel(const semantic::LoadedTrace& trace, Analysis& a) {
                         " ns) is too long to sum the tasks' time outside MPI in 64 bits");
         maximum = std::max(maximum, T - times[t]);
     }
-    auto n = static_cast<double>(times.size());
-    m.parallel = static_cast<double>(sum) / (n * static_cast<double>(T));
-    m.loadBalance = maximum > 0 ? static_cast<double>(sum) / (n * static_cast<double>(maximum)) : 0;
-    m.communication = static_cast<double>(maximum) / static_cast<double>(T);
+    // Useful time of a task: its time outside MPI.
+    const pop::SumOver average{static_cast<double>(sum), static_cast<double>(times.size())};
+    m.parallel = pop::parallelEfficiency(average, static_cast<double>(T));
+    m.loadBalance = pop::loadBalance(average, static_cast<double>(maximum));
+    m.communication = pop::communicationEfficiency(static_cast<double>(maximum), static_cast<double>(T));
 }
 
 } // namespace gpueff::metrics

@@ -1,5 +1,6 @@
 // Kernel statistics: the nsys stats cuda_gpu_kern_sum table, duration distributions per name, and the idle
 // gaps of each device classified by what the GPU waited for (analysis/launches_in_transit.cfg).
+#include "engine/paraver/EventTypes.h"
 #include "metrics/Analysis.h"
 
 #include <algorithm>
@@ -82,7 +83,8 @@ void computeKernelStatistics(const semantic::LoadedTrace& trace, Analysis& a) {
     for (const auto& d : a.activity.devices) {
         // Grouped by value first: one name lookup per kernel, not per instance.
         std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::int64_t>> byValue;
-        for (auto [c, type] : {std::pair{kCompute, 63000006u}, std::pair{kNccl, 63000007u}})
+        for (auto [c, type] :
+             {std::pair{kCompute, paraver::types::kKernel}, std::pair{kNccl, paraver::types::kNcclKernel}})
             for (const auto& rows : d.work[c])
                 for (const auto& s : rows) byValue[{type, s.value}].push_back(s.end - s.begin);
         std::map<std::string, std::vector<std::int64_t>> mine;
@@ -103,7 +105,9 @@ void computeKernelStatistics(const semantic::LoadedTrace& trace, Analysis& a) {
     bool classify = transit.hasEvents(0) && !trace.trace().communications.empty();
     if (!classify && !a.activity.devices.empty())
         a.notes.push_back("GPU gaps are not classified host-wait / kernel-wait: the trace has no launch "
-                          "communications (tags 55001/55002)");
+                          "communications (tags " +
+                          std::to_string(paraver::types::kTagKernelLaunch) + "/" +
+                          std::to_string(paraver::types::kTagMemoryLaunch) + ")");
     for (std::size_t device = 0; device < a.activity.devices.size(); ++device) {
         const auto& d = a.activity.devices[device];
         const auto& u = a.unions[device];

@@ -1,9 +1,11 @@
 #include "metrics/ModelFactors.h"
 
 #include "engine/common/Error.h"
+#include "engine/paraver/EventTypes.h"
 #include "engine/semantic/Histogram.h"
 #include "engine/semantic/Window.h"
 #include "metrics/EmbeddedCfgs.h"
+#include "metrics/PopFactors.h"
 
 #include <algorithm>
 #include <numeric>
@@ -72,8 +74,8 @@ RunMeasures measureRun(const semantic::LoadedTrace& trace) {
     auto runtime = perThread(trace, "modelfactors/total_runtime.cfg");
     m.runtimeNs = runtime.empty() ? 0 : *std::max_element(runtime.begin(), runtime.end());
     m.usefulNs = perThread(trace, "modelfactors/total_useful_computation.cfg");
-    // PAPI_TOT_INS and PAPI_TOT_CYC as Extrae writes them.
-    if (hasEventType(trace, 42000050) && hasEventType(trace, 42000059)) {
+    if (hasEventType(trace, paraver::types::kPapiTotalInstructions) &&
+        hasEventType(trace, paraver::types::kPapiTotalCycles)) {
         auto instructions = perThread(trace, "modelfactors/useful_instructions.cfg");
         auto cycles = perThread(trace, "modelfactors/useful_cycles.cfg");
         m.instructions = std::accumulate(instructions.begin(), instructions.end(), 0.0);
@@ -107,18 +109,19 @@ ModelFactors computeModelFactors(std::vector<RunMeasures> runs) {
         f.usefulTotalNs = total(r);
         f.usefulAverageNs = f.usefulTotalNs / static_cast<double>(r.usefulNs.size());
         f.usefulMaximumNs = *std::max_element(r.usefulNs.begin(), r.usefulNs.end());
-        f.loadBalance = f.usefulMaximumNs > 0 ? f.usefulAverageNs / f.usefulMaximumNs : 0;
-        f.communicationEfficiency = f.usefulMaximumNs / r.runtimeNs;
-        f.parallelEfficiency = f.usefulAverageNs / r.runtimeNs;
-        f.computationScalability = total(ref) / f.usefulTotalNs;
-        f.globalEfficiency = f.parallelEfficiency * f.computationScalability;
-        f.speedup = ref.runtimeNs / r.runtimeNs;
+        f.loadBalance = pop::loadBalance(f.usefulAverageNs, f.usefulMaximumNs);
+        f.communicationEfficiency = pop::communicationEfficiency(f.usefulMaximumNs, r.runtimeNs);
+        f.parallelEfficiency = pop::parallelEfficiency(f.usefulAverageNs, r.runtimeNs);
+        f.computationScalability = pop::computationScalability(total(ref), f.usefulTotalNs);
+        f.globalEfficiency = pop::globalEfficiency(f.parallelEfficiency, f.computationScalability);
+        f.speedup = pop::speedup(ref.runtimeNs, r.runtimeNs);
         f.ipc = ipc(r);
         f.frequencyGhz = frequency(r);
-        if (f.ipc && ipc(ref)) f.ipcScalability = *f.ipc / *ipc(ref);
+        if (f.ipc && ipc(ref)) f.ipcScalability = pop::ipcScalability(*f.ipc, *ipc(ref));
         if (r.instructions && ref.instructions)
-            f.instructionScalability = *ref.instructions / *r.instructions;
-        if (f.frequencyGhz && frequency(ref)) f.frequencyScalability = *f.frequencyGhz / *frequency(ref);
+            f.instructionScalability = pop::instructionScalability(*ref.instructions, *r.instructions);
+        if (f.frequencyGhz && frequency(ref))
+            f.frequencyScalability = pop::frequencyScalability(*f.frequencyGhz, *frequency(ref));
         out.runs.push_back(std::move(f));
     }
     return out;

@@ -1,6 +1,8 @@
 // Per-GEMM tensor-core profile: the time-weighted mean of the Tensor Active samples of the device
 // (hwcounters/tensor_active.cfg) over the executions of each GEMM kernel name.
 #include "engine/common/Error.h"
+#include "engine/nsys/DeviceSources.h"
+#include "engine/paraver/EventTypes.h"
 #include "metrics/Analysis.h"
 
 #include <regex>
@@ -20,11 +22,12 @@ void computeTensorCore(const semantic::LoadedTrace& trace, const std::string& ge
     bool anyMetricsRow = false;
     for (const auto& d : a.activity.devices) anyMetricsRow |= d.metrics.has_value();
     if (!tensor.hasEvents(0) || !anyMetricsRow) {
-        p.reason =
-            anyMetricsRow
-                ? "the GPU metrics samples have no Tensor Active metric (event types 63000307/63000323)"
-                : "the trace has no GPU metrics (profile with nsys --gpu-metrics-devices to get "
-                  "Tensor Active samples)";
+        p.reason = anyMetricsRow
+                       ? "the GPU metrics samples have no Tensor Active metric (event types " +
+                             std::to_string(nsys::gpuMetricType("Tensor Active [Throughput %]")) + "/" +
+                             std::to_string(nsys::gpuMetricType("Tensor Active")) + ")"
+                       : "the trace has no GPU metrics (profile with nsys --gpu-metrics-devices to get "
+                         "Tensor Active samples)";
         return;
     }
     std::map<std::int64_t, bool> isGemm;
@@ -39,9 +42,10 @@ void computeTensorCore(const semantic::LoadedTrace& trace, const std::string& ge
         for (const auto& rows : d.work[kCompute])
             for (const auto& k : clip(rows, a.window.begin, a.window.end)) {
                 auto [it, fresh] = isGemm.try_emplace(k.value, false);
-                if (fresh) it->second = std::regex_search(valueName(trace, 63000006, k.value), gemm);
+                if (fresh)
+                    it->second = std::regex_search(valueName(trace, paraver::types::kKernel, k.value), gemm);
                 if (!it->second) continue;
-                auto& s = sums[valueName(trace, 63000006, k.value)];
+                auto& s = sums[valueName(trace, paraver::types::kKernel, k.value)];
                 auto from = std::upper_bound(samples.begin(), samples.end(), k.begin,
                                              [](std::int64_t t, const Span& x) { return t < x.end; });
                 for (; from != samples.end() && from->begin < k.end; ++from) {

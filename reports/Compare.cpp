@@ -1,6 +1,7 @@
 #include "reports/Compare.h"
 
 #include "engine/common/Error.h"
+#include "metrics/PopFactors.h"
 #include "reports/JsonAccess.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
@@ -88,9 +89,10 @@ json toJsonInteger(Value v) {
     return *v;
 }
 
-Value ratio(Value a, Value b) {
-    if (!a || !b || *b == 0) return std::nullopt;
-    return *a / *b;
+// A factor of PopFactors.h of two numbers of the reports: absent when one is, or when it would divide by 0.
+Value definedRatio(Value numerator, Value denominator, double (*factor)(double, double)) {
+    if (!numerator || !denominator || *denominator == 0) return std::nullopt;
+    return factor(*numerator, *denominator);
 }
 
 std::string points(Value v, Value ref) {
@@ -235,14 +237,15 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
         json jscaling = json::array();
         for (const auto& r : runs) {
             devicesRow.push_back(countCell(r.devices));
-            Value speedup = ratio(R.window, r.window);
+            Value speedup = definedRatio(R.window, r.window, metrics::pop::speedup);
             speedupRow.push_back(speedupCell(speedup));
             json js = {{"label", r.label}, {"speedup", toJson(speedup)}};
             for (std::size_t c = 0; c < 2; ++c) {
-                Value s = ratio(R.usefulSum[c], r.usefulSum[c]);
-                if (s && options.weak) *s *= *r.devices / *R.devices;
+                Value s = definedRatio(R.usefulSum[c], r.usefulSum[c], metrics::pop::computationScalability);
+                if (s && options.weak)
+                    s = metrics::pop::weakComputationScalability(*s, *r.devices, *R.devices);
                 Value g;
-                if (s && r.factors[c][0]) g = *s * *r.factors[c][0];
+                if (s && r.factors[c][0]) g = metrics::pop::globalEfficiency(*r.factors[c][0], *s);
                 scal[c].push_back(formatEfficiency(s));
                 global[c].push_back(formatEfficiency(g));
                 js["computational_scalability"][kConventions[c].key] = toJson(s);

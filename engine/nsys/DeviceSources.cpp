@@ -51,7 +51,7 @@ constexpr std::array<std::string_view, 34> kKnownMetrics{
     "Video Decoder Active [Throughput %]",
 };
 constexpr std::uint32_t kUnknownMetricBase = 50;
-constexpr std::uint32_t kMetricSlots = 100;
+constexpr std::uint32_t kMetricSlots = types::kGpuMetricByNameSlots;
 
 constexpr const char* kSamples = "GPU_METRICS";
 constexpr const char* kNames = "TARGET_INFO_GPU_METRICS";
@@ -116,7 +116,8 @@ private:
     std::uint32_t idType(std::int64_t metricId, std::string_view metricName) {
         if (metricId < 0 || metricId >= types::kGpuMetricIdLimit) {
             ++ctx_.skipped["GPU metric samples whose metricId is outside 0.." +
-                           std::to_string(types::kGpuMetricIdLimit - 1) + " (written under 63000300+ only)"];
+                           std::to_string(types::kGpuMetricIdLimit - 1) + " (written under " +
+                           std::to_string(types::kGpuMetricByNameBase) + "+ only)"];
             return 0;
         }
         auto t = types::kGpuMetricBase + static_cast<std::uint32_t>(metricId);

@@ -50,6 +50,8 @@ paraver::TraceLayout buildTaskLayout(const std::vector<std::unique_ptr<NsysExpor
         auto task = layout.addTask((pname.empty() ? "process" : pname) + " " +
                                        std::to_string(pidOf(p.globalPid)) + "@" + p.host,
                                    static_cast<std::uint32_t>(node - layout.nodes.begin()));
+        layout.tasks[task].host = p.host;
+        layout.tasks[task].pid = pidOf(p.globalPid);
         auto& ctx = *contexts[p.report];
         for (auto tid : p.objects->threads) {
             std::uint32_t local = static_cast<std::uint32_t>(layout.tasks[task].rows.size()) + 1;
@@ -62,21 +64,23 @@ paraver::TraceLayout buildTaskLayout(const std::vector<std::unique_ptr<NsysExpor
         }
         for (const auto& s : p.objects->streams) {
             std::string label = "CUDA-D" + std::to_string(s.device) + ".S" + std::to_string(s.stream);
-            ctx.streamRows[s] = layout.addRow(task, paraver::RowKind::CudaStream, label);
+            ctx.streamRows[s] = layout.addRow(task, paraver::RowKind::CudaStream, label, s.device, s.stream);
             auto lanes = p.objects->lanes.find(s);
             for (std::uint32_t lane = 1; lanes != p.objects->lanes.end() && lane < lanes->second; ++lane)
                 ctx.laneRows[{s, lane}] =
-                    layout.addRow(task, paraver::RowKind::CudaStream, label + "." + std::to_string(lane + 1));
+                    layout.addRow(task, paraver::RowKind::CudaStream, label + "." + std::to_string(lane + 1),
+                                  s.device, s.stream);
         }
         // A GPU's index is its typeId's rank among the report's metric GPUs (as in discoverGpuMetrics), not a
         // count within the process: the second process's GPU 1 is "Metrics GPU1".
         std::set<std::int64_t> reportGpus;
         for (const auto& [pid, q] : objects[p.report].processes)
             reportGpus.insert(q.metricGpus.begin(), q.metricGpus.end());
-        for (auto typeId : p.objects->metricGpus)
-            ctx.metricRows[typeId] = layout.addRow(
-                task, paraver::RowKind::GpuMetrics,
-                "Metrics GPU" + std::to_string(std::distance(reportGpus.begin(), reportGpus.find(typeId))));
+        for (auto typeId : p.objects->metricGpus) {
+            auto gpu = static_cast<int>(std::distance(reportGpus.begin(), reportGpus.find(typeId)));
+            ctx.metricRows[typeId] =
+                layout.addRow(task, paraver::RowKind::GpuMetrics, "Metrics GPU" + std::to_string(gpu), gpu);
+        }
     }
     return layout;
 }

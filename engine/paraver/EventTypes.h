@@ -6,6 +6,13 @@
 // extra type. docs/events.md is the full encoding, type by type against nsys2prv's.
 namespace gpueff::paraver::types {
 
+// An inclusive range of event types: a family of types one kind of record is written under, or what a
+// reader keeps (ReadOptions::eventTypes).
+struct TypeRange {
+    std::uint32_t first, last;
+    constexpr bool contains(std::uint32_t type) const { return first <= type && type <= last; }
+};
+
 inline constexpr std::uint32_t kCudaApi = 63000000; // value: CUDA runtime/driver call (dense name value)
 inline constexpr std::uint32_t kMemoryOperation = 63000001; // value: copyKind id, or kMemsetValue for memset
 inline constexpr std::uint32_t kMemoryBytes = 63000002;
@@ -34,6 +41,11 @@ inline constexpr std::uint32_t kCorrelationId = 9200;
 inline constexpr std::uint32_t kGpuMetricBase = 9400;
 inline constexpr std::int64_t kGpuMetricIdLimit = 100; // 9400 + id stays below the NCCL types
 inline constexpr std::uint32_t kGpuMetricByNameBase = 63000300;
+inline constexpr std::uint32_t kGpuMetricByNameSlots = 100; // + 0..49 the catalogue, + 50..99 unknown names
+inline constexpr TypeRange kGpuMetricIdTypes{
+    kGpuMetricBase, kGpuMetricBase + static_cast<std::uint32_t>(kGpuMetricIdLimit) - 1};
+inline constexpr TypeRange kGpuMetricByNameTypes{kGpuMetricByNameBase,
+                                                 kGpuMetricByNameBase + kGpuMetricByNameSlots - 1};
 
 // NVTX. Ranges of category c of a domain: domain base + c; nsys2prv's bases are 9600 (default domain), 9500
 // (NCCL), 81000 (neSmiK) and 9600 + 100 * k for the k-th other domain in name order.
@@ -50,6 +62,19 @@ inline constexpr std::uint32_t kNvtxMaxOtherDomains = 700; // 9600 + 100 * 700 s
 inline constexpr std::uint32_t kNvtxJsonPayloadOffset = 97;
 inline constexpr std::uint32_t kNvtxNumericPayloadOffset = 98;
 inline constexpr std::uint32_t kNvtxMarkOffset = 99;
+// Every type of a domain numbered from its base (categories, payloads, marks), over all domains: from the
+// NCCL domain's 9500 to neSmiK's last, and gpueff's NCCL categories.
+inline constexpr TypeRange kNvtxDomainTypes{kNcclDomainBase, kNeSmiKDomainBase + kNvtxMarkOffset};
+inline constexpr TypeRange kNcclCategoryTypes{kNcclCategoryBase, kNcclCategoryBase + kNvtxMarkOffset};
+
+// An NVTX range type: a domain's base + category, not its payload fields (NCCL's 9501.., every domain's
+// +97..+99) nor the start/end type 9004 (docs/events.md).
+constexpr bool isNvtxRangeType(std::uint32_t type) {
+    if (kNcclCategoryTypes.contains(type)) return type - kNcclCategoryBase < kNvtxJsonPayloadOffset;
+    if (!kNvtxDomainTypes.contains(type)) return false;
+    if (type > kNcclDomainBase && type < kNvtxDefaultDomainBase) return false; // NCCL: 9501.. are payloads
+    return type % 100 < kNvtxJsonPayloadOffset; // domain bases are multiples of 100
+}
 
 // MPI, with Extrae's types so MPI cfgs apply.
 inline constexpr std::uint32_t kMpiPointToPoint = 50000001;
@@ -59,6 +84,7 @@ inline constexpr std::uint32_t kMpiOneSided = 50000004;
 inline constexpr std::uint32_t kMpiIo = 50000005;
 inline constexpr std::uint32_t kMpiSendSize = 50100001;
 inline constexpr std::uint32_t kMpiRecvSize = 50100002;
+inline constexpr TypeRange kMpiCallTypes{kMpiPointToPoint, kMpiIo};
 
 // OpenACC, as nsys2prv: per table (other / data / launch) the event kind (ENUM_OPENACC_EVENT_KIND id + 1),
 // the region's name ("name@file:line"), the function name; and the bytes of data events.
@@ -74,5 +100,10 @@ inline constexpr std::uint32_t kPthread = 61000000;
 
 inline constexpr std::int64_t kTagKernelLaunch = 55001;
 inline constexpr std::int64_t kTagMemoryLaunch = 55002;
+
+// Read, never written by gpueff: Extrae's PAPI counters (PAPI_TOT_INS, PAPI_TOT_CYC), for the IPC and
+// frequency of `gpueff modelfactors`.
+inline constexpr std::uint32_t kPapiTotalInstructions = 42000050;
+inline constexpr std::uint32_t kPapiTotalCycles = 42000059;
 
 } // namespace gpueff::paraver::types

@@ -5,14 +5,15 @@
 namespace gpueff::paraver {
 
 std::uint32_t TraceLayout::addTask(std::string label, std::uint32_t node) {
-    tasks.push_back(Task{std::move(label), node, {}});
+    tasks.push_back(Task{std::move(label), node, {}, {}, -1});
     return static_cast<std::uint32_t>(tasks.size() - 1);
 }
 
-std::uint32_t TraceLayout::addRow(std::uint32_t task, RowKind kind, std::string label) {
+std::uint32_t TraceLayout::addRow(std::uint32_t task, RowKind kind, std::string label, std::int64_t device,
+                                  std::int64_t stream) {
     auto row = static_cast<std::uint32_t>(rows.size());
     auto local = static_cast<std::uint32_t>(tasks[task].rows.size());
-    rows.push_back(ThreadRow{kind, task, local, std::move(label)});
+    rows.push_back(ThreadRow{kind, task, local, std::move(label), device, stream});
     tasks[task].rows.push_back(row);
     return row;
 }

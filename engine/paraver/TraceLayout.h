@@ -12,12 +12,16 @@ struct ThreadRow {
     std::uint32_t task = 0;  // 0-based task index
     std::uint32_t local = 0; // 0-based index within its task
     std::string label;       // written to the .row file
+    // CudaStream rows: the CUDA device and stream; GpuMetrics rows: the GPU of the metrics (-1: none).
+    std::int64_t device = -1, stream = -1;
 };
 
 struct Task {
     std::string label;
     std::uint32_t node = 0; // 0-based node index
     std::vector<std::uint32_t> rows;
+    std::string host;      // empty when unknown
+    std::int64_t pid = -1; // -1 when unknown
 };
 
 // Paraver's resource and process model of one trace: one application whose tasks are processes, each with
@@ -29,7 +33,8 @@ struct TraceLayout {
     std::vector<ThreadRow> rows;
 
     std::uint32_t addTask(std::string label, std::uint32_t node);
-    std::uint32_t addRow(std::uint32_t task, RowKind kind, std::string label);
+    std::uint32_t addRow(std::uint32_t task, RowKind kind, std::string label, std::int64_t device = -1,
+                         std::int64_t stream = -1);
     std::vector<std::uint32_t> cpusPerNode() const;
     // 1-based CPU of each row: CPUs are numbered in node order, one per row.
     std::vector<std::uint32_t> cpuOfRows() const;

@@ -1,6 +1,7 @@
 #include "engine/semantic/LoadedTrace.h"
 
 #include "engine/common/Error.h"
+#include "engine/paraver/RowModel.h"
 #include "engine/pipeline/TraceBuilder.h"
 
 #include <algorithm>
@@ -17,8 +18,12 @@ std::filesystem::path traceStem(const std::filesystem::path& prv) {
     return prv;
 }
 
-LoadedTrace::LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels)
+LoadedTrace::LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels,
+                         std::optional<paraver::TraceLayout> layout)
     : trace_(std::move(trace)), labels_(std::move(labels)) {
+    layout_ = layout && layout->rows.size() == trace_.threads.size()
+                  ? std::move(*layout)
+                  : paraver::layoutFromLabels(trace_.header, labels_);
     objects_ = std::make_unique<ObjectModel>(trace_.header);
     std::vector<std::uint32_t> types;
     for (const auto& t : trace_.threads) types.insert(types.end(), t.eventType.begin(), t.eventType.end());
@@ -62,7 +67,7 @@ std::unique_ptr<LoadedTrace> LoadedTrace::fromStream(pipeline::TraceBuilder& bui
     paraver::readPcf(pcf, stem + ".pcf", labels);
     std::istringstream row(builder.rowText());
     paraver::readRow(row, stem + ".row", labels, expectedRowSizes(trace.header));
-    auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(labels));
+    auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(labels), builder.layout());
     loaded->path = shown;
     return loaded;
 }

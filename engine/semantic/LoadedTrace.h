@@ -2,12 +2,14 @@
 #include "engine/paraver/PrvReader.h"
 #include "engine/paraver/Trace.h"
 #include "engine/paraver/TraceLabels.h"
+#include "engine/paraver/TraceLayout.h"
 #include "engine/semantic/Interval.h"
 #include "engine/semantic/ObjectModel.h"
 
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace gpueff::pipeline {
 class TraceBuilder;
@@ -25,15 +27,20 @@ public:
     static std::unique_ptr<LoadedTrace> fromStream(pipeline::TraceBuilder& builder,
                                                    const std::filesystem::path& shown);
     // From a trace and labels already in memory.
-    LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels);
+    LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels,
+                std::optional<paraver::TraceLayout> layout = std::nullopt);
 
     const TraceContext& context() const { return *context_; }
     const paraver::Trace& trace() const { return trace_; }
+    // What each thread row is (kind, task, device, stream; tasks' host and pid): from the importer when it
+    // knows (nsys exports), else from the .row labels (paraver/RowModel.h). Rows in global thread order.
+    const paraver::TraceLayout& layout() const { return layout_; }
     std::filesystem::path path;
 
 private:
     paraver::Trace trace_;
     paraver::TraceLabels labels_;
+    paraver::TraceLayout layout_;
     std::unique_ptr<ObjectModel> objects_;
     std::unique_ptr<TraceContext> context_;
 };

@@ -6,8 +6,20 @@
 
 namespace gpueff::cli {
 
+namespace {
+
+// Inputs as given on the command line: none is the sample export in data/, a .nsys-rep is exported first.
+nlohmann::json analyzeInputs(jobs::AnalyzeRequest request) {
+    if (request.inputs.empty()) request.inputs.push_back(GPUEFF_SAMPLE_EXPORT);
+    for (auto& in : request.inputs)
+        if (!semantic::isParaverTrace(in)) in = exportedSqlite(in).string();
+    return jobs::analyzeToDirectory(request);
+}
+
+} // namespace
+
 Action addAnalyze(CLI::App& app) {
-    auto args = std::make_shared<AnalyzeRequest>();
+    auto args = std::make_shared<jobs::AnalyzeRequest>();
     args->gemm = metrics::kDefaultGemmPattern;
     auto* cmd = app.add_subcommand(
         "analyze",
@@ -47,13 +59,6 @@ Action addAnalyze(CLI::App& app) {
         analyzeInputs(*args);
         return 0;
     };
-}
-
-nlohmann::json analyzeInputs(AnalyzeRequest request) {
-    if (request.inputs.empty()) request.inputs.push_back(GPUEFF_SAMPLE_EXPORT);
-    for (auto& in : request.inputs)
-        if (!semantic::isParaverTrace(in)) in = exportedSqlite(in).string();
-    return jobs::analyzeToDirectory(request);
 }
 
 } // namespace gpueff::cli

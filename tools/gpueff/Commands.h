@@ -1,8 +1,8 @@
 #pragma once
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
+#include "engine/nsys/ReportExport.h"
 #include "engine/paraver/OutputFiles.h"
-#include "jobs/AnalyzeJob.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -38,14 +38,7 @@ Action addCompare(CLI::App& app);
 Action addCut(CLI::App& app);
 Action addFilter(CLI::App& app);
 
-using jobs::AnalyzeRequest;
-// `gpueff analyze` (jobs/AnalyzeJob.h) on inputs as given on the command line: none is the sample export in
-// data/, a .nsys-rep is exported first.
-nlohmann::json analyzeInputs(AnalyzeRequest request);
-
-// INPUT itself, or the .sqlite exported from a .nsys-rep (running nsys export when nsys is on PATH).
-std::filesystem::path exportedSqlite(const std::filesystem::path& input);
-
 using gpueff::writeTextFile;
+using nsys::exportedSqlite;
 
 } // namespace gpueff::cli

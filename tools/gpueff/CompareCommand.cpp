@@ -1,105 +1,17 @@
-#include "engine/common/Error.h"
-#include "engine/paraver/OutputFiles.h"
-#include "engine/semantic/LoadedTrace.h"
-#include "metrics/Analysis.h"
-#include "reports/Compare.h"
-#include "reports/ReportSchema.h"
+#include "jobs/CompareJob.h"
 #include "tools/gpueff/Commands.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <iterator>
-#include <set>
-#include <stdlib.h>
-#include <string>
-#include <unistd.h>
-#include <vector>
+#include <memory>
 
 namespace gpueff::cli {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 struct CompareArgs {
     std::vector<std::string> inputs;
     std::string markdown, json, labels;
     bool weak = false, quiet = false;
 };
-
-bool isTrace(const std::string& input) {
-    return input.ends_with(".sqlite") || input.ends_with(".nsys-rep") || semantic::isParaverTrace(input);
-}
-
-// A private scratch directory (mkdtemp under $TMPDIR: a fresh name even for concurrent runs), removed with
-// everything in it when this object goes, whether the analysis succeeded or threw.
-class ScratchDirectory {
-public:
-    ScratchDirectory() {
-        std::error_code ec;
-        auto base = fs::temp_directory_path(ec);
-        if (ec) throw Error("compare: no temporary directory for analyzing traces: " + ec.message());
-        std::string pattern = (base / "gpueff-compare-XXXXXX").string();
-        if (!::mkdtemp(pattern.data()))
-            throw Error(base.string() +
-                        ": cannot create a scratch directory for compare: " + std::strerror(errno));
-        path_ = pattern;
-    }
-    ~ScratchDirectory() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    ScratchDirectory(const ScratchDirectory&) = delete;
-    ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
-
-// A trace given to compare is analyzed in a scratch directory removed afterwards: only its report is kept.
-nlohmann::json analyzeTrace(const std::string& input) {
-    ScratchDirectory scratch;
-    AnalyzeRequest request;
-    request.inputs = {input};
-    request.outDir = (scratch.path() / "analysis").string();
-    request.gemm = metrics::kDefaultGemmPattern;
-    request.quiet = true;
-    std::fprintf(stderr, "gpueff: analyzing %s\n", input.c_str());
-    return analyzeInputs(request);
-}
-
-// A report.json file, or a directory written by `gpueff analyze` that holds one.
-fs::path reportPath(const std::string& input) {
-    fs::path p(input);
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-        p /= "report.json";
-        if (!fs::exists(p, ec))
-            throw Error(input + ": directory holds no report.json (run gpueff analyze first)");
-    } else if (!fs::exists(p, ec)) {
-        throw Error(input + ": no such file or directory");
-    }
-    return p;
-}
-
-nlohmann::json readReport(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!in && !in.eof()) throw Error(path.string() + ": cannot read");
-    return reports::parseReport(text, path.string());
-}
-
-// The directory name for DIR/report.json (what `analyze -o DIR` names), else the file name without .json.
-std::string defaultLabel(const fs::path& path) {
-    if (path.filename() == "report.json") {
-        auto dir = fs::absolute(path).parent_path().filename().string();
-        if (!dir.empty()) return dir;
-    }
-    return path.stem().string();
-}
 
 // --labels "a,b,c": one non-empty name per input, in order (empty when the option is not given).
 std::vector<std::string> givenLabels(const CompareArgs& a) {
@@ -118,47 +30,6 @@ std::vector<std::string> givenLabels(const CompareArgs& a) {
     for (std::size_t i = 0; i < out.size(); ++i)
         if (out[i].empty()) throw UsageError("--labels: label " + std::to_string(i + 1) + " is empty");
     return out;
-}
-
-int run(const CompareArgs& a) {
-    if (a.inputs.size() < 2) throw UsageError("compare needs at least two reports");
-    // Checked before any trace is analyzed: a usage error should not wait for an analysis.
-    auto given = givenLabels(a);
-    std::vector<nlohmann::json> reports;
-    std::vector<std::string> labels;
-    for (const auto& input : a.inputs) {
-        if (isTrace(input)) {
-            reports.push_back(analyzeTrace(input));
-            labels.push_back(fs::path(input).stem().string());
-            continue;
-        }
-        fs::path path = reportPath(input);
-        reports.push_back(readReport(path));
-        reports::checkReportSchema(reports.back(), path.string());
-        reports::validateReport(reports.back(), path.string());
-        labels.push_back(defaultLabel(path));
-    }
-    if (!given.empty()) labels = given;
-    // Default labels can collide (two runs/report.json in different parents named alike): number them.
-    std::set<std::string> seen;
-    for (std::size_t i = 0; i < labels.size(); ++i)
-        if (!seen.insert(labels[i]).second) labels[i] += " #" + std::to_string(i + 1);
-
-    reports::CompareOptions options;
-    options.weak = a.weak;
-    auto comparison = reports::compareReports(reports, labels, options);
-
-    std::vector<fs::path> finals{a.markdown};
-    if (!a.json.empty()) finals.emplace_back(a.json);
-    OutputFiles outputs(finals);
-    writeTextFile(outputs.temporary(0), finals[0], comparison.markdown);
-    if (!a.json.empty()) writeTextFile(outputs.temporary(1), finals[1], dumpJson(comparison.json));
-    outputs.commit();
-    for (const auto& w : comparison.json["warnings"])
-        std::fprintf(stderr, "gpueff: warning: %s\n", w.get<std::string>().c_str());
-    if (!a.quiet)
-        for (const auto& f : finals) std::fprintf(stderr, "%s written\n", f.string().c_str());
-    return 0;
 }
 
 } // namespace
@@ -189,7 +60,13 @@ Action addCompare(CLI::App& app) {
         "weak scaling (the problem grows with the devices): computational scalability is multiplied\n"
         "by n(run) / n(reference); default: strong scaling");
     cmd->add_flag("-q,--quiet", args->quiet, "do not list the files written");
-    return [args] { return run(*args); };
+    return [args] {
+        if (args->inputs.size() < 2) throw UsageError("compare needs at least two reports");
+        // Checked before any trace is analyzed: a usage error should not wait for an analysis.
+        jobs::CompareRequest request{args->inputs, givenLabels(*args), args->markdown,
+                                     args->json,   args->weak,         args->quiet};
+        return jobs::runCompare(request);
+    };
 }
 
 } // namespace gpueff::cli

@@ -1,106 +1,10 @@
-#include "engine/common/Error.h"
-#include "engine/paraver/OutputFiles.h"
-#include "engine/semantic/HistogramOutput.h"
-#include "engine/semantic/LoadedTrace.h"
-#include "engine/semantic/Window.h"
+#include "jobs/HistogramJob.h"
 #include "tools/gpueff/Commands.h"
-
-#include <chrono>
-#include <cstdio>
-#include <fstream>
-#include <map>
-#include <string>
-#include <vector>
 
 namespace gpueff::cli {
 
-namespace {
-
-struct HistogramArgs {
-    std::string trace;
-    std::vector<std::string> cfgs;
-    std::string outputDir = ".";
-    int precision = 2;
-    bool json = false, lenient = false, quiet = false, stats = false;
-};
-
-double seconds(std::chrono::steady_clock::time_point since) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
-}
-
-// Each cfg's output in DIR, all or none (OutputFiles).
-void writeOutputs(const HistogramArgs& a, const std::vector<semantic::Cfg>& cfgs,
-                  const semantic::LoadedTrace& loaded, const std::filesystem::path& dir) {
-    OutputFiles outputs({}, dir);
-    std::map<std::filesystem::path, std::string> writer; // output -> the cfg writing it
-    for (std::size_t i = 0; i < cfgs.size(); ++i) {
-        const char* extension = cfgs[i].histogram ? (a.json ? ".json" : ".txt") : ".csv";
-        auto final = dir / (cfgs[i].name + extension);
-        // Outputs are named after the cfg's file name: a/x.cfg and b/x.cfg would write the same file, the
-        // second silently replacing the first. Refused before anything is written.
-        if (auto [it, fresh] = writer.emplace(final, a.cfgs[i]); !fresh)
-            throw Error(it->second + " and " + a.cfgs[i] + " would both write " + final.string() +
-                        "; give cfgs with different file names (or separate runs with different -o)");
-        outputs.add(final);
-    }
-    for (std::size_t i = 0; i < cfgs.size(); ++i) {
-        auto cfgStart = std::chrono::steady_clock::now();
-        const auto& cfg = cfgs[i];
-        for (const auto& w : cfg.warnings) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
-        semantic::WindowSet windows(cfg, loaded.context());
-        if (!a.quiet)
-            for (const auto& w : windows.warnings()) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
-        std::ofstream out(outputs.temporary(i));
-        if (!out) throw Error(outputs.temporary(i).string() + ": cannot write");
-        if (cfg.histogram) {
-            auto table = semantic::computeHistogramPlanes(cfg, windows);
-            if (a.json)
-                out << dumpJson(semantic::histogramJson(table));
-            else
-                semantic::writeHistogramText(out, table, a.precision);
-        } else {
-            semantic::writeTimelineCsv(out, windows, windows.size() - 1);
-        }
-        out.close();
-        if (!out) throw Error(outputs.final(i).string() + ": write failed (disk full?)");
-        if (a.stats) std::fprintf(stderr, "cfg %s: %.3f s\n", cfg.name.c_str(), seconds(cfgStart));
-    }
-    outputs.commit();
-    if (!a.quiet)
-        for (std::size_t i = 0; i < outputs.size(); ++i)
-            std::fprintf(stderr, "%s written\n", outputs.final(i).string().c_str());
-}
-
-int run(const HistogramArgs& a) {
-    auto start = std::chrono::steady_clock::now();
-    // Parse every cfg first: a broken cfg fails before the (possibly long) trace load.
-    std::vector<semantic::Cfg> cfgs;
-    for (const auto& path : a.cfgs) cfgs.push_back(semantic::parseCfg(path));
-    paraver::ReadOptions options;
-    options.lenient = a.lenient;
-    auto loaded = semantic::LoadedTrace::load(a.trace, options);
-    double loadSeconds = seconds(start);
-    for (const auto& w : loaded->trace().warnings()) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
-    if (a.stats) std::fprintf(stderr, "load %s: %.3f s\n", a.trace.c_str(), loadSeconds);
-
-    std::filesystem::path dir = a.outputDir;
-    std::error_code ec;
-    bool created = !std::filesystem::exists(dir, ec);
-    std::filesystem::create_directories(dir, ec);
-    if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
-    try {
-        writeOutputs(a, cfgs, *loaded, dir);
-    } catch (...) {
-        if (created) std::filesystem::remove(dir, ec); // only when empty
-        throw;
-    }
-    return 0;
-}
-
-} // namespace
-
 Action addHistogram(CLI::App& app) {
-    auto args = std::make_shared<HistogramArgs>();
+    auto args = std::make_shared<jobs::HistogramRequest>();
     auto* cmd =
         app.add_subcommand("histogram", "Evaluate Paraver cfgs on a Paraver trace, headless, like paramedir: "
                                         "for each cfg write DIR/<cfg>.txt\n"
@@ -121,7 +25,7 @@ Action addHistogram(CLI::App& app) {
     cmd->add_flag("--lenient", args->lenient, "skip malformed trace lines (counted) instead of failing");
     cmd->add_flag("-q,--quiet", args->quiet, "do not list the files written");
     cmd->add_flag("--stats", args->stats, "print load and per-cfg times on stderr");
-    return [args] { return run(*args); };
+    return [args] { return jobs::runHistogram(*args); };
 }
 
 } // namespace gpueff::cli

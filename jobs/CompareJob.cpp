@@ -1,0 +1,145 @@
+#include "jobs/CompareJob.h"
+
+#include "engine/common/Error.h"
+#include "engine/common/JsonText.h"
+#include "engine/nsys/ReportExport.h"
+#include "engine/paraver/OutputFiles.h"
+#include "engine/semantic/LoadedTrace.h"
+#include "jobs/AnalyzeJob.h"
+#include "metrics/Analysis.h"
+#include "reports/Compare.h"
+#include "reports/ReportSchema.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <stdlib.h>
+#include <unistd.h>
+
+namespace gpueff::jobs {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool isTrace(const std::string& input) {
+    return input.ends_with(".sqlite") || input.ends_with(".nsys-rep") || semantic::isParaverTrace(input);
+}
+
+// A private scratch directory (mkdtemp under $TMPDIR: a fresh name even for concurrent runs), removed with
+// everything in it when this object goes, whether the analysis succeeded or threw.
+class ScratchDirectory {
+public:
+    ScratchDirectory() {
+        std::error_code ec;
+        auto base = fs::temp_directory_path(ec);
+        if (ec) throw Error("compare: no temporary directory for analyzing traces: " + ec.message());
+        std::string pattern = (base / "gpueff-compare-XXXXXX").string();
+        if (!::mkdtemp(pattern.data()))
+            throw Error(base.string() +
+                        ": cannot create a scratch directory for compare: " + std::strerror(errno));
+        path_ = pattern;
+    }
+    ~ScratchDirectory() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    ScratchDirectory(const ScratchDirectory&) = delete;
+    ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+// A trace given to compare is analyzed in a scratch directory removed afterwards: only its report is kept.
+nlohmann::json analyzeTrace(const std::string& input) {
+    ScratchDirectory scratch;
+    AnalyzeRequest request;
+    request.inputs = {semantic::isParaverTrace(input) ? input : nsys::exportedSqlite(input).string()};
+    request.outDir = (scratch.path() / "analysis").string();
+    request.gemm = metrics::kDefaultGemmPattern;
+    request.quiet = true;
+    std::fprintf(stderr, "gpueff: analyzing %s\n", input.c_str());
+    return analyzeToDirectory(request);
+}
+
+// A report.json file, or a directory written by `gpueff analyze` that holds one.
+fs::path reportPath(const std::string& input) {
+    fs::path p(input);
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+        p /= "report.json";
+        if (!fs::exists(p, ec))
+            throw Error(input + ": directory holds no report.json (run gpueff analyze first)");
+    } else if (!fs::exists(p, ec)) {
+        throw Error(input + ": no such file or directory");
+    }
+    return p;
+}
+
+nlohmann::json readReport(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in && !in.eof()) throw Error(path.string() + ": cannot read");
+    return reports::parseReport(text, path.string());
+}
+
+// The directory name for DIR/report.json (what `analyze -o DIR` names), else the file name without .json.
+std::string defaultLabel(const fs::path& path) {
+    if (path.filename() == "report.json") {
+        auto dir = fs::absolute(path).parent_path().filename().string();
+        if (!dir.empty()) return dir;
+    }
+    return path.stem().string();
+}
+
+} // namespace
+
+int runCompare(const CompareRequest& a) {
+    if (a.inputs.size() < 2) throw Error("compare needs at least two reports");
+    if (!a.labels.empty() && a.labels.size() != a.inputs.size())
+        throw Error("compare: " + std::to_string(a.labels.size()) + " labels for " +
+                    std::to_string(a.inputs.size()) + " reports");
+    const auto& given = a.labels;
+    std::vector<nlohmann::json> reports;
+    std::vector<std::string> labels;
+    for (const auto& input : a.inputs) {
+        if (isTrace(input)) {
+            reports.push_back(analyzeTrace(input));
+            labels.push_back(fs::path(input).stem().string());
+            continue;
+        }
+        fs::path path = reportPath(input);
+        reports.push_back(readReport(path));
+        reports::checkReportSchema(reports.back(), path.string());
+        reports::validateReport(reports.back(), path.string());
+        labels.push_back(defaultLabel(path));
+    }
+    if (!given.empty()) labels = given;
+    // Default labels can collide (two runs/report.json in different parents named alike): number them.
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        if (!seen.insert(labels[i]).second) labels[i] += " #" + std::to_string(i + 1);
+
+    reports::CompareOptions options;
+    options.weak = a.weak;
+    auto comparison = reports::compareReports(reports, labels, options);
+
+    std::vector<fs::path> finals{a.markdown};
+    if (!a.json.empty()) finals.emplace_back(a.json);
+    OutputFiles outputs(finals);
+    writeTextFile(outputs.temporary(0), finals[0], comparison.markdown);
+    if (!a.json.empty()) writeTextFile(outputs.temporary(1), finals[1], dumpJson(comparison.json));
+    outputs.commit();
+    for (const auto& w : comparison.json["warnings"])
+        std::fprintf(stderr, "gpueff: warning: %s\n", w.get<std::string>().c_str());
+    if (!a.quiet)
+        for (const auto& f : finals) std::fprintf(stderr, "%s written\n", f.string().c_str());
+    return 0;
+}
+
+} // namespace gpueff::jobs

@@ -1,0 +1,176 @@
+// The record pipeline (docs/architecture.md): one pass of an nsys translation feeds the .prv writer and the
+// analysis' TraceBuilder; what the builder keeps must be what reading the written .prv gives, the object
+// model the importer hands over must be what the .row says, and a report made without the trace must be the
+// report made with it.
+#include "TestSupport.h"
+#include "engine/nsys/Translator.h"
+#include "engine/paraver/OutputFiles.h"
+#include "engine/paraver/PrvReader.h"
+#include "engine/paraver/RowModel.h"
+#include "engine/pipeline/TraceBuilder.h"
+#include "engine/semantic/Cfg.h"
+#include "engine/semantic/LoadedTrace.h"
+#include "engine/semantic/TypesRead.h"
+#include "metrics/Analysis.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+using namespace testsupport;
+namespace fs = std::filesystem;
+
+namespace {
+
+void requireSameThreads(const gpueff::paraver::Trace& a, const gpueff::paraver::Trace& b) {
+    REQUIRE(a.threads.size() == b.threads.size());
+    for (std::size_t t = 0; t < a.threads.size(); ++t) {
+        const auto &x = a.threads[t], &y = b.threads[t];
+        CHECK(x.eventTime == y.eventTime);
+        CHECK(x.eventType == y.eventType);
+        CHECK(x.eventValue == y.eventValue);
+        CHECK(x.eventCpu == y.eventCpu);
+        CHECK(x.sends == y.sends);
+        CHECK(x.receives == y.receives);
+        CHECK(x.stream.time == y.stream.time);
+        CHECK(x.stream.type == y.stream.type);
+        CHECK(x.stream.index == y.stream.index);
+    }
+    REQUIRE(a.communications.size() == b.communications.size());
+    for (std::size_t i = 0; i < a.communications.size(); ++i) {
+        const auto &x = a.communications[i], &y = b.communications[i];
+        CHECK(x.sendThread == y.sendThread);
+        CHECK(x.recvThread == y.recvThread);
+        CHECK(x.sendCpu == y.sendCpu);
+        CHECK(x.recvCpu == y.recvCpu);
+        CHECK(x.logicalSend == y.logicalSend);
+        CHECK(x.physicalRecv == y.physicalRecv);
+        CHECK(x.size == y.size);
+        CHECK(x.tag == y.tag);
+    }
+    CHECK(a.endTime() == b.endTime());
+}
+
+} // namespace
+
+TEST_CASE("one pass: the trace the analysis keeps is the trace the .prv written in the same pass reads as") {
+    for (const auto& input : realExports()) {
+        CAPTURE(input);
+        auto dir = tempDir("pipeline_" + input.stem().string());
+        gpueff::nsys::TranslateOptions o;
+        o.inputs = {input};
+        o.prefix = dir / "t";
+        gpueff::paraver::ReadOptions read;
+        read.eventTypes = gpueff::metrics::eventTypesRead(false); // what analyze reads
+        gpueff::pipeline::TraceBuilder builder(read);
+        gpueff::OutputFiles files;
+        gpueff::nsys::translate(o, nullptr, files, &builder);
+        files.commit();
+        auto streamed = gpueff::semantic::LoadedTrace::fromStream(builder, dir / "t.prv");
+        auto reread = gpueff::semantic::LoadedTrace::load(dir / "t.prv", read);
+        requireSameThreads(streamed->trace(), reread->trace());
+        CHECK(streamed->trace().header.totalThreads() == reread->trace().header.totalThreads());
+        CHECK(streamed->context().labels.eventValues == reread->context().labels.eventValues);
+        CHECK(streamed->context().labels.rows == reread->context().labels.rows);
+
+        // Devices as data: the importer's layout is what the written .row says, row by row.
+        const auto& mine = streamed->layout();
+        const auto& fromRow = reread->layout();
+        REQUIRE(mine.rows.size() == fromRow.rows.size());
+        REQUIRE(mine.tasks.size() == fromRow.tasks.size());
+        std::size_t streams = 0;
+        for (std::size_t r = 0; r < mine.rows.size(); ++r) {
+            CAPTURE(r);
+            CHECK(mine.rows[r].kind == fromRow.rows[r].kind);
+            CHECK(mine.rows[r].task == fromRow.rows[r].task);
+            CHECK(mine.rows[r].device == fromRow.rows[r].device);
+            CHECK(mine.rows[r].stream == fromRow.rows[r].stream);
+            streams += mine.rows[r].kind == gpueff::paraver::RowKind::CudaStream;
+        }
+        CHECK(streams > 0);
+        for (std::size_t t = 0; t < mine.tasks.size(); ++t) {
+            CHECK(mine.tasks[t].label == fromRow.tasks[t].label);
+            CHECK(mine.tasks[t].pid == fromRow.tasks[t].pid);
+            CHECK(mine.tasks[t].host == fromRow.tasks[t].host);
+        }
+        // The pid the task label names is the export's own (PROCESSES / the global pid's bits 24..).
+        auto pids =
+            query(input, "SELECT DISTINCT (globalPid >> 24) & 16777215 FROM CUPTI_ACTIVITY_KIND_KERNEL");
+        bool found = false;
+        for (const auto& row : pids)
+            for (const auto& t : mine.tasks) found = found || std::to_string(t.pid) == row[0];
+        CHECK(found);
+    }
+}
+
+TEST_CASE("analyze --no-trace writes the report only, and the report is the one made with the trace") {
+    auto input = dataDir() / "nsys" / "mfu_2gpu_h100_nccl.sqlite";
+    auto with = tempDir("pipeline_with"), without = tempDir("pipeline_without");
+    auto a = run(gpueffBinary().string() + " analyze -q " + quoted(input) + " -o " + quoted(with / "out"));
+    REQUIRE(a.exitCode == 0);
+    auto b = run(gpueffBinary().string() + " analyze -q --no-trace " + quoted(input) + " -o " +
+                 quoted(without / "out"));
+    REQUIRE(b.exitCode == 0);
+    CHECK(fs::exists(with / "out" / "mfu_2gpu_h100_nccl.prv"));
+    for (const char* ext : {".prv", ".pcf", ".row", ".json"})
+        CHECK_FALSE(fs::exists(without / "out" / (std::string("mfu_2gpu_h100_nccl") + ext)));
+    auto x = nlohmann::json::parse(readText(with / "out" / "report.json"));
+    auto y = nlohmann::json::parse(readText(without / "out" / "report.json"));
+    CHECK(y["trace"]["prv"] == "");
+    CHECK(x["trace"]["prv"] != "");
+    x["trace"].erase("prv");
+    y["trace"].erase("prv");
+    CHECK(x == y);
+    // The inputs, their versions and the skipped-row notes come from the translation, not a sidecar.
+    REQUIRE(y["inputs"].size() == 1);
+    CHECK(y["inputs"][0]["path"] == input.string());
+    CHECK_FALSE(y["inputs"][0]["nsys_version"].get<std::string>().empty());
+}
+
+TEST_CASE("the event types cfgs can see: '=' lists and ranges, by number or .pcf label; anything else all") {
+    // One thread window keeping the event types `filter` lists under the type test `op`.
+    auto cfgWith = [](const std::string& op, const std::string& filter) {
+        std::string text =
+            "#ParaverCFG\nConfigFile.Version: 3.4\nConfigFile.NumWindows: 1\n\n"
+            "################################################################################\n"
+            "< NEW DISPLAYING WINDOW w >\n"
+            "################################################################################\n"
+            "window_name w\nwindow_type single\nwindow_level thread\n"
+            "window_selected_functions { 14, { {cpu, Active Thd}, {appl, Adding}, {task, Adding}, {thread, "
+            "Last Evt Val}, {node, Adding}, {system, Adding}, {workload, Adding}, {from_obj, All}, {to_obj, "
+            "All}, {tag_msg, All}, {size_msg, All}, {bw_msg, All}, {evt_type, " +
+            op + "}, {evt_value, All} } }\n" + filter;
+        return gpueff::semantic::parseCfgText(text, "t.cfg");
+    };
+    using Range = std::pair<std::uint32_t, std::uint32_t>;
+    gpueff::paraver::TraceLabels labels;
+    labels.eventTypes[9600] = "NVTX ranges";
+    labels.eventTypes[9700] = "NVTX ranges of domain 1";
+    {
+        auto types = gpueff::semantic::eventTypesSeen(
+            {cfgWith("=", "window_filter_module evt_type 2 63000006 63000007\n")}, labels);
+        REQUIRE(types.has_value());
+        CHECK(*types == std::vector<Range>{{63000006, 63000006}, {63000007, 63000007}});
+    }
+    {
+        auto types = gpueff::semantic::eventTypesSeen(
+            {cfgWith("[x,y]", "window_filter_module evt_type 2 9400 9499\n")}, labels);
+        REQUIRE(types.has_value());
+        CHECK(*types == std::vector<Range>{{9400, 9499}});
+    }
+    {
+        // The label names two types of the .pcf; the number beside it is used only when none matches.
+        auto types = gpueff::semantic::eventTypesSeen(
+            {cfgWith("=",
+                     "window_filter_module evt_type 1 1234\nwindow_filter_module evt_type_label 1 \"NVTX "
+                     "ranges*\"\n")},
+            labels);
+        REQUIRE(types.has_value());
+        CHECK(*types == std::vector<Range>{{9600, 9600}, {9700, 9700}});
+    }
+    // A window that sees every type (All, !=) makes the whole set of cfgs need every type.
+    CHECK_FALSE(gpueff::semantic::eventTypesSeen({cfgWith("All", "")}, labels).has_value());
+    CHECK_FALSE(gpueff::semantic::eventTypesSeen({cfgWith("=", "window_filter_module evt_type 1 9400\n"),
+                                                  cfgWith("!=", "window_filter_module evt_type 1 9400\n")},
+                                                 labels)
+                    .has_value());
+}
