@@ -2,7 +2,6 @@
 
 #include "engine/common/Error.h"
 #include "engine/paraver/EventTypes.h"
-#include "engine/pipeline/RegionSpan.h"
 
 #include <algorithm>
 #include <charconv>
@@ -31,7 +30,7 @@ bool durationType(std::uint32_t type) {
         break;
     }
     if (type >= t::kMpiPointToPoint && type <= t::kMpiIo) return true;
-    return isNvtxRangeType(type);
+    return t::isNvtxRangeType(type);
 }
 
 namespace {

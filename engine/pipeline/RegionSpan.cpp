@@ -1,21 +1,13 @@
 #include "engine/pipeline/RegionSpan.h"
 
 #include "engine/common/Error.h"
+#include "engine/paraver/EventTypes.h"
 #include "engine/paraver/TraceLabels.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <sstream>
 
 namespace gpueff::pipeline {
-
-bool isNvtxRangeType(std::uint32_t type) {
-    if (type >= 63000400 && type < 63000497) return true;
-    if (type < 9500 || type > 81099) return false;
-    if (type > 9500 && type < 9600) return false; // NCCL: 9500 is its ranges, 9501.. its payload fields
-    return type % 100 < 97;                       // +97..+99 are payloads and marks
-}
 
 void RegionFinder::begin(const StreamInfo& info) {
     source_ = info.source;
@@ -25,7 +17,7 @@ void RegionFinder::consume(const TraceRecord& r) {
     if (r.isCommunication || r.isState) return;
     for (std::uint8_t i = 0; i < r.pairCount; ++i) {
         const auto& p = r.pairs[i];
-        if (!isNvtxRangeType(p.type)) continue;
+        if (!paraver::types::isNvtxRangeType(p.type)) continue;
         auto& stack = open_[{r.row, p.type}];
         if (p.value != 0) {
             auto& f = found_[{p.type, r.row, p.value}];
@@ -48,24 +40,11 @@ void RegionFinder::end(const StreamLabels& labels) {
     // The .pcf names the values: written into memory and read as a file would be.
     paraver::TraceLabels names;
     if (labels.writePcf) {
-        char* data = nullptr;
-        std::size_t size = 0;
-        std::FILE* f = open_memstream(&data, &size);
-        if (!f) throw Error("out of memory reading the .pcf of " + source_);
-        try {
-            labels.writePcf(f);
-        } catch (...) {
-            std::fclose(f);
-            std::free(data);
-            throw;
-        }
-        std::fclose(f);
-        std::istringstream in(std::string(data, size));
-        std::free(data);
+        std::istringstream in(labelText(labels.writePcf));
         paraver::readPcf(in, source_ + " (.pcf)", names);
     }
     for (const auto& [type, values] : names.eventValues)
-        if (isNvtxRangeType(type))
+        if (paraver::types::isNvtxRangeType(type))
             for (const auto& [value, label] : values)
                 if (label == name_) wanted_.push_back({type, value});
 }

@@ -11,10 +11,6 @@
 
 namespace gpueff::pipeline {
 
-// NVTX range types (docs/events.md): a domain's base + category in 9500..81099 (NCCL's payload fields
-// 9501..9507, +97..+99 payloads and marks excluded), and NCCL's categories above 0 at 63000400 + c.
-bool isNvtxRangeType(std::uint32_t type);
-
 // A sink that finds the span of the NVTX ranges named `name` in one pass (the first of `gpueff cut
 // --region`): ranges of one category nest on a thread under one event type (a value opens a range, 0 closes
 // the innermost), so a stack per row and type finds where each one ends. Which values are `name` is known
