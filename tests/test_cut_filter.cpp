@@ -409,6 +409,11 @@ TEST_CASE("filter --tasks and --devices keep the rows asked for and every object
     }
     CHECK(device0 == 0);
     CHECK(device1 > 0);
+    // The same from the translated .prv, whose devices come from its .row.
+    r = run(bin() + " filter " + quoted(dir / "full.prv") + " -o " + quoted(dir / "d_prv") +
+            " -q --devices 1");
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    CHECK(body(dir / "d_prv.prv") == body(dir / "d.prv"));
     r = run(bin() + " filter " + quoted(exportPath) + " -o " + quoted(dir / "e") + " --devices 7");
     CHECK(r.exitCode == 1);
     CHECK(r.output.find("--devices: no GPU rows of those devices (the trace's devices: 0, 1)") !=

@@ -4,7 +4,6 @@
 #include "engine/paraver/EventTypes.h"
 
 #include <algorithm>
-#include <charconv>
 #include <set>
 
 namespace gpueff::pipeline {
@@ -33,26 +32,6 @@ bool durationType(std::uint32_t type) {
     return t::isNvtxRangeType(type);
 }
 
-namespace {
-bool digitsAt(const std::string& s, std::size_t from, std::size_t to, int& out) {
-    if (from >= to) return false;
-    auto [end, ec] = std::from_chars(s.data() + from, s.data() + to, out);
-    return ec == std::errc() && end == s.data() + to;
-}
-} // namespace
-
-int gpuOfRowLabel(const std::string& label) {
-    int gpu = -1;
-    if (label.rfind("CUDA-D", 0) == 0) {
-        auto dot = label.find('.', 6);
-        if (dot != std::string::npos && digitsAt(label, 6, dot, gpu)) return gpu;
-        return -1;
-    }
-    const std::string metrics = "Metrics GPU";
-    if (label.rfind(metrics, 0) == 0 && digitsAt(label, metrics.size(), label.size(), gpu)) return gpu;
-    return -1;
-}
-
 FilterStage::FilterStage(RecordSink& next, FilterOptions options, FilterCounts* counts)
     : Stage(next), options_(std::move(options)), counts_(counts ? *counts : own_) {}
 
@@ -73,14 +52,12 @@ void FilterStage::begin(const StreamInfo& info) {
                 throw Error(info.source + ": --tasks " + std::to_string(lo) +
                             (hi == lo ? std::string() : "-" + std::to_string(hi)) +
                             ": the trace has tasks 1.." + std::to_string(tasks));
-        std::set<int> gpus, kept;
+        const auto& layout = info.layout.rows.size() == info.rows.size() ? info.layout : options_.layout;
+        std::set<std::int64_t> gpus, kept;
         for (std::uint32_t row = 0; row < info.rows.size(); ++row) {
             if (!options_.tasks.empty() && !in(options_.tasks, info.rows[row].task)) keepRows_[row] = false;
             if (options_.devices.empty()) continue;
-            std::string label = row < info.layout.rows.size()     ? info.layout.rows[row].label
-                                : row < options_.rowLabels.size() ? options_.rowLabels[row]
-                                                                  : std::string();
-            int gpu = gpuOfRowLabel(label);
+            std::int64_t gpu = row < layout.rows.size() ? layout.rows[row].device : -1;
             if (gpu < 0) continue;
             gpus.insert(gpu);
             if (in(options_.devices, static_cast<std::uint64_t>(gpu)))
@@ -90,7 +67,7 @@ void FilterStage::begin(const StreamInfo& info) {
         }
         if (!options_.devices.empty() && kept.empty()) {
             std::string known;
-            for (int g : gpus) known += (known.empty() ? "" : ", ") + std::to_string(g);
+            for (auto g : gpus) known += (known.empty() ? "" : ", ") + std::to_string(g);
             throw Error(info.source + ": --devices: no GPU rows of those devices (the trace's devices: " +
                         (known.empty() ? "none named CUDA-D<n>.S<s> in its .row" : known) + ")");
         }

@@ -22,19 +22,15 @@ struct FilterOptions {
     // those of these CUDA devices (CPU rows stay); empty: all. Records of other rows are dropped,
     // communications kept when both ends are kept. The header keeps every object, as Paraver's filter does,
     // so the .row stays valid. Which rows are GPU rows of which device comes from the stream's layout, or
-    // from rowLabels (the .row's thread names of a Paraver trace).
+    // from `layout` when the stream has none (a Paraver trace: paraver::layoutFromLabels of its .row).
     TypeRanges tasks, devices;
-    std::vector<std::string> rowLabels;
+    paraver::TraceLayout layout;
 };
 
 // Types whose records come in begin (value not 0) / end (value 0) pairs on one row, the first pair of their
 // records: CUDA calls, kernels, graph launches, memory operations, synchronization, MPI calls, NVTX ranges,
 // OpenACC, OS runtime and pthread calls.
 bool durationType(std::uint32_t type);
-
-// GPU of a row named like gpueff's translations name GPU rows ("CUDA-D<gpu>.S<stream>[.<lane>]" and "Metrics
-// GPU<gpu>"), or -1 (CPU threads, other writers' rows).
-int gpuOfRowLabel(const std::string& label);
 
 struct FilterCounts {
     std::uint64_t recordsKept = 0, recordsDropped = 0, shortIntervals = 0;

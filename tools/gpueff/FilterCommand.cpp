@@ -1,4 +1,6 @@
 // `gpueff filter`: a run (nsys exports or a Paraver trace) with only some records, as a Paraver trace.
+#include "engine/paraver/PrvParser.h"
+#include "engine/paraver/RowModel.h"
 #include "engine/paraver/TraceHeader.h"
 #include "engine/paraver/TraceLabels.h"
 #include "engine/pipeline/FilterStage.h"
@@ -85,10 +87,12 @@ Action addFilter(CLI::App& app) {
                 "filter: nothing to filter: give --types, --drop-types, --min-duration, --tasks, "
                 "--devices, --only or --skip");
         if (prv && !o.devices.empty()) {
-            // A Paraver trace names its rows in the .row file only.
+            // A Paraver trace says which rows are GPU rows of which device in its .row only.
             paraver::TraceLabels labels;
             paraver::readRow(pipeline::companionFile(job.inputs.front(), ".row"), labels, {});
-            if (auto it = labels.rows.find("THREAD"); it != labels.rows.end()) o.rowLabels = it->second;
+            paraver::GzipFile file(job.inputs.front());
+            paraver::LineReader in(file, job.inputs.front());
+            o.layout = paraver::layoutFromLabels(paraver::readHeaderLine(in, paraver::kMaxObjects), labels);
         }
         pipeline::FilterCounts counts;
         streamTrace(job, {[&](pipeline::RecordSink& next) {
