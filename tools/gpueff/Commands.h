@@ -35,6 +35,8 @@ Action addAnalyze(CLI::App& app);
 Action addHistogram(CLI::App& app);
 Action addModelFactors(CLI::App& app);
 Action addCompare(CLI::App& app);
+Action addCut(CLI::App& app);
+Action addFilter(CLI::App& app);
 
 // -j,--jobs N of translate and analyze: reports read by N parallel workers.
 void addJobsOption(CLI::App* command, unsigned& jobs);

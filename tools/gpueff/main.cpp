@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
     auto histogram = gpueff::cli::addHistogram(app);
     auto modelfactors = gpueff::cli::addModelFactors(app);
     auto compare = gpueff::cli::addCompare(app);
+    auto cut = gpueff::cli::addCut(app);
+    auto filter = gpueff::cli::addFilter(app);
     // Exit status: 0 success (--help and --version included), 1 bad input or an output problem, 2 bad usage
     // (the command line), 3 an internal error, which is a bug in gpueff whatever the input.
     try {
@@ -41,6 +43,8 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("histogram")) return histogram();
         if (app.got_subcommand("modelfactors")) return modelfactors();
         if (app.got_subcommand("compare")) return compare();
+        if (app.got_subcommand("cut")) return cut();
+        if (app.got_subcommand("filter")) return filter();
     } catch (const gpueff::cli::UsageError& e) {
         std::fprintf(stderr, "gpueff: error: %s\n", e.what());
         return 2;
