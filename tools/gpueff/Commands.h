@@ -10,6 +10,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ CLI::Validator fileNameValidator();
 // Checks an option holding trace nanoseconds: a decimal integer that fits in int64 (CLI11 alone would clamp
 // 99999999999999999999 to INT64_MAX and read 0x10 as 16).
 CLI::Validator nanosecondsValidator();
+
+// "a,,b" -> {"a", "b"}: comma-separated names (record kinds, lists of an option).
+std::set<std::string> splitList(const std::string& text);
 
 // Each subcommand registers its options and returns the action run when it is selected.
 using Action = std::function<int()>;

@@ -33,14 +33,7 @@ Action addCut(CLI::App& app) {
         "device model of that window of the full run; states are clipped, communications kept when both "
         "ends lie in the window. The window: --begin/--end, or the span of an NVTX region (--region, "
         "optionally its k-th occurrence on each thread).");
-    cmd->add_option("inputs", args->job.inputs,
-                    "nsys SQLite exports (several: one run, merged like `translate`), or one Paraver trace "
-                    "(.prv/.prv.gz) with its .pcf and .row beside it")
-        ->required()
-        ->check(CLI::ExistingFile);
-    cmd->add_option("-o,--output", args->job.prefix,
-                    "output prefix: writes PREFIX.prv, PREFIX.pcf, PREFIX.row")
-        ->required();
+    addStreamInputs(cmd, args->job);
     auto* begin = cmd->add_option("--begin", args->begin,
                                   "window begin in trace time (ns for gpueff traces and nsys exports; the "
                                   "trace's unit for other Paraver traces); default 0")
@@ -57,10 +50,7 @@ Action addCut(CLI::App& app) {
         ->needs(region)
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{UINT32_MAX}));
     region->excludes(begin)->excludes(end);
-    cmd->add_option("--only", args->only,
-                    "nsys exports: translate only these record kinds (comma-separated; `gpueff translate "
-                    "--help` lists them)");
-    cmd->add_option("--skip", args->skip, "nsys exports: do not translate these record kinds");
+    addKindOptions(cmd, args->only, args->skip);
     cmd->add_flag("-q,--quiet", args->job.quiet, "no progress and no summary");
     cmd->add_flag("--stats", args->job.stats, "print input MB/s (for benchmarks)");
     return [args] {

@@ -34,18 +34,8 @@ Action addFilter(CLI::App& app) {
         "calls and ranges (--min-duration), tasks (--tasks) and GPU devices (--devices). The header keeps "
         "every "
         "object, so the .row stays valid and rows without records stay empty.");
-    cmd->add_option("inputs", args->job.inputs,
-                    "nsys SQLite exports (several: one run, merged like `translate`), or one Paraver trace "
-                    "(.prv/.prv.gz) with its .pcf and .row beside it")
-        ->required()
-        ->check(CLI::ExistingFile);
-    cmd->add_option("-o,--output", args->job.prefix,
-                    "output prefix: writes PREFIX.prv, PREFIX.pcf, PREFIX.row")
-        ->required();
-    cmd->add_option("--only", args->only,
-                    "nsys exports: translate only these record kinds (comma-separated; `gpueff translate "
-                    "--help` lists them)");
-    cmd->add_option("--skip", args->skip, "nsys exports: do not translate these record kinds");
+    addStreamInputs(cmd, args->job);
+    addKindOptions(cmd, args->only, args->skip);
     cmd->add_option("--types", args->types,
                     "keep only events of these types: numbers and inclusive ranges, e.g. 63000006,9400-9499 "
                     "(states and communications stay)");

@@ -6,6 +6,19 @@
 
 namespace gpueff::cli {
 
+std::set<std::string> splitList(const std::string& text) {
+    std::set<std::string> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto comma = text.find(',', start);
+        auto part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (!part.empty()) out.insert(part);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
 CLI::Validator fileNameValidator() {
     return CLI::Validator(
         [](std::string& name) -> std::string {

@@ -94,17 +94,21 @@ std::uint64_t streamTrace(const TraceStreamJob& job, const std::vector<StageFact
     return bytes;
 }
 
-std::set<std::string> splitList(const std::string& text) {
-    std::set<std::string> out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        auto comma = text.find(',', start);
-        auto part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (!part.empty()) out.insert(part);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return out;
+void addStreamInputs(CLI::App* cmd, TraceStreamJob& job) {
+    cmd->add_option("inputs", job.inputs,
+                    "nsys SQLite exports (several: one run, merged like `translate`), or one Paraver trace "
+                    "(.prv/.prv.gz) with its .pcf and .row beside it")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("-o,--output", job.prefix, "output prefix: writes PREFIX.prv, PREFIX.pcf, PREFIX.row")
+        ->required();
+}
+
+void addKindOptions(CLI::App* cmd, std::string& only, std::string& skip) {
+    cmd->add_option("--only", only,
+                    "nsys exports: translate only these record kinds (comma-separated; `gpueff translate "
+                    "--help` lists them)");
+    cmd->add_option("--skip", skip, "nsys exports: do not translate these record kinds");
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> parseRanges(const std::string& text,

@@ -3,6 +3,7 @@
 // trace, streamed) -> stages -> PREFIX.prv/.pcf/.row, written as a whole or not at all.
 #include "engine/pipeline/RecordSink.h"
 
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -31,10 +32,13 @@ bool paraverInput(const TraceStreamJob& job);
 std::uint64_t streamTrace(const TraceStreamJob& job, const std::vector<StageFactory>& stages,
                           pipeline::RecordSink* sink = nullptr);
 
+// The inputs and -o PREFIX of cut and filter, into `job`.
+void addStreamInputs(CLI::App* command, TraceStreamJob& job);
+// --only/--skip KINDS (record kinds of nsys exports).
+void addKindOptions(CLI::App* command, std::string& only, std::string& skip);
+
 // "1,3-4" -> inclusive ranges; `what` names the option in errors (a UsageError).
 std::vector<std::pair<std::uint32_t, std::uint32_t>> parseRanges(const std::string& text,
                                                                  const std::string& what);
-// "a,b" -> {"a", "b"}
-std::set<std::string> splitList(const std::string& text);
 
 } // namespace gpueff::cli

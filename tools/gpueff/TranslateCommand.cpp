@@ -24,21 +24,6 @@ struct TranslateArgs {
     unsigned jobs = 0;
 };
 
-std::set<std::string> splitKinds(const std::string& item) {
-    std::set<std::string> out;
-    {
-        std::size_t start = 0;
-        while (start <= item.size()) {
-            auto comma = item.find(',', start);
-            auto part = item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-            if (!part.empty()) out.insert(part);
-            if (comma == std::string::npos) break;
-            start = comma + 1;
-        }
-    }
-    return out;
-}
-
 } // namespace
 
 void addJobsOption(CLI::App* command, unsigned& jobs) {
@@ -79,8 +64,8 @@ Action addTranslate(CLI::App& app) {
         nsys::TranslateOptions o;
         for (const auto& in : args->inputs) o.inputs.push_back(exportedSqlite(in));
         o.prefix = args->prefix;
-        o.only = splitKinds(args->only);
-        o.skip = splitKinds(args->skip);
+        o.only = splitList(args->only);
+        o.skip = splitList(args->skip);
         o.threadNames = args->threadNames;
         o.progress = !args->quiet;
         o.jobs = args->jobs;
