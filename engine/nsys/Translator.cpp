@@ -318,8 +318,7 @@ TranslateSummary translate(const TranslateOptions& options,
     pipeline::StreamInfo info;
     info.source = options.inputs.size() == 1 ? options.inputs.front().string()
                                              : std::to_string(options.inputs.size()) + " reports";
-    info.header = paraver::parseHeader(
-        layout.header(summary.durationNs, paraver::headerDate(summary.originUtcNs)), info.source);
+    info.header = layout.header(summary.durationNs, paraver::headerDate(summary.originUtcNs));
     auto cpuOfRow = layout.cpuOfRows();
     for (std::size_t r = 0; r < layout.rows.size(); ++r)
         info.rows.push_back({cpuOfRow[r], 1, layout.rows[r].task + 1, layout.rows[r].local + 1});

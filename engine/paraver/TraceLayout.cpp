@@ -24,22 +24,15 @@ std::vector<std::uint32_t> TraceLayout::cpusPerNode() const {
     return cpus;
 }
 
-std::string TraceLayout::header(std::int64_t endTimeNs, const std::string& date) const {
-    std::string h = "#Paraver (";
-    h.append(date).append("):").append(std::to_string(endTimeNs)).append("_ns:");
-    auto cpus = cpusPerNode();
-    h.append(std::to_string(nodes.size())).push_back('(');
-    for (std::size_t i = 0; i < cpus.size(); ++i) {
-        if (i) h.push_back(',');
-        h.append(std::to_string(cpus[i]));
-    }
-    h.append("):1:").append(std::to_string(tasks.size())).push_back('(');
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-        if (i) h.push_back(',');
-        h.append(std::to_string(tasks[i].rows.size())).push_back(':');
-        h.append(std::to_string(tasks[i].node + 1));
-    }
-    h.push_back(')');
+TraceHeader TraceLayout::header(std::int64_t endTimeNs, const std::string& date) const {
+    TraceHeader h;
+    h.date = date;
+    h.endTime = endTimeNs;
+    h.unit = TimeUnit::Nanoseconds;
+    h.cpusPerNode = cpusPerNode();
+    auto& application = h.applications.emplace_back();
+    for (const auto& t : tasks)
+        application.push_back({static_cast<std::uint32_t>(t.rows.size()), t.node + 1});
     return h;
 }
 

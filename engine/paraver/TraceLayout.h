@@ -1,4 +1,6 @@
 #pragma once
+#include "engine/paraver/TraceHeader.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,8 +40,8 @@ struct TraceLayout {
     std::vector<std::uint32_t> cpusPerNode() const;
     // 1-based CPU of each row: CPUs are numbered in node order, one per row.
     std::vector<std::uint32_t> cpuOfRows() const;
-    // Paraver header: "#Paraver (date):end_ns:resources:1:tasks[,comms]"
-    std::string header(std::int64_t endTimeNs, const std::string& date) const;
+    // Paraver's header of this model (one application, a node per host, a CPU per row), timed in ns.
+    TraceHeader header(std::int64_t endTimeNs, const std::string& date) const;
 };
 
 // The date of a Paraver header, "dd/mm/yyyy at hh:mm" (UTC), from ns since the UNIX epoch.
