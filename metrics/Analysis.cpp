@@ -2,10 +2,15 @@
 
 #include "engine/common/Error.h"
 #include "engine/paraver/EventTypes.h"
+#include "metrics/AnalysisParts.h"
 
 #include <algorithm>
 
 namespace gpueff::metrics {
+
+namespace {
+constexpr std::size_t kTimelineBins = 240; // plot resolution over the window
+} // namespace
 
 std::string valueName(const semantic::LoadedTrace& trace, std::uint32_t type, std::int64_t value) {
     const auto& values = trace.context().labels.eventValues;
@@ -16,10 +21,12 @@ std::string valueName(const semantic::LoadedTrace& trace, std::uint32_t type, st
 
 namespace {
 
-// The span of the NVTX ranges named `name`. Ranges of one category nest on a thread under one event type
-// (a value opens a range, 0 closes the innermost), so a stack per type finds where each one ends.
-std::pair<std::int64_t, std::int64_t> regionSpan(const semantic::LoadedTrace& trace,
-                                                 const std::string& name) {
+// The NVTX ranges named `name` on the shard's threads: the values of that name per NVTX type (from the
+// .pcf), and the earliest begin and latest end of a closed one. Ranges of one category nest on a thread
+// under one event type (a value opens a range, 0 closes the innermost), so a stack per type finds where
+// each one ends.
+std::map<std::uint32_t, std::int64_t> regionValues(const semantic::LoadedTrace& trace,
+                                                   const std::string& name) {
     std::map<std::uint32_t, std::int64_t> wanted; // type -> value
     for (const auto& [type, values] : trace.context().labels.eventValues)
         if (paraver::types::isNvtxRangeType(type))
@@ -27,7 +34,11 @@ std::pair<std::int64_t, std::int64_t> regionSpan(const semantic::LoadedTrace& tr
                 if (label == name) wanted[type] = value;
     if (wanted.empty())
         throw Error("--region '" + name + "': no NVTX range of that name in the trace's .pcf");
-    std::int64_t first = INT64_MAX, last = INT64_MIN;
+    return wanted;
+}
+
+void extendRegionSpan(const semantic::LoadedTrace& trace, const std::map<std::uint32_t, std::int64_t>& wanted,
+                      std::int64_t& first, std::int64_t& last) {
     for (const auto& th : trace.trace().threads) {
         std::map<std::uint32_t, std::vector<std::pair<std::int64_t, std::int64_t>>>
             open; // type -> (value, begin)
@@ -46,16 +57,102 @@ std::pair<std::int64_t, std::int64_t> regionSpan(const semantic::LoadedTrace& tr
             }
         }
     }
-    if (first > last) throw Error("--region '" + name + "': the range is never closed in the trace");
-    return {first, last};
+}
+
+// What the first look at every shard gathers for the window: the span of the GPU activity and of the
+// region's ranges, and the end of the trace.
+struct WindowScout {
+    std::int64_t activityBegin = INT64_MAX, activityEnd = INT64_MIN;
+    std::int64_t regionFirst = INT64_MAX, regionLast = INT64_MIN;
+    std::int64_t traceEnd = 0;
+
+    void look(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
+              const std::vector<std::size_t>& devices, const AnalysisOptions& options) {
+        traceEnd = trace.trace().endTime();
+        if (!options.region.empty())
+            extendRegionSpan(trace, regionValues(trace, options.region), regionFirst, regionLast);
+        for (auto i : devices)
+            for (const auto& cls : activity.devices[i].work)
+                for (const auto& rows : cls)
+                    if (!rows.empty()) {
+                        activityBegin = std::min(activityBegin, rows.front().begin);
+                        activityEnd = std::max(activityEnd, rows.back().end);
+                    }
+    }
+
+    AnalysisWindow window(const AnalysisOptions& options) const {
+        AnalysisWindow w;
+        if (!options.region.empty()) {
+            if (regionFirst > regionLast)
+                throw Error("--region '" + options.region + "': the range is never closed in the trace");
+            w.begin = regionFirst;
+            w.end = regionLast;
+            w.source = "region";
+            w.region = options.region;
+        } else {
+            w.begin = activityBegin;
+            w.end = activityEnd;
+            if (w.begin > w.end) w.begin = w.end = 0;
+            w.source = "gpu-activity";
+        }
+        if (options.begin || options.end) {
+            // Bounds outside the trace would describe time nobody recorded, and extreme ones would overflow
+            // the window's arithmetic (end - begin, bin edges): both must lie within [0, end of the trace].
+            for (auto [flag, value] : {std::pair{"--begin", options.begin}, std::pair{"--end", options.end}})
+                if (value && (*value < 0 || *value > traceEnd))
+                    throw Error(std::string(flag) + " " + std::to_string(*value) +
+                                " ns is outside the trace (0 .. " + std::to_string(traceEnd) + " ns)");
+            if (options.begin) w.begin = *options.begin;
+            if (options.end) w.end = *options.end;
+            w.source = "arguments";
+        }
+        if (w.end < w.begin)
+            throw Error("the analysis window ends (" + std::to_string(w.end) + " ns) before it begins (" +
+                        std::to_string(w.begin) + " ns)");
+        return w;
+    }
+};
+
+// The shard's devices read and their partials computed; its tasks' too.
+void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window, const TraceFacts& facts,
+               const std::regex& gemm, DeviceActivity& activity, const std::vector<std::size_t>& devices,
+               const std::vector<std::size_t>& tasks, std::vector<DevicePartial>& devicePartials,
+               std::vector<TaskPartial>& taskPartials, ShardAnswers& answers) {
+    ShardReader shard(trace, window, facts, gemm);
+    answers = {shard.queuedLines,   shard.queuedAvailable, shard.classifyGaps,
+               shard.tensorSamples, shard.blockingEvents,  shard.mpiEvents};
+    for (auto i : devices) {
+        const auto& d = activity.devices[i];
+        auto& p = devicePartials[i];
+        auto u = deviceUnions(d, window);
+        deviceModelOf(d, u, window.duration(), p);
+        concurrencyOf(shard, i, d, u, p);
+        timelineOf(window, kTimelineBins, d, u, p);
+        tensorCoreOf(shard, i, d, p);
+        kernelStatisticsOf(shard, d, u, p);
+        p.overlappingRecords = overlappingWorkRecords(trace, d.rows);
+    }
+    for (auto t : tasks) taskPartials[t] = taskOf(shard, activity.tasks[t]);
 }
 
 } // namespace
 
-void noteWhatTheTraceLacks(const semantic::LoadedTrace& trace, Analysis& a) {
-    std::vector<std::size_t> rows;
-    for (const auto& d : a.activity.devices) rows.insert(rows.end(), d.rows.begin(), d.rows.end());
-    if (auto n = overlappingWorkRecords(trace, rows))
+TraceFacts factsOf(const semantic::LoadedTrace& trace) {
+    return {!trace.trace().communications.empty(), launchLinesCarryCallEnds(trace)};
+}
+
+ShardReader::ShardReader(const semantic::LoadedTrace& t, const AnalysisWindow& w, const TraceFacts& f,
+                         const std::regex& gemm)
+    : trace(t), window(w), facts(f), queued(t, "analysis/kernels_queued.cfg"),
+      transit(t, "analysis/launches_in_transit.cfg"), tensor(t, "hwcounters/tensor_active.cfg"),
+      blocking(t, "model/host_blocking.cfg"), mpi(t, "model/mpi_calls.cfg"),
+      queuedLines(queued.hasEvents(0) && f.communications),
+      queuedAvailable(queuedLines && f.launchLinesCarryCallEnds),
+      classifyGaps(transit.hasEvents(0) && f.communications), tensorSamples(tensor.hasEvents(0)),
+      blockingEvents(blocking.hasEvents(0)), mpiEvents(mpi.hasEvents(0)), gemm_(gemm) {}
+
+void noteWhatTheTraceLacks(Analysis& a, std::uint64_t overlappingRecords) {
+    if (auto n = overlappingRecords)
         a.notes.push_back(
             std::to_string(n) + " GPU work record" + (n == 1 ? "" : "s") +
             " (kernel, graph launch or memory operation) begin while another of the same type "
@@ -75,44 +172,6 @@ void noteWhatTheTraceLacks(const semantic::LoadedTrace& trace, Analysis& a) {
         a.notes.push_back("devices are named task<t>:<gpu>: nsys2prv's .row names no process or host");
 }
 
-AnalysisWindow chooseWindow(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
-                            const AnalysisOptions& options) {
-    AnalysisWindow w;
-    if (!options.region.empty()) {
-        std::tie(w.begin, w.end) = regionSpan(trace, options.region);
-        w.source = "region";
-        w.region = options.region;
-    } else {
-        w.begin = INT64_MAX;
-        w.end = INT64_MIN;
-        for (const auto& d : activity.devices)
-            for (const auto& cls : d.work)
-                for (const auto& rows : cls)
-                    if (!rows.empty()) {
-                        w.begin = std::min(w.begin, rows.front().begin);
-                        w.end = std::max(w.end, rows.back().end);
-                    }
-        if (w.begin > w.end) w.begin = w.end = 0;
-        w.source = "gpu-activity";
-    }
-    if (options.begin || options.end) {
-        // Bounds outside the trace would describe time nobody recorded, and extreme ones would overflow the
-        // window's arithmetic (end - begin, bin edges): both must lie within [0, end of the trace].
-        const std::int64_t traceEnd = trace.trace().endTime();
-        for (auto [flag, value] : {std::pair{"--begin", options.begin}, std::pair{"--end", options.end}})
-            if (value && (*value < 0 || *value > traceEnd))
-                throw Error(std::string(flag) + " " + std::to_string(*value) +
-                            " ns is outside the trace (0 .. " + std::to_string(traceEnd) + " ns)");
-        if (options.begin) w.begin = *options.begin;
-        if (options.end) w.end = *options.end;
-        w.source = "arguments";
-    }
-    if (w.end < w.begin)
-        throw Error("the analysis window ends (" + std::to_string(w.end) + " ns) before it begins (" +
-                    std::to_string(w.begin) + " ns)");
-    return w;
-}
-
 std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypesRead(bool region) {
     namespace t = paraver::types;
     std::vector<t::TypeRange> ranges = {{t::kMemoryOperation, t::kMemoryOperation},
@@ -126,29 +185,118 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypesRead(bool region)
     return out;
 }
 
+namespace {
+
+// The whole trace as one shard.
+class WholeTrace : public ShardedTrace {
+public:
+    explicit WholeTrace(const semantic::LoadedTrace& trace) : trace_(trace) {}
+    std::size_t shards() const override { return 1; }
+    std::vector<std::uint32_t> unitsOf(std::size_t) const override {
+        auto units = analysisUnits(deviceLayout(trace_.layout()), trace_.layout().rows.size());
+        std::vector<std::uint32_t> all(units.size());
+        for (std::uint32_t u = 0; u < all.size(); ++u) all[u] = u;
+        return all;
+    }
+    TraceFacts facts() const override { return factsOf(trace_); }
+    void visit(std::size_t, const std::function<void(const semantic::LoadedTrace&)>& use) const override {
+        use(trace_);
+    }
+
+private:
+    const semantic::LoadedTrace& trace_;
+};
+
+} // namespace
+
 Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& options) {
-    // Every window, duration and --begin/--end of the analysis is in nanoseconds, the unit gpueff translate
-    // writes; a trace in another unit would give numbers 10^3..10^9 off under a "ns" label.
-    if (trace.trace().header.unit != paraver::TimeUnit::Nanoseconds)
-        throw Error(
-            trace.path.string() +
-            ":1: analyze reads traces timed in nanoseconds (\"_ns\" in the header), as gpueff translate "
-            "writes them; this one is not");
+    return analyze(WholeTrace(trace), options);
+}
+
+Analysis analyze(const ShardedTrace& sharded, const AnalysisOptions& options) {
+    const auto facts = sharded.facts();
+    const auto gemm = gemmRegex(options.gemmPattern);
     Analysis a;
-    a.writer = recogniseWriter(trace);
-    a.activity = readDeviceActivity(trace);
-    a.window = chooseWindow(trace, a.activity, options);
+    std::vector<std::vector<std::size_t>> devicesOf(sharded.shards()), tasksOf(sharded.shards());
+    // The layout and labels are the whole trace's in every shard: the first one gives the devices and tasks.
+    auto layout = [&](const semantic::LoadedTrace& trace) {
+        // Every window, duration and --begin/--end of the analysis is in nanoseconds, the unit gpueff
+        // translate writes; a trace in another unit would give numbers 10^3..10^9 off under a "ns" label.
+        if (trace.trace().header.unit != paraver::TimeUnit::Nanoseconds)
+            throw Error(trace.path.string() +
+                        ":1: analyze reads traces timed in nanoseconds (\"_ns\" in the header), as gpueff "
+                        "translate writes them; this one is not");
+        a.writer = recogniseWriter(trace);
+        a.activity = deviceLayout(trace.layout());
+        auto units = analysisUnits(a.activity, trace.layout().rows.size());
+        for (std::size_t s = 0; s < sharded.shards(); ++s)
+            for (auto u : sharded.unitsOf(s)) {
+                const auto& d = units.devices.at(u);
+                const auto& t = units.tasks.at(u);
+                devicesOf[s].insert(devicesOf[s].end(), d.begin(), d.end());
+                tasksOf[s].insert(tasksOf[s].end(), t.begin(), t.end());
+            }
+    };
+    std::vector<DevicePartial> devicePartials;
+    std::vector<TaskPartial> taskPartials;
+    ShardAnswers answers;
+    WindowScout scout;
+    auto readWork = [&](const semantic::LoadedTrace& trace, std::size_t s) {
+        WorkReader reader(trace);
+        for (auto i : devicesOf[s]) reader.read(a.activity.devices[i]);
+    };
+    auto dropWork = [&](std::size_t s) {
+        for (auto i : devicesOf[s])
+            for (auto& cls : a.activity.devices[i].work) std::vector<Spans>().swap(cls);
+    };
+    auto partials = [&](const semantic::LoadedTrace& trace, std::size_t s) {
+        if (devicePartials.empty()) {
+            devicePartials.resize(a.activity.devices.size());
+            taskPartials.resize(a.activity.tasks.size());
+        }
+        readShard(trace, a.window, facts, gemm, a.activity, devicesOf[s], tasksOf[s], devicePartials,
+                  taskPartials, answers);
+    };
+    if (sharded.shards() == 1) {
+        // One look: the window and the partials from the same reading of the devices.
+        sharded.visit(0, [&](const semantic::LoadedTrace& trace) {
+            layout(trace);
+            readWork(trace, 0);
+            scout.look(trace, a.activity, devicesOf[0], options);
+            a.window = scout.window(options);
+            partials(trace, 0);
+            dropWork(0);
+        });
+    } else {
+        // The window needs every shard before any device can be measured against it.
+        for (std::size_t s = 0; s < sharded.shards(); ++s)
+            sharded.visit(s, [&](const semantic::LoadedTrace& trace) {
+                if (s == 0) layout(trace);
+                readWork(trace, s);
+                scout.look(trace, a.activity, devicesOf[s], options);
+                dropWork(s);
+            });
+        a.window = scout.window(options);
+        for (std::size_t s = 0; s < sharded.shards(); ++s)
+            sharded.visit(s, [&](const semantic::LoadedTrace& trace) {
+                readWork(trace, s);
+                partials(trace, s);
+                dropWork(s);
+            });
+    }
     if (a.window.duration() == 0)
         a.notes.push_back(a.window.source == "gpu-activity"
                               ? "the trace has no GPU activity: the window is empty"
                               : "the analysis window is empty (begin = end)");
-    computeDeviceModel(a);
-    computeConcurrency(trace, a);
-    computeTimeline(a, 240);
-    computeTensorCore(trace, options.gemmPattern, a);
-    computeKernelStatistics(trace, a);
-    computeHostModel(trace, a);
-    noteWhatTheTraceLacks(trace, a);
+    reduceDeviceModel(a, devicePartials);
+    reduceConcurrency(a, devicePartials, facts, answers);
+    reduceTimeline(a, kTimelineBins, devicePartials);
+    reduceTensorCore(a, options.gemmPattern, devicePartials, answers);
+    reduceKernelStatistics(a, devicePartials, answers);
+    reduceHostModel(a, taskPartials, answers);
+    std::uint64_t overlapping = 0;
+    for (const auto& p : devicePartials) overlapping += p.overlappingRecords;
+    noteWhatTheTraceLacks(a, overlapping);
     return a;
 }
 

@@ -4,6 +4,7 @@
 #include "metrics/DeviceActivity.h"
 #include "metrics/TraceOrigin.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,12 +29,6 @@ struct AnalysisWindow {
 };
 
 using TimeByLevel = std::map<std::int64_t, std::int64_t>; // level -> ns
-
-// Per device, inside the window: each class's intervals merged (graph launches count as compute), computed
-// once by the device model and shared by the metrics after it.
-struct DeviceUnions {
-    Spans compute, nccl, memory;
-};
 
 struct DeviceTimes {
     std::int64_t compute = 0, nccl = 0, memory = 0; // |union| of each class (graph launches count as compute)
@@ -122,11 +117,39 @@ struct MpiModel {
     std::vector<Task> tasks;
 };
 
+// Facts of the whole trace that decide how every device is read, known before any part of it is (a part
+// of the trace holds the communications of its own rows only).
+struct TraceFacts {
+    bool communications = false;          // the trace has communication records
+    bool launchLinesCarryCallEnds = true; // launchLinesCarryCallEnds (TraceOrigin.h) of the whole trace
+};
+TraceFacts factsOf(const semantic::LoadedTrace& trace);
+
+// What the analysis keeps of one device once its records have been read: its results without the intervals
+// they came from, so a part of the trace can be dropped before the next is read. Reduced over the devices.
+struct DevicePartial {
+    DeviceTimes times;
+    Efficiency::PerDevice asCommunication, asUseful; // NCCL as communication / as useful work
+    DeviceConcurrency concurrency;
+    Timeline::Device timeline;
+    std::vector<NcclKernelOverlap> ncclOverlap;
+    std::optional<TensorCoreProfile::Row> tensorCore; // when it has a GPU-metrics row with samples
+    std::vector<std::string> gemms;                   // the GEMM kernel names it ran in the window
+    std::vector<KernelRow> kernelSummary;
+    std::map<std::string, std::vector<std::int64_t>> durations; // kernel name -> its instances' durations
+    GapSummary gaps;
+    std::uint64_t overlappingRecords = 0; // overlappingWorkRecords of its rows
+};
+
+// Of one task: the union of its host threads' time blocked in synchronization and in MPI, in the window.
+struct TaskPartial {
+    std::int64_t blocking = 0, mpi = 0;
+};
+
 struct Analysis {
     TraceWriter writer = TraceWriter::Other; // what the metrics may assume of the records (TraceOrigin.h)
     AnalysisWindow window;
-    DeviceActivity activity;
-    std::vector<DeviceUnions> unions;
+    DeviceActivity activity; // devices and tasks (their work is dropped once read)
     std::vector<DeviceTimes> times;
     Efficiency ncclAsCommunication, ncclAsUseful;
     std::vector<DeviceConcurrency> concurrency;
@@ -143,21 +166,26 @@ struct Analysis {
     std::vector<std::string> notes; // what could not be computed, and why
 };
 
+// A trace the analysis reads in parts (shards), one in memory at a time: each shard holds the records of
+// some analysis units (DeviceActivity.h) and the labels, layout, end time and event types of the whole trace.
+class ShardedTrace {
+public:
+    virtual ~ShardedTrace() = default;
+    virtual std::size_t shards() const = 0;
+    virtual std::vector<std::uint32_t> unitsOf(std::size_t shard) const = 0;
+    virtual TraceFacts facts() const = 0;
+    // Loads shard `shard` and calls `use` with it; the shard is dropped when `use` returns.
+    virtual void visit(std::size_t shard,
+                       const std::function<void(const semantic::LoadedTrace&)>& use) const = 0;
+};
+
 Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& options);
+// The same analysis, shard by shard (equal to analyze() of the whole trace).
+Analysis analyze(const ShardedTrace& trace, const AnalysisOptions& options);
 
 // The event types the cfgs of the analysis read (paraver::ReadOptions::eventTypes): GPU activity,
 // synchronization, GPU metrics and MPI calls, and the NVTX ranges when the window is an NVTX region.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypesRead(bool region);
-
-// The parts, each in its own file.
-AnalysisWindow chooseWindow(const semantic::LoadedTrace&, const DeviceActivity&, const AnalysisOptions&);
-void computeDeviceModel(Analysis&); // first: fills Analysis::unions
-void computeConcurrency(const semantic::LoadedTrace&, Analysis&);
-void computeTimeline(Analysis&, std::size_t bins);
-void computeTensorCore(const semantic::LoadedTrace&, const std::string& gemmPattern, Analysis&);
-void computeKernelStatistics(const semantic::LoadedTrace&, Analysis&);
-void computeHostModel(const semantic::LoadedTrace&, Analysis&);
-void noteWhatTheTraceLacks(const semantic::LoadedTrace&, Analysis&); // last: notes on the writer's limits
 
 // The label of value `value` of event type `type` in the .pcf (or "<type>:<value>").
 std::string valueName(const semantic::LoadedTrace&, std::uint32_t type, std::int64_t value);

@@ -1,7 +1,7 @@
 // Kernels in flight, kernels queued, and communication/computation overlap per device: sweeps over the
 // device's activity (model/device_activity.cfg) and launches in transit (analysis/kernels_queued.cfg).
 #include "engine/paraver/EventTypes.h"
-#include "metrics/Analysis.h"
+#include "metrics/AnalysisParts.h"
 
 #include <algorithm>
 
@@ -32,56 +32,56 @@ void addLevelChanges(const Spans& steps, int counter, std::vector<Change>& out) 
 
 } // namespace
 
-void computeConcurrency(const semantic::LoadedTrace& trace, Analysis& a) {
+void concurrencyOf(const ShardReader& shard, std::size_t index, const Device& d, const DeviceUnions& u,
+                   DevicePartial& out) {
+    const auto B = shard.window.begin, E = shard.window.end;
+    auto& c = out.concurrency;
+    c.inFlight = timeAtLevel(classChanges(d, {kCompute, kGraph, kNccl}, 0), 1, B, E,
+                             [](const auto& n) { return n[0]; });
+    c.inFlightWithMemory = timeAtLevel(classChanges(d, {kCompute, kGraph, kNccl, kMemory}, 0), 1, B, E,
+                                       [](const auto& n) { return n[0]; });
+    // Counter 0: communication (NCCL, memory); counter 1: computation.
+    auto changes = classChanges(d, {kNccl, kMemory}, 0);
+    auto compute = classChanges(d, {kCompute, kGraph}, 1);
+    changes.insert(changes.end(), compute.begin(), compute.end());
+    c.overlap = timeAtLevel(changes, 2, B, E, [](const auto& n) { return n[0] > 0 ? total(n) : -1; });
+    for (const auto& [level, ns] : c.overlap) c.communication += ns;
+    if (shard.queuedAvailable) {
+        std::vector<Change> q;
+        for (auto row : d.rows) addLevelChanges(shard.queued.row(0, row, true), 0, q);
+        c.queued = timeAtLevel(q, 1, B, E, [](const auto& n) { return n[0]; });
+    }
+    // Per NCCL kernel name: the part of its executions during which other work ran on the device.
+    auto busy = unite({&u.compute, &u.memory});
+    std::map<std::int64_t, NcclKernelOverlap> byName;
+    for (const auto& rows : d.work[kNccl])
+        for (const auto& s : clip(rows, B, E)) {
+            auto& o = byName.try_emplace(s.value, NcclKernelOverlap{index, {}, 0, 0, 0}).first->second;
+            ++o.instances;
+            o.time += s.end - s.begin;
+            o.overlapped += overlapWith(busy, s.begin, s.end);
+        }
+    for (auto& [value, o] : byName) {
+        o.kernel = valueName(shard.trace, paraver::types::kNcclKernel, value);
+        out.ncclOverlap.push_back(std::move(o));
+    }
+}
+
+void reduceConcurrency(Analysis& a, const std::vector<DevicePartial>& partials, const TraceFacts& facts,
+                       const ShardAnswers& answers) {
     const auto launchTag = std::to_string(paraver::types::kTagKernelLaunch);
-    const auto B = a.window.begin, E = a.window.end;
-    CfgRows queued(trace, "analysis/kernels_queued.cfg");
-    bool lines = queued.hasEvents(0) && !trace.trace().communications.empty();
-    bool callEnds = launchLinesCarryCallEnds(trace);
-    a.queuedAvailable = lines && callEnds;
-    if (!lines && !a.activity.devices.empty())
+    a.queuedAvailable = answers.queuedAvailable;
+    if (!answers.queuedLines && !a.activity.devices.empty())
         a.notes.push_back("kernels queued: the trace has no launch communications (tag " + launchTag +
                           "), so the time between a launch call and the kernel start is unknown");
-    else if (!callEnds && !a.activity.devices.empty())
+    else if (!facts.launchLinesCarryCallEnds && !a.activity.devices.empty())
         a.notes.push_back("kernels queued: not computed, the trace's launch lines (tag " + launchTag +
                           ") leave at the start of the launch call (physical send = logical send on every "
                           "line, as nsys2prv writes them), so when the "
                           "call returned, where a kernel's time in the queue begins, is unknown");
-    for (const auto& d : a.activity.devices) {
-        DeviceConcurrency c;
-        c.inFlight = timeAtLevel(classChanges(d, {kCompute, kGraph, kNccl}, 0), 1, B, E,
-                                 [](const auto& n) { return n[0]; });
-        c.inFlightWithMemory = timeAtLevel(classChanges(d, {kCompute, kGraph, kNccl, kMemory}, 0), 1, B, E,
-                                           [](const auto& n) { return n[0]; });
-        // Counter 0: communication (NCCL, memory); counter 1: computation.
-        auto changes = classChanges(d, {kNccl, kMemory}, 0);
-        auto compute = classChanges(d, {kCompute, kGraph}, 1);
-        changes.insert(changes.end(), compute.begin(), compute.end());
-        c.overlap = timeAtLevel(changes, 2, B, E, [](const auto& n) { return n[0] > 0 ? total(n) : -1; });
-        for (const auto& [level, ns] : c.overlap) c.communication += ns;
-        if (a.queuedAvailable) {
-            std::vector<Change> q;
-            for (auto row : d.rows) addLevelChanges(queued.row(0, row, true), 0, q);
-            c.queued = timeAtLevel(q, 1, B, E, [](const auto& n) { return n[0]; });
-        }
-        a.concurrency.push_back(std::move(c));
-    }
-    // Per NCCL kernel name: the part of its executions during which other work ran on the device.
-    for (std::size_t i = 0; i < a.activity.devices.size(); ++i) {
-        const auto& d = a.activity.devices[i];
-        auto busy = unite({&a.unions[i].compute, &a.unions[i].memory});
-        std::map<std::int64_t, NcclKernelOverlap> byName;
-        for (const auto& rows : d.work[kNccl])
-            for (const auto& s : clip(rows, B, E)) {
-                auto& o = byName.try_emplace(s.value, NcclKernelOverlap{i, {}, 0, 0, 0}).first->second;
-                ++o.instances;
-                o.time += s.end - s.begin;
-                o.overlapped += overlapWith(busy, s.begin, s.end);
-            }
-        for (auto& [value, o] : byName) {
-            o.kernel = valueName(trace, paraver::types::kNcclKernel, value);
-            a.ncclOverlap.push_back(std::move(o));
-        }
+    for (const auto& p : partials) {
+        a.concurrency.push_back(p.concurrency);
+        a.ncclOverlap.insert(a.ncclOverlap.end(), p.ncclOverlap.begin(), p.ncclOverlap.end());
     }
     std::stable_sort(a.ncclOverlap.begin(), a.ncclOverlap.end(), [](const auto& x, const auto& y) {
         return x.device != y.device ? x.device < y.device : x.time > y.time;

@@ -30,6 +30,7 @@ CfgRows::CfgRows(const semantic::LoadedTrace& trace, const std::string& embedded
                         "' must be a thread-level window");
 }
 
+CfgRows::CfgRows(CfgRows&&) noexcept = default;
 CfgRows::~CfgRows() = default;
 
 std::size_t CfgRows::windows() const {
@@ -61,13 +62,10 @@ Spans CfgRows::row(std::size_t window, std::size_t thread, bool keepZeros) const
     return out;
 }
 
-DeviceActivity readDeviceActivity(const semantic::LoadedTrace& trace) {
-    const auto& ctx = trace.context();
+DeviceActivity deviceLayout(const paraver::TraceLayout& layout) {
     DeviceActivity out;
-    out.traceEnd = ctx.endTime;
     // Devices, streams and tasks come as data from the trace's layout (the importer's objects, or the
     // .row labels of a trace read from a file): nothing here parses a label.
-    const auto& layout = trace.layout();
     out.tasks.resize(layout.tasks.size());
     for (std::size_t t = 0; t < layout.tasks.size(); ++t) {
         auto& info = out.tasks[t];
@@ -99,6 +97,7 @@ DeviceActivity readDeviceActivity(const semantic::LoadedTrace& trace) {
             out.devices[it->second].rows.push_back(th);
         } else if (row.kind == paraver::RowKind::GpuMetrics && device) {
             metricRows[{task, static_cast<int>(row.device)}] = th;
+            out.tasks[task].metricRows.push_back(th);
         } else {
             out.tasks[task].cpuRows.push_back(th);
         }
@@ -117,18 +116,84 @@ DeviceActivity readDeviceActivity(const semantic::LoadedTrace& trace) {
         for (const auto& [key, row] : metricRows)
             if (key.second == d.gpu && out.tasks[key.first].host == d.host) d.metrics = row;
     }
+    return out;
+}
+
+struct WorkReader::State {
+    std::vector<CfgRows> classes;
+};
+
+WorkReader::WorkReader(const semantic::LoadedTrace& trace) : state_(std::make_unique<State>()) {
     // One cfg per class: wxparaver asks a question when a cfg filters on a type the trace lacks, and NCCL
     // kernels, graph launches and copies are each absent from some traces.
     static const std::array<const char*, kClassCount> classCfgs = {
         "model/device_activity.cfg", "model/cuda_graphs.cfg", "model/nccl_kernels.cfg",
         "model/memory_operations.cfg"};
     for (std::size_t c = 0; c < kClassCount; ++c) {
-        CfgRows activity(trace, classCfgs[c]);
-        if (activity.windows() != 1)
+        state_->classes.emplace_back(trace, classCfgs[c]);
+        if (state_->classes.back().windows() != 1)
             throw Error(std::string("cfgs/") + classCfgs[c] + " must define 1 window");
-        for (auto& d : out.devices)
-            for (auto row : d.rows) d.work[c].push_back(activity.row(0, row));
     }
+}
+
+WorkReader::~WorkReader() = default;
+
+void WorkReader::read(Device& d) const {
+    for (std::size_t c = 0; c < kClassCount; ++c) {
+        d.work[c].clear();
+        for (auto row : d.rows) d.work[c].push_back(state_->classes[c].row(0, row));
+    }
+}
+
+DeviceActivity readDeviceActivity(const semantic::LoadedTrace& trace) {
+    auto out = deviceLayout(trace.layout());
+    WorkReader reader(trace);
+    for (auto& d : out.devices) reader.read(d);
+    return out;
+}
+
+AnalysisUnits analysisUnits(const DeviceActivity& layout, std::size_t rows) {
+    // Union-find over the units: a task's host rows first, then one unit per device; a device joins the
+    // unit of any other device whose GPU-metrics row it reads (processes sharing a GPU on one host).
+    const std::size_t tasks = layout.tasks.size(), devices = layout.devices.size();
+    std::vector<std::size_t> parent(tasks + devices);
+    for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = i;
+    auto root = [&](std::size_t x) {
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    };
+    std::map<std::size_t, std::size_t> metricsUnit; // metrics row -> the first device unit reading it
+    for (std::size_t d = 0; d < devices; ++d) {
+        const auto& m = layout.devices[d].metrics;
+        if (!m) continue;
+        auto [it, fresh] = metricsUnit.try_emplace(*m, tasks + d);
+        if (!fresh) {
+            auto a = root(it->second), b = root(tasks + d);
+            parent[std::max(a, b)] = std::min(a, b);
+        }
+    }
+    // Numbered by their smallest member, so every view of one layout numbers them alike.
+    std::map<std::size_t, std::uint32_t> number;
+    for (std::size_t i = 0; i < parent.size(); ++i) number.try_emplace(root(i), 0);
+    std::uint32_t next = 0;
+    for (auto& [member, n] : number) n = next++;
+    AnalysisUnits out;
+    out.ofRow.assign(rows, 0);
+    out.devices.resize(number.size());
+    out.tasks.resize(number.size());
+    for (std::size_t t = 0; t < tasks; ++t) {
+        auto u = number[root(t)];
+        out.tasks[u].push_back(t);
+        for (auto r : layout.tasks[t].cpuRows) out.ofRow.at(r) = u;
+        for (auto r : layout.tasks[t].metricRows) out.ofRow.at(r) = u;
+    }
+    for (std::size_t d = 0; d < devices; ++d) {
+        auto u = number[root(tasks + d)];
+        out.devices[u].push_back(d);
+        for (auto r : layout.devices[d].rows) out.ofRow.at(r) = u;
+    }
+    // A metrics row read by a device goes with the device (its task's unit otherwise).
+    for (const auto& [row, unit] : metricsUnit) out.ofRow.at(row) = number[root(unit)];
     return out;
 }
 

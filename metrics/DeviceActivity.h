@@ -39,22 +39,49 @@ struct Device {
 struct TaskInfo {
     std::string label, host;
     std::int64_t pid = -1;
-    std::vector<std::size_t> cpuRows; // threads that are neither streams nor GPU-metrics rows
+    std::vector<std::size_t> cpuRows;    // threads that are neither streams nor GPU-metrics rows
+    std::vector<std::size_t> metricRows; // its "Metrics GPU<k>" rows
 };
 
 struct DeviceActivity {
     std::vector<Device> devices;
     std::vector<TaskInfo> tasks;
-    std::int64_t traceEnd = 0;
 };
 
+// The devices and tasks of a layout (rows in its order) with their rows, work not read.
+DeviceActivity deviceLayout(const paraver::TraceLayout& layout);
+// deviceLayout of the trace's layout with every device's work read.
 DeviceActivity readDeviceActivity(const semantic::LoadedTrace& trace);
+
+// Reads the work of one device at a time from a trace holding its rows (the cfgs of cfgs/model/).
+class WorkReader {
+public:
+    explicit WorkReader(const semantic::LoadedTrace& trace);
+    ~WorkReader();
+    void read(Device& device) const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+// The parts of a trace the analysis can read one at a time, each with the records of its rows only: a task's
+// host rows, and each device with its stream rows and its GPU-metrics row (devices reading one metrics row
+// form one unit). Numbered alike for a layout whatever the order of its rows.
+struct AnalysisUnits {
+    std::vector<std::uint32_t> ofRow;              // row -> unit
+    std::vector<std::vector<std::size_t>> devices; // unit -> its devices (indices of DeviceActivity::devices)
+    std::vector<std::vector<std::size_t>> tasks;   // unit -> the tasks whose host rows it holds
+    std::size_t size() const { return devices.size(); }
+};
+AnalysisUnits analysisUnits(const DeviceActivity& layout, std::size_t rows);
 
 // The rows of window `window` of an embedded cfg, as spans (non-zero values only unless keepZeros). The cfg
 // must hold thread-level windows.
 class CfgRows {
 public:
     CfgRows(const semantic::LoadedTrace& trace, const std::string& embeddedName);
+    CfgRows(CfgRows&&) noexcept;
     ~CfgRows();
     std::size_t windows() const;
     bool hasEvents(std::size_t window) const; // false when the trace lacks every type the window filters on

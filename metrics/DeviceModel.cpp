@@ -1,7 +1,7 @@
 // The device efficiency model (MODEL.md, docs/report.md): PE = LB x CommE x OrchE in both conventions, with
 // the factors of PopFactors.h over the devices' useful and active time.
 #include "engine/common/Error.h"
-#include "metrics/Analysis.h"
+#include "metrics/AnalysisParts.h"
 #include "metrics/PopFactors.h"
 
 #include <algorithm>
@@ -10,16 +10,21 @@ namespace gpueff::metrics {
 
 namespace {
 
-Efficiency model(const Analysis& a, bool ncclUseful) {
+Efficiency::PerDevice split(const DeviceUnions& d, bool ncclUseful, std::int64_t T) {
+    auto useful = ncclUseful ? unite({&d.compute, &d.nccl}) : d.compute;
+    auto communication = ncclUseful ? d.memory : unite({&d.nccl, &d.memory});
+    Efficiency::PerDevice p;
+    p.useful = length(useful);
+    p.communication = length(subtract(communication, useful));
+    p.idle = T - p.useful - p.communication;
+    return p;
+}
+
+Efficiency model(const Analysis& a, const std::vector<DevicePartial>& partials, bool ncclUseful) {
     Efficiency e;
     const auto T = a.window.duration();
-    for (const auto& d : a.unions) {
-        auto useful = ncclUseful ? unite({&d.compute, &d.nccl}) : d.compute;
-        auto communication = ncclUseful ? d.memory : unite({&d.nccl, &d.memory});
-        Efficiency::PerDevice p;
-        p.useful = length(useful);
-        p.communication = length(subtract(communication, useful));
-        p.idle = T - p.useful - p.communication;
+    for (const auto& d : partials) {
+        const auto& p = ncclUseful ? d.asUseful : d.asCommunication;
         e.devices.push_back(p);
         // Sums over devices of times up to the window's length: only a window of centuries reaches 2^63.
         if (__builtin_add_overflow(e.usefulSum, p.useful, &e.usefulSum))
@@ -43,23 +48,28 @@ Efficiency model(const Analysis& a, bool ncclUseful) {
 
 } // namespace
 
-void computeDeviceModel(Analysis& a) {
-    for (const auto& d : a.activity.devices) {
-        auto merged = [&](std::initializer_list<ActivityClass> classes) {
-            return clip(unite(d.rowsOf(classes)), a.window.begin, a.window.end);
-        };
-        a.unions.push_back({merged({kCompute, kGraph}), merged({kNccl}), merged({kMemory})});
-        const auto& u = a.unions.back();
-        DeviceTimes t;
-        t.compute = length(u.compute);
-        t.nccl = length(u.nccl);
-        t.memory = length(u.memory);
-        for (const auto* rows : d.rowsOf({kCompute, kNccl})) t.kernels += rows->size();
-        for (const auto* rows : d.rowsOf({kMemory})) t.memoryOperations += rows->size();
-        a.times.push_back(t);
-    }
-    a.ncclAsCommunication = model(a, false);
-    a.ncclAsUseful = model(a, true);
+DeviceUnions deviceUnions(const Device& d, const AnalysisWindow& window) {
+    auto merged = [&](std::initializer_list<ActivityClass> classes) {
+        return clip(unite(d.rowsOf(classes)), window.begin, window.end);
+    };
+    return {merged({kCompute, kGraph}), merged({kNccl}), merged({kMemory})};
+}
+
+void deviceModelOf(const Device& d, const DeviceUnions& u, std::int64_t T, DevicePartial& out) {
+    auto& t = out.times;
+    t.compute = length(u.compute);
+    t.nccl = length(u.nccl);
+    t.memory = length(u.memory);
+    for (const auto* rows : d.rowsOf({kCompute, kNccl})) t.kernels += rows->size();
+    for (const auto* rows : d.rowsOf({kMemory})) t.memoryOperations += rows->size();
+    out.asCommunication = split(u, false, T);
+    out.asUseful = split(u, true, T);
+}
+
+void reduceDeviceModel(Analysis& a, const std::vector<DevicePartial>& partials) {
+    for (const auto& p : partials) a.times.push_back(p.times);
+    a.ncclAsCommunication = model(a, partials, false);
+    a.ncclAsUseful = model(a, partials, true);
     if (a.activity.devices.empty())
         a.notes.push_back("no GPU device: the trace has no CUDA stream rows (CUDA-D<n>.S<s>), so the device "
                           "efficiency model, kernels in flight and overlap are not computed");

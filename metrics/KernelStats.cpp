@@ -1,7 +1,7 @@
 // Kernel statistics: the nsys stats cuda_gpu_kern_sum table, duration distributions per name, and the idle
 // gaps of each device classified by what the GPU waited for (analysis/launches_in_transit.cfg).
 #include "engine/paraver/EventTypes.h"
-#include "metrics/Analysis.h"
+#include "metrics/AnalysisParts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -78,66 +78,66 @@ DurationDistribution distribution(const std::string& name, const std::vector<std
 
 } // namespace
 
-void computeKernelStatistics(const semantic::LoadedTrace& trace, Analysis& a) {
+void kernelStatisticsOf(const ShardReader& shard, const Device& d, const DeviceUnions& u,
+                        DevicePartial& out) {
+    // Grouped by value first: one name lookup per kernel, not per instance.
+    std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::int64_t>> byValue;
+    for (auto [c, type] :
+         {std::pair{kCompute, paraver::types::kKernel}, std::pair{kNccl, paraver::types::kNcclKernel}})
+        for (const auto& rows : d.work[c])
+            for (const auto& s : rows) byValue[{type, s.value}].push_back(s.end - s.begin);
+    for (auto& [key, durations] : byValue) {
+        auto& own = out.durations[valueName(shard.trace, key.first, key.second)];
+        own.insert(own.end(), durations.begin(), durations.end());
+    }
+    out.kernelSummary = summarise(out.durations);
+
+    auto busy = unite({&u.compute, &u.nccl, &u.memory});
+    std::vector<Spans> launches;
+    if (shard.classifyGaps)
+        for (auto row : d.rows) launches.push_back(shard.transit.row(0, row, true));
+    auto& g = out.gaps;
+    for (std::size_t i = 1; i < busy.size(); ++i) {
+        auto from = busy[i - 1].end, to = busy[i].begin;
+        ++g.count;
+        g.total += to - from;
+        if (!shard.classifyGaps) continue;
+        // Work launched and not started when the device fell idle: it waited on the GPU, not the host.
+        std::int64_t pending = 0;
+        for (const auto& steps : launches) {
+            auto it = std::upper_bound(steps.begin(), steps.end(), from,
+                                       [](std::int64_t t, const Span& s) { return t < s.end; });
+            if (it != steps.end() && it->begin <= from) pending += it->value;
+        }
+        if (pending > 0) {
+            ++g.kernelWaitCount;
+            g.kernelWait += to - from;
+        } else {
+            ++g.hostWaitCount;
+            g.hostWait += to - from;
+        }
+    }
+}
+
+void reduceKernelStatistics(Analysis& a, const std::vector<DevicePartial>& partials,
+                            const ShardAnswers& answers) {
     std::map<std::string, std::vector<std::int64_t>> overall;
-    for (const auto& d : a.activity.devices) {
-        // Grouped by value first: one name lookup per kernel, not per instance.
-        std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::int64_t>> byValue;
-        for (auto [c, type] :
-             {std::pair{kCompute, paraver::types::kKernel}, std::pair{kNccl, paraver::types::kNcclKernel}})
-            for (const auto& rows : d.work[c])
-                for (const auto& s : rows) byValue[{type, s.value}].push_back(s.end - s.begin);
-        std::map<std::string, std::vector<std::int64_t>> mine;
-        for (auto& [key, durations] : byValue) {
-            auto name = valueName(trace, key.first, key.second);
+    for (const auto& p : partials) {
+        for (const auto& [name, durations] : p.durations) {
             auto& all = overall[name];
             all.insert(all.end(), durations.begin(), durations.end());
-            auto& own = mine[name];
-            own.insert(own.end(), durations.begin(), durations.end());
         }
-        a.kernelSummaryByDevice.push_back(summarise(std::move(mine)));
+        a.kernelSummaryByDevice.push_back(p.kernelSummary);
     }
     a.kernelSummary = summarise(overall);
     for (std::size_t i = 0; i < a.kernelSummary.size() && i < 20; ++i)
         a.durations.push_back(distribution(a.kernelSummary[i].name, overall[a.kernelSummary[i].name]));
-
-    CfgRows transit(trace, "analysis/launches_in_transit.cfg");
-    bool classify = transit.hasEvents(0) && !trace.trace().communications.empty();
-    if (!classify && !a.activity.devices.empty())
+    if (!answers.classifyGaps && !a.activity.devices.empty())
         a.notes.push_back("GPU gaps are not classified host-wait / kernel-wait: the trace has no launch "
                           "communications (tags " +
                           std::to_string(paraver::types::kTagKernelLaunch) + "/" +
                           std::to_string(paraver::types::kTagMemoryLaunch) + ")");
-    for (std::size_t device = 0; device < a.activity.devices.size(); ++device) {
-        const auto& d = a.activity.devices[device];
-        const auto& u = a.unions[device];
-        auto busy = unite({&u.compute, &u.nccl, &u.memory});
-        std::vector<Spans> launches;
-        if (classify)
-            for (auto row : d.rows) launches.push_back(transit.row(0, row, true));
-        GapSummary g;
-        for (std::size_t i = 1; i < busy.size(); ++i) {
-            auto from = busy[i - 1].end, to = busy[i].begin;
-            ++g.count;
-            g.total += to - from;
-            if (!classify) continue;
-            // Work launched and not started when the device fell idle: it waited on the GPU, not the host.
-            std::int64_t pending = 0;
-            for (const auto& steps : launches) {
-                auto it = std::upper_bound(steps.begin(), steps.end(), from,
-                                           [](std::int64_t t, const Span& s) { return t < s.end; });
-                if (it != steps.end() && it->begin <= from) pending += it->value;
-            }
-            if (pending > 0) {
-                ++g.kernelWaitCount;
-                g.kernelWait += to - from;
-            } else {
-                ++g.hostWaitCount;
-                g.hostWait += to - from;
-            }
-        }
-        a.gaps.push_back(g);
-    }
+    for (const auto& p : partials) a.gaps.push_back(p.gaps);
 }
 
 } // namespace gpueff::metrics

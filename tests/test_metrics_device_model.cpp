@@ -4,6 +4,7 @@
 #include "MetricsTrace.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/Analysis.h"
+#include "metrics/AnalysisParts.h"
 
 #include <cmath>
 #include <doctest/doctest.h>
@@ -88,11 +89,15 @@ TEST_CASE("metrics: device unions per class, and the times they give") {
         return out;
     };
     using Bounds = std::vector<std::pair<std::int64_t, std::int64_t>>;
-    CHECK(bounds(a.unions[0].compute) == Bounds{{100, 110}, {120, 140}, {200, 230}, {300, 360}, {400, 405}});
-    CHECK(bounds(a.unions[0].nccl) == Bounds{{350, 450}});
-    CHECK(bounds(a.unions[0].memory) == Bounds{{130, 170}});
-    CHECK(bounds(a.unions[1].compute) == Bounds{{100, 150}});
-    CHECK(a.unions[1].nccl.empty());
+    auto activity = metrics::readDeviceActivity(gpuTrace());
+    REQUIRE(activity.devices.size() == 2);
+    const metrics::DeviceUnions unions[2] = {metrics::deviceUnions(activity.devices[0], a.window),
+                                             metrics::deviceUnions(activity.devices[1], a.window)};
+    CHECK(bounds(unions[0].compute) == Bounds{{100, 110}, {120, 140}, {200, 230}, {300, 360}, {400, 405}});
+    CHECK(bounds(unions[0].nccl) == Bounds{{350, 450}});
+    CHECK(bounds(unions[0].memory) == Bounds{{130, 170}});
+    CHECK(bounds(unions[1].compute) == Bounds{{100, 150}});
+    CHECK(unions[1].nccl.empty());
     // |compute| = 10 + 20 + 30 + 60 + 5; kernels = 5 compute + 1 NCCL instances.
     CHECK(a.times[0].compute == 125);
     CHECK(a.times[0].nccl == 100);

@@ -1,0 +1,62 @@
+#pragma once
+// The parts of the analysis (metrics/Analysis.cpp runs them): each computes one device's or one task's
+// partial results while the shard holding its rows is in memory, and a reduction turns the partials of every
+// device into the figures of the whole trace, with the notes, in the order of the report.
+#include "metrics/Analysis.h"
+
+#include <regex>
+
+namespace gpueff::metrics {
+
+// Per device, inside the window: each class's intervals merged (graph launches count as compute), shared by
+// the device's metrics.
+struct DeviceUnions {
+    Spans compute, nccl, memory;
+};
+
+// What the per-device and per-task parts share while one shard is in memory: the trace, the window, the
+// cfgs they evaluate, and whether the whole trace has what each needs (the shard's event types are the whole
+// trace's, so every shard answers alike).
+class ShardReader {
+public:
+    ShardReader(const semantic::LoadedTrace& trace, const AnalysisWindow& window, const TraceFacts& facts,
+                const std::regex& gemm);
+    const semantic::LoadedTrace& trace;
+    const AnalysisWindow& window;
+    const TraceFacts& facts;
+    CfgRows queued, transit, tensor, blocking, mpi;
+    bool queuedLines, queuedAvailable, classifyGaps, tensorSamples, blockingEvents, mpiEvents;
+    bool isGemm(std::int64_t kernelValue) const;
+
+private:
+    const std::regex& gemm_;
+    mutable std::map<std::int64_t, bool> isGemm_;
+};
+
+// The regular expression of --gemm-pattern (an Error names the pattern when it is not one).
+std::regex gemmRegex(const std::string& pattern);
+
+DeviceUnions deviceUnions(const Device& device, const AnalysisWindow& window);
+void deviceModelOf(const Device&, const DeviceUnions&, std::int64_t windowNs, DevicePartial&);
+void concurrencyOf(const ShardReader&, std::size_t index, const Device&, const DeviceUnions&, DevicePartial&);
+void timelineOf(const AnalysisWindow&, std::size_t bins, const Device&, const DeviceUnions&, DevicePartial&);
+void tensorCoreOf(const ShardReader&, std::size_t index, const Device&, DevicePartial&);
+void kernelStatisticsOf(const ShardReader&, const Device&, const DeviceUnions&, DevicePartial&);
+TaskPartial taskOf(const ShardReader&, const TaskInfo&);
+
+// What the shards said alike of the whole trace, for the reductions.
+struct ShardAnswers {
+    bool queuedLines = false, queuedAvailable = false, classifyGaps = false, tensorSamples = false,
+         blockingEvents = false, mpiEvents = false;
+};
+
+void reduceDeviceModel(Analysis&, const std::vector<DevicePartial>&);
+void reduceConcurrency(Analysis&, const std::vector<DevicePartial>&, const TraceFacts&, const ShardAnswers&);
+void reduceTimeline(Analysis&, std::size_t bins, const std::vector<DevicePartial>&);
+void reduceTensorCore(Analysis&, const std::string& gemmPattern, const std::vector<DevicePartial>&,
+                      const ShardAnswers&);
+void reduceKernelStatistics(Analysis&, const std::vector<DevicePartial>&, const ShardAnswers&);
+void reduceHostModel(Analysis&, const std::vector<TaskPartial>&, const ShardAnswers&);
+void noteWhatTheTraceLacks(Analysis&, std::uint64_t overlappingRecords); // last: the writer's limits
+
+} // namespace gpueff::metrics
