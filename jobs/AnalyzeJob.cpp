@@ -2,10 +2,11 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
+#include "engine/common/MemorySize.h"
 #include "engine/nsys/Translator.h"
 #include "engine/paraver/OutputFiles.h"
-#include "engine/pipeline/TraceBuilder.h"
 #include "engine/semantic/LoadedTrace.h"
+#include "jobs/ShardedAnalysis.h"
 #include "metrics/Analysis.h"
 #include "reports/ReportJson.h"
 #include "reports/ReportMarkdown.h"
@@ -21,6 +22,12 @@ namespace gpueff::jobs {
 namespace {
 
 namespace fs = std::filesystem;
+
+// --memory-limit, or half the memory available now (4 GiB where the system does not say).
+std::uint64_t memoryLimit(const AnalyzeRequest& request) {
+    if (request.memoryLimit) return request.memoryLimit;
+    return availableMemory().value_or(std::uint64_t{8} << 30) / 2;
+}
 
 // Inputs as the sidecar of our translation recorded them (path, versions, host, clock offset), and the
 // rows each input had skipped (notes of the report).
@@ -59,19 +66,31 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
     std::vector<fs::path> inputs(request.inputs.begin(), request.inputs.end());
     if (inputs.empty()) throw Error("analyze: no input given");
     OutputFiles out({}, dir);
-    // Only the event types the cfgs of the analysis read.
-    paraver::ReadOptions read;
-    read.eventTypes = metrics::eventTypesRead(!request.region.empty());
+    metrics::AnalysisOptions options;
+    options.begin = request.begin;
+    options.end = request.end;
+    options.region = request.region;
+    options.gemmPattern = request.gemm;
 
     fs::path prvShown;
     std::vector<reports::ReportInput> sources;
     std::vector<std::string> dataNotes;
-    std::unique_ptr<semantic::LoadedTrace> trace;
+    std::optional<metrics::Analysis> analysis;
+    std::size_t tasks = 0, threads = 0;
+    double translateSeconds = 0, loadSeconds = 0;
     if (semantic::isParaverTrace(inputs.front())) {
         if (inputs.size() > 1) throw Error("analyze takes one Paraver trace (or several nsys exports)");
         prvShown = inputs.front();
         sources = sidecarInputs(semantic::traceStem(prvShown).string() + ".json", dataNotes);
-        trace = semantic::LoadedTrace::load(prvShown, read);
+        // Only the event types the cfgs of the analysis read.
+        paraver::ReadOptions read;
+        read.eventTypes = metrics::eventTypesRead(!request.region.empty());
+        auto trace = semantic::LoadedTrace::load(prvShown, read);
+        translateSeconds = loadSeconds = since();
+        for (const auto& w : trace->trace().warnings()) warn(w);
+        analysis = metrics::analyze(*trace, options);
+        tasks = trace->context().objects.count(semantic::Level::Task);
+        threads = trace->context().objects.count(semantic::Level::Thread);
     } else {
         nsys::TranslateOptions o;
         for (const auto& in : inputs) {
@@ -84,34 +103,32 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
         o.progress = !request.quiet;
         o.jobs = request.jobs;
         o.warn = warn;
-        // One pass: the merged records go to the .prv writer and into the analysis' trace together.
-        pipeline::TraceBuilder builder(read);
+        // One pass: the merged records go to the .prv writer and, per analysis unit, to a temporary file the
+        // analysis then reads a shard at a time.
+        ShardedAnalysis sharded(!request.region.empty(), dir);
         std::size_t first = out.size();
-        auto summary = nsys::translate(o, log, out, &builder);
+        auto summary = nsys::translate(o, log, out, &sharded.sink());
         if (request.writeTrace) prvShown = out.final(first);
-        trace = semantic::LoadedTrace::fromStream(builder, request.writeTrace ? prvShown : o.inputs.front());
         for (const auto& i : summary.offsets) {
             sources.push_back({i.input.string(), i.nsysVersion, i.host, i.offsetNs});
             for (auto& n : nsys::dataNotes(i.input.string(), i.skippedRows, i.repairedText))
                 dataNotes.push_back(std::move(n));
         }
+        translateSeconds = loadSeconds = since();
+        for (const auto& w : sharded.warnings()) warn(w);
+        analysis = sharded.analyze(options, memoryLimit(request),
+                                   request.writeTrace ? prvShown : o.inputs.front(), log);
+        semantic::ObjectModel objects(sharded.header());
+        tasks = objects.count(semantic::Level::Task);
+        threads = objects.count(semantic::Level::Thread);
     }
-    double translateSeconds = since();
-    for (const auto& w : trace->trace().warnings()) warn(w);
-    double loadSeconds = since();
-    metrics::AnalysisOptions options;
-    options.begin = request.begin;
-    options.end = request.end;
-    options.region = request.region;
-    options.gemmPattern = request.gemm;
-    auto analysis = metrics::analyze(*trace, options);
     reports::ReportContextInfo info;
     info.prv = prvShown.string();
     info.inputs = sources;
     info.dataNotes = dataNotes;
-    info.tasks = trace->context().objects.count(semantic::Level::Task);
-    info.threads = trace->context().objects.count(semantic::Level::Thread);
-    nlohmann::json report = reports::reportJson(analysis, info);
+    info.tasks = tasks;
+    info.threads = threads;
+    nlohmann::json report = reports::reportJson(*analysis, info);
     double analyzeSeconds = since();
     auto rendered = reports::renderMarkdownReport(report);
     auto json = out.add(dir / "report.json"), markdown = out.add(dir / "report.md");
@@ -124,16 +141,16 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
     out.commit();
     double total = since();
     if (!request.quiet) {
-        const auto& e = analysis.ncclAsCommunication;
-        log("window " + std::to_string(analysis.window.begin) + " .. " + std::to_string(analysis.window.end) +
-            " ns (" + analysis.window.source + "), " + std::to_string(analysis.activity.devices.size()) +
-            " devices");
+        const auto& e = analysis->ncclAsCommunication;
+        log("window " + std::to_string(analysis->window.begin) + " .. " +
+            std::to_string(analysis->window.end) + " ns (" + analysis->window.source + "), " +
+            std::to_string(analysis->activity.devices.size()) + " devices");
         if (e.computable)
             std::fprintf(stderr,
                          "gpueff: parallel efficiency %.1f%% = load balance %.1f%% x communication %.1f%% x "
                          "orchestration %.1f%%\n",
                          100 * e.parallel, 100 * e.loadBalance, 100 * e.communication, 100 * e.orchestration);
-        for (const auto& n : analysis.notes) log("note: " + n);
+        for (const auto& n : analysis->notes) log("note: " + n);
         log("wrote " + (dir / "report.json").string() + ", " + (dir / "report.md").string());
     }
     if (request.stats)

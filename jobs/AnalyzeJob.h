@@ -16,6 +16,9 @@ struct AnalyzeRequest {
     bool writeTrace = true; // false: the report only, no NAME.prv/.pcf/.row/.json beside it
     bool quiet = false, stats = false;
     unsigned jobs = 0; // reports read in parallel (0: one worker per core)
+    // Bytes of records the analysis of exports holds at a time (0: half the available memory); the rest
+    // waits in a temporary file in outDir.
+    std::uint64_t memoryLimit = 0;
 };
 
 // Translates the exports (writing the trace into outDir unless told not to) and analyzes the records in

@@ -39,6 +39,12 @@ struct StreamLabels {
 // What one of the label writers writes, as text.
 std::string labelText(const std::function<void(std::FILE*)>& write);
 
+// Each record row's thread in the header's order (Paraver's global thread index, the order of a trace's
+// columns), and the stream's layout with its rows in that order (as is when the layout is empty).
+std::vector<std::uint32_t> threadOfRows(const StreamInfo& info);
+paraver::TraceLayout layoutInThreadOrder(const StreamInfo& info,
+                                         const std::vector<std::uint32_t>& threadOfRow);
+
 class RecordSink {
 public:
     virtual ~RecordSink() = default;

@@ -24,24 +24,11 @@ void TraceBuilder::begin(const StreamInfo& info) {
     for (const auto& c : info.comments)
         if (trace_.comments.size() < paraver::kMaxComments) trace_.comments.push_back(c.substr(0, 1024));
     trace_.indexThreads();
-    threadOfRow_.clear();
+    threadOfRow_ = threadOfRows(info);
     cpuOfRow_.clear();
-    for (const auto& a : info.rows) {
-        auto index = trace_.threadIndex(a.appl, a.task, a.thread);
-        if (index < 0)
-            throw Error("internal error: " + info.source + ": a row's thread is not in the stream's header");
-        threadOfRow_.push_back(static_cast<std::uint32_t>(index));
-        cpuOfRow_.push_back(a.cpu);
-    }
+    for (const auto& a : info.rows) cpuOfRow_.push_back(a.cpu);
     // The trace's threads are in header order: so are the layout's rows it keeps.
-    layout_ = info.layout;
-    if (layout_.rows.size() == threadOfRow_.size()) {
-        std::vector<paraver::ThreadRow> rows(layout_.rows.size());
-        for (std::size_t r = 0; r < rows.size(); ++r) rows[threadOfRow_[r]] = layout_.rows[r];
-        layout_.rows = std::move(rows);
-        for (auto& t : layout_.tasks)
-            for (auto& r : t.rows) r = threadOfRow_[r];
-    }
+    layout_ = layoutInThreadOrder(info, threadOfRow_);
 }
 
 void TraceBuilder::seen(std::int64_t time) {

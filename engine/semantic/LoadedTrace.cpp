@@ -2,6 +2,7 @@
 
 #include "engine/common/Error.h"
 #include "engine/paraver/RowModel.h"
+#include "engine/pipeline/ShardSpill.h"
 #include "engine/pipeline/TraceBuilder.h"
 
 #include <algorithm>
@@ -19,16 +20,22 @@ std::filesystem::path traceStem(const std::filesystem::path& prv) {
 }
 
 LoadedTrace::LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels,
-                         std::optional<paraver::TraceLayout> layout)
+                         std::optional<paraver::TraceLayout> layout,
+                         std::optional<std::vector<std::uint32_t>> eventTypes)
     : trace_(std::move(trace)), labels_(std::move(labels)) {
     layout_ = layout && layout->rows.size() == trace_.threads.size()
                   ? std::move(*layout)
                   : paraver::layoutFromLabels(trace_.header, labels_);
     objects_ = std::make_unique<ObjectModel>(trace_.header);
     std::vector<std::uint32_t> types;
-    for (const auto& t : trace_.threads) types.insert(types.end(), t.eventType.begin(), t.eventType.end());
-    std::sort(types.begin(), types.end());
-    types.erase(std::unique(types.begin(), types.end()), types.end());
+    if (eventTypes) {
+        types = std::move(*eventTypes);
+    } else {
+        for (const auto& t : trace_.threads)
+            types.insert(types.end(), t.eventType.begin(), t.eventType.end());
+        std::sort(types.begin(), types.end());
+        types.erase(std::unique(types.begin(), types.end()), types.end());
+    }
     context_ = std::make_unique<TraceContext>(
         TraceContext{trace_, labels_, *objects_, trace_.endTime(), std::move(types)});
 }
@@ -59,15 +66,23 @@ std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv,
 }
 
 std::unique_ptr<LoadedTrace> LoadedTrace::fromStream(pipeline::TraceBuilder& builder,
-                                                     const std::filesystem::path& shown) {
+                                                     const std::filesystem::path& shown,
+                                                     const pipeline::StreamTotals* whole) {
     auto trace = builder.takeTrace();
+    std::optional<std::vector<std::uint32_t>> types;
+    if (whole) {
+        trace.lastRecordTime = whole->lastRecordTime;
+        trace.recordsAfterEnd = whole->recordsAfterEnd;
+        types = whole->eventTypes;
+    }
     paraver::TraceLabels labels;
     auto stem = traceStem(shown).string();
     std::istringstream pcf(builder.pcfText());
     paraver::readPcf(pcf, stem + ".pcf", labels);
     std::istringstream row(builder.rowText());
     paraver::readRow(row, stem + ".row", labels, expectedRowSizes(trace.header));
-    auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(labels), builder.layout());
+    auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(labels), builder.layout(),
+                                                std::move(types));
     loaded->path = shown;
     return loaded;
 }

@@ -13,7 +13,8 @@
 
 namespace gpueff::pipeline {
 class TraceBuilder;
-}
+struct StreamTotals;
+} // namespace gpueff::pipeline
 
 namespace gpueff::semantic {
 
@@ -23,12 +24,17 @@ public:
     static std::unique_ptr<LoadedTrace> load(const std::filesystem::path& prv,
                                              const paraver::ReadOptions& options = {});
     // The trace a TraceBuilder kept of a record stream, labelled by the stream's .pcf and .row content;
-    // `shown` names it in messages (the .prv written beside it, or the input).
+    // `shown` names it in messages (the .prv written beside it, or the input). With `whole`, the builder saw
+    // a part of the stream (a shard): the end time and the event types are the whole stream's, so windows
+    // evaluate on the part as they would on the whole.
     static std::unique_ptr<LoadedTrace> fromStream(pipeline::TraceBuilder& builder,
-                                                   const std::filesystem::path& shown);
-    // From a trace and labels already in memory.
+                                                   const std::filesystem::path& shown,
+                                                   const pipeline::StreamTotals* whole = nullptr);
+    // From a trace and labels already in memory; `eventTypes` (sorted, distinct), when given, are the types
+    // the trace is said to have instead of those its records have.
     LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels,
-                std::optional<paraver::TraceLayout> layout = std::nullopt);
+                std::optional<paraver::TraceLayout> layout = std::nullopt,
+                std::optional<std::vector<std::uint32_t>> eventTypes = std::nullopt);
 
     const TraceContext& context() const { return *context_; }
     const paraver::Trace& trace() const { return trace_; }

@@ -56,6 +56,10 @@ Action addAnalyze(CLI::App& app) {
     cmd->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
     cmd->add_flag("--stats", args->stats, "print the seconds of each phase (for benchmarks)");
     addJobsOption(cmd, args->jobs);
+    addMemoryLimitOption(cmd, args->memoryLimit,
+                         "records of nsys exports the analysis holds in memory at a time (default: half the "
+                         "memory available); beyond it, the analysis reads the trace in parts, one device or "
+                         "process at a time, from a temporary file in the output directory");
     return [args] {
         analyzeInputs(*args);
         return 0;

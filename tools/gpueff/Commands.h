@@ -28,6 +28,8 @@ CLI::Validator fileNameValidator();
 // Checks an option holding trace nanoseconds: a decimal integer that fits in int64 (CLI11 alone would clamp
 // 99999999999999999999 to INT64_MAX and read 0x10 as 16).
 CLI::Validator nanosecondsValidator();
+// --memory-limit SIZE ("512M", "4G") into `bytes`; `what` is its help text.
+void addMemoryLimitOption(CLI::App* command, std::uint64_t& bytes, const std::string& what);
 
 // "a,,b" -> {"a", "b"}: comma-separated names (record kinds, lists of an option).
 std::set<std::string> splitList(const std::string& text);

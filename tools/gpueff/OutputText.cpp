@@ -1,4 +1,5 @@
 #include "engine/common/Error.h"
+#include "engine/common/MemorySize.h"
 #include "tools/gpueff/Commands.h"
 
 #include <charconv>
@@ -43,6 +44,24 @@ CLI::Validator nanosecondsValidator() {
             return "";
         },
         "NS");
+}
+
+void addMemoryLimitOption(CLI::App* command, std::uint64_t& bytes, const std::string& what) {
+    command
+        ->add_option_function<std::string>(
+            "--memory-limit", [&bytes](const std::string& text) { bytes = *parseMemorySize(text); }, what)
+        ->type_name("SIZE")
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                auto size = parseMemorySize(text);
+                if (!size || *size == 0)
+                    return "must be a size > 0 in bytes with an optional K, M, G or T suffix (e.g. 512M, "
+                           "4G), "
+                           "got '" +
+                           text + "'";
+                return "";
+            },
+            "SIZE"));
 }
 
 } // namespace gpueff::cli

@@ -1,0 +1,17 @@
+#pragma once
+// Memory sizes on the command line ("512M", "2G", "1.5GiB", "100000") and the machine's available memory,
+// for options that bound what a command holds.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace gpueff {
+
+// Bytes of a size: a number with an optional K, M, G or T suffix (powers of 1024; "KB", "KiB" alike).
+// nullopt when not a size or beyond 2^63 bytes.
+std::optional<std::uint64_t> parseMemorySize(const std::string& text);
+
+// MemAvailable of /proc/meminfo, or nullopt where the system does not say.
+std::optional<std::uint64_t> availableMemory();
+
+} // namespace gpueff

@@ -1,0 +1,295 @@
+#include "engine/pipeline/ShardSpill.h"
+
+#include "engine/common/Error.h"
+#include "engine/paraver/Trace.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <queue>
+#include <unistd.h>
+
+namespace gpueff::pipeline {
+
+namespace {
+
+// A record on the file: this head, then its pairs (type, value), its communication or its state. Packed by
+// memcpy: the file lives only as long as the process that wrote it.
+enum class Kind : std::uint8_t { Event, Communication, MirroredCommunication, State };
+struct Head {
+    std::int64_t time;
+    std::uint64_t seq; // place in the stream: the replay of several units merges on it
+    std::uint32_t row, cpu;
+    Kind kind;
+    paraver::RecordOrder order;
+    std::uint8_t pairs;
+};
+constexpr std::size_t kPair = sizeof(std::uint32_t) + sizeof(std::int64_t);
+constexpr std::size_t kState = sizeof(std::int64_t) + sizeof(std::uint32_t); // end, value
+constexpr std::size_t kMaxRecord = sizeof(Head) + std::max({paraver::TraceRecord::kMaxPairs * kPair,
+                                                            sizeof(paraver::Communication), kState});
+constexpr std::size_t kBlock = 32 * 1024; // per unit, in memory until written
+
+std::string systemError(const std::filesystem::path& dir, const char* what) {
+    return dir.string() + ": cannot " + what + " the analysis' temporary file: " + std::strerror(errno);
+}
+
+// Reads one unit's runs back, a record at a time.
+class RunReader {
+public:
+    RunReader(int fd, const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs,
+              const std::filesystem::path& dir)
+        : fd_(fd), runs_(runs), dir_(dir) {
+        load();
+    }
+    bool done() const { return at_ >= buffer_.size(); }
+    const Head& head() const { return head_; }
+    const char* payload() const { return buffer_.data() + at_ + sizeof(Head); }
+    std::size_t payloadSize() const {
+        switch (head_.kind) {
+        case Kind::Event:
+            return head_.pairs * kPair;
+        case Kind::Communication:
+        case Kind::MirroredCommunication:
+            return sizeof(paraver::Communication);
+        case Kind::State:
+            return kState;
+        }
+        return 0;
+    }
+    void next() {
+        at_ += sizeof(Head) + payloadSize();
+        if (at_ >= buffer_.size())
+            load();
+        else
+            readHead();
+    }
+
+private:
+    void load() {
+        buffer_.clear();
+        at_ = 0;
+        while (buffer_.empty() && run_ < runs_.size()) {
+            auto [offset, size] = runs_[run_++];
+            buffer_.resize(size);
+            std::size_t got = 0;
+            while (got < size) {
+                auto n = ::pread(fd_, buffer_.data() + got, size - got, static_cast<off_t>(offset + got));
+                if (n < 0 && errno == EINTR) continue;
+                if (n <= 0) throw Error(systemError(dir_, "read"));
+                got += static_cast<std::size_t>(n);
+            }
+        }
+        if (!buffer_.empty()) readHead();
+    }
+    void readHead() { std::memcpy(&head_, buffer_.data() + at_, sizeof(Head)); }
+
+    int fd_;
+    const std::vector<std::pair<std::uint64_t, std::uint32_t>>& runs_;
+    const std::filesystem::path& dir_;
+    std::size_t run_ = 0, at_ = 0;
+    std::vector<char> buffer_;
+    Head head_{};
+};
+
+} // namespace
+
+ShardSpill::ShardSpill(paraver::ReadOptions options, Partition partition,
+                       const std::filesystem::path& tempDir)
+    : options_(std::move(options)), partition_(std::move(partition)), tempDir_(tempDir) {
+    auto pattern = (tempDir_ / ".gpueff-shards-XXXXXX").string();
+    fd_ = ::mkstemp(pattern.data());
+    if (fd_ < 0) throw Error(systemError(tempDir_, "create"));
+    ::unlink(pattern.c_str());
+}
+
+ShardSpill::~ShardSpill() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void ShardSpill::begin(const StreamInfo& info) {
+    info_ = info;
+    auto threadOfRow = threadOfRows(info);
+    auto unitOfThread = partition_(layoutInThreadOrder(info, threadOfRow));
+    unitOfRow_.clear();
+    std::uint32_t count = 0;
+    for (auto thread : threadOfRow) {
+        auto unit = unitOfThread.at(thread);
+        unitOfRow_.push_back(unit);
+        count = std::max(count, unit + 1);
+    }
+    units_.assign(count, Unit{});
+}
+
+void ShardSpill::noteType(std::uint32_t type) {
+    if (type == lastType_) return;
+    lastType_ = type;
+    if (std::find(typesSeen_.begin(), typesSeen_.end(), type) == typesSeen_.end()) typesSeen_.push_back(type);
+}
+
+void ShardSpill::flush(Unit& unit) {
+    if (unit.block.empty()) return;
+    std::size_t put = 0;
+    while (put < unit.block.size()) {
+        auto n = ::pwrite(fd_, unit.block.data() + put, unit.block.size() - put,
+                          static_cast<off_t>(fileSize_ + put));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw Error(systemError(tempDir_, "write"));
+        put += static_cast<std::size_t>(n);
+    }
+    unit.runs.push_back({fileSize_, static_cast<std::uint32_t>(unit.block.size())});
+    fileSize_ += unit.block.size();
+    unit.block.clear();
+}
+
+void ShardSpill::append(std::uint32_t unit, const char* data, std::size_t size) {
+    auto& u = units_[unit];
+    if (u.block.capacity() < kBlock) u.block.reserve(kBlock);
+    if (u.block.size() + size > kBlock) flush(u);
+    u.block.insert(u.block.end(), data, data + size);
+}
+
+void ShardSpill::consume(const TraceRecord& r) {
+    char record[kMaxRecord];
+    Head head;
+    std::memset(&head, 0, sizeof head); // padding too: the bytes go to a file
+    head.time = r.time;
+    head.seq = seq_++;
+    head.row = r.row;
+    head.cpu = r.cpu;
+    head.kind = Kind::Event;
+    head.order = r.order;
+    std::size_t size = sizeof(Head); // the head goes first, once its fields are known
+    auto put = [&](const void* data, std::size_t n) {
+        std::memcpy(record + size, data, n);
+        size += n;
+    };
+    if (r.isCommunication) {
+        const auto& c = r.comm;
+        auto& tag = totals_.communications[c.tag];
+        ++tag.lines;
+        tag.physicalSendDiffers |= c.physicalSend != c.logicalSend;
+        auto seen = std::max({c.logicalSend, c.physicalSend, c.logicalRecv, c.physicalRecv});
+        if (seen > info_.header.endTime) ++totals_.recordsAfterEnd;
+        totals_.lastRecordTime = std::max(totals_.lastRecordTime, seen);
+        head.kind = Kind::Communication;
+        auto sender = unitOfRow_.at(c.sendRow), receiver = unitOfRow_.at(c.recvRow);
+        put(&c, sizeof(c));
+        std::memcpy(record, &head, sizeof(Head));
+        append(sender, record, size);
+        ++units_[sender].records;
+        if (receiver != sender) {
+            head.kind = Kind::MirroredCommunication;
+            std::memcpy(record, &head, sizeof(Head));
+            append(receiver, record, size);
+        }
+        return;
+    }
+    if (r.isState) {
+        if (r.state.end > info_.header.endTime) ++totals_.recordsAfterEnd;
+        totals_.lastRecordTime = std::max(totals_.lastRecordTime, r.state.end);
+        head.kind = Kind::State;
+        put(&r.state.end, sizeof(r.state.end));
+        put(&r.state.value, sizeof(r.state.value));
+        std::memcpy(record, &head, sizeof(Head));
+    } else {
+        if (r.pairCount == 0) return;
+        if (r.time > info_.header.endTime) ++totals_.recordsAfterEnd;
+        totals_.lastRecordTime = std::max(totals_.lastRecordTime, r.time);
+        for (std::uint8_t i = 0; i < r.pairCount; ++i) {
+            if (!options_.keeps(r.pairs[i].type)) continue;
+            noteType(r.pairs[i].type);
+            put(&r.pairs[i].type, sizeof(std::uint32_t));
+            put(&r.pairs[i].value, sizeof(std::int64_t));
+            ++head.pairs;
+        }
+        if (head.pairs == 0) return;
+        std::memcpy(record, &head, sizeof(Head));
+    }
+    auto unit = unitOfRow_.at(r.row);
+    append(unit, record, size);
+    ++units_[unit].records;
+}
+
+void ShardSpill::end(const StreamLabels& labels) {
+    for (auto& u : units_) {
+        flush(u);
+        std::vector<char>().swap(u.block);
+    }
+    pcf_ = labelText(labels.writePcf);
+    row_ = labelText(labels.writeRow);
+    totals_.eventTypes = typesSeen_;
+    std::sort(totals_.eventTypes.begin(), totals_.eventTypes.end());
+}
+
+std::vector<std::string> ShardSpill::warnings() const {
+    paraver::Trace whole;
+    whole.source = info_.source;
+    whole.header = info_.header;
+    whole.recordsAfterEnd = totals_.recordsAfterEnd;
+    whole.lastRecordTime = totals_.lastRecordTime;
+    return whole.warnings();
+}
+
+void ShardSpill::replay(const std::vector<std::uint32_t>& units, RecordSink& sink) const {
+    std::vector<bool> chosen(units_.size(), false);
+    for (auto u : units) chosen.at(u) = true;
+    std::vector<std::unique_ptr<RunReader>> readers;
+    for (auto u : units)
+        if (!units_[u].runs.empty())
+            readers.push_back(std::make_unique<RunReader>(fd_, units_[u].runs, tempDir_));
+    auto later = [&](std::size_t a, std::size_t b) {
+        return readers[a]->head().seq > readers[b]->head().seq;
+    };
+    std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> next(later);
+    for (std::size_t i = 0; i < readers.size(); ++i)
+        if (!readers[i]->done()) next.push(i);
+    sink.begin(info_);
+    TraceRecord r;
+    while (!next.empty()) {
+        auto i = next.top();
+        next.pop();
+        auto& reader = *readers[i];
+        const auto& h = reader.head();
+        r.time = h.time;
+        r.order = h.order;
+        r.row = h.row;
+        r.cpu = h.cpu;
+        r.isCommunication = h.kind == Kind::Communication || h.kind == Kind::MirroredCommunication;
+        r.isState = h.kind == Kind::State;
+        r.pairCount = 0;
+        const char* p = reader.payload();
+        bool skip = false;
+        switch (h.kind) {
+        case Kind::Event:
+            for (std::uint8_t k = 0; k < h.pairs; ++k, p += kPair) {
+                std::uint32_t type;
+                std::int64_t value;
+                std::memcpy(&type, p, sizeof(type));
+                std::memcpy(&value, p + sizeof(type), sizeof(value));
+                r.add(type, value);
+            }
+            break;
+        case Kind::MirroredCommunication:
+        case Kind::Communication:
+            std::memcpy(&r.comm, p, sizeof(r.comm));
+            // The sender's unit holds the line too: replayed once, from there.
+            skip = h.kind == Kind::MirroredCommunication && chosen[unitOfRow_.at(r.comm.sendRow)];
+            break;
+        case Kind::State:
+            std::memcpy(&r.state.end, p, sizeof(r.state.end));
+            std::memcpy(&r.state.value, p + sizeof(r.state.end), sizeof(r.state.value));
+            break;
+        }
+        if (!skip) sink.consume(r);
+        reader.next();
+        if (!reader.done()) next.push(i);
+    }
+    StreamLabels labels;
+    labels.writePcf = [this](std::FILE* f) { std::fwrite(pcf_.data(), 1, pcf_.size(), f); };
+    labels.writeRow = [this](std::FILE* f) { std::fwrite(row_.data(), 1, row_.size(), f); };
+    sink.end(labels);
+}
+
+} // namespace gpueff::pipeline

@@ -1,0 +1,77 @@
+#pragma once
+// Keeps a record stream on disk, sorted into runs per unit (a group of rows chosen by the caller), so that a
+// consumer can take the stream back one group of units at a time: the analysis holds one shard of a trace in
+// memory while the others wait in a temporary file. Only the event types `options` asks for are kept.
+#include "engine/paraver/PrvReader.h"
+#include "engine/pipeline/RecordSink.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpueff::pipeline {
+
+// What the whole stream had, which a part of it cannot tell (the end time, the event types present, the
+// communications by tag).
+struct StreamTotals {
+    std::int64_t lastRecordTime = 0;
+    std::uint64_t recordsAfterEnd = 0;     // records after the header's end time
+    std::vector<std::uint32_t> eventTypes; // sorted, distinct: the kept event types present
+    struct Tag {
+        std::uint64_t lines = 0;
+        bool physicalSendDiffers = false; // some line leaves after its logical send
+    };
+    std::map<std::int64_t, Tag> communications; // tag -> its lines
+};
+
+class ShardSpill : public RecordSink {
+public:
+    // The unit of each row, rows in the header's thread order (TraceBuilder's order).
+    using Partition = std::function<std::vector<std::uint32_t>(const paraver::TraceLayout& threadOrder)>;
+    // The temporary file is made in `tempDir` and unlinked at once: nothing is left after a crash.
+    ShardSpill(paraver::ReadOptions options, Partition partition, const std::filesystem::path& tempDir);
+    ~ShardSpill() override;
+    void begin(const StreamInfo& info) override;
+    void consume(const TraceRecord& record) override;
+    void end(const StreamLabels& labels) override;
+
+    const StreamInfo& info() const { return info_; }
+    std::size_t units() const { return units_.size(); }
+    std::uint64_t records(std::uint32_t unit) const { return units_.at(unit).records; }
+    std::uint64_t bytes() const { return fileSize_; }
+    const StreamTotals& totals() const { return totals_; }
+    // The stream's warnings a TraceBuilder of the whole of it would give (records after the end).
+    std::vector<std::string> warnings() const;
+    // Replays the records of `units` in stream order into `sink`, between the stream's begin and end
+    // (a communication between two units goes to both, once).
+    void replay(const std::vector<std::uint32_t>& units, RecordSink& sink) const;
+
+private:
+    struct Unit {
+        std::vector<char> block;                                   // records not yet written
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> runs; // (offset, bytes) on the file
+        std::uint64_t records = 0;
+    };
+    void append(std::uint32_t unit, const char* data, std::size_t size);
+    void flush(Unit& unit);
+    void noteType(std::uint32_t type);
+
+    paraver::ReadOptions options_;
+    Partition partition_;
+    std::filesystem::path tempDir_;
+    int fd_ = -1;
+    std::uint64_t fileSize_ = 0, seq_ = 0;
+    StreamInfo info_;
+    std::string pcf_, row_;
+    std::vector<std::uint32_t> unitOfRow_; // stream row -> unit
+    std::vector<Unit> units_;
+    StreamTotals totals_;
+    std::vector<std::uint32_t> typesSeen_; // unsorted, distinct
+    std::uint32_t lastType_ = UINT32_MAX;
+};
+
+} // namespace gpueff::pipeline

@@ -1,0 +1,42 @@
+#pragma once
+// The analysis of a record stream in bounded memory: the records of the types the analysis reads go, per
+// analysis unit (metrics/DeviceActivity.h: a task's host rows, a device with its GPU-metrics row), to a
+// temporary file as they pass (pipeline::ShardSpill); then the units are packed into shards of at most a
+// memory limit's worth of records and the analysis reads one shard at a time (metrics::ShardedTrace).
+#include "engine/pipeline/ShardSpill.h"
+#include "metrics/Analysis.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+
+namespace gpueff::jobs {
+
+// Memory the analysis holds per record it keeps while a shard is read (the records' columns, the intervals
+// of the cfgs, the sweeps): measured on bench/'s 1 M-kernel export (bench/README.md).
+inline constexpr std::uint64_t kAnalysisBytesPerRecord = 96;
+
+class ShardedAnalysis {
+public:
+    // `region`: the window is an NVTX region (its ranges are read too). The temporary file goes in tempDir.
+    ShardedAnalysis(bool region, const std::filesystem::path& tempDir);
+    ~ShardedAnalysis();
+    pipeline::RecordSink& sink();
+
+    // After the stream ended: the analysis, shard by shard, each holding about `memoryLimit` bytes at most
+    // (a unit larger than that is a shard of its own). `shown` names the trace in messages.
+    metrics::Analysis analyze(const metrics::AnalysisOptions& options, std::uint64_t memoryLimit,
+                              const std::filesystem::path& shown,
+                              const std::function<void(const std::string&)>& log);
+
+    std::vector<std::string> warnings() const; // of the whole stream (records after its end)
+    const paraver::TraceHeader& header() const;
+    std::size_t shards() const { return shards_; }
+
+private:
+    std::unique_ptr<pipeline::ShardSpill> spill_;
+    std::size_t shards_ = 0;
+};
+
+} // namespace gpueff::jobs
