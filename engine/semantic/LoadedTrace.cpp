@@ -19,16 +19,22 @@ std::filesystem::path traceStem(const std::filesystem::path& prv) {
 }
 
 LoadedTrace::LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels,
-                         std::optional<paraver::TraceLayout> layout)
+                         std::optional<paraver::TraceLayout> layout,
+                         std::optional<std::vector<std::uint32_t>> eventTypes)
     : trace_(std::move(trace)), labels_(std::move(labels)) {
     layout_ = layout && layout->rows.size() == trace_.threads.size()
                   ? std::move(*layout)
                   : paraver::layoutFromLabels(trace_.header, labels_);
     objects_ = std::make_unique<ObjectModel>(trace_.header);
     std::vector<std::uint32_t> types;
-    for (const auto& t : trace_.threads) types.insert(types.end(), t.eventType.begin(), t.eventType.end());
-    std::sort(types.begin(), types.end());
-    types.erase(std::unique(types.begin(), types.end()), types.end());
+    if (eventTypes) {
+        types = std::move(*eventTypes);
+    } else {
+        for (const auto& t : trace_.threads)
+            types.insert(types.end(), t.eventType.begin(), t.eventType.end());
+        std::sort(types.begin(), types.end());
+        types.erase(std::unique(types.begin(), types.end()), types.end());
+    }
     context_ = std::make_unique<TraceContext>(
         TraceContext{trace_, labels_, *objects_, trace_.endTime(), std::move(types)});
 }
@@ -46,14 +52,16 @@ std::map<std::string, std::size_t> expectedRowSizes(const paraver::TraceHeader& 
 }
 
 std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv,
-                                               const paraver::ReadOptions& options) {
+                                               const paraver::ReadOptions& options,
+                                               std::optional<std::vector<std::uint32_t>> eventTypes) {
     if (!std::filesystem::exists(prv)) throw Error(prv.string() + ": no such trace");
     auto trace = paraver::readPrv(prv, options);
     paraver::TraceLabels labels;
     auto stem = traceStem(prv);
     paraver::readPcf(stem.string() + ".pcf", labels);
     paraver::readRow(stem.string() + ".row", labels, expectedRowSizes(trace.header));
-    auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(labels));
+    auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(labels), std::nullopt,
+                                                std::move(eventTypes));
     loaded->path = prv;
     return loaded;
 }
