@@ -192,6 +192,9 @@ int runHistogram(const HistogramRequest& a) {
     }
     if (!std::filesystem::exists(a.trace)) throw Error(a.trace + ": no such trace");
     auto plan = planPasses(a.trace, options, cfgs, a.memoryLimit ? a.memoryLimit : defaultMemoryLimit());
+    if (a.stats && plan.counted)
+        std::fprintf(stderr, "pass 1 (counting records): %.3f s, about %s in memory\n", seconds(start),
+                     memoryText(plan.estimate).c_str());
     if (!plan.wholeTraceWindow.empty() && !a.quiet)
         std::fprintf(stderr,
                      "gpueff: note: %s needs every row at once: %s is loaded whole, whatever its size "

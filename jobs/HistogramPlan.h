@@ -21,14 +21,15 @@ std::optional<std::uint64_t> parseMemorySize(const std::string& text);
 inline constexpr double kDefaultMemoryShare = 0.5;
 std::uint64_t defaultMemoryLimit();
 
-// Bytes the in-memory trace takes per record (columns, Paraver's walking order, growth of the columns and
-// the stream's sort buffer), measured on bench/'s traces (bench/README.md, "histogram in passes"): the
-// estimate a plan compares with the limit.
-inline constexpr std::uint64_t kBytesPerState = 110, kBytesPerEventPair = 80, kBytesPerCommunicationEnd = 260;
+// Bytes the in-memory trace takes per record (columns grown by doubling, Paraver's walking order and its sort
+// buffer), fitted to the peak RSS of one-thread passes over bench/'s tiled EPOCH trace (bench/README.md,
+// "histogram in passes"): the estimate a plan compares with the limit.
+inline constexpr std::uint64_t kBytesPerState = 80, kBytesPerEventPair = 60, kBytesPerCommunicationEnd = 190;
 inline constexpr std::uint64_t kBytesPerThread = 400; // a thread's empty columns, allocated in every pass
-// An upper bound of the in-memory bytes per byte of .prv text (the shortest record lines, with the bytes
-// above): a trace of at most limit / this many bytes is loaded without counting its records.
-inline constexpr std::uint64_t kMemoryPerPrvByte = 8;
+// The in-memory bytes per byte of .prv text above which a trace is counted before it is loaded (measured:
+// 2.6 to 2.8 with every record kept): a trace of at most limit / this many bytes is loaded at once without
+// counting its records.
+inline constexpr std::uint64_t kMemoryPerPrvByte = 4;
 // deflate's largest compression ratio: a .prv.gz bounds its text by this many times its size.
 inline constexpr std::uint64_t kMaxGzipRatio = 1032;
 
