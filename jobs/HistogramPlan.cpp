@@ -53,12 +53,16 @@ std::optional<std::uint64_t> parseMemorySize(const std::string& text) {
 }
 
 std::uint64_t defaultMemoryLimit() {
+    // "MemAvailable:   12345678 kB", one key per line (some lines have no unit).
     std::ifstream meminfo("/proc/meminfo");
-    std::string key, unit;
-    std::uint64_t value = 0;
-    while (meminfo >> key >> value >> unit)
-        if (key == "MemAvailable:" && unit == "kB" && value < (std::uint64_t{1} << 53) / 1024)
-            return static_cast<std::uint64_t>(static_cast<double>(value) * 1024.0 * kDefaultMemoryShare);
+    std::string line;
+    while (std::getline(meminfo, line)) {
+        unsigned long long kib = 0;
+        char unit[8] = {};
+        if (std::sscanf(line.c_str(), "MemAvailable: %llu %7s", &kib, unit) == 2 &&
+            std::string(unit) == "kB" && kib < (1ULL << 53) / 1024)
+            return static_cast<std::uint64_t>(static_cast<double>(kib) * 1024.0 * kDefaultMemoryShare);
+    }
     return 0;
 }
 

@@ -161,6 +161,20 @@ TEST_CASE("histogram: a bad --memory-limit is a usage error") {
     }
 }
 
+TEST_CASE("histogram: a trace within the memory limit is loaded once") {
+    // epoch_2proc.prv.gz is 256 KB: within 2G / 4128 = 520 KB (deflate's largest ratio x 4 bytes in memory
+    // per byte of text), so it is loaded without even counting its records.
+    auto trace = (paraverData() / "epoch" / "epoch_2proc.prv.gz").string();
+    auto cfg = (paraverData() / "cfgs" / "total_runtime.cfg").string();
+    auto out = tempDir("passes_fits");
+    auto once = run(gpueffBinary().string() + " histogram --stats -o " + out.string() +
+                    " --memory-limit 2G " + trace + " " + cfg);
+    REQUIRE_MESSAGE(once.exitCode == 0, once.output);
+    CHECK_FALSE(says(once, "counting records"));
+    CHECK_FALSE(says(once, "read in"));
+    CHECK(gpueff::jobs::defaultMemoryLimit() > 0); // Linux says MemAvailable
+}
+
 TEST_CASE("histogram: memory sizes") {
     using gpueff::jobs::parseMemorySize;
     CHECK(parseMemorySize("1048576") == 1048576u);
