@@ -195,11 +195,13 @@ int runHistogram(const HistogramRequest& a) {
     if (a.stats && plan.counted)
         std::fprintf(stderr, "pass 1 (counting records): %.3f s, about %s in memory\n", seconds(start),
                      memoryText(plan.estimate).c_str());
-    if (!plan.wholeTraceWindow.empty() && !a.quiet)
-        std::fprintf(stderr,
-                     "gpueff: note: %s needs every row at once: %s is loaded whole, whatever its size "
-                     "(memory limit %s)\n",
-                     plan.wholeTraceWindow.c_str(), a.trace.c_str(), memoryText(plan.limit).c_str());
+    if (!plan.wholeTraceWindow.empty())
+        std::fprintf(
+            stderr,
+            "gpueff: warning: %s: about %s in memory, more than the memory limit of %s, but %s needs "
+            "every row at once: the trace is loaded whole\n",
+            a.trace.c_str(), memoryText(plan.estimate).c_str(), memoryText(plan.limit).c_str(),
+            plan.wholeTraceWindow.c_str());
     if (plan.groups.size() > 1 && plan.largestGroup > plan.limit && !a.quiet)
         std::fprintf(stderr,
                      "gpueff: warning: %s: a group of one %s row needs about %s, more than the memory limit "

@@ -164,8 +164,8 @@ PassPlan planPasses(const std::string& trace, const paraver::ReadOptions& option
     bool gzip = trace.size() > 3 && trace.compare(trace.size() - 3, 3, ".gz") == 0;
     auto bound = saturatingProduct(saturatingProduct(size, gzip ? kMaxGzipRatio : 1), kMemoryPerPrvByte);
     if (bound <= limit) return plan;
-    plan.level = groupLevel(cfgs, plan.wholeTraceWindow);
-    if (!plan.wholeTraceWindow.empty()) return plan;
+    std::string wholeTraceWindow;
+    plan.level = groupLevel(cfgs, wholeTraceWindow);
 
     // Count the records per thread: the same parser as the load, without keeping anything.
     paraver::GzipFile file(trace);
@@ -186,6 +186,10 @@ PassPlan planPasses(const std::string& trace, const paraver::ReadOptions& option
     plan.estimate = fixed + records;
     plan.largestGroup = plan.estimate;
     if (plan.estimate <= limit || threads < 2) return plan;
+    if (!wholeTraceWindow.empty()) {
+        plan.wholeTraceWindow = std::move(wholeTraceWindow);
+        return plan;
+    }
 
     // Groups of whole objects of the plan's level, in header order, each within the limit less what every
     // pass allocates; an object larger than that is a group of its own.

@@ -40,7 +40,7 @@ struct PassPlan {
     std::vector<semantic::RowGroup> groups; // one (everything) for a single load
     std::vector<std::uint32_t> eventTypes;  // counted: the event types kept, sorted (LoadedTrace::load)
     semantic::Level level = semantic::Level::Thread; // groups are cut at objects of this level
-    std::string wholeTraceWindow;   // set when a window needs every row at once: why a single load
+    std::string wholeTraceWindow; // set when the trace exceeds the limit but a window needs every row at once
     std::uint64_t largestGroup = 0; // estimated bytes of the largest group
 };
 
