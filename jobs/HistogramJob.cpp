@@ -7,6 +7,7 @@
 #include "engine/semantic/LoadedTrace.h"
 #include "engine/semantic/TypesRead.h"
 #include "engine/semantic/Window.h"
+#include "jobs/HistogramPlan.h"
 
 #include <chrono>
 #include <cstdio>
@@ -21,47 +22,152 @@ double seconds(std::chrono::steady_clock::time_point since) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
-// Each cfg's output in DIR, all or none (OutputFiles).
-void writeOutputs(const HistogramRequest& a, const std::vector<semantic::Cfg>& cfgs,
-                  const semantic::LoadedTrace& loaded, const std::filesystem::path& dir) {
-    OutputFiles outputs({}, dir);
+void warn(const std::vector<std::string>& warnings) {
+    for (const auto& w : warnings) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
+}
+
+// Each cfg's output in DIR, all or none (OutputFiles): a/x.cfg and b/x.cfg would write the same file, the
+// second silently replacing the first; refused before anything is written.
+void declareOutputs(const HistogramRequest& a, const std::vector<semantic::Cfg>& cfgs,
+                    const std::filesystem::path& dir, OutputFiles& outputs) {
     std::map<std::filesystem::path, std::string> writer; // output -> the cfg writing it
     for (std::size_t i = 0; i < cfgs.size(); ++i) {
         const char* extension = cfgs[i].histogram ? (a.json ? ".json" : ".txt") : ".csv";
         auto final = dir / (cfgs[i].name + extension);
-        // Outputs are named after the cfg's file name: a/x.cfg and b/x.cfg would write the same file, the
-        // second silently replacing the first. Refused before anything is written.
         if (auto [it, fresh] = writer.emplace(final, a.cfgs[i]); !fresh)
             throw Error(it->second + " and " + a.cfgs[i] + " would both write " + final.string() +
                         "; give cfgs with different file names (or separate runs with different -o)");
         outputs.add(final);
     }
-    for (std::size_t i = 0; i < cfgs.size(); ++i) {
-        auto cfgStart = std::chrono::steady_clock::now();
-        const auto& cfg = cfgs[i];
-        for (const auto& w : cfg.warnings) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
-        semantic::WindowSet windows(cfg, loaded.context());
-        if (!a.quiet)
-            for (const auto& w : windows.warnings()) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
-        std::ofstream out(outputs.temporary(i));
-        if (!out) throw Error(outputs.temporary(i).string() + ": cannot write");
-        if (cfg.histogram) {
-            auto table = semantic::computeHistogramPlanes(cfg, windows);
-            if (a.json)
-                out << dumpJson(semantic::histogramJson(table));
-            else
-                semantic::writeHistogramText(out, table, a.precision);
-        } else {
-            semantic::writeTimelineCsv(out, windows, windows.size() - 1);
-        }
-        out.close();
-        if (!out) throw Error(outputs.final(i).string() + ": write failed (disk full?)");
-        if (a.stats) std::fprintf(stderr, "cfg %s: %.3f s\n", cfg.name.c_str(), seconds(cfgStart));
-    }
+}
+
+std::ofstream openTemporary(const OutputFiles& outputs, std::size_t i) {
+    std::ofstream out(outputs.temporary(i));
+    if (!out) throw Error(outputs.temporary(i).string() + ": cannot write");
+    return out;
+}
+
+void closeOutput(std::ofstream& out, const OutputFiles& outputs, std::size_t i) {
+    out.close();
+    if (!out) throw Error(outputs.final(i).string() + ": write failed (disk full?)");
+}
+
+void writeTables(const HistogramRequest& a, std::ostream& out,
+                 const std::vector<semantic::HistogramTable>& t) {
+    if (a.json)
+        out << dumpJson(semantic::histogramJson(t));
+    else
+        semantic::writeHistogramText(out, t, a.precision);
+}
+
+void commit(const HistogramRequest& a, OutputFiles& outputs) {
     outputs.commit();
     if (!a.quiet)
         for (std::size_t i = 0; i < outputs.size(); ++i)
             std::fprintf(stderr, "%s written\n", outputs.final(i).string().c_str());
+}
+
+// The whole trace in memory: every cfg evaluated on it in turn.
+void evaluateLoaded(const HistogramRequest& a, const std::vector<semantic::Cfg>& cfgs,
+                    const semantic::LoadedTrace& loaded, OutputFiles& outputs) {
+    for (std::size_t i = 0; i < cfgs.size(); ++i) {
+        auto cfgStart = std::chrono::steady_clock::now();
+        const auto& cfg = cfgs[i];
+        warn(cfg.warnings);
+        semantic::WindowSet windows(cfg, loaded.context());
+        if (!a.quiet) warn(windows.warnings());
+        auto out = openTemporary(outputs, i);
+        if (cfg.histogram)
+            writeTables(a, out, semantic::computeHistogramPlanes(cfg, windows));
+        else
+            semantic::writeTimelineCsv(out, windows, windows.size() - 1);
+        closeOutput(out, outputs, i);
+        if (a.stats) std::fprintf(stderr, "cfg %s: %.3f s\n", cfg.name.c_str(), seconds(cfgStart));
+    }
+    commit(a, outputs);
+}
+
+// A trace larger than the memory limit: passes over the file, each loading the records of one group of
+// rows. The first round evaluates every group in order (timelines written as they come, histogram cells
+// filled, computed column scales folded); histograms whose columns come from every row's values
+// (ComputeYScale) fill their cells in a second round, from the last group loaded backwards (that group is
+// still in memory).
+void evaluateInPasses(const HistogramRequest& a, const std::vector<semantic::Cfg>& cfgs,
+                      paraver::ReadOptions options, const PassPlan& plan, OutputFiles& outputs) {
+    std::vector<std::unique_ptr<semantic::HistogramByRows>> histograms(cfgs.size());
+    std::vector<std::ofstream> timelines(cfgs.size());
+    for (std::size_t i = 0; i < cfgs.size(); ++i)
+        if (!cfgs[i].histogram) timelines[i] = openTemporary(outputs, i);
+    std::size_t passes = 1; // the counting pass
+    auto load = [&](const semantic::RowGroup& group) {
+        auto start = std::chrono::steady_clock::now();
+        options.firstThread = group.firstThread;
+        options.endThread = group.endThread;
+        auto loaded = semantic::LoadedTrace::load(a.trace, options, plan.eventTypes);
+        ++passes;
+        if (a.stats)
+            std::fprintf(stderr, "pass %zu (threads %u to %llu): load %.3f s\n", passes,
+                         group.firstThread + 1,
+                         static_cast<unsigned long long>(
+                             std::min<std::uint64_t>(group.endThread, loaded->trace().threads.size())),
+                         seconds(start));
+        return loaded;
+    };
+    std::unique_ptr<semantic::LoadedTrace> loaded;
+    bool secondRound = false;
+    for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+        const auto& group = plan.groups[g];
+        loaded.reset(); // the previous group's records go before the next group's come
+        loaded = load(group);
+        if (g == 0) warn(loaded->trace().warnings());
+        for (std::size_t i = 0; i < cfgs.size(); ++i) {
+            const auto& cfg = cfgs[i];
+            if (g == 0) warn(cfg.warnings);
+            semantic::WindowSet windows(cfg, loaded->context());
+            if (g == 0 && !a.quiet) warn(windows.warnings());
+            if (!cfg.histogram) {
+                semantic::writeTimelineCsv(timelines[i], windows, windows.size() - 1, group);
+                continue;
+            }
+            if (!histograms[i]) histograms[i] = std::make_unique<semantic::HistogramByRows>(cfg, windows);
+            histograms[i]->scale(windows, group);
+            if (histograms[i]->scaleFirst())
+                secondRound = true;
+            else
+                histograms[i]->add(windows, group);
+        }
+    }
+    if (secondRound)
+        for (std::size_t g = plan.groups.size(); g-- > 0;) {
+            if (g + 1 != plan.groups.size()) {
+                loaded.reset();
+                loaded = load(plan.groups[g]);
+            }
+            for (std::size_t i = 0; i < cfgs.size(); ++i) {
+                if (!histograms[i] || !histograms[i]->scaleFirst()) continue;
+                semantic::WindowSet windows(cfgs[i], loaded->context());
+                histograms[i]->add(windows, plan.groups[g]);
+            }
+        }
+    for (std::size_t i = 0; i < cfgs.size(); ++i) {
+        if (!cfgs[i].histogram) {
+            closeOutput(timelines[i], outputs, i);
+            continue;
+        }
+        // The tables read labels only: the last group's trace has the same header, .pcf and .row.
+        semantic::WindowSet windows(cfgs[i], loaded->context());
+        auto out = openTemporary(outputs, i);
+        writeTables(a, out, histograms[i]->tables(windows));
+        closeOutput(out, outputs, i);
+    }
+    commit(a, outputs);
+    if (!a.quiet)
+        std::fprintf(stderr,
+                     "gpueff: %s: about %s in memory, more than the memory limit of %s: read in %zu passes "
+                     "(1 counting records, %zu for %zu groups of %s rows%s)\n",
+                     a.trace.c_str(), memoryText(plan.estimate).c_str(), memoryText(plan.limit).c_str(),
+                     passes, passes - 1, plan.groups.size(), semantic::levelName(plan.level),
+                     secondRound ? ", twice for histograms with a computed column scale" : "");
 }
 
 } // namespace
@@ -84,10 +190,24 @@ int runHistogram(const HistogramRequest& a) {
             if (options.eventTypes.empty()) options.eventTypes.emplace_back(0, 0);
         }
     }
-    auto loaded = semantic::LoadedTrace::load(a.trace, options);
-    double loadSeconds = seconds(start);
-    for (const auto& w : loaded->trace().warnings()) std::fprintf(stderr, "gpueff: warning: %s\n", w.c_str());
-    if (a.stats) std::fprintf(stderr, "load %s: %.3f s\n", a.trace.c_str(), loadSeconds);
+    if (!std::filesystem::exists(a.trace)) throw Error(a.trace + ": no such trace");
+    auto plan = planPasses(a.trace, options, cfgs, a.memoryLimit ? a.memoryLimit : defaultMemoryLimit());
+    if (a.stats && plan.counted)
+        std::fprintf(stderr, "pass 1 (counting records): %.3f s, about %s in memory\n", seconds(start),
+                     memoryText(plan.estimate).c_str());
+    if (!plan.wholeTraceWindow.empty())
+        std::fprintf(
+            stderr,
+            "gpueff: warning: %s: about %s in memory, more than the memory limit of %s, but %s needs "
+            "every row at once: the trace is loaded whole\n",
+            a.trace.c_str(), memoryText(plan.estimate).c_str(), memoryText(plan.limit).c_str(),
+            plan.wholeTraceWindow.c_str());
+    if (plan.groups.size() > 1 && plan.largestGroup > plan.limit && !a.quiet)
+        std::fprintf(stderr,
+                     "gpueff: warning: %s: a group of one %s row needs about %s, more than the memory limit "
+                     "of %s: it is loaded alone\n",
+                     a.trace.c_str(), semantic::levelName(plan.level), memoryText(plan.largestGroup).c_str(),
+                     memoryText(plan.limit).c_str());
 
     std::filesystem::path dir = a.outputDir;
     std::error_code ec;
@@ -95,7 +215,16 @@ int runHistogram(const HistogramRequest& a) {
     std::filesystem::create_directories(dir, ec);
     if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
     try {
-        writeOutputs(a, cfgs, *loaded, dir);
+        OutputFiles outputs({}, dir);
+        declareOutputs(a, cfgs, dir, outputs);
+        if (plan.groups.size() > 1) {
+            evaluateInPasses(a, cfgs, options, plan, outputs);
+        } else {
+            auto loaded = semantic::LoadedTrace::load(a.trace, options);
+            if (a.stats) std::fprintf(stderr, "load %s: %.3f s\n", a.trace.c_str(), seconds(start));
+            warn(loaded->trace().warnings());
+            evaluateLoaded(a, cfgs, *loaded, outputs);
+        }
     } catch (...) {
         if (created) std::filesystem::remove(dir, ec); // only when empty
         throw;

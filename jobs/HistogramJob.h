@@ -1,5 +1,6 @@
 #pragma once
 // `gpueff histogram` as a library call: a Paraver trace and cfgs -> paramedir's outputs, one file per cfg.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,10 +12,14 @@ struct HistogramRequest {
     std::string outputDir = ".";
     int precision = 2;
     bool json = false, lenient = false, quiet = false, stats = false;
+    // Bytes the trace may take in memory (0: jobs::defaultMemoryLimit()); a trace larger than this is
+    // evaluated in passes over the file, each keeping a group of rows (HistogramPlan.h).
+    std::uint64_t memoryLimit = 0;
 };
 
 // Evaluates every cfg on the trace (loading only the event types some window can see) and writes
-// DIR/<cfg>.txt|.json (its last histogram) or DIR/<cfg>.csv (its last window's timeline), all or none.
+// DIR/<cfg>.txt|.json (its last histogram) or DIR/<cfg>.csv (its last window's timeline), all or none. A
+// trace whose records exceed the memory limit is read in passes, with the same outputs.
 // Returns the exit status (0).
 int runHistogram(const HistogramRequest& request);
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,6 +26,12 @@ struct ReadOptions {
             if (lo <= type && type <= hi) return true;
         return false;
     }
+    // Threads whose records to keep, [firstThread, endThread) of the global thread index (header order),
+    // with every communication that has an end among them (default: all). A consumer evaluating some rows
+    // of a trace larger than memory keeps only theirs (gpueff histogram's passes); the header, the end time
+    // and the counts of the whole file are read as always.
+    std::uint32_t firstThread = 0, endThread = std::numeric_limits<std::uint32_t>::max();
+    bool keepsThread(std::uint32_t thread) const { return firstThread <= thread && thread < endThread; }
 };
 
 // Reads NAME.prv or NAME.prv.gz (zlib reads both) into columns. Errors name the file and line.

@@ -49,12 +49,21 @@ void TraceBuilder::consume(const TraceRecord& r) {
                                          c.physicalRecv,
                                          c.size,
                                          c.tag};
+        seen(std::max({c.logicalSend, c.physicalSend, c.logicalRecv, c.physicalRecv}));
+        bool sender = options_.keepsThread(out.sendThread), receiver = options_.keepsThread(out.recvThread);
+        if (!sender && !receiver) return;
         checkRoom(trace_.communications.size(), trace_.source);
         auto index = static_cast<std::uint32_t>(trace_.communications.size());
         trace_.communications.push_back(out);
-        trace_.threads[out.sendThread].sends.push_back(index);
-        trace_.threads[out.recvThread].receives.push_back(index);
-        seen(std::max({c.logicalSend, c.physicalSend, c.logicalRecv, c.physicalRecv}));
+        if (sender) trace_.threads[out.sendThread].sends.push_back(index);
+        if (receiver) trace_.threads[out.recvThread].receives.push_back(index);
+        return;
+    }
+    if (!options_.keepsThread(thread(r.row))) {
+        if (r.isState)
+            seen(r.state.end);
+        else if (r.pairCount > 0)
+            seen(r.time);
         return;
     }
     auto& t = trace_.threads[thread(r.row)];

@@ -1,6 +1,7 @@
 #include "engine/semantic/CommHistogram.h"
 
 #include "engine/common/Error.h"
+#include "engine/semantic/RowGroup.h"
 
 #include <algorithm>
 
@@ -27,40 +28,34 @@ bool isCommunicationStatistic(const std::string& name) {
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+void CommCell::add(bool send, double size) {
+    written = true;
+    auto& count = send ? sends : receives;
+    auto& bytes = send ? bytesSent : bytesReceived;
+    auto& lo = send ? minSent : minReceived;
+    auto& hi = send ? maxSent : maxReceived;
+    // Paraver's minimum starts at 0 and takes the next size while it is 0: zero-byte messages do not
+    // set it once a sized one came.
+    if (lo == 0.0 || size < lo) lo = size;
+    if (size > hi) hi = size;
+    count += 1;
+    bytes += size;
+}
+
+double CommCell::statistic(const std::string& s) const {
+    if (s == "#Sends") return sends;
+    if (s == "#Receives") return receives;
+    if (s == "Bytes sent") return bytesSent;
+    if (s == "Bytes received") return bytesReceived;
+    if (s == "Average bytes sent") return bytesSent / sends;
+    if (s == "Average bytes received") return bytesReceived / receives;
+    if (s == "Minimum bytes sent") return minSent;
+    if (s == "Minimum bytes received") return minReceived;
+    if (s == "Maximum bytes sent") return maxSent;
+    return maxReceived;
+}
+
 namespace {
-
-struct CommCell {
-    bool written = false;
-    double sends = 0, receives = 0, bytesSent = 0, bytesReceived = 0;
-    double minSent = 0, maxSent = 0, minReceived = 0, maxReceived = 0;
-
-    void add(bool send, double size) {
-        written = true;
-        auto& count = send ? sends : receives;
-        auto& bytes = send ? bytesSent : bytesReceived;
-        auto& lo = send ? minSent : minReceived;
-        auto& hi = send ? maxSent : maxReceived;
-        // Paraver's minimum starts at 0 and takes the next size while it is 0: zero-byte messages do not
-        // set it once a sized one came.
-        if (lo == 0.0 || size < lo) lo = size;
-        if (size > hi) hi = size;
-        count += 1;
-        bytes += size;
-    }
-
-    double statistic(const std::string& s) const {
-        if (s == "#Sends") return sends;
-        if (s == "#Receives") return receives;
-        if (s == "Bytes sent") return bytesSent;
-        if (s == "Bytes received") return bytesReceived;
-        if (s == "Average bytes sent") return bytesSent / sends;
-        if (s == "Average bytes received") return bytesReceived / receives;
-        if (s == "Minimum bytes sent") return minSent;
-        if (s == "Minimum bytes received") return minReceived;
-        if (s == "Maximum bytes sent") return maxSent;
-        return maxReceived;
-    }
-};
 
 // How many records the window's record list keeps for a communication record that passed its filter
 // (KRecordList::insert): a receive is one record, the logical one, unless the logical receive comes after the
@@ -77,17 +72,23 @@ int recordCopies(const paraver::CommunicationRecord& c, std::uint16_t type,
 
 } // namespace
 
-HistogramTable computeCommunicationHistogram(const HistogramSpec& spec, const WindowSet& windows,
-                                             const std::vector<std::size_t>& rows, std::int64_t begin,
-                                             std::int64_t end, const std::string& where) {
-    auto control = static_cast<std::size_t>(spec.control);
-    auto level = windows.level(control);
+CommunicationCells::CommunicationCells(const HistogramSpec& spec, const WindowSet& windows,
+                                       std::vector<std::size_t> rows, std::int64_t begin, std::int64_t end,
+                                       std::string where)
+    : spec_(spec), rows_(std::move(rows)), begin_(begin), end_(end), where_(std::move(where)) {
     if (spec.extra >= 0)
-        throw Error(where + ": communication statistics of a 3D histogram are not implemented by gpueff");
+        throw Error(where_ + ": communication statistics of a 3D histogram are not implemented by gpueff");
+    partners_ = windows.rows(static_cast<std::size_t>(spec.control));
+    cells_.assign(rows_.size(), std::vector<CommCell>(partners_));
+}
+
+void CommunicationCells::add(const WindowSet& windows, const RowGroup& group) {
+    auto control = static_cast<std::size_t>(spec_.control);
+    auto level = windows.level(control);
     const auto& ctx = windows.context();
     const auto& objects = ctx.objects;
-    std::size_t partners = windows.rows(control);
-    std::vector<std::vector<CommCell>> cells(rows.size(), std::vector<CommCell>(partners));
+    auto& cells = cells_;
+    auto begin = begin_, end = end_;
     // One communication record of thread `th` at stream position `pos`, read for row `i`.
     auto read = [&](std::size_t i, std::uint32_t th, std::size_t pos) {
         const auto& stream = ctx.trace.threads[th].stream;
@@ -110,35 +111,49 @@ HistogramTable computeCommunicationHistogram(const HistogramSpec& spec, const Wi
         auto copies = recordCopies(c, type, windows.filterSelection(control));
         for (int n = 0; n < copies; ++n) cells[i][partner].add(send, static_cast<double>(c.size));
     };
-    for (std::size_t i = 0; i < rows.size(); ++i) {
+    auto [firstRow, endRow] = group.rows(objects, level);
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+        if (rows_[i] < firstRow || rows_[i] >= endRow) continue;
         if (finerOrEqual(level, Level::Workload)) {
             // A process-model row reads its threads' records.
-            auto [first, last] = objects.children(level, rows[i], Level::Thread);
+            auto [first, last] = objects.children(level, rows_[i], Level::Thread);
             for (auto th = first; th <= last && first <= last; ++th)
                 for (std::size_t pos = 0; pos < ctx.trace.threads[th].stream.size(); ++pos)
                     read(i, static_cast<std::uint32_t>(th), pos);
         } else {
             // A resource row reads the records of its CPUs, whatever thread they belong to.
-            auto [first, last] = objects.children(level, rows[i], Level::Cpu);
+            auto [first, last] = objects.children(level, rows_[i], Level::Cpu);
             for (auto cpu = first; cpu <= last && first <= last; ++cpu)
                 for (const auto& r : windows.cpuRecords()->perCpu[cpu]) read(i, r.thread, r.pos);
         }
     }
+}
+
+HistogramTable CommunicationCells::table(const WindowSet& windows) const {
+    auto control = static_cast<std::size_t>(spec_.control);
     HistogramTable t;
-    t.name = spec.name;
-    t.statistic = spec.statistic;
-    t.horizontal = spec.horizontal;
-    t.beginTime = begin;
-    t.endTime = end;
-    for (auto r : rows) t.rowLabels.push_back(windows.rowLabel(control, r, true, true));
-    std::vector<std::vector<std::optional<double>>> all(rows.size(),
-                                                        std::vector<std::optional<double>>(partners));
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        for (std::size_t k = 0; k < partners; ++k)
-            if (cells[i][k].written) all[i][k] = cells[i][k].statistic(spec.statistic);
-    fillColumns(t, all, partners, spec.hideColumns,
+    t.name = spec_.name;
+    t.statistic = spec_.statistic;
+    t.horizontal = spec_.horizontal;
+    t.beginTime = begin_;
+    t.endTime = end_;
+    for (auto r : rows_) t.rowLabels.push_back(windows.rowLabel(control, r, true, true));
+    std::vector<std::vector<std::optional<double>>> all(rows_.size(),
+                                                        std::vector<std::optional<double>>(partners_));
+    for (std::size_t i = 0; i < rows_.size(); ++i)
+        for (std::size_t k = 0; k < partners_; ++k)
+            if (cells_[i][k].written) all[i][k] = cells_[i][k].statistic(spec_.statistic);
+    fillColumns(t, all, partners_, spec_.hideColumns,
                 [&](std::size_t k) { return windows.rowLabel(control, k, true, true); });
     return t;
+}
+
+HistogramTable computeCommunicationHistogram(const HistogramSpec& spec, const WindowSet& windows,
+                                             const std::vector<std::size_t>& rows, std::int64_t begin,
+                                             std::int64_t end, const std::string& where) {
+    CommunicationCells cells(spec, windows, rows, begin, end, where);
+    cells.add(windows, RowGroup{});
+    return cells.table(windows);
 }
 
 } // namespace gpueff::semantic

@@ -3,6 +3,7 @@
 #include "engine/common/Error.h"
 #include "engine/semantic/CommHistogram.h"
 #include "engine/semantic/HistogramColumns.h"
+#include "engine/semantic/RowGroup.h"
 #include "engine/semantic/WholeNumber.h"
 
 #include <algorithm>
@@ -53,7 +54,7 @@ struct Cell {
 class Computation {
 public:
     Computation(const Cfg& cfg, const WindowSet& windows)
-        : path_(cfg.path), spec_(*cfg.histogram), windows_(windows),
+        : path_(cfg.path), spec_(*cfg.histogram), windows_(&windows),
           control_(static_cast<std::size_t>(spec_.control)), data_(static_cast<std::size_t>(spec_.data)) {
         const auto& stats = histogramStatistics();
         communication_ = isCommunicationStatistic(spec_.statistic);
@@ -75,22 +76,49 @@ public:
             begin_ = 0;
             end_ = traceEnd_;
         }
-    }
-
-    std::vector<HistogramTable> run() {
-        columns_ = scale(control_, spec_.computeYScale, spec_.minimum, spec_.maximum, spec_.delta,
-                         spec_.numColumns, true);
-        planes_ = spec_.extra >= 0
-                      ? scale(static_cast<std::size_t>(spec_.extra), spec_.extraComputeScale,
-                              spec_.extraMinimum, spec_.extraMaximum, spec_.extraDelta, std::nullopt, false)
-                      : Columns{};
-        std::size_t rows = windows_.rows(control_);
         // Analyzer2D.Objects: the rows computed and printed (0-based; Paraver ignores those past the last).
+        std::size_t rows = windows.rows(control_);
         for (std::size_t r = 0; r < rows; ++r)
             if (!spec_.objects || std::binary_search(spec_.objects->begin(), spec_.objects->end(), r))
                 selected_.push_back(r);
         if (communication_)
-            return {computeCommunicationHistogram(spec_, windows_, selected_, begin_, end_, where())};
+            communicationCells_ =
+                std::make_unique<CommunicationCells>(spec_, windows, selected_, begin_, end_, where());
+    }
+
+    std::vector<HistogramTable> run() {
+        RowGroup all;
+        scanScales(all);
+        finishScales();
+        accumulate(all);
+        return tables();
+    }
+
+    // The pieces of run() for HistogramByRows: the group's rows seen by the computed scales, the scales
+    // fixed (and the cells allocated) once every row was seen, the group's cells, the tables.
+    void rebind(const WindowSet& windows) { windows_ = &windows; }
+    bool communication() const { return communication_; }
+    bool computesScale() const {
+        return spec_.computeYScale || (spec_.extra >= 0 && spec_.extraComputeScale);
+    }
+    bool scaleFixed() const { return scaleFixed_; }
+
+    void scanScales(const RowGroup& group) {
+        if (spec_.computeYScale) scan(control_, controlScan_, group);
+        if (spec_.extra >= 0 && spec_.extraComputeScale)
+            scan(static_cast<std::size_t>(spec_.extra), extraScan_, group);
+    }
+
+    void finishScales() {
+        columns_ = scale(control_, spec_.computeYScale, spec_.minimum, spec_.maximum, spec_.delta,
+                         spec_.numColumns, true, controlScan_);
+        planes_ = spec_.extra >= 0 ? scale(static_cast<std::size_t>(spec_.extra), spec_.extraComputeScale,
+                                           spec_.extraMinimum, spec_.extraMaximum, spec_.extraDelta,
+                                           std::nullopt, false, extraScan_)
+                                   : Columns{};
+        scaleFixed_ = true;
+        if (communication_) return;
+        std::size_t rows = windows_->rows(control_);
         // Cells are allocated up front, planes x rows x columns: cap them before asking for the memory.
         if (rows != 0 && columns_.count * planes_.count > kMaxHistogramCells / rows)
             throw Error(where() + ": " +
@@ -99,12 +127,27 @@ public:
                         " columns is more than gpueff's limit of " + std::to_string(kMaxHistogramCells) +
                         " cells; give fewer columns (Delta, NumColumns, 3D_Delta)");
         cells_.assign(planes_.count, std::vector<std::vector<Cell>>(rows, std::vector<Cell>(columns_.count)));
+    }
+
+    // The cells of the selected rows in `group` (a communication histogram needs no fixed scale).
+    void accumulate(const RowGroup& group) {
+        if (communication_) {
+            communicationCells_->add(*windows_, group);
+            return;
+        }
+        auto [first, end] = group.rows(windows_->context().objects, windows_->level(control_));
         for (auto r : selected_) {
+            if (r < first || r >= end) continue;
             rows_.clear();
             Burst b;
             b.row = r;
             stage(0, r, begin_, end_, b);
         }
+        rows_.clear(); // its cursors read the group's trace, which the next pass replaces
+    }
+
+    std::vector<HistogramTable> tables() {
+        if (communication_) return {communicationCells_->table(*windows_)};
         std::vector<HistogramTable> out;
         for (std::size_t p = 0; p < planes_.count; ++p) {
             bool written = false;
@@ -136,7 +179,7 @@ private:
             order_ = {control_};
         } else {
             auto extra = static_cast<std::size_t>(spec_.extra);
-            auto cl = windows_.level(control_), el = windows_.level(extra);
+            auto cl = windows_->level(control_), el = windows_->level(extra);
             if (!sameTree(cl, el)) fail("the 3D window must be at a level of the control window's tree");
             bool extraFirst = control_ == data_ || static_cast<int>(cl) < static_cast<int>(el);
             // Paraver then reads the histogram's rows as the 3D window's: only meaningful at one level.
@@ -155,7 +198,7 @@ private:
         auto key = std::make_pair(k, row);
         auto it = rows_.find(key);
         if (it == rows_.end()) {
-            it = rows_.emplace(key, windows_.makeRow(w, row)).first;
+            it = rows_.emplace(key, windows_->makeRow(w, row)).first;
             it->second->init();
         }
         auto& interval = *it->second;
@@ -175,9 +218,9 @@ private:
                     burst(here, interval, bFrom, bTo);
                     return;
                 }
-                auto& ctx = windows_.context();
+                auto& ctx = windows_->context();
                 auto [first, lastRow] =
-                    ctx.objects.children(windows_.level(w), row, windows_.level(order_[k + 1]));
+                    ctx.objects.children(windows_->level(w), row, windows_->level(order_[k + 1]));
                 for (auto r = first; r <= lastRow && first <= lastRow; ++r) stage(k + 1, r, bFrom, bTo, here);
             },
             k > 0);
@@ -201,7 +244,7 @@ private:
     void burst(const Burst& where, const Interval& data, std::int64_t b, std::int64_t e) {
         const auto& control = *where.control;
         auto& c = cells_[where.plane][where.row][where.column];
-        auto& ctx = windows_.context();
+        auto& ctx = windows_->context();
         double dt = static_cast<double>(e - b);
         double v = data.value;
         c.written = true;
@@ -213,14 +256,14 @@ private:
             c.timeValueNotZero += dt;
         }
         c.sumValue += v;
-        c.integral += toWindowUnits(dt, ctx.trace.header.unit, windows_.unit(data_)) * std::fabs(v);
+        c.integral += toWindowUnits(dt, ctx.trace.header.unit, windows_->unit(data_)) * std::fabs(v);
         c.valueTime += v * dt;
         if (v > c.maximum) c.maximum = v;
         if (c.minimum == 0.0)
             c.minimum = v;
         else if (v != 0.0 && v < c.minimum)
             c.minimum = v;
-        double d = toWindowUnits(dt, ctx.trace.header.unit, windows_.unit(control_));
+        double d = toWindowUnits(dt, ctx.trace.header.unit, windows_->unit(control_));
         c.sumDuration += d;
         c.sumDurationSquared += d * d;
     }
@@ -229,17 +272,15 @@ private:
         return path_ + ":" + std::to_string(spec_.line) + ": histogram '" + spec_.name + "'";
     }
 
-    // ComputeYScale: window `w`'s smallest non-zero and largest values over the analysed range (Paraver's
-    // compute2DScale with its 5 % margin and integer columns; compute3DScale without either).
-    Columns scale(std::size_t w, bool compute, double minimum, double maximum, double delta,
-                  std::optional<std::size_t> numColumns, bool twoD) {
-        if (!compute) {
-            if (numColumns) return byCount(minimum, maximum, *numColumns);
-            return fixedDelta(minimum, maximum, delta, where());
-        }
+    // ComputeYScale's values of window `w`: the smallest non-zero and largest of each row over the analysed
+    // range, folded over the rows in row order.
+    struct Scan {
         double minY = 0, maxY = 0;
-        for (std::size_t r = 0; r < windows_.rows(w); ++r) {
-            auto row = windows_.makeRow(w, r);
+    };
+    void scan(std::size_t w, Scan& s, const RowGroup& group) {
+        auto [first, end] = group.rows(windows_->context().objects, windows_->level(w));
+        for (std::size_t r = first; r < end; ++r) {
+            auto row = windows_->makeRow(w, r);
             row->init();
             double rowMin = 0, rowMax = 0;
             auto see = [&](double v) {
@@ -251,36 +292,47 @@ private:
                 row->next();
                 see(row->value);
             }
-            maxY = std::max(maxY, rowMax);
-            if (minY == 0.0)
-                minY = rowMin;
+            s.maxY = std::max(s.maxY, rowMax);
+            if (s.minY == 0.0)
+                s.minY = rowMin;
             else if (rowMin != 0.0)
-                minY = std::min(minY, rowMin);
+                s.minY = std::min(s.minY, rowMin);
         }
+    }
+
+    // ComputeYScale: window `w`'s scale from its scan (Paraver's compute2DScale with its 5 % margin and
+    // integer columns; compute3DScale without either).
+    Columns scale(std::size_t w, bool compute, double minimum, double maximum, double delta,
+                  std::optional<std::size_t> numColumns, bool twoD, const Scan& s) {
+        if (!compute) {
+            if (numColumns) return byCount(minimum, maximum, *numColumns);
+            return fixedDelta(minimum, maximum, delta, where());
+        }
+        double minY = s.minY, maxY = s.maxY;
         double max = twoD ? maxY + (maxY - minY) * 0.05 : maxY;
         // Values a compose function pushed past double's range leave no scale to compute.
         if (!std::isfinite(minY) || !std::isfinite(max))
             throw Error(where() + ": ComputeYScale: the " + (twoD ? "control" : "3D") + " window '" +
-                        windows_.name(w) + "' reaches " + std::to_string(std::isfinite(minY) ? maxY : minY) +
+                        windows_->name(w) + "' reaches " + std::to_string(std::isfinite(minY) ? maxY : minY) +
                         ", no column scale covers it");
         if (!twoD) {
-            if (maxY - minY == 0 || windows_.codeColor(w)) return fixedDelta(minY, max, 1.0, where());
+            if (maxY - minY == 0 || windows_->codeColor(w)) return fixedDelta(minY, max, 1.0, where());
             return Columns{
                 minY, max, (max - minY) / static_cast<double>(kDefaultColumns),
                 fixedDelta(minY, max, (max - minY) / static_cast<double>(kDefaultColumns), where()).count};
         }
         if (numColumns) return byCount(minY, max, *numColumns);
         if (maxY - minY == 0) return fixedDelta(minY, max, 1.0, where());
-        if (windows_.codeColor(w) && maxY - minY <= 10000)
+        if (windows_->codeColor(w) && maxY - minY <= 10000)
             return fixedDelta(minY, std::floor(max), 1.0, where());
         return byCount(minY, max, kDefaultColumns);
     }
 
     double statistic(const Cell& c, double rowTime, double rowTimeNotZero, double rowBursts) const {
-        auto& ctx = windows_.context();
+        auto& ctx = windows_->context();
         auto unit = ctx.trace.header.unit;
         const auto& s = spec_.statistic;
-        if (s == "Time") return toWindowUnits(c.time, unit, windows_.unit(control_));
+        if (s == "Time") return toWindowUnits(c.time, unit, windows_->unit(control_));
         if (s == "% Time") return c.time * 100.0 / rowTime;
         if (s == "% Time Not Zero") return c.timeNotZero * 100.0 / rowTimeNotZero;
         if (s == "% Window Time") return c.time * 100.0 / static_cast<double>(end_ - begin_);
@@ -308,7 +360,7 @@ private:
         t.name = spec_.name;
         if (spec_.extra >= 0) {
             t.planeCount = planes_.count;
-            t.planeLabel = columnLabel(windows_, static_cast<std::size_t>(spec_.extra), planes_, plane);
+            t.planeLabel = columnLabel(*windows_, static_cast<std::size_t>(spec_.extra), planes_, plane);
         }
         t.statistic = spec_.statistic;
         t.horizontal = spec_.horizontal;
@@ -328,15 +380,15 @@ private:
             for (std::size_t k = 0; k < columns_.count; ++k)
                 if (cells[k].written) all[i][k] = statistic(cells[k], rowTime, rowNotZero, rowBursts);
         }
-        for (auto r : selected_) t.rowLabels.push_back(windows_.rowLabel(control_, r, true, true));
+        for (auto r : selected_) t.rowLabels.push_back(windows_->rowLabel(control_, r, true, true));
         fillColumns(t, all, columns_.count, spec_.hideColumns,
-                    [&](std::size_t k) { return columnLabel(windows_, control_, columns_, k); });
+                    [&](std::size_t k) { return columnLabel(*windows_, control_, columns_, k); });
         return t;
     }
 
     std::string path_;
     const HistogramSpec& spec_;
-    const WindowSet& windows_;
+    const WindowSet* windows_; // the current pass's (HistogramByRows rebinds it)
     std::size_t control_, data_;
     std::int64_t begin_ = 0, end_ = 0, traceEnd_ = 0;
     Columns columns_;
@@ -346,6 +398,9 @@ private:
     std::map<std::pair<std::size_t, std::size_t>, IntervalPtr> rows_; // (stage, row) cursors of a top row
     std::vector<std::vector<std::vector<Cell>>> cells_;               // [plane][row][column]
     std::vector<std::size_t> selected_;                               // rows computed and printed, ascending
+    Scan controlScan_, extraScan_;
+    bool scaleFixed_ = false;
+    std::unique_ptr<CommunicationCells> communicationCells_;
 };
 
 } // namespace
@@ -403,6 +458,43 @@ void fillColumns(HistogramTable& t, const std::vector<std::vector<std::optional<
 std::vector<HistogramTable> computeHistogramPlanes(const Cfg& cfg, const WindowSet& windows) {
     if (!cfg.histogram) throw Error(cfg.path + ": the cfg has no histogram");
     return Computation(cfg, windows).run();
+}
+
+struct HistogramByRows::Impl {
+    Computation computation;
+};
+
+HistogramByRows::HistogramByRows(const Cfg& cfg, const WindowSet& windows) {
+    if (!cfg.histogram) throw Error(cfg.path + ": the cfg has no histogram");
+    impl_ = std::make_unique<Impl>(Impl{Computation(cfg, windows)});
+}
+HistogramByRows::~HistogramByRows() = default;
+
+bool HistogramByRows::scaleFirst() const {
+    const auto& c = impl_->computation;
+    return c.computesScale() && !c.communication();
+}
+
+void HistogramByRows::scale(const WindowSet& windows, const RowGroup& group) {
+    auto& c = impl_->computation;
+    if (!c.computesScale()) return;
+    if (c.scaleFixed()) throw Error("internal error: HistogramByRows::scale after add");
+    c.rebind(windows);
+    c.scanScales(group);
+}
+
+void HistogramByRows::add(const WindowSet& windows, const RowGroup& group) {
+    auto& c = impl_->computation;
+    c.rebind(windows);
+    if (!c.communication() && !c.scaleFixed()) c.finishScales();
+    c.accumulate(group);
+}
+
+std::vector<HistogramTable> HistogramByRows::tables(const WindowSet& windows) {
+    auto& c = impl_->computation;
+    c.rebind(windows);
+    if (!c.scaleFixed()) c.finishScales();
+    return c.tables();
 }
 
 HistogramTable computeHistogram(const Cfg& cfg, const WindowSet& windows) {

@@ -2,6 +2,7 @@
 #include "engine/semantic/Window.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,35 @@ const std::vector<std::string>& histogramStatistics();
 HistogramTable computeHistogram(const Cfg& cfg, const WindowSet& windows); // a 2D histogram
 // Every plane with a value (one table for a 2D histogram), in plane order.
 std::vector<HistogramTable> computeHistogramPlanes(const Cfg& cfg, const WindowSet& windows);
+
+struct RowGroup;
+
+// A histogram evaluated a group of rows at a time, each group on its own load of the trace (gpueff
+// histogram's passes over a trace larger than memory), with the numbers of computeHistogramPlanes: a row's
+// cells read only its own rows' records (and those of its children and of the coarser rows a derived window
+// reads, which a RowGroup cut at the right level holds). Groups are given in ascending row order, each
+// group's WindowSet compiled from the same cfg on a trace with the same header, labels and event types
+// (LoadedTrace::load's eventTypes).
+class HistogramByRows {
+public:
+    HistogramByRows(const Cfg& cfg, const WindowSet& windows); // validates as computeHistogramPlanes does
+    ~HistogramByRows();
+    HistogramByRows(const HistogramByRows&) = delete;
+    HistogramByRows& operator=(const HistogramByRows&) = delete;
+
+    // Whether the columns come from the values of every row (ComputeYScale): then every group goes to
+    // scale() before any goes to add(), which means a second round of passes. Otherwise scale() does
+    // nothing and add() may follow it in the same pass.
+    bool scaleFirst() const;
+    void scale(const WindowSet& windows, const RowGroup& group);
+    void add(const WindowSet& windows, const RowGroup& group);
+    // After every group was added: computeHistogramPlanes' tables.
+    std::vector<HistogramTable> tables(const WindowSet& windows);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 // Appends the totals of `values` (empty entries skipped) to `totals`.
 void addTotals(HistogramTable::Totals& totals, const std::vector<std::optional<double>>& values);

@@ -1,5 +1,7 @@
 #include "engine/semantic/HistogramOutput.h"
 
+#include "engine/semantic/RowGroup.h"
+
 #include <charconv>
 #include <cmath>
 
@@ -99,6 +101,10 @@ nlohmann::json histogramJson(const std::vector<HistogramTable>& planes) {
 }
 
 void writeTimelineCsv(std::ostream& out, const WindowSet& windows, std::size_t w) {
+    writeTimelineCsv(out, windows, w, RowGroup{});
+}
+
+void writeTimelineCsv(std::ostream& out, const WindowSet& windows, std::size_t w, const RowGroup& group) {
     windows.requireSomeEvents();
     const auto& ctx = windows.context();
     auto begin = windows.beginTime(w);
@@ -117,7 +123,8 @@ void writeTimelineCsv(std::ostream& out, const WindowSet& windows, std::size_t w
         line += '\n';
         out << line;
     };
-    for (std::size_t r = 0; r < windows.rows(w); ++r) {
+    auto [first, last] = group.rows(ctx.objects, windows.level(w));
+    for (std::size_t r = first; r < last; ++r) {
         auto label = windows.rowLabel(w, r, false, false);
         auto row = windows.makeRow(w, r);
         row->init();

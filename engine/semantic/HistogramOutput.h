@@ -6,6 +6,8 @@
 
 namespace gpueff::semantic {
 
+struct RowGroup;
+
 // paramedir's tab-separated histogram text: column labels, one line per row, a blank line, then the six
 // totals lines; values fixed-point with `precision` decimals (paramedir: 2, or 10 with -npr).
 void writeHistogramText(std::ostream& out, const HistogramTable& table, int precision);
@@ -19,6 +21,9 @@ nlohmann::json histogramJson(const std::vector<HistogramTable>& planes);
 // paramedir's dump of a window without histogram: "object\tbegin\tduration\tvalue" per semantic interval
 // of each row over the window's time range, in the window's units with 2 decimals.
 void writeTimelineCsv(std::ostream& out, const WindowSet& windows, std::size_t window);
+// The same for the rows of one group (gpueff histogram's passes: groups in ascending order write the
+// whole dump).
+void writeTimelineCsv(std::ostream& out, const WindowSet& windows, std::size_t window, const RowGroup& group);
 
 // Fixed-point text of `v` with `precision` decimals (nan/inf spelled as iostream does).
 std::string fixed(double v, int precision);

@@ -21,8 +21,12 @@ namespace gpueff::semantic {
 // A Paraver trace ready for evaluation: records, labels from the .pcf and .row beside it, the object model.
 class LoadedTrace {
 public:
+    // `eventTypes` (sorted, distinct) stands for the event types the trace has when `options` keeps only
+    // some threads' records: what a window's filter finds is a property of the whole trace, not of the rows
+    // loaded (gpueff histogram's passes count them in their first pass).
     static std::unique_ptr<LoadedTrace> load(const std::filesystem::path& prv,
-                                             const paraver::ReadOptions& options = {});
+                                             const paraver::ReadOptions& options = {},
+                                             std::optional<std::vector<std::uint32_t>> eventTypes = {});
     // The trace a TraceBuilder kept of a record stream, labelled by the stream's .pcf and .row content;
     // `shown` names it in messages (the .prv written beside it, or the input). With `whole`, the builder saw
     // a part of the stream (a shard): the end time and the event types are the whole stream's, so windows
