@@ -2,10 +2,13 @@
 # Benchmark of `gpueff cut` and `gpueff filter` on a multi-GB .prv: translates mfu_2gpu_h100_nccl (3.2 MB of
 # .prv), tiles it in time with tile_prv.sh to COPIES copies (default 500, about 1.6 GB) and times, on one core,
 #   cut    the middle half of the trace (--begin end/4 --end 3*end/4)
-#   cut    the first 1% (a small window; the whole file is still read)
+#   cut    the first 1% (a small window: a trace gpueff wrote is read up to the window's end only)
 #   filter --types 63000006,9400-9499 (kernels and GPU metrics)
 #   filter --min-duration 20000 (kernels, calls, ranges shorter than 20 us)
 #   filter --devices 1
+# and, on an export tiled with make_export.sh (REGION_COPIES copies of the same source, default 30),
+#   cut    --region ncclSend --occurrence 2 (a first pass finds the span: of an export, over its NVTX ranges)
+#   cut    --begin/--end of that span (the second pass alone)
 # printing input MB/s (input bytes / wall seconds, and / CPU seconds, user + system, which a machine shared with
 # other jobs inflates less) and peak RSS. A `cat > /dev/null` of the file is the floor.
 #   bench/cut_filter.sh [COPIES]
@@ -45,3 +48,15 @@ measure "filter --types kernels,metrics" "$GPUEFF" filter "$big" -o "$work/out" 
 measure "filter --min-duration 20us" "$GPUEFF" filter "$big" -o "$work/out" -q --min-duration 20000
 measure "filter --devices 1" "$GPUEFF" filter "$big" -o "$work/out" -q --devices 1
 [[ -n ${KEEP_INPUT:-} ]] || rm -f "$big"
+# --region of nsys exports: in MB of the export
+region_copies=${REGION_COPIES:-30}
+export_big=$work/export_x$region_copies.sqlite
+[[ -f $export_big ]] || bench/make_export.sh "$src" "$export_big" "$region_copies" >/dev/null
+mb=$(awk -v b="$(stat -c %s "$export_big")" 'BEGIN{printf "%.1f", b/1e6}')
+measure "export: cut --region (2 passes)" "$GPUEFF" cut "$export_big" -o "$work/out" -q --region ncclSend --occurrence 2
+span=$("$GPUEFF" cut "$export_big" -o "$work/out" --region ncclSend --occurrence 2 2>&1 |
+    sed -nE "s/^gpueff: region .*: ([0-9]+) \.\. ([0-9]+).*/\1 \2/p")
+rm -f "$work"/out.*
+read -r span_begin span_end <<<"$span"
+measure "export: cut --begin/--end (1 pass)" "$GPUEFF" cut "$export_big" -o "$work/out" -q --begin "$span_begin" --end "$span_end"
+[[ -n ${KEEP_INPUT:-} ]] || rm -f "$export_big"

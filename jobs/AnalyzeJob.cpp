@@ -6,6 +6,7 @@
 #include "engine/nsys/Translator.h"
 #include "engine/paraver/OutputFiles.h"
 #include "engine/semantic/LoadedTrace.h"
+#include "jobs/JobInputs.h"
 #include "jobs/ShardedAnalysis.h"
 #include "metrics/Analysis.h"
 #include "reports/ReportJson.h"
@@ -64,7 +65,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
     // Rows skipped from the inputs are printed even with --quiet: the numbers leave them out.
     auto warn = [](const std::string& line) { std::fprintf(stderr, "gpueff: warning: %s\n", line.c_str()); };
     std::vector<fs::path> inputs(request.inputs.begin(), request.inputs.end());
-    if (inputs.empty()) throw Error("analyze: no input given");
+    bool paraverInput = inputKind(request.inputs, "analyze") == InputKind::ParaverTrace;
     OutputFiles out({}, dir);
     metrics::AnalysisOptions options;
     options.begin = request.begin;
@@ -78,8 +79,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
     std::optional<metrics::Analysis> analysis;
     std::size_t tasks = 0, threads = 0;
     double translateSeconds = 0, loadSeconds = 0;
-    if (semantic::isParaverTrace(inputs.front())) {
-        if (inputs.size() > 1) throw Error("analyze takes one Paraver trace (or several nsys exports)");
+    if (paraverInput) {
         prvShown = inputs.front();
         sources = sidecarInputs(semantic::traceStem(prvShown).string() + ".json", dataNotes);
         // Only the event types the cfgs of the analysis read.
@@ -93,11 +93,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
         threads = trace->context().objects.count(semantic::Level::Thread);
     } else {
         nsys::TranslateOptions o;
-        for (const auto& in : inputs) {
-            if (semantic::isParaverTrace(in))
-                throw Error(in.string() + ": a Paraver trace cannot be mixed with nsys exports");
-            o.inputs.push_back(in);
-        }
+        for (const auto& in : inputs) o.inputs.push_back(in);
         auto stem = request.name.empty() ? inputs.front().stem().string() : request.name;
         if (request.writeTrace) o.prefix = dir / stem;
         o.progress = !request.quiet;

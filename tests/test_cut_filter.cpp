@@ -1,6 +1,10 @@
 // `gpueff cut` and `gpueff filter` (issue 11): what a cut or a filter keeps is recomputed here from the
 // input's lines by plain scans, independently of the engine's stages.
 #include "engine/paraver/EventTypes.h"
+#include "engine/pipeline/CutStage.h"
+#include "jobs/CutJob.h"
+#include "jobs/FilterJob.h"
+#include "jobs/JobInputs.h"
 #include "tests/TestSupport.h"
 
 #include <algorithm>
@@ -50,6 +54,30 @@ std::int64_t headerEnd(const fs::path& prv) {
     auto header = lines(prv).front();
     auto close = header.find("):");
     return std::stoll(header.substr(close + 2));
+}
+
+// The '#' lines after the header.
+std::vector<std::string> comments(const fs::path& prv) {
+    auto all = lines(prv);
+    std::vector<std::string> out;
+    for (std::size_t i = 1; i < all.size() && (all[i].rfind("#", 0) == 0 || all[i].rfind("c:", 0) == 0); ++i)
+        if (all[i].rfind("#", 0) == 0) out.push_back(all[i]);
+    return out;
+}
+
+// Copies NAME.prv (or the text of a .prv.gz) with its .pcf and .row to DIR/STEM.*, with `tail` appended.
+fs::path copyTrace(const fs::path& prv, const fs::path& dir, const std::string& stem,
+                   const std::string& tail) {
+    auto s = prv.string();
+    bool gz = s.size() > 3 && s.compare(s.size() - 3, 3, ".gz") == 0;
+    auto base = fs::path(s.substr(0, s.size() - (gz ? 7 : 4)));
+    auto out = dir / (stem + ".prv");
+    auto r = run((gz ? "zcat " : "cat ") + quoted(prv) + " > " + quoted(out));
+    REQUIRE(r.exitCode == 0);
+    std::ofstream(out, std::ios::app) << tail;
+    fs::copy_file(fs::path(base.string() + ".pcf"), dir / (stem + ".pcf"));
+    fs::copy_file(fs::path(base.string() + ".row"), dir / (stem + ".row"));
+    return out;
 }
 
 bool noFilesWith(const fs::path& dir) {
@@ -457,4 +485,335 @@ TEST_CASE("cut of Paraver traces of other writers (nsys2prv: rows not merged in 
         CHECK(at(part, "efficiency") == at(whole, "efficiency"));
         CHECK(at(part, "kernels_in_flight") == at(whole, "kernels_in_flight"));
     }
+}
+
+TEST_CASE(
+    "analyze, cut and filter share one check of their inputs: a trace among exports, or two traces, is a "
+    "usage error (exit 2), nothing written or exported") {
+    auto exportPath = dataDir() / "nsys" / "concurrent_kernels_gtx1060.sqlite";
+    auto dir = tempDir("inputs_mixed");
+    REQUIRE(
+        run(bin() + " translate " + quoted(exportPath) + " -o " + quoted(dir / "full") + " -q").exitCode ==
+        0);
+    // A .nsys-rep would be exported (nsys run) before its use: the check comes first, so nothing is tried.
+    { std::ofstream(dir / "run.nsys-rep") << "not a report"; }
+    auto prv = quoted(dir / "full.prv");
+    struct Case {
+        std::string inputs, message;
+    };
+    for (const auto& c : std::vector<Case>{
+             {prv + " " + quoted(exportPath), ": a Paraver trace cannot be mixed with nsys exports"},
+             {quoted(exportPath) + " " + prv, ": a Paraver trace cannot be mixed with nsys exports"},
+             {quoted(dir / "run.nsys-rep") + " " + prv,
+              ": a Paraver trace cannot be mixed with nsys exports"},
+             {prv + " " + prv, " takes one Paraver trace (or several nsys exports of one run), got 2 traces"},
+         }) {
+        for (const auto& [command, options] : std::vector<std::pair<std::string, std::string>>{
+                 {"analyze", " -o " + quoted(dir / "report")},
+                 {"cut", " -o " + quoted(dir / "out") + " --begin 0 --end 1000"},
+                 {"filter", " -o " + quoted(dir / "out") + " --types 63000006"}}) {
+            CAPTURE(command);
+            CAPTURE(c.inputs);
+            auto r = run(bin() + " " + command + " " + c.inputs + options);
+            CHECK(r.exitCode == 2);
+            CHECK_MESSAGE(r.output.find("gpueff: error: " + command) != std::string::npos, r.output);
+            CHECK_MESSAGE(r.output.find(c.message) != std::string::npos, r.output);
+            CHECK(!fs::exists(dir / "report"));
+            CHECK(!fs::exists(dir / "out.prv"));
+            CHECK(!fs::exists(dir / "run.sqlite"));
+        }
+    }
+}
+
+TEST_CASE("cut and filter are library calls: requests that cannot run are RequestErrors, bad inputs Errors") {
+    namespace jobs = gpueff::jobs;
+    auto exportPath = (dataDir() / "nsys" / "concurrent_kernels_gtx1060.sqlite").string();
+    auto dir = tempDir("cut_filter_jobs");
+    jobs::CutRequest cut;
+    cut.stream.inputs = {exportPath};
+    cut.stream.prefix = (dir / "c").string();
+    cut.stream.quiet = true;
+    CHECK_THROWS_AS(jobs::cutTrace(cut), jobs::RequestError); // no window
+    cut.region = "r";
+    cut.begin = 4;
+    CHECK_THROWS_AS(jobs::cutTrace(cut), jobs::RequestError); // region and begin
+    cut.region.clear();
+    cut.end = 999'999'999'999'999;
+    try {
+        jobs::cutTrace(cut);
+        FAIL("a window past the trace's end was accepted");
+    } catch (const jobs::RequestError&) {
+        FAIL("the input's end is not a usage error");
+    } catch (const gpueff::Error& e) {
+        CHECK(std::string(e.what()).find("after the trace's end") != std::string::npos);
+    }
+    CHECK(noFilesWith(dir));
+    jobs::FilterRequest filter;
+    filter.stream.command = "filter";
+    filter.stream.inputs = {exportPath};
+    filter.stream.prefix = (dir / "f").string();
+    CHECK_THROWS_WITH_AS(jobs::filterTrace(filter), doctest::Contains("nothing to filter"),
+                         jobs::RequestError);
+    CHECK_THROWS_AS(jobs::inputKind({}, "cut"), jobs::RequestError);
+    CHECK(jobs::inputKind({"a.prv.gz"}, "cut") == jobs::InputKind::ParaverTrace);
+    CHECK(jobs::inputKind({"a.sqlite", "b.nsys-rep"}, "cut") == jobs::InputKind::NsysExports);
+    // The kept window, counted by the job: every kernel begin of the export inside [begin, end] is kept.
+    cut.end = 300'000'000;
+    cut.stream.prefix = (dir / "ok").string();
+    auto result = jobs::cutTrace(cut);
+    CHECK(result.begin == 4);
+    CHECK(headerEnd(dir / "ok.prv") == 300'000'000 - 4);
+    CHECK(result.counts.recordsKept == body(dir / "ok.prv").size());
+}
+
+TEST_CASE(
+    "cut --region of nsys exports: the span SQL finds in the export, in trace time from the first record of "
+    "any kind") {
+    // fuser_matmul's first CUDA call comes before its first NVTX range: a first pass that took the NVTX
+    // records alone as the trace would start time 0 at the wrong record.
+    auto db = dataDir() / "nsys" / "fuser_matmul_h100.sqlite";
+    auto dir = tempDir("cut_region_sql");
+    const std::string ranges = "FROM NVTX_EVENTS WHERE eventType IN (59, 60) AND end IS NOT NULL";
+    auto name = query(db, "SELECT text " + ranges +
+                              " GROUP BY globalTid, text HAVING count(*) >= 2 ORDER BY text LIMIT 1")
+                    .at(0)
+                    .at(0);
+    REQUIRE(!name.empty());
+    std::int64_t firstApi = queryInt(db, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+    std::int64_t firstNvtx =
+        queryInt(db, "SELECT min(start) FROM NVTX_EVENTS WHERE eventType IN (34, 59, 60)");
+    REQUIRE(firstApi < firstNvtx);
+    // --only nvtx,api: time 0 is the first CUDA call or NVTX event, whichever comes first.
+    const std::int64_t origin = std::min(firstApi, firstNvtx);
+    auto quotedName = "'" + name + "'";
+    struct Case {
+        std::string occurrence, sql;
+    };
+    for (const auto& c : std::vector<Case>{
+             {"", "SELECT min(start), max(end) " + ranges + " AND text = " + quotedName},
+             {" --occurrence 2", "SELECT min(start), max(end) FROM (SELECT start, end, row_number() OVER "
+                                 "(PARTITION BY globalTid "
+                                 "ORDER BY start) AS k " +
+                                     ranges + " AND text = " + quotedName + ") WHERE k = 2"},
+         }) {
+        CAPTURE(c.occurrence);
+        auto span = query(db, c.sql).at(0);
+        std::int64_t first = std::stoll(span.at(0)) - origin, last = std::stoll(span.at(1)) - origin;
+        auto r = run(bin() + " cut " + quoted(db) + " -o " + quoted(dir / "r") +
+                     " -q --only nvtx,api --region " + quotedName + c.occurrence);
+        REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+        CHECK(headerEnd(dir / "r.prv") == last - first);
+        auto lines = comments(dir / "r.prv");
+        CHECK(std::count(lines.begin(), lines.end(),
+                         "# gpueff cut: time 0 = " + std::to_string(first) + " ns of " + db.string() +
+                             " (NVTX region \"" + name + "\"" +
+                             (c.occurrence.empty() ? std::string() : ", occurrence 2") + ")") == 1);
+    }
+    auto r = run(bin() + " cut " + quoted(db) + " -o " + quoted(dir / "x") + " --skip nvtx --region " +
+                 quotedName);
+    CHECK(r.exitCode == 2);
+    CHECK(r.output.find("needs the NVTX ranges, which --only/--skip leave out") != std::string::npos);
+    CHECK(!fs::exists(dir / "x.prv"));
+}
+
+TEST_CASE("cut --region of every real export with NVTX ranges = the same cut of its translated .prv") {
+    // The .prv's first pass reads every record of the full translation; the export's reads its NVTX ranges
+    // only, in the same trace time: the windows, and so the cut traces, must be the same.
+    std::size_t checked = 0;
+    for (const auto& exportPath : realExports()) {
+        CAPTURE(exportPath);
+        auto dir = tempDir("cut_region_all_" + exportPath.stem().string());
+        REQUIRE(run(bin() + " translate " + quoted(exportPath) + " -o " + quoted(dir / "full") + " -q")
+                    .exitCode == 0);
+        // The default domain's most frequent range name, and its span by a sweep over the .prv's lines.
+        auto names = readPcfValues(dir / "full.pcf")[types::kNvtxDefaultDomainBase];
+        std::map<std::int64_t, int> opened;
+        std::map<std::string, std::vector<std::pair<std::int64_t, std::int64_t>>> stacks;
+        std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> spans;
+        for (const auto& line : body(dir / "full.prv")) {
+            if (line.rfind("2:", 0) != 0) continue;
+            auto f = fields(line);
+            for (std::size_t i = 6; i + 1 < f.size(); i += 2) {
+                if (std::stoul(f[i]) != types::kNvtxDefaultDomainBase) continue;
+                std::int64_t v = std::stoll(f[i + 1]), t = std::stoll(f[5]);
+                auto& s = stacks[f[2] + ":" + f[3] + ":" + f[4]];
+                if (v != 0) {
+                    s.push_back({v, t});
+                    ++opened[v];
+                } else if (!s.empty()) {
+                    auto [value, begin] = s.back();
+                    s.pop_back();
+                    auto it = spans.try_emplace(value, begin, t).first;
+                    it->second.first = std::min(it->second.first, begin);
+                    it->second.second = std::max(it->second.second, t);
+                }
+            }
+        }
+        std::int64_t value = 0;
+        for (const auto& [v, n] : opened)
+            if (spans.count(v) && names.count(v) && names[v].find('\'') == std::string::npos &&
+                (!value || n > opened[value]))
+                value = v;
+        if (!value) continue;
+        ++checked;
+        auto [first, last] = spans[value];
+        if (first == last) continue;
+        auto region = " -q --region '" + names[value] + "'";
+        auto a = run(bin() + " cut " + quoted(exportPath) + " -o " + quoted(dir / "a") + region);
+        auto b = run(bin() + " cut " + quoted(dir / "full.prv") + " -o " + quoted(dir / "b") + region);
+        REQUIRE_MESSAGE(a.exitCode == 0, a.output);
+        REQUIRE_MESSAGE(b.exitCode == 0, b.output);
+        CHECK(headerEnd(dir / "a.prv") == last - first);
+        CHECK(lines(dir / "a.prv").front() == lines(dir / "b.prv").front());
+        CHECK(body(dir / "a.prv") == body(dir / "b.prv"));
+    }
+    CHECK(checked >= 4); // concurrent_kernels, fuser_matmul, mfu_2gpu, power_iteration, saxpy_mpi
+}
+
+TEST_CASE("cut of a trace gpueff wrote stops reading at the window's end; other writers' traces are read to "
+          "their end") {
+    auto exportPath = dataDir() / "nsys" / "mfu_2gpu_h100_nccl.sqlite";
+    auto dir = tempDir("cut_early_end");
+    REQUIRE(
+        run(bin() + " translate " + quoted(exportPath) + " -o " + quoted(dir / "full") + " -q").exitCode ==
+        0);
+    auto end = headerEnd(dir / "full.prv");
+    // A line no parser accepts at the end of the file: reading it fails, naming its line.
+    auto lineCount = lines(dir / "full.prv").size();
+    auto damaged = copyTrace(dir / "full.prv", dir, "damaged", "2:not a record\n");
+    auto window = " --begin " + std::to_string(end / 20) + " --end " + std::to_string(end / 10);
+    auto r = run(bin() + " cut " + quoted(damaged) + " -o " + quoted(dir / "early") + " -q" + window);
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    // The same cut as of the export, which is translated whole: nothing of the window was left unread.
+    r = run(bin() + " cut " + quoted(exportPath) + " -o " + quoted(dir / "whole") + " -q" + window);
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    CHECK(lines(dir / "early.prv").front() == lines(dir / "whole.prv").front());
+    CHECK(body(dir / "early.prv") == body(dir / "whole.prv"));
+    CHECK(readText(dir / "early.pcf") == readText(dir / "full.pcf"));
+    CHECK(readText(dir / "early.row") == readText(dir / "full.row"));
+    // A window to the trace's end reaches the bad line.
+    r = run(bin() + " cut " + quoted(damaged) + " -o " + quoted(dir / "late") + " -q --begin " +
+            std::to_string(end / 2));
+    CHECK(r.exitCode == 1);
+    CHECK_MESSAGE(r.output.find("damaged.prv:" + std::to_string(lineCount + 1) + ":") != std::string::npos,
+                  r.output);
+    CHECK(!fs::exists(dir / "late.prv"));
+
+    // nsys2prv writes thread after thread: records of the window may follow any record past its end.
+    auto foreign = dataDir() / "paraver" / "fidelity" / "traces" / "power_iteration_t4.nsys2prv.prv.gz";
+    auto copy = copyTrace(foreign, dir, "foreign", "2:not a record\n");
+    r = run(bin() + " cut " + quoted(copy) + " -o " + quoted(dir / "f") + " -q --begin 0 --end " +
+            std::to_string(headerEnd(copy) / 10));
+    CHECK(r.exitCode == 1);
+    CHECK_MESSAGE(r.output.find("foreign.prv:") != std::string::npos, r.output);
+    CHECK(!fs::exists(dir / "f.prv"));
+}
+
+TEST_CASE("cut: a trace that says gpueff wrote it but is out of order is read on, not cut short") {
+    auto dir = tempDir("cut_disorder");
+    const std::string header = "#Paraver (01/01/2026 at 00:00):1000_ns:1(2):1:1(2:1)\n"
+                               "# gpueff 0.1.0 translate: time 0 = 0 ns since the UNIX epoch (UTC)\n";
+    // Row 2's range closes at 50, inside [0, 100], after row 1's record at 900: the order is broken at the
+    // record at 5 already, so the record at 900 does not end the reading.
+    {
+        std::ofstream(dir / "t.prv") << header
+                                     << "2:1:1:1:1:10:9600:1\n2:1:1:1:2:5:9600:2\n2:1:1:1:1:900:9600:0\n"
+                                     << "2:1:1:1:2:50:9600:0\n";
+    }
+    auto r =
+        run(bin() + " cut " + quoted(dir / "t.prv") + " -o " + quoted(dir / "c") + " -q --begin 0 --end 100");
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    auto cut = body(dir / "c.prv");
+    CHECK(std::count(cut.begin(), cut.end(), "2:1:1:1:2:50:9600:0") == 1);
+    // In order, the reading ends at the record past the window: the bad line after it is never read.
+    {
+        std::ofstream(dir / "u.prv") << header
+                                     << "2:1:1:1:2:5:9600:2\n2:1:1:1:1:10:9600:1\n2:1:1:1:2:50:9600:0\n"
+                                     << "2:1:1:1:1:900:9600:0\n2:not a record\n";
+    }
+    r = run(bin() + " cut " + quoted(dir / "u.prv") + " -o " + quoted(dir / "d") + " -q --begin 0 --end 100");
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    CHECK(body(dir / "d.prv") == std::vector<std::string>{"2:1:1:1:2:5:9600:2", "2:1:1:1:1:10:9600:1",
+                                                          "2:1:1:1:2:50:9600:0", "2:1:1:1:1:100:9600:0"});
+}
+
+TEST_CASE("cut and filter outputs name no sidecar JSON: they have none") {
+    auto exportPath = dataDir() / "nsys" / "concurrent_kernels_gtx1060.sqlite";
+    auto dir = tempDir("cut_no_sidecar");
+    REQUIRE(
+        run(bin() + " translate " + quoted(exportPath) + " -o " + quoted(dir / "full") + " -q").exitCode ==
+        0);
+    auto translated = comments(dir / "full.prv").at(0);
+    const std::string see = "; see full.json";
+    REQUIRE(translated.size() > see.size());
+    REQUIRE(translated.compare(translated.size() - see.size(), see.size(), see) == 0);
+    auto translateLine = translated.substr(0, translated.size() - see.size());
+    auto end = headerEnd(dir / "full.prv");
+    auto window = " --begin " + std::to_string(end / 4) + " --end " + std::to_string(end / 2);
+    for (const auto& [name, command] : std::vector<std::pair<std::string, std::string>>{
+             {"cut_export", " cut " + quoted(exportPath) + window},
+             {"cut_prv", " cut " + quoted(dir / "full.prv") + window},
+             {"filter_export", " filter " + quoted(exportPath) + " --types 63000006"},
+             {"filter_prv", " filter " + quoted(dir / "full.prv") + " --types 63000006"},
+         }) {
+        CAPTURE(name);
+        auto r = run(bin() + command + " -q -o " + quoted(dir / name));
+        REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+        CHECK(!fs::exists(dir / (name + ".json")));
+        auto found = comments(dir / (name + ".prv"));
+        REQUIRE(!found.empty());
+        CHECK(found.front() == translateLine);
+        for (const auto& c : found) CHECK_MESSAGE(c.find("see ") == std::string::npos, c);
+    }
+    // A cut of a cut keeps the lines, the later cut's last.
+    auto r = run(bin() + " cut " + quoted(dir / "cut_prv.prv") + " -q -o " + quoted(dir / "again") +
+                 " --begin 10 --end 20");
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    auto again = comments(dir / "again.prv");
+    REQUIRE(again.size() == 3);
+    CHECK(again[0] == translateLine);
+    CHECK(again[1] ==
+          "# gpueff cut: time 0 = " + std::to_string(end / 4) + " ns of " + (dir / "full.prv").string());
+    CHECK(again[2] == "# gpueff cut: time 0 = 10 ns of " + (dir / "cut_prv.prv").string());
+}
+
+TEST_CASE(
+    "a cut of an nsys2prv trace says where its time 0 is: an export's time = trace time + the cuts' shift") {
+    auto trace = dataDir() / "paraver" / "fidelity" / "traces" / "power_iteration_t4.nsys2prv.prv.gz";
+    auto db = dataDir() / "nsys" / "power_iteration_t4.sqlite"; // the export nsys2prv translated
+    auto dir = tempDir("cut_nsys2prv_origin");
+    auto header = run("zcat " + quoted(trace) + " | head -1").output;
+    auto end = std::stoll(header.substr(header.find("):") + 2));
+    std::int64_t b1 = end / 3, b2 = 12345;
+    auto r = run(bin() + " cut " + quoted(trace) + " -q -o " + quoted(dir / "one") + " --begin " +
+                 std::to_string(b1) + " --end " + std::to_string(2 * (end / 3)));
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    r = run(bin() + " cut " + quoted(dir / "one.prv") + " -q -o " + quoted(dir / "two") + " --begin " +
+            std::to_string(b2));
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    auto origin = gpueff::pipeline::cutOrigin(comments(dir / "two.prv"));
+    REQUIRE(origin);
+    CHECK(origin->shift == b1 + b2);
+    CHECK(origin->unit == "ns");
+    CHECK(origin->cuts == 2);
+    CHECK(origin->source == trace.string());
+    // Kernels that begin inside the cut (not carried in at 0) began at trace time + shift in the export.
+    std::set<std::int64_t> starts;
+    for (const auto& row : query(db, "SELECT start FROM CUPTI_ACTIVITY_KIND_KERNEL"))
+        starts.insert(std::stoll(row.at(0)));
+    std::size_t kernels = 0;
+    for (const auto& line : body(dir / "two.prv")) {
+        auto f = fields(line);
+        if (f[0] != "2" || f[6] != std::to_string(types::kKernel) || f[7] == "0" || f[5] == "0") continue;
+        ++kernels;
+        CHECK(starts.count(std::stoll(f[5]) + origin->shift) == 1);
+    }
+    CHECK(kernels > 0);
+    CHECK(!gpueff::pipeline::cutOrigin(
+        {"# gpueff cut: time 0 = 5 ns of a", "# gpueff cut: time 0 = 2 us of b"}));
+    CHECK(!gpueff::pipeline::cutOrigin({"# gpueff cut: time 0 = x ns of a"}));
+    CHECK(!gpueff::pipeline::cutOrigin(
+        {"# gpueff cut: time 0 = 9223372036854775807 ns of a", "# gpueff cut: time 0 = 1 ns of b"}));
+    CHECK(
+        !gpueff::pipeline::cutOrigin({"# gpueff 0.1.0 translate: time 0 = 0 ns since the UNIX epoch (UTC)"}));
 }

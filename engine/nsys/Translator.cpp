@@ -259,12 +259,18 @@ TranslateSummary translate(const TranslateOptions& options,
 
     std::map<std::string, std::uint32_t> domainBases = nvtxDomainBases(reports);
     for (auto& ctx : contexts) ctx->nvtxDomainBases = &domainBases;
-    collectNames(contexts, kinds, catalog, jobs);
+    // The kinds whose records are read from here on (all the selected ones, unless told otherwise).
+    std::vector<const SourceKind*> streamed;
+    for (const auto* k : kinds)
+        if (options.streamedKinds.empty() || options.streamedKinds.count(k->name)) streamed.push_back(k);
+    wantMpi = wantMpi && std::any_of(streamed.begin(), streamed.end(),
+                                     [](auto* k) { return std::string(k->name) == "mpi"; });
+    collectNames(contexts, streamed, catalog, jobs);
 
     // Each report's sources, opened in parallel; their origins order them as the reports and kinds are.
     std::vector<std::vector<std::unique_ptr<RecordSource>>> reportSources(inputCount);
     forEachReport(inputCount, jobs, [&](std::size_t i) {
-        for (const auto* k : kinds) k->open(*contexts[i], reportSources[i]);
+        for (const auto* k : streamed) k->open(*contexts[i], reportSources[i]);
         for (std::size_t j = 0; j < reportSources[i].size(); ++j)
             reportSources[i][j]->setOrigin(std::uint64_t{i} << 32 | j);
     });
@@ -327,6 +333,7 @@ TranslateSummary translate(const TranslateOptions& options,
         " ns since the UNIX epoch (UTC); see " +
         (prefix.empty() ? std::string("the sidecar JSON") : withExt(".json").filename().string()));
     info.layout = layout;
+    info.timeOrdered = true; // the merge below
     head->begin(info);
     // One worker reads the reports on this thread, one source after the other as they merge; more read them
     // in parallel and this thread merges the reports' streams (ReportStreams): the same records in the same

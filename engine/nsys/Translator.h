@@ -21,6 +21,11 @@ struct TranslateOptions {
     std::vector<std::filesystem::path> inputs;
     std::filesystem::path prefix;     // writes PREFIX.prv/.pcf/.row/.json (empty: no files, sinks only)
     std::set<std::string> only, skip; // kinds (see sourceKinds())
+    // When not empty: only the records of these kinds (among the selected ones) are read and streamed, while
+    // the layout, the header and the time origin still come from every selected kind: the records are those
+    // the full translation has, in its trace time, at the cost of the pre-pass and these kinds alone (a
+    // first pass that needs some records only, e.g. the span of an NVTX region for `gpueff cut --region`).
+    std::set<std::string> streamedKinds;
     bool threadNames = false;         // nsys thread names in the .row instead of THREAD a.t.n
     bool progress = false;
     // Reports read in parallel by this many workers (0: one per core, std::thread::hardware_concurrency);

@@ -3,6 +3,8 @@
 #include "engine/common/Error.h"
 
 #include <algorithm>
+#include <charconv>
+#include <string_view>
 
 namespace gpueff::pipeline {
 
@@ -22,6 +24,34 @@ const char* unitName(paraver::TimeUnit unit) {
 }
 } // namespace
 
+namespace {
+constexpr std::string_view kCutLine = "# gpueff cut: time 0 = ";
+}
+
+std::optional<CutOrigin> cutOrigin(const std::vector<std::string>& comments) {
+    CutOrigin origin;
+    for (const auto& c : comments) {
+        std::string_view line(c);
+        if (line.substr(0, kCutLine.size()) != kCutLine) continue;
+        line.remove_prefix(kCutLine.size());
+        std::int64_t shift = 0;
+        auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), shift);
+        if (ec != std::errc() || shift < 0) return std::nullopt;
+        line.remove_prefix(static_cast<std::size_t>(end - line.data()));
+        auto of = line.find(" of ");
+        if (line.empty() || line.front() != ' ' || of == std::string_view::npos) return std::nullopt;
+        std::string unit(line.substr(1, of - 1));
+        if (origin.cuts > 0 && unit != origin.unit) return std::nullopt;
+        if (__builtin_add_overflow(origin.shift, shift, &origin.shift)) return std::nullopt;
+        if (origin.cuts++ == 0) {
+            origin.unit = unit;
+            origin.source = std::string(line.substr(of + 4));
+        }
+    }
+    if (origin.cuts == 0) return std::nullopt;
+    return origin;
+}
+
 CutStage::CutStage(RecordSink& next, std::int64_t begin, std::optional<std::int64_t> end,
                    std::string description, CutCounts* counts)
     : Stage(next), begin_(begin), endAsked_(end), description_(std::move(description)),
@@ -39,10 +69,11 @@ void CutStage::begin(const StreamInfo& info) {
     values_.assign(info.rows.size(), {});
     cpu_.assign(info.rows.size(), paraver::kRowCpu);
     rowOpened_.assign(info.rows.size(), 0);
+    ordered_ = info.timeOrdered;
     StreamInfo out = info;
     out.header.endTime = end_ - begin_;
-    out.comments.push_back("# gpueff cut: time 0 = " + std::to_string(begin_) + " " +
-                           unitName(info.header.unit) + " of " + description_);
+    out.comments.push_back(std::string(kCutLine) + std::to_string(begin_) + " " + unitName(info.header.unit) +
+                           " of " + description_);
     next_.begin(out);
 }
 
@@ -119,6 +150,9 @@ void CutStage::forward(TraceRecord& r) {
 }
 
 void CutStage::consume(const TraceRecord& r) {
+    if (r.time < latest_) ordered_ = false;
+    latest_ = std::max(latest_, r.time);
+    if (ordered_ && r.time > end_) satisfied_ = true; // and this record is past the window, as all after it
     if (r.isCommunication) {
         const auto& c = r.comm;
         auto inside = [&](std::int64_t t) { return t >= begin_ && t <= end_; };

@@ -22,6 +22,12 @@ namespace gpueff::pipeline {
 // the others that touch it are counted (communicationsCut). Records are expected in time order on each row
 // (an importer's stream, a .prv of any writer): an event before the window that arrives after its row's first
 // record inside the window is dropped and counted (lateRecords).
+//
+// A stream in time order over all rows (StreamInfo::timeOrdered) has nothing for the window after its first
+// record past the end: the stage is then satisfied and the source may stop reading (a .prv is not read to its
+// end). The order is checked as records pass, so a stream that claims it wrongly is read to its end (as far
+// as its disorder shows before the window's end). communicationsCut then counts the communications sent up to
+// the window's end (one sent after it and received inside, a "negative message", is not seen).
 struct CutCounts {
     std::uint64_t communicationsCut = 0, lateRecords = 0, recordsKept = 0;
 };
@@ -34,6 +40,7 @@ public:
     void begin(const StreamInfo& info) override;
     void consume(const TraceRecord& record) override;
     void end(const StreamLabels& labels) override;
+    bool satisfied() const override { return satisfied_ || next_.satisfied(); }
 
     const CutCounts& counts() const { return counts_; }
 
@@ -57,6 +64,9 @@ private:
     std::optional<std::int64_t> endAsked_;
     std::string description_;
     bool opened_ = false;                        // open() has run
+    bool ordered_ = false;                       // the stream is in time order so far (and says it is)
+    bool satisfied_ = false;                     // ordered, and a record past the window's end has come
+    std::int64_t latest_ = INT64_MIN;            // the latest record time so far
     std::vector<char> rowOpened_;                // per row: its values at the window's begin are written
     std::vector<std::vector<TypeValue>> values_; // per row: every type seen, in the order first seen
     std::vector<paraver::EventPair> pairs_;      // scratch
@@ -65,5 +75,18 @@ private:
     CutCounts own_;
     CutCounts& counts_; // the caller's, which outlive the stage, or own_
 };
+
+// What a trace's "# gpueff cut: time 0 = T UNIT of SOURCE" lines say: the trace is a cut (or a cut of a cut),
+// and its time 0 is `shift` (in the unit of the cut lines) of the time of `source`, the first trace or run
+// cut; the shifts of successive cuts add up. Absent when the trace is not a cut, or when its cut lines do
+// not parse, disagree on the unit, or add up beyond int64 (edited by hand: nothing is claimed then).
+// For a trace whose time is an export's own (nsys2prv's), an export's time = trace time + shift.
+struct CutOrigin {
+    std::int64_t shift = 0;
+    std::string unit;   // "ns", "us", "ms", "s"
+    std::string source; // as the first cut line names it
+    std::size_t cuts = 0;
+};
+std::optional<CutOrigin> cutOrigin(const std::vector<std::string>& comments);
 
 } // namespace gpueff::pipeline

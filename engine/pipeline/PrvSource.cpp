@@ -3,6 +3,7 @@
 #include "engine/common/Error.h"
 #include "engine/paraver/PrvParser.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -17,12 +18,10 @@ class StreamOutput : public paraver::PrvBodyParser::Output {
 public:
     StreamOutput(RecordSink& sink, StreamInfo& info) : sink_(sink), info_(info) {}
     void record(const TraceRecord& r) override {
-        if (!begun_) {
-            sink_.begin(info_);
-            begun_ = true;
-        }
+        if (!begun_) start();
         ++records;
         sink_.consume(r);
+        satisfied = sink_.satisfied();
     }
     void communicator(std::string_view line) override {
         if (!begun_) info_.communicatorLines.emplace_back(line);
@@ -31,12 +30,17 @@ public:
         if (!begun_) info_.comments.emplace_back(line);
     }
     void finish() {
-        if (!begun_) sink_.begin(info_);
-        begun_ = true;
+        if (!begun_) start();
     }
     std::uint64_t records = 0;
+    bool satisfied = false;
 
 private:
+    void start() {
+        info_.timeOrdered = writtenInTimeOrder(info_.comments);
+        sink_.begin(info_);
+        begun_ = true;
+    }
     RecordSink& sink_;
     StreamInfo& info_;
     bool begun_ = false;
@@ -64,6 +68,12 @@ std::function<void(std::FILE*)> copier(const std::filesystem::path& path) {
 
 } // namespace
 
+bool writtenInTimeOrder(const std::vector<std::string>& comments) {
+    return std::any_of(comments.begin(), comments.end(), [](const std::string& c) {
+        return c.rfind("# gpueff ", 0) == 0 && c.find(" translate: ") != std::string::npos;
+    });
+}
+
 std::filesystem::path companionFile(const std::filesystem::path& prv, const char* extension) {
     auto s = prv.string();
     for (const char* suffix : {".gz", ".prv"})
@@ -88,10 +98,12 @@ PrvSourceSummary stream(paraver::ByteSource& bytes, const std::string& name, std
     StreamOutput out(sink, info);
     std::string_view line;
     std::uint64_t lines = 1;
-    while (in.next(line)) {
+    while (!out.satisfied && in.next(line)) {
         parser.parse(line, out);
         if ((++lines & 0xFFFFF) == 0 && options.progress) options.progress(bytes.position(), size);
     }
+    summary.stoppedEarly = out.satisfied;
+    summary.bytesRead = bytes.position();
     out.finish();
     summary.lines = lines;
     summary.records = out.records;

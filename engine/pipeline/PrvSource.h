@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpueff::pipeline {
 
@@ -25,12 +26,24 @@ struct PrvSourceSummary {
     std::uint64_t recordsAfterEnd = 0; // records after the header's end time
     std::int64_t lastRecordTime = 0;
     paraver::TraceHeader header;
+    // The sink needed no more records before the end of the file: the counts above are of the lines read.
+    bool stoppedEarly = false;
+    std::uint64_t bytesRead = 0; // of the file (compressed bytes for a .gz)
 };
 
+// Whether a trace with these comment lines (those before its first record) has its records in time order
+// over the whole file: gpueff's traces, which carry translate's line "# gpueff <version> translate: ..."
+// (cut and filter keep it, and keep the order). Other writers' traces may be in time order per row only
+// (nsys2prv writes thread after thread, Extrae places some communication lines after later records), so
+// nothing is assumed of them.
+bool writtenInTimeOrder(const std::vector<std::string>& comments);
+
 // Streams `path` into `sink`: begin() with the header, the communicator lines and the comments before the
-// first record (a comment after it is not passed on), the row of each global thread in header order; the
-// records as the lines come; end() with labels that copy the trace's .pcf and .row verbatim (none when
-// absent). The checks are readPrv's (one parser, paraver/PrvParser.h): errors "FILE:LINE: ...".
+// first record (a comment after it is not passed on), the row of each global thread in header order, and
+// whether the trace is in time order (writtenInTimeOrder); the records as the lines come, until the end of
+// the file or the sink is satisfied (stoppedEarly); end() with labels that copy the trace's .pcf and .row
+// verbatim (none when absent). The checks are readPrv's (one parser, paraver/PrvParser.h): errors
+// "FILE:LINE: ...".
 PrvSourceSummary streamPrv(const std::filesystem::path& path, RecordSink& sink,
                            const PrvSourceOptions& options = {});
 

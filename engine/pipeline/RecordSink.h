@@ -7,6 +7,7 @@
 #include "engine/paraver/TraceLayout.h"
 #include "engine/paraver/TraceRecord.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -27,6 +28,9 @@ struct StreamInfo {
     // What the rows are (kind, task, device, stream, host): filled by importers that know it (gpueff's own
     // traces, nsys exports); empty for a foreign trace whose .row does not tell.
     paraver::TraceLayout layout;
+    // Records come in time order over the whole stream, not only on each row (gpueff's merge; a .prv that
+    // says gpueff wrote it, writtenInTimeOrder): a stage may stop the stream once past what it needs.
+    bool timeOrdered = false;
 };
 
 // What a stream knows once it has ended: the .pcf and .row content (labels of types, values and objects).
@@ -51,6 +55,9 @@ public:
     virtual void begin(const StreamInfo& info) = 0;
     virtual void consume(const TraceRecord& record) = 0;
     virtual void end(const StreamLabels& labels) = 0;
+    // Whether the sink needs no more records (a cut past its window's end): a source polls it after each
+    // record and may stop reading there; it still calls end(), with the same labels.
+    virtual bool satisfied() const { return false; }
 };
 
 // A stage between a stream and a sink (cut, filter): it may change the stream's description and passes on
@@ -58,6 +65,7 @@ public:
 class Stage : public RecordSink {
 public:
     explicit Stage(RecordSink& next) : next_(next) {}
+    bool satisfied() const override { return next_.satisfied(); }
 
 protected:
     RecordSink& next_;
@@ -75,6 +83,10 @@ public:
     }
     void end(const StreamLabels& labels) override {
         for (auto* s : sinks_) s->end(labels);
+    }
+    bool satisfied() const override {
+        return !sinks_.empty() &&
+               std::all_of(sinks_.begin(), sinks_.end(), [](auto* s) { return s->satisfied(); });
     }
 
 private:

@@ -11,8 +11,8 @@ namespace {
 // Inputs as given on the command line: none is the sample export in data/, a .nsys-rep is exported first.
 nlohmann::json analyzeInputs(jobs::AnalyzeRequest request) {
     if (request.inputs.empty()) request.inputs.push_back(GPUEFF_SAMPLE_EXPORT);
-    for (auto& in : request.inputs)
-        if (!semantic::isParaverTrace(in)) in = exportedSqlite(in).string();
+    if (jobs::inputKind(request.inputs, "analyze") == jobs::InputKind::NsysExports) // before exporting any
+        for (auto& in : request.inputs) in = exportedSqlite(in).string();
     return jobs::analyzeToDirectory(request);
 }
 

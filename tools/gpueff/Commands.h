@@ -3,6 +3,7 @@
 #include "engine/common/JsonText.h"
 #include "engine/nsys/ReportExport.h"
 #include "engine/paraver/OutputFiles.h"
+#include "jobs/JobInputs.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -17,11 +18,10 @@
 namespace gpueff::cli {
 
 // A command line that cannot be run as given (an option value, or options that contradict each other): the
-// CLI prints `gpueff: error: <what>` and exits 2, like CLI11's own usage errors.
-class UsageError : public Error {
-public:
-    using Error::Error;
-};
+// CLI prints `gpueff: error: <what>` and exits 2, like CLI11's own usage errors. The same error as a job's
+// request that cannot be run (jobs::RequestError: a Paraver trace among exports, no window to cut), so a
+// command line is refused with one status whether the CLI or the job finds the fault.
+using UsageError = jobs::RequestError;
 
 // Checks an option naming a file inside the output directory: not empty, no '/', not "." or "..".
 CLI::Validator fileNameValidator();

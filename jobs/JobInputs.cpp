@@ -1,0 +1,24 @@
+#include "jobs/JobInputs.h"
+
+#include "engine/semantic/LoadedTrace.h"
+
+namespace gpueff::jobs {
+
+InputKind inputKind(const std::vector<std::string>& inputs, const std::string& command) {
+    if (inputs.empty()) throw RequestError(command + ": no input given");
+    std::size_t traces = 0;
+    for (const auto& in : inputs) traces += semantic::isParaverTrace(in);
+    if (traces == 0) return InputKind::NsysExports;
+    if (traces < inputs.size())
+        for (const auto& in : inputs)
+            if (semantic::isParaverTrace(in))
+                throw RequestError(command + ": " + in +
+                                   ": a Paraver trace cannot be mixed with nsys exports (give one trace, or "
+                                   "the exports of one run)");
+    if (traces > 1)
+        throw RequestError(command + " takes one Paraver trace (or several nsys exports of one run), got " +
+                           std::to_string(traces) + " traces");
+    return InputKind::ParaverTrace;
+}
+
+} // namespace gpueff::jobs

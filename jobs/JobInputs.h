@@ -1,0 +1,26 @@
+#pragma once
+// What analyze, cut and filter check of a request before any work: what kind of run the inputs are.
+#include "engine/common/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace gpueff::jobs {
+
+// A request that cannot be run as given: options that contradict each other or the kind of the inputs (a
+// Paraver trace among nsys exports), as opposed to a file whose content is bad (gpueff::Error). The CLI
+// prints it like a bad option and exits 2 (usage); a library caller can tell the two apart.
+class RequestError : public Error {
+public:
+    using Error::Error;
+};
+
+enum class InputKind { NsysExports, ParaverTrace };
+
+// The inputs of analyze, cut and filter: one Paraver trace (.prv or .prv.gz), or one or more nsys exports
+// (.sqlite, or .nsys-rep exported on the way) of one run; never a trace among exports, nor several traces.
+// Decided from the names alone, so it runs before any export or read. `command` starts the messages.
+// Throws RequestError.
+InputKind inputKind(const std::vector<std::string>& inputs, const std::string& command);
+
+} // namespace gpueff::jobs
