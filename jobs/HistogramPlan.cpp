@@ -1,6 +1,7 @@
 #include "jobs/HistogramPlan.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/MemorySize.h"
 #include "engine/paraver/PrvParser.h"
 #include "engine/semantic/ObjectModel.h"
 
@@ -15,55 +16,9 @@
 
 namespace gpueff::jobs {
 
-std::optional<std::uint64_t> parseMemorySize(const std::string& text) {
-    std::size_t pos = 0;
-    while (pos < text.size() && (std::isdigit(static_cast<unsigned char>(text[pos])) || text[pos] == '.'))
-        ++pos;
-    std::string number = text.substr(0, pos), suffix = text.substr(pos);
-    if (number.empty() || number.front() == '.' || number.back() == '.' ||
-        std::count(number.begin(), number.end(), '.') > 1)
-        return std::nullopt;
-    for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    double scale = 1;
-    static const std::pair<const char*, double> units[] = {{"", 1},
-                                                           {"B", 1},
-                                                           {"K", 1024.0},
-                                                           {"KB", 1024.0},
-                                                           {"KIB", 1024.0},
-                                                           {"M", 1048576.0},
-                                                           {"MB", 1048576.0},
-                                                           {"MIB", 1048576.0},
-                                                           {"G", 1073741824.0},
-                                                           {"GB", 1073741824.0},
-                                                           {"GIB", 1073741824.0},
-                                                           {"T", 1099511627776.0},
-                                                           {"TB", 1099511627776.0},
-                                                           {"TIB", 1099511627776.0}};
-    bool known = false;
-    for (const auto& [name, factor] : units)
-        if (suffix == name) {
-            scale = factor;
-            known = true;
-        }
-    if (!known) return std::nullopt;
-    double bytes = std::strtod(number.c_str(), nullptr) * scale;
-    // Checked before converting: 2^63 and above (and nan, which the grammar cannot give) are refused.
-    if (!std::isfinite(bytes) || bytes < 1 || bytes >= 9223372036854775808.0) return std::nullopt;
-    return static_cast<std::uint64_t>(bytes);
-}
-
 std::uint64_t defaultMemoryLimit() {
-    // "MemAvailable:   12345678 kB", one key per line (some lines have no unit).
-    std::ifstream meminfo("/proc/meminfo");
-    std::string line;
-    while (std::getline(meminfo, line)) {
-        unsigned long long kib = 0;
-        char unit[8] = {};
-        if (std::sscanf(line.c_str(), "MemAvailable: %llu %7s", &kib, unit) == 2 &&
-            std::string(unit) == "kB" && kib < (1ULL << 53) / 1024)
-            return static_cast<std::uint64_t>(static_cast<double>(kib) * 1024.0 * kDefaultMemoryShare);
-    }
-    return 0;
+    auto available = availableMemory();
+    return available ? static_cast<std::uint64_t>(static_cast<double>(*available) * kDefaultMemoryShare) : 0;
 }
 
 std::string memoryText(std::uint64_t bytes) {

@@ -12,10 +12,6 @@
 
 namespace gpueff::jobs {
 
-// "512M", "4G", "1.5G", "1048576": bytes with an optional K, M, G or T suffix (powers of 1024, an optional
-// trailing B or iB, any case). nullopt for anything else, for 0 and for more than 2^63 bytes.
-std::optional<std::uint64_t> parseMemorySize(const std::string& text);
-
 // The default memory limit: kDefaultMemoryShare of MemAvailable in /proc/meminfo; 0 (no limit: one load)
 // when the system does not say.
 inline constexpr double kDefaultMemoryShare = 0.5;

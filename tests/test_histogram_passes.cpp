@@ -2,6 +2,7 @@
 // rows, with the numbers paramedir printed for the whole trace (data/paraver: epoch, fidelity, language).
 #include "ParamedirOutput.h"
 #include "TestSupport.h"
+#include "engine/common/MemorySize.h"
 #include "engine/paraver/PrvReader.h"
 #include "jobs/HistogramPlan.h"
 
@@ -181,7 +182,7 @@ TEST_CASE("histogram: a trace within the memory limit is loaded once") {
 }
 
 TEST_CASE("histogram: memory sizes") {
-    using gpueff::jobs::parseMemorySize;
+    using gpueff::parseMemorySize;
     CHECK(parseMemorySize("1048576") == 1048576u);
     CHECK(parseMemorySize("512M") == 512u * 1024 * 1024);
     CHECK(parseMemorySize("2k") == 2048u);

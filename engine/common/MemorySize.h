@@ -7,8 +7,8 @@
 
 namespace gpueff {
 
-// Bytes of a size: a number with an optional K, M, G or T suffix (powers of 1024; "KB", "KiB" alike).
-// nullopt when not a size or beyond 2^63 bytes.
+// "512M", "4G", "1.5G", "1048576": bytes with an optional K, M, G or T suffix (powers of 1024, an optional
+// trailing B or iB, any case). nullopt for anything else, for 0 and for more than 2^63 bytes.
 std::optional<std::uint64_t> parseMemorySize(const std::string& text);
 
 // MemAvailable of /proc/meminfo, or nullopt where the system does not say.

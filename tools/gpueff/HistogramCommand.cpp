@@ -26,19 +26,9 @@ Action addHistogram(CLI::App& app) {
     cmd->add_flag("--lenient", args->lenient, "skip malformed trace lines (counted) instead of failing");
     cmd->add_flag("-q,--quiet", args->quiet, "do not list the files written");
     cmd->add_flag("--stats", args->stats, "print load and per-cfg times on stderr");
-    cmd->add_option_function<std::string>(
-           "--memory-limit",
-           [args](const std::string& text) { args->memoryLimit = *jobs::parseMemorySize(text); },
-           "memory the trace may take, e.g. 512M, 4G (default: half of MemAvailable); a larger trace is "
-           "read in passes, each keeping a group of rows, with the same outputs")
-        ->check(
-            [](const std::string& text) {
-                return jobs::parseMemorySize(text) ? std::string()
-                                                   : "expected a size in bytes with an optional K, M, G or T "
-                                                     "suffix (e.g. 512M), got '" +
-                                                         text + "'";
-            },
-            "SIZE");
+    addMemoryLimitOption(cmd, args->memoryLimit,
+                         "memory the trace may take, e.g. 512M, 4G (default: half of MemAvailable); a larger "
+                         "trace is read in passes, each keeping a group of rows, with the same outputs");
     return [args] { return jobs::runHistogram(*args); };
 }
 
