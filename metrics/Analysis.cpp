@@ -2,6 +2,7 @@
 
 #include "engine/common/Error.h"
 #include "engine/paraver/EventTypes.h"
+#include "engine/pipeline/CutStage.h"
 #include "metrics/AnalysisParts.h"
 
 #include <algorithm>
@@ -160,11 +161,19 @@ void noteWhatTheTraceLacks(Analysis& a, std::uint64_t overlappingRecords) {
             "time of those rows is under-counted (gpueff translate puts such work on rows of its "
             "own, CUDA-D<d>.S<s>.<lane>)");
     if (a.writer != TraceWriter::Nsys2prv) return;
-    a.notes.push_back(
-        "trace written by nsys2prv: its times are the Nsight Systems export's own (time 0 = the session "
-        "start; with several reports, the earliest one's), while gpueff translate starts its traces at the "
-        "first record; the window of this report is in nsys2prv's time (an export's time = trace time), "
-        "durations are the same in both");
+    if (a.cutShift)
+        a.notes.push_back(
+            "trace written by nsys2prv and cut by gpueff cut: its time 0 is " + std::to_string(*a.cutShift) +
+            " ns of nsys2prv's time (the Nsight Systems export's own); the window of this report is "
+            "in the cut trace's time (an export's time = trace time + " +
+            std::to_string(*a.cutShift) + " ns), durations are the same in both");
+    else
+        a.notes.push_back(
+            "trace written by nsys2prv: its times are the Nsight Systems export's own (time 0 = the session "
+            "start; with several reports, the earliest one's), while gpueff translate starts its traces at "
+            "the "
+            "first record; the window of this report is in nsys2prv's time (an export's time = trace time), "
+            "durations are the same in both");
     a.notes.push_back(
         "kernel names are nsys2prv's short names (no namespace, template arguments or parameters): kernels "
         "sharing one short name are one row of the kernel summary and of the duration distributions");
@@ -227,6 +236,8 @@ Analysis analyze(const ShardedTrace& sharded, const AnalysisOptions& options) {
                         ":1: analyze reads traces timed in nanoseconds (\"_ns\" in the header), as gpueff "
                         "translate writes them; this one is not");
         a.writer = recogniseWriter(trace);
+        if (auto cut = pipeline::cutOrigin(trace.trace().comments); cut && cut->unit == "ns")
+            a.cutShift = cut->shift;
         a.activity = deviceLayout(trace.layout());
         auto units = analysisUnits(a.activity, trace.layout().rows.size());
         for (std::size_t s = 0; s < sharded.shards(); ++s)

@@ -148,6 +148,9 @@ struct TaskPartial {
 
 struct Analysis {
     TraceWriter writer = TraceWriter::Other; // what the metrics may assume of the records (TraceOrigin.h)
+    // A trace cut by gpueff cut: its time 0 is this many ns of the trace it was cut from (chained cuts
+    // summed).
+    std::optional<std::int64_t> cutShift;
     AnalysisWindow window;
     DeviceActivity activity; // devices and tasks (their work is dropped once read)
     std::vector<DeviceTimes> times;

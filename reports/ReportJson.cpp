@@ -158,6 +158,7 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
                   {"tasks", info.tasks},
                   {"threads", info.threads},
                   {"writer", metrics::writerName(a.writer)}};
+    if (a.cutShift) r["trace"]["cut_shift_ns"] = *a.cutShift;
     r["inputs"] = json::array();
     for (const auto& in : info.inputs)
         r["inputs"].push_back({{"path", in.path},

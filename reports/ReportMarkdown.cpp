@@ -69,6 +69,13 @@ void header(std::string& md, const json& report) {
     std::string writer = text(trace, "writer");
     if (!t.empty())
         md += t.str() + "\n";
+    else if (writer == "nsys2prv" && trace.contains("cut_shift_ns"))
+        md += "n/a: the trace was written by nsys2prv, which records no inputs, then cut by gpueff cut: its "
+              "time 0 "
+              "is " +
+              formatDuration(number(trace, "cut_shift_ns")) +
+              " of the Nsight Systems export's time, so an export's time is the trace time plus that "
+              "offset.\n\n";
     else if (writer == "nsys2prv")
         md += "n/a: the trace was written by nsys2prv, which records no inputs. Its times are those of the "
               "Nsight Systems export (time 0 = the session start), so an export's time is the trace time "

@@ -809,6 +809,14 @@ TEST_CASE(
         CHECK(starts.count(std::stoll(f[5]) + origin->shift) == 1);
     }
     CHECK(kernels > 0);
+    // analyze of the cut says so, with the shift, instead of "an export's time = trace time".
+    auto report = run(bin() + " analyze " + quoted(dir / "two.prv") + " -o " + quoted(dir / "report"));
+    REQUIRE_MESSAGE(report.exitCode == 0, report.output);
+    CHECK(report.output.find("an export's time = trace time + " + std::to_string(b1 + b2) + " ns") !=
+          std::string::npos);
+    CHECK(report.output.find("(an export's time = trace time)") == std::string::npos);
+    CHECK(readText(dir / "report" / "report.json").find("\"cut_shift_ns\": " + std::to_string(b1 + b2)) !=
+          std::string::npos);
     CHECK(!gpueff::pipeline::cutOrigin(
         {"# gpueff cut: time 0 = 5 ns of a", "# gpueff cut: time 0 = 2 us of b"}));
     CHECK(!gpueff::pipeline::cutOrigin({"# gpueff cut: time 0 = x ns of a"}));
