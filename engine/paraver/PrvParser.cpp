@@ -185,15 +185,7 @@ private:
 
 PrvBodyParser::PrvBodyParser(const TraceHeader& header, const LineReader& in, bool lenient)
     : header_(header), in_(in), lenient_(lenient) {
-    std::uint32_t next = 0;
-    for (const auto& appl : header_.applications) {
-        std::vector<std::uint32_t> firsts;
-        for (const auto& task : appl) {
-            firsts.push_back(next);
-            next += task.threads;
-        }
-        firstThreadOfTask_.push_back(std::move(firsts));
-    }
+    firstThreadOfTask_ = firstThreadOfTasks(header_);
     // Node of each CPU and of each thread: a record's CPU must be on its thread's node (below). Both counts
     // are capped by the header parser (kMaxObjects).
     cpuNode_.push_back(0); // CPU 0, "unknown"

@@ -35,17 +35,9 @@ void sortByTime(ThreadRecords& t) {
 }
 
 void Trace::indexThreads() {
-    firstThreadOfTask_.clear();
-    std::uint32_t next = 0;
-    for (const auto& appl : header.applications) {
-        std::vector<std::uint32_t> firsts;
-        for (const auto& task : appl) {
-            firsts.push_back(next);
-            next += task.threads;
-        }
-        firstThreadOfTask_.push_back(std::move(firsts));
-    }
-    threads.assign(next, ThreadRecords{});
+    std::uint32_t count = 0;
+    firstThreadOfTask_ = firstThreadOfTasks(header, &count);
+    threads.assign(count, ThreadRecords{});
 }
 
 std::int64_t Trace::threadIndex(std::uint32_t appl, std::uint32_t task, std::uint32_t thread) const {

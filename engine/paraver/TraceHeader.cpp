@@ -93,6 +93,22 @@ std::uint32_t TraceHeader::totalCpus() const {
     return static_cast<std::uint32_t>(n); // parseHeader keeps the total at most kMaxObjects
 }
 
+std::vector<std::vector<std::uint32_t>> firstThreadOfTasks(const TraceHeader& header,
+                                                           std::uint32_t* threads) {
+    std::vector<std::vector<std::uint32_t>> out;
+    std::uint32_t next = 0;
+    for (const auto& appl : header.applications) {
+        std::vector<std::uint32_t> firsts;
+        for (const auto& task : appl) {
+            firsts.push_back(next);
+            next += task.threads;
+        }
+        out.push_back(std::move(firsts));
+    }
+    if (threads) *threads = next;
+    return out;
+}
+
 const char* unitSuffix(TimeUnit unit) {
     switch (unit) {
     case TimeUnit::Nanoseconds:

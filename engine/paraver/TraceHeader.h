@@ -46,4 +46,9 @@ TraceHeader parseHeader(std::string_view line, const std::string& where,
                         std::uint64_t maxObjects = kMaxObjects);
 const char* unitSuffix(TimeUnit unit);
 
+// Per application, per task: the 0-based global index of its first thread (threads numbered in header
+// order, Paraver's global thread order); `threads`, when given, receives the total.
+std::vector<std::vector<std::uint32_t>> firstThreadOfTasks(const TraceHeader& header,
+                                                           std::uint32_t* threads = nullptr);
+
 } // namespace gpueff::paraver

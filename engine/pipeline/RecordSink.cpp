@@ -26,15 +26,7 @@ std::string labelText(const std::function<void(std::FILE*)>& write) {
 }
 
 std::vector<std::uint32_t> threadOfRows(const StreamInfo& info) {
-    std::vector<std::vector<std::uint32_t>> firstThread; // appl -> task -> its first global thread
-    std::uint32_t next = 0;
-    for (const auto& appl : info.header.applications) {
-        firstThread.emplace_back();
-        for (const auto& task : appl) {
-            firstThread.back().push_back(next);
-            next += task.threads;
-        }
-    }
+    const auto firstThread = paraver::firstThreadOfTasks(info.header);
     const auto& apps = info.header.applications;
     std::vector<std::uint32_t> out;
     out.reserve(info.rows.size());
