@@ -6,6 +6,7 @@
 #include "engine/nsys/Translator.h"
 #include "engine/paraver/OutputFiles.h"
 #include "engine/semantic/LoadedTrace.h"
+#include "jobs/Distributed.h"
 #include "jobs/JobInputs.h"
 #include "jobs/ShardedAnalysis.h"
 #include "metrics/Analysis.h"
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -51,79 +53,118 @@ std::vector<reports::ReportInput> sidecarInputs(const fs::path& sidecar, std::ve
     return out;
 }
 
-// The translation, the report and the plots are one output set: written into DIR's staging directory
-// (DIR locked meanwhile) and moved into place together at the end, so the report always describes the trace
-// beside it and a failure leaves DIR as it was.
-nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
-    auto t0 = std::chrono::steady_clock::now();
-    auto since = [&t0] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    };
-    auto log = [quiet = request.quiet](const std::string& line) {
-        if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());
-    };
-    // Rows skipped from the inputs are printed even with --quiet: the numbers leave them out.
-    auto warn = [](const std::string& line) { std::fprintf(stderr, "gpueff: warning: %s\n", line.c_str()); };
-    std::vector<fs::path> inputs(request.inputs.begin(), request.inputs.end());
-    bool paraverInput = inputKind(request.inputs, "analyze") == InputKind::ParaverTrace;
-    OutputFiles out({}, dir);
+// What the analysis of the exports gives the report, besides the analysis itself.
+struct ExportAnalysis {
+    std::optional<metrics::Analysis> analysis; // absent on the processes of a distributed run but rank 0
+    fs::path prvShown;
+    std::vector<reports::ReportInput> sources;
+    std::vector<std::string> dataNotes;
+    std::size_t tasks = 0, threads = 0;
+};
+
+using Log = std::function<void(const std::string&)>;
+
+metrics::AnalysisOptions analysisOptions(const AnalyzeRequest& request) {
     metrics::AnalysisOptions options;
     options.begin = request.begin;
     options.end = request.end;
     options.region = request.region;
     options.gemmPattern = request.gemm;
+    return options;
+}
 
-    fs::path prvShown;
-    std::vector<reports::ReportInput> sources;
-    std::vector<std::string> dataNotes;
-    std::optional<metrics::Analysis> analysis;
-    std::size_t tasks = 0, threads = 0;
+// The exports translated (the trace into `out` unless told not to) and analysed in the same pass; with
+// peers, this process's share of a distributed run (jobs/Distributed.h). The spill goes into `dir`.
+ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir, OutputFiles& out,
+                              Peers* peers, const Log& log, const Log& warn) {
+    ExportAnalysis result;
+    std::vector<fs::path> inputs(request.inputs.begin(), request.inputs.end());
+    bool root = !peers || peers->rank() == 0;
+    nsys::TranslateOptions o;
+    o.inputs = inputs;
+    auto stem = request.name.empty() ? inputs.front().stem().string() : request.name;
+    if (request.writeTrace && root) o.prefix = dir / stem;
+    o.progress = !request.quiet && root;
+    o.jobs = request.jobs;
+    o.warn = warn;
+    std::unique_ptr<PeerDistribution> distribution;
+    if (peers) {
+        distribution = std::make_unique<PeerDistribution>(*peers, inputs, request.writeTrace, log);
+        o.distribution = distribution.get();
+    }
+    auto options = analysisOptions(request);
+    // One pass: the merged records go to the .prv writer and, per analysis unit, to a temporary file the
+    // analysis then reads a shard at a time.
+    ShardedAnalysis sharded(!request.region.empty(), dir);
+    std::size_t first = out.size();
+    auto summary = nsys::translate(o, log, out, &sharded.sink());
+    if (!o.prefix.empty()) result.prvShown = out.final(first);
+    for (const auto& i : summary.offsets) {
+        result.sources.push_back({i.input.string(), i.nsysVersion, i.host, i.offsetNs});
+        for (auto& n : nsys::dataNotes(i.input.string(), i.skippedRows, i.repairedText))
+            result.dataNotes.push_back(std::move(n));
+    }
+    const auto& shown = request.writeTrace ? result.prvShown : o.inputs.front();
+    if (peers) {
+        // The processes of one machine share its memory.
+        auto limit = request.memoryLimit
+                         ? request.memoryLimit
+                         : memoryLimit(request) / static_cast<std::uint64_t>(peers->sizeOnNode());
+        auto whole = wholeTotals(*peers, sharded.totals());
+        PeerAnalysis exchange(*peers);
+        result.analysis = sharded.analyzePart(options, limit, shown, distribution->own(), whole, exchange);
+    } else {
+        result.analysis = sharded.analyze(options, memoryLimit(request), shown, log);
+    }
+    for (const auto& w : sharded.warnings()) warn(w);
+    semantic::ObjectModel objects(sharded.header());
+    result.tasks = objects.count(semantic::Level::Task);
+    result.threads = objects.count(semantic::Level::Thread);
+    return result;
+}
+
+// The translation, the report and the plots are one output set: written into DIR's staging directory
+// (DIR locked meanwhile) and moved into place together at the end, so the report always describes the trace
+// beside it and a failure leaves DIR as it was.
+nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, Peers* peers) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto since = [&t0] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    Log log = [quiet = request.quiet](const std::string& line) {
+        if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());
+    };
+    // Rows skipped from the inputs are printed even with --quiet: the numbers leave them out.
+    Log warn = [](const std::string& line) { std::fprintf(stderr, "gpueff: warning: %s\n", line.c_str()); };
+    bool paraverInput = inputKind(request.inputs, "analyze") == InputKind::ParaverTrace;
+    OutputFiles out({}, dir);
+    ExportAnalysis exports;
     double translateSeconds = 0, loadSeconds = 0;
     if (paraverInput) {
-        prvShown = inputs.front();
-        sources = sidecarInputs(semantic::traceStem(prvShown).string() + ".json", dataNotes);
+        fs::path prv = request.inputs.front();
+        exports.prvShown = prv;
+        exports.sources = sidecarInputs(semantic::traceStem(prv).string() + ".json", exports.dataNotes);
         // Only the event types the cfgs of the analysis read.
         paraver::ReadOptions read;
         read.eventTypes = metrics::eventTypesRead(!request.region.empty());
-        auto trace = semantic::LoadedTrace::load(prvShown, read);
+        auto trace = semantic::LoadedTrace::load(prv, read);
         translateSeconds = loadSeconds = since();
         for (const auto& w : trace->trace().warnings()) warn(w);
-        analysis = metrics::analyze(*trace, options);
-        tasks = trace->context().objects.count(semantic::Level::Task);
-        threads = trace->context().objects.count(semantic::Level::Thread);
+        exports.analysis = metrics::analyze(*trace, analysisOptions(request));
+        exports.tasks = trace->context().objects.count(semantic::Level::Task);
+        exports.threads = trace->context().objects.count(semantic::Level::Thread);
     } else {
-        nsys::TranslateOptions o;
-        for (const auto& in : inputs) o.inputs.push_back(in);
-        auto stem = request.name.empty() ? inputs.front().stem().string() : request.name;
-        if (request.writeTrace) o.prefix = dir / stem;
-        o.progress = !request.quiet;
-        o.jobs = request.jobs;
-        o.warn = warn;
-        // One pass: the merged records go to the .prv writer and, per analysis unit, to a temporary file the
-        // analysis then reads a shard at a time.
-        ShardedAnalysis sharded(!request.region.empty(), dir);
-        std::size_t first = out.size();
-        auto summary = nsys::translate(o, log, out, &sharded.sink());
-        if (request.writeTrace) prvShown = out.final(first);
-        for (const auto& i : summary.offsets) {
-            sources.push_back({i.input.string(), i.nsysVersion, i.host, i.offsetNs});
-            for (auto& n : nsys::dataNotes(i.input.string(), i.skippedRows, i.repairedText))
-                dataNotes.push_back(std::move(n));
-        }
+        exports = analyzeExports(request, dir, out, peers, log, warn);
         translateSeconds = loadSeconds = since();
-        for (const auto& w : sharded.warnings()) warn(w);
-        analysis = sharded.analyze(options, memoryLimit(request),
-                                   request.writeTrace ? prvShown : o.inputs.front(), log);
-        semantic::ObjectModel objects(sharded.header());
-        tasks = objects.count(semantic::Level::Task);
-        threads = objects.count(semantic::Level::Thread);
     }
+    const auto& analysis = exports.analysis;
+    const auto& prvShown = exports.prvShown;
     reports::ReportContextInfo info;
     info.prv = prvShown.string();
-    info.inputs = sources;
-    info.dataNotes = dataNotes;
-    info.tasks = tasks;
-    info.threads = threads;
+    info.inputs = exports.sources;
+    info.dataNotes = exports.dataNotes;
+    info.tasks = exports.tasks;
+    info.threads = exports.threads;
     nlohmann::json report = reports::reportJson(*analysis, info);
     double analyzeSeconds = since();
     auto rendered = reports::renderMarkdownReport(report);
@@ -158,14 +199,23 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir) {
 
 } // namespace
 
-nlohmann::json analyzeToDirectory(const AnalyzeRequest& request) {
+nlohmann::json analyzeToDirectory(const AnalyzeRequest& request, Peers* peers) {
+    if (peers && inputKind(request.inputs, "analyze") == InputKind::ParaverTrace)
+        throw RequestError("a Paraver trace is analysed by one process: run gpueff analyze without mpirun");
+    if (peers && peers->rank() != 0) {
+        // The other processes write nothing: their share of the records waits in a temporary file.
+        OutputFiles none;
+        auto quiet = [](const std::string&) {};
+        analyzeExports(request, fs::temp_directory_path(), none, peers, quiet, quiet);
+        return {};
+    }
     fs::path dir = request.outDir;
     std::error_code ec;
     bool created = !fs::exists(dir, ec);
     fs::create_directories(dir, ec);
     if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
     try {
-        return analyzeInto(request, dir);
+        return analyzeInto(request, dir, peers);
     } catch (...) {
         // A directory this run created holds nothing after a failure: remove it too (only when empty).
         if (created) fs::remove(dir, ec);

@@ -21,9 +21,12 @@ struct AnalyzeRequest {
     std::uint64_t memoryLimit = 0;
 };
 
+class Peers;
+
 // Translates the exports (writing the trace into outDir unless told not to) and analyzes the records in
 // the same pass, or analyzes one Paraver trace; writes report.json, report.md and plots into outDir and
-// returns the report. No output remains when it throws.
-nlohmann::json analyzeToDirectory(const AnalyzeRequest& request);
+// returns the report. No output remains when it throws. With peers (`mpirun`, jobs/Distributed.h), every
+// process of the run calls it: rank 0 writes the outputs and returns the report, the others return null.
+nlohmann::json analyzeToDirectory(const AnalyzeRequest& request, Peers* peers = nullptr);
 
 } // namespace gpueff::jobs

@@ -4,6 +4,8 @@
 #include "engine/pipeline/TraceBuilder.h"
 #include "engine/semantic/LoadedTrace.h"
 
+#include <algorithm>
+
 namespace gpueff::jobs {
 
 namespace {
@@ -38,11 +40,14 @@ private:
     std::filesystem::path shown_;
 };
 
-// Units in order, a shard closed when the next unit would pass the limit.
-std::vector<std::vector<std::uint32_t>> pack(const pipeline::ShardSpill& spill, std::uint64_t limitRecords) {
+// Units in order (those of `wanted`, when given), a shard closed when the next unit would pass the limit.
+// No unit at all is one empty shard: the layout and labels of the whole trace.
+std::vector<std::vector<std::uint32_t>> pack(const pipeline::ShardSpill& spill, std::uint64_t limitRecords,
+                                             const std::vector<bool>* wanted = nullptr) {
     std::vector<std::vector<std::uint32_t>> shards(1);
     std::uint64_t held = 0;
     for (std::uint32_t u = 0; u < spill.units(); ++u) {
+        if (wanted && !(*wanted)[u]) continue;
         auto n = spill.records(u);
         if (!shards.back().empty() && held + n > limitRecords) {
             shards.emplace_back();
@@ -81,16 +86,37 @@ std::vector<std::string> ShardedAnalysis::warnings() const {
     return spill_->warnings();
 }
 
-metrics::Analysis ShardedAnalysis::analyze(const metrics::AnalysisOptions& options, std::uint64_t memoryLimit,
-                                           const std::filesystem::path& shown,
-                                           const std::function<void(const std::string&)>& log) {
-    auto shards = pack(*spill_, std::max<std::uint64_t>(1, memoryLimit / kAnalysisBytesPerRecord));
+std::vector<std::vector<std::uint32_t>>
+ShardedAnalysis::shardsOf(std::uint64_t memoryLimit, const std::vector<bool>* wanted,
+                          const std::function<void(const std::string&)>& log) {
+    auto shards = pack(*spill_, std::max<std::uint64_t>(1, memoryLimit / kAnalysisBytesPerRecord), wanted);
     shards_ = shards.size();
-    if (shards_ > 1)
+    if (shards_ > 1 && log)
         log("analysis in " + std::to_string(shards_) + " parts of at most " +
             std::to_string(memoryLimit >> 20) + " MiB of records (" + std::to_string(spill_->bytes() >> 20) +
             " MiB kept on disk meanwhile)");
-    return metrics::analyze(SpilledTrace(*spill_, std::move(shards), shown), options);
+    return shards;
+}
+
+metrics::Analysis ShardedAnalysis::analyze(const metrics::AnalysisOptions& options, std::uint64_t memoryLimit,
+                                           const std::filesystem::path& shown,
+                                           const std::function<void(const std::string&)>& log) {
+    return metrics::analyze(SpilledTrace(*spill_, shardsOf(memoryLimit, nullptr, log), shown), options);
+}
+
+std::optional<metrics::Analysis>
+ShardedAnalysis::analyzePart(const metrics::AnalysisOptions& options, std::uint64_t memoryLimit,
+                             const std::filesystem::path& shown, const std::vector<std::size_t>& inputs,
+                             const pipeline::StreamTotals& whole, metrics::AnalysisPeers& peers) {
+    spill_->setWholeTotals(whole);
+    const auto& layout = spill_->info().layout;
+    std::vector<bool> wanted(spill_->units(), false);
+    for (std::uint32_t r = 0; r < layout.rows.size(); ++r) {
+        auto input = layout.tasks.at(layout.rows[r].task).input;
+        if (std::find(inputs.begin(), inputs.end(), input) != inputs.end())
+            wanted.at(spill_->unitOfRow(r)) = true;
+    }
+    return metrics::analyze(SpilledTrace(*spill_, shardsOf(memoryLimit, &wanted, {}), shown), options, peers);
 }
 
 } // namespace gpueff::jobs

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace gpueff::jobs {
 
@@ -29,12 +30,23 @@ public:
     metrics::Analysis analyze(const metrics::AnalysisOptions& options, std::uint64_t memoryLimit,
                               const std::filesystem::path& shown,
                               const std::function<void(const std::string&)>& log);
+    // This process's part of a distributed analysis (jobs/Distributed.h): the units of the tasks read from
+    // `inputs` (the process's own reports), with the stream totals of the whole run; the analysis on rank 0,
+    // nothing elsewhere.
+    std::optional<metrics::Analysis>
+    analyzePart(const metrics::AnalysisOptions& options, std::uint64_t memoryLimit,
+                const std::filesystem::path& shown, const std::vector<std::size_t>& inputs,
+                const pipeline::StreamTotals& whole, metrics::AnalysisPeers& peers);
 
     std::vector<std::string> warnings() const; // of the whole stream (records after its end)
     const paraver::TraceHeader& header() const;
+    const pipeline::StreamTotals& totals() const { return spill_->totals(); }
     std::size_t shards() const { return shards_; }
 
 private:
+    std::vector<std::vector<std::uint32_t>> shardsOf(std::uint64_t memoryLimit,
+                                                     const std::vector<bool>* wanted,
+                                                     const std::function<void(const std::string&)>& log);
     std::unique_ptr<pipeline::ShardSpill> spill_;
     std::size_t shards_ = 0;
 };

@@ -60,11 +60,8 @@ void extendRegionSpan(const semantic::LoadedTrace& trace, const std::map<std::ui
     }
 }
 
-// What the first look at every shard gathers for the window: the span of the GPU activity and of the
-// region's ranges, and the end of the trace.
-struct WindowScout {
-    std::int64_t activityBegin = INT64_MAX, activityEnd = INT64_MIN;
-    std::int64_t regionFirst = INT64_MAX, regionLast = INT64_MIN;
+// What the first look at every shard gathers for the window (WindowEvidence), and the end of the trace.
+struct WindowScout : WindowEvidence {
     std::int64_t traceEnd = 0;
 
     void look(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
@@ -137,6 +134,13 @@ void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window,
 }
 
 } // namespace
+
+void WindowEvidence::combine(const WindowEvidence& o) {
+    activityBegin = std::min(activityBegin, o.activityBegin);
+    activityEnd = std::max(activityEnd, o.activityEnd);
+    regionFirst = std::min(regionFirst, o.regionFirst);
+    regionLast = std::max(regionLast, o.regionLast);
+}
 
 TraceFacts factsOf(const semantic::LoadedTrace& trace) {
     return {!trace.trace().communications.empty(), launchLinesCarryCallEnds(trace)};
@@ -216,6 +220,9 @@ private:
     const semantic::LoadedTrace& trace_;
 };
 
+std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const AnalysisOptions& options,
+                                     AnalysisPeers* peers);
+
 } // namespace
 
 Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& options) {
@@ -223,6 +230,20 @@ Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& opti
 }
 
 Analysis analyze(const ShardedTrace& sharded, const AnalysisOptions& options) {
+    return *analyzeParts(sharded, options, nullptr);
+}
+
+std::optional<Analysis> analyze(const ShardedTrace& sharded, const AnalysisOptions& options,
+                                AnalysisPeers& peers) {
+    return analyzeParts(sharded, options, &peers);
+}
+
+namespace {
+
+// The window, the partials and their reduction; with peers, the window's evidence is combined over the
+// processes and the partials reduced on the root alone.
+std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const AnalysisOptions& options,
+                                     AnalysisPeers* peers) {
     const auto facts = sharded.facts();
     const auto gemm = gemmRegex(options.gemmPattern);
     Analysis a;
@@ -274,6 +295,7 @@ Analysis analyze(const ShardedTrace& sharded, const AnalysisOptions& options) {
             layout(trace);
             readWork(trace, 0);
             scout.look(trace, a.activity, devicesOf[0], options);
+            if (peers) static_cast<WindowEvidence&>(scout) = peers->combineWindow(scout);
             a.window = scout.window(options);
             partials(trace, 0);
             dropWork(0);
@@ -287,6 +309,7 @@ Analysis analyze(const ShardedTrace& sharded, const AnalysisOptions& options) {
                 scout.look(trace, a.activity, devicesOf[s], options);
                 dropWork(s);
             });
+        if (peers) static_cast<WindowEvidence&>(scout) = peers->combineWindow(scout);
         a.window = scout.window(options);
         for (std::size_t s = 0; s < sharded.shards(); ++s)
             sharded.visit(s, [&](const semantic::LoadedTrace& trace) {
@@ -294,6 +317,16 @@ Analysis analyze(const ShardedTrace& sharded, const AnalysisOptions& options) {
                 partials(trace, s);
                 dropWork(s);
             });
+    }
+    if (peers) {
+        std::vector<std::size_t> devices, tasks;
+        for (std::size_t s = 0; s < sharded.shards(); ++s) {
+            devices.insert(devices.end(), devicesOf[s].begin(), devicesOf[s].end());
+            tasks.insert(tasks.end(), tasksOf[s].begin(), tasksOf[s].end());
+        }
+        devicePartials.resize(a.activity.devices.size());
+        taskPartials.resize(a.activity.tasks.size());
+        if (!peers->gatherPartials(devices, tasks, devicePartials, taskPartials)) return std::nullopt;
     }
     if (a.window.duration() == 0)
         a.notes.push_back(a.window.source == "gpu-activity"
@@ -310,5 +343,7 @@ Analysis analyze(const ShardedTrace& sharded, const AnalysisOptions& options) {
     noteWhatTheTraceLacks(a, overlapping);
     return a;
 }
+
+} // namespace
 
 } // namespace gpueff::metrics

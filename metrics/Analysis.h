@@ -4,6 +4,7 @@
 #include "metrics/DeviceActivity.h"
 #include "metrics/TraceOrigin.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -182,9 +183,36 @@ public:
                        const std::function<void(const semantic::LoadedTrace&)>& use) const = 0;
 };
 
+// What the first look at a trace's shards finds for the default window: the span of the GPU activity and
+// of the --region's closed ranges.
+struct WindowEvidence {
+    std::int64_t activityBegin = INT64_MAX, activityEnd = INT64_MIN;
+    std::int64_t regionFirst = INT64_MAX, regionLast = INT64_MIN;
+    void combine(const WindowEvidence& other);
+};
+
+// The processes of a distributed analysis (jobs/DistributedAnalysis), each holding the shards of its own
+// analysis units: what one process cannot see alone comes through here.
+class AnalysisPeers {
+public:
+    virtual ~AnalysisPeers() = default;
+    // Every process's evidence combined, on every process.
+    virtual WindowEvidence combineWindow(const WindowEvidence& mine) = 0;
+    // Sends this process's partials (those of `devices` and `tasks`, indices into the vectors) to the root,
+    // which receives every process's into its vectors; true on the root.
+    virtual bool gatherPartials(const std::vector<std::size_t>& devices,
+                                const std::vector<std::size_t>& tasks,
+                                std::vector<DevicePartial>& devicePartials,
+                                std::vector<TaskPartial>& taskPartials) = 0;
+};
+
 Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& options);
 // The same analysis, shard by shard (equal to analyze() of the whole trace).
 Analysis analyze(const ShardedTrace& trace, const AnalysisOptions& options);
+// This process's part of a distributed analysis: the analysis of the whole trace on the root, nothing on the
+// others.
+std::optional<Analysis> analyze(const ShardedTrace& trace, const AnalysisOptions& options,
+                                AnalysisPeers& peers);
 
 // The event types the cfgs of the analysis read (paraver::ReadOptions::eventTypes): GPU activity,
 // synchronization, GPU metrics and MPI calls, and the NVTX ranges when the window is an NVTX region.

@@ -8,7 +8,8 @@
 namespace gpueff::nsys {
 
 void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline::RecordSink& sink,
-                  paraver::EventCatalog& catalog, TranslateSummary& summary, bool progress) {
+                  paraver::EventCatalog& catalog, TranslateSummary& summary, bool progress,
+                  const MergeTaps& taps) {
     std::vector<std::size_t> heap;
     for (std::size_t i = 0; i < sources.size(); ++i) {
         sources[i]->advance();
@@ -26,6 +27,10 @@ void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline:
         if (r.time < lastTime) throw Error("internal error: source '" + s->name() + "' is not time-ordered");
         lastTime = r.time;
         sink.consume(r);
+        if (heap.back() < taps.localSources) {
+            if (taps.local) taps.local->consume(r);
+            if (taps.relay) taps.relay->relay(r, s->sequence(), s->origin());
+        }
         ++summary.records;
         if (r.isCommunication) {
             ++summary.communicationsByTag[r.comm.tag];

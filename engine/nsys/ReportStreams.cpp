@@ -1,6 +1,7 @@
 #include "engine/nsys/ReportStreams.h"
 
 #include "engine/common/Error.h"
+#include "engine/nsys/RecordBlocks.h"
 
 #include <algorithm>
 #include <atomic>
@@ -36,76 +37,6 @@ void forEachReport(std::size_t count, unsigned workers, const std::function<void
     if (firstFailed.load() != SIZE_MAX) std::rethrow_exception(errors[firstFailed.load()]);
 }
 
-namespace {
-
-// A record in a block: its merge key, then the record's fields, its pairs, its communication when it is one.
-// Records are copied field by field (no padding bytes are read), 40 to 100 bytes for most records.
-constexpr std::size_t kHeaderBytes = 8 + 8 + 8 + 4 + 3;
-constexpr std::size_t kMaxRecordBytes =
-    kHeaderBytes + TraceRecord::kMaxPairs * (4 + 8) + sizeof(paraver::Communication);
-
-template <typename T>
-void put(unsigned char*& p, const T& v) {
-    std::memcpy(p, &v, sizeof v);
-    p += sizeof v;
-}
-template <typename T>
-void get(const unsigned char*& p, T& v) {
-    std::memcpy(&v, p, sizeof v);
-    p += sizeof v;
-}
-
-std::size_t encode(const TraceRecord& r, std::uint64_t sequence, std::uint64_t origin, unsigned char* out) {
-    unsigned char* p = out;
-    put(p, sequence);
-    put(p, origin);
-    put(p, r.time);
-    put(p, r.row);
-    put(p, static_cast<std::uint8_t>(r.order));
-    put(p, static_cast<std::uint8_t>(r.isCommunication));
-    put(p, r.pairCount);
-    for (std::uint8_t i = 0; i < r.pairCount; ++i) {
-        put(p, r.pairs[i].type);
-        put(p, r.pairs[i].value);
-    }
-    if (r.isCommunication) {
-        const auto& c = r.comm;
-        put(p, c.sendRow);
-        put(p, c.recvRow);
-        for (auto v : {c.logicalSend, c.physicalSend, c.logicalRecv, c.physicalRecv, c.size, c.tag})
-            put(p, v);
-    }
-    return static_cast<std::size_t>(p - out);
-}
-
-std::size_t decode(const unsigned char* in, TraceRecord& r, std::uint64_t& sequence, std::uint64_t& origin) {
-    const unsigned char* p = in;
-    std::uint8_t order = 0, comm = 0;
-    get(p, sequence);
-    get(p, origin);
-    get(p, r.time);
-    get(p, r.row);
-    get(p, order);
-    get(p, comm);
-    get(p, r.pairCount);
-    r.order = static_cast<paraver::RecordOrder>(order);
-    r.isCommunication = comm != 0;
-    for (std::uint8_t i = 0; i < r.pairCount; ++i) {
-        get(p, r.pairs[i].type);
-        get(p, r.pairs[i].value);
-    }
-    if (r.isCommunication) {
-        auto& c = r.comm;
-        get(p, c.sendRow);
-        get(p, c.recvRow);
-        for (auto* v : {&c.logicalSend, &c.physicalSend, &c.logicalRecv, &c.physicalRecv, &c.size, &c.tag})
-            get(p, *v);
-    }
-    return static_cast<std::size_t>(p - in);
-}
-
-} // namespace
-
 // The merging thread's view of one report: records decoded from the blocks its worker produced.
 class ReportStreams::Stream : public RecordSource {
 public:
@@ -127,7 +58,7 @@ protected:
             if (!block_) return false;
         }
         std::uint64_t sequence = 0, origin = 0;
-        offset_ += decode(block_->bytes.get() + offset_, out, sequence, origin);
+        offset_ += decodeRecord(block_->bytes.get() + offset_, out, sequence, origin);
         relayKey(sequence, origin);
         return true;
     }
@@ -239,14 +170,14 @@ bool ReportStreams::produce(Report& report, Block& block) {
     }
     auto& heap = report.heap;
     while (!heap.empty()) {
-        if (block.used + kMaxRecordBytes > kBlockBytes) return true;
+        if (block.used + kMaxEncodedRecordBytes > kBlockBytes) return true;
         std::pop_heap(heap.begin(), heap.end(), later);
         RecordSource* s = sources[heap.back()].get();
         const TraceRecord& r = *s->peek();
         if (r.time < report.lastTime)
             throw Error("internal error: source '" + s->name() + "' is not time-ordered");
         report.lastTime = r.time;
-        block.used += encode(r, s->sequence(), s->origin(), block.bytes.get() + block.used);
+        block.used += encodeRecord(r, s->sequence(), s->origin(), block.bytes.get() + block.used);
         ++report.written[heap.back()];
         s->advance();
         if (s->peek()) {

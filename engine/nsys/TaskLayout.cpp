@@ -52,6 +52,7 @@ paraver::TraceLayout buildTaskLayout(const std::vector<std::unique_ptr<NsysExpor
                                    static_cast<std::uint32_t>(node - layout.nodes.begin()));
         layout.tasks[task].host = p.host;
         layout.tasks[task].pid = pidOf(p.globalPid);
+        layout.tasks[task].input = static_cast<std::uint32_t>(p.report);
         auto& ctx = *contexts[p.report];
         for (auto tid : p.objects->threads) {
             std::uint32_t local = static_cast<std::uint32_t>(layout.tasks[task].rows.size()) + 1;

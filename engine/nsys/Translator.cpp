@@ -3,6 +3,7 @@
 #include "engine/common/Error.h"
 #include "engine/common/FileLimits.h"
 #include "engine/nsys/ClockAlignment.h"
+#include "engine/nsys/Distribution.h"
 #include "engine/nsys/EventTypeLabels.h"
 #include "engine/nsys/HostSources.h"
 #include "engine/nsys/MpiMessages.h"
@@ -267,17 +268,27 @@ TranslateSummary translate(const TranslateOptions& options,
                                      [](auto* k) { return std::string(k->name) == "mpi"; });
     collectNames(contexts, streamed, catalog, jobs);
 
+    // The reports whose records this process reads: all of them, or its share of a distributed run.
+    Distribution* dist = options.distribution;
+    if (dist && !options.stages.empty()) throw Error("internal error: a distributed translation with stages");
+    std::vector<std::size_t> own;
+    if (dist) {
+        own = dist->ownReports(layout);
+    } else {
+        for (std::size_t i = 0; i < inputCount; ++i) own.push_back(i);
+    }
     // Each report's sources, opened in parallel; their origins order them as the reports and kinds are.
-    std::vector<std::vector<std::unique_ptr<RecordSource>>> reportSources(inputCount);
-    forEachReport(inputCount, jobs, [&](std::size_t i) {
-        for (const auto* k : streamed) k->open(*contexts[i], reportSources[i]);
-        for (std::size_t j = 0; j < reportSources[i].size(); ++j)
-            reportSources[i][j]->setOrigin(std::uint64_t{i} << 32 | j);
+    std::vector<std::vector<std::unique_ptr<RecordSource>>> reportSources(own.size());
+    forEachReport(own.size(), jobs, [&](std::size_t k) {
+        std::size_t i = own[k];
+        for (const auto* kind : streamed) kind->open(*contexts[i], reportSources[k]);
+        for (std::size_t j = 0; j < reportSources[k].size(); ++j)
+            reportSources[k][j]->setOrigin(std::uint64_t{i} << 32 | j);
     });
     // Messages pair calls of different reports: computed up front (before workers read the reports), merged
-    // as one more source, after every report's.
+    // as one more source, after every report's (by the root alone in a distributed run).
     std::unique_ptr<RecordSource> messages;
-    if (wantMpi && reports.size() > 0) {
+    if (wantMpi && reports.size() > 0 && (!dist || dist->root())) {
         std::vector<ReportContext*> ptrs;
         std::vector<std::map<std::int64_t, std::int64_t>> ranks(reports.size());
         for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -309,9 +320,12 @@ TranslateSummary translate(const TranslateOptions& options,
         prvSink = std::make_unique<pipeline::PrvSink>(files, prefix);
         sidecar = files.add(withExt(".json"));
     }
+    // With other processes' records merged in, `also` (the analysis of this process's part) gets the local
+    // records only, beside the tee.
+    const bool remotes = dist && dist->root() && dist->traceWritten() && prvSink;
     std::vector<pipeline::RecordSink*> sinks;
     if (prvSink) sinks.push_back(prvSink.get());
-    if (also) sinks.push_back(also);
+    if (also && !remotes) sinks.push_back(also);
     if (sinks.empty()) throw Error("internal error: translate without an output");
     pipeline::Tee tee(sinks);
     std::vector<std::unique_ptr<pipeline::RecordSink>> stages(options.stages.size());
@@ -335,6 +349,7 @@ TranslateSummary translate(const TranslateOptions& options,
     info.layout = layout;
     info.timeOrdered = true; // the merge below
     head->begin(info);
+    if (remotes && also) also->begin(info);
     // One worker reads the reports on this thread, one source after the other as they merge; more read them
     // in parallel and this thread merges the reports' streams (ReportStreams): the same records in the same
     // order either way.
@@ -348,9 +363,41 @@ TranslateSummary translate(const TranslateOptions& options,
         sources = workers->streams();
     }
     if (messages) sources.push_back(std::move(messages));
-    mergeSources(sources, *head, catalog, summary, tty);
+    MergeTaps taps;
+    if (remotes) {
+        taps.localSources = sources.size();
+        taps.local = also;
+        for (auto& r : dist->remoteStreams()) sources.push_back(std::move(r));
+    } else if (dist && !dist->root() && dist->traceWritten()) {
+        taps.relay = dist;
+    }
+    auto skippedBefore = summary.skipped;
+    mergeSources(sources, *head, catalog, summary, tty, taps);
+    if (taps.relay) dist->endRelay();
     sources.clear();
     workers.reset();
+    // Sources report what they skipped as they go, so this is read after the merge.
+    for (auto i : own)
+        for (const auto& [why, rows] : contexts[i]->skipped) summary.skipped[why] += rows;
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        summary.offsets[i].skippedRows = reports[i]->skippedRows();
+        summary.offsets[i].repairedText = reports[i]->repairedText();
+        summary.offsets[i].nsysVersion = reports[i]->productVersion();
+        summary.offsets[i].host = reports[i]->host();
+    }
+    if (dist) {
+        // What this part counted and labelled while reading goes to every other process, and theirs comes
+        // here, before the labels are written.
+        PartFacts mine;
+        mine.recordsByKind = summary.recordsByKind;
+        for (const auto& [why, rows] : summary.skipped)
+            if (auto n = rows - (skippedBefore.count(why) ? skippedBefore.at(why) : 0)) mine.skipped[why] = n;
+        for (auto i : own)
+            mine.reports.push_back({static_cast<std::uint32_t>(i), summary.offsets[i].skippedRows,
+                                    summary.offsets[i].repairedText});
+        collectCatalogFacts(catalog, own, mine);
+        for (const auto& theirs : dist->exchange(mine)) applyPartFacts(theirs, catalog, summary);
+    }
     pipeline::StreamLabels labels;
     labels.writePcf = [&catalog](std::FILE* f) { catalog.writePcf(f); };
     const std::string application =
@@ -359,16 +406,8 @@ TranslateSummary translate(const TranslateOptions& options,
         paraver::writeRowFile(f, layout, application);
     };
     head->end(labels);
+    if (remotes && also) also->end(labels);
     if (prvSink) summary.bytes = prvSink->bytes();
-    // Sources report what they skipped as they go, so this is read after the merge.
-    for (auto& ctx : contexts)
-        for (const auto& [why, rows] : ctx->skipped) summary.skipped[why] += rows;
-    for (std::size_t i = 0; i < reports.size(); ++i) {
-        summary.offsets[i].skippedRows = reports[i]->skippedRows();
-        summary.offsets[i].repairedText = reports[i]->repairedText();
-        summary.offsets[i].nsysVersion = reports[i]->productVersion();
-        summary.offsets[i].host = reports[i]->host();
-    }
     if (sidecar)
         writeSidecar(files.temporary(*sidecar), withExt(".json"), withExt(".prv").filename().string(),
                      reports, kinds, summary);

@@ -17,6 +17,8 @@ class RecordSink;
 
 namespace gpueff::nsys {
 
+class Distribution;
+
 struct TranslateOptions {
     std::vector<std::filesystem::path> inputs;
     std::filesystem::path prefix;     // writes PREFIX.prv/.pcf/.row/.json (empty: no files, sinks only)
@@ -26,7 +28,7 @@ struct TranslateOptions {
     // the full translation has, in its trace time, at the cost of the pre-pass and these kinds alone (a
     // first pass that needs some records only, e.g. the span of an NVTX region for `gpueff cut --region`).
     std::set<std::string> streamedKinds;
-    bool threadNames = false;         // nsys thread names in the .row instead of THREAD a.t.n
+    bool threadNames = false; // nsys thread names in the .row instead of THREAD a.t.n
     bool progress = false;
     // Reports read in parallel by this many workers (0: one per core, std::thread::hardware_concurrency);
     // 1 reads them one after the other on the calling thread. The output does not depend on it.
@@ -40,6 +42,9 @@ struct TranslateOptions {
     // Stages between the merged stream and its sinks (cut, filter), first = nearest the merge: each is made
     // around the sink after it.
     std::vector<std::function<std::unique_ptr<pipeline::RecordSink>(pipeline::RecordSink& next)>> stages;
+    // A translation shared by several processes (Distribution.h): this process reads its own reports'
+    // records only, and `also` gets those alone. No stages then.
+    Distribution* distribution = nullptr;
 };
 
 // table -> reason -> rows: the rows of an export left out because they cannot be placed (RowValidity.h).

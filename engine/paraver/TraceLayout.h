@@ -24,6 +24,9 @@ struct Task {
     std::vector<std::uint32_t> rows;
     std::string host;      // empty when unknown
     std::int64_t pid = -1; // -1 when unknown
+    // The input it was read from (its index among the exports merged; 0 for a trace read from a file): a
+    // distributed run reads each input on one process.
+    std::uint32_t input = 0;
 };
 
 // Paraver's resource and process model of one trace: one application whose tasks are processes, each with

@@ -43,7 +43,11 @@ public:
     std::size_t units() const { return units_.size(); }
     std::uint64_t records(std::uint32_t unit) const { return units_.at(unit).records; }
     std::uint64_t bytes() const { return fileSize_; }
+    std::uint32_t unitOfRow(std::uint32_t row) const { return unitOfRow_.at(row); }
     const StreamTotals& totals() const { return totals_; }
+    // This stream is a part of a larger one (a process's share of a distributed run): from now on its
+    // totals are the whole stream's, for the parts it replays to evaluate as the whole would.
+    void setWholeTotals(StreamTotals whole) { totals_ = std::move(whole); }
     // The stream's warnings a TraceBuilder of the whole of it would give (records after the end).
     std::vector<std::string> warnings() const;
     // Replays the records of `units` in stream order into `sink`, between the stream's begin and end

@@ -9,16 +9,16 @@ namespace gpueff::cli {
 namespace {
 
 // Inputs as given on the command line: none is the sample export in data/, a .nsys-rep is exported first.
-nlohmann::json analyzeInputs(jobs::AnalyzeRequest request) {
+nlohmann::json analyzeInputs(jobs::AnalyzeRequest request, jobs::Peers* peers) {
     if (request.inputs.empty()) request.inputs.push_back(GPUEFF_SAMPLE_EXPORT);
     if (jobs::inputKind(request.inputs, "analyze") == jobs::InputKind::NsysExports) // before exporting any
         for (auto& in : request.inputs) in = exportedSqlite(in).string();
-    return jobs::analyzeToDirectory(request);
+    return jobs::analyzeToDirectory(request, peers);
 }
 
 } // namespace
 
-Action addAnalyze(CLI::App& app) {
+Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
     auto args = std::make_shared<jobs::AnalyzeRequest>();
     args->gemm = metrics::kDefaultGemmPattern;
     auto* cmd = app.add_subcommand(
@@ -32,7 +32,8 @@ Action addAnalyze(CLI::App& app) {
         "and analyzed in the same pass (--no-trace: the report only); "
         "writes DIR/report.json (docs/report.md), DIR/report.md and DIR/plots/*.svg. Without inputs, "
         "analyzes "
-        "the sample export shipped in data/.");
+        "the sample export shipped in data/. Under `mpirun -n R` (a build with MPI), the reports are shared "
+        "among the R processes and rank 0 writes the same outputs.");
     cmd->add_option("inputs", args->inputs,
                     "nsys SQLite exports (several: one run, merged like `translate`), or one Paraver trace "
                     "(.prv/.prv.gz) written by gpueff or by BSC's nsys2prv")
@@ -60,8 +61,8 @@ Action addAnalyze(CLI::App& app) {
                          "records of nsys exports the analysis holds in memory at a time (default: half the "
                          "memory available); beyond it, the analysis reads the trace in parts, one device or "
                          "process at a time, from a temporary file in the output directory");
-    return [args] {
-        analyzeInputs(*args);
+    return [args, peers] {
+        analyzeInputs(*args, peers);
         return 0;
     };
 }

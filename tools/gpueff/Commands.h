@@ -4,6 +4,7 @@
 #include "engine/nsys/ReportExport.h"
 #include "engine/paraver/OutputFiles.h"
 #include "jobs/JobInputs.h"
+#include "jobs/Peers.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -37,7 +38,7 @@ std::set<std::string> splitList(const std::string& text);
 // Each subcommand registers its options and returns the action run when it is selected.
 using Action = std::function<int()>;
 Action addTranslate(CLI::App& app);
-Action addAnalyze(CLI::App& app);
+Action addAnalyze(CLI::App& app, jobs::Peers* peers);
 Action addHistogram(CLI::App& app);
 Action addModelFactors(CLI::App& app);
 Action addCompare(CLI::App& app);

@@ -3,9 +3,20 @@
 
 #include <cstdio>
 #include <exception>
+#include <memory>
+#include <string>
 #include <unistd.h>
 
 int main(int argc, char** argv) {
+    // Started by mpirun: the processes of one distributed run (MPI initialised before the command line is
+    // read). An error on one of them ends them all, with its exit status.
+    std::unique_ptr<gpueff::jobs::Peers> peers;
+    try {
+        peers = gpueff::jobs::launchedPeers(argc, argv);
+    } catch (const gpueff::Error& e) {
+        std::fprintf(stderr, "gpueff: error: %s\n", e.what());
+        return 2;
+    }
     CLI::App app{
         "gpueff: GPU efficiency analysis of Nsight Systems traces through Paraver semantics.\n"
         "Translates nsys SQLite exports into Paraver traces (.prv/.pcf/.row) whose event types match\n"
@@ -17,7 +28,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "gpueff " GPUEFF_VERSION);
     app.require_subcommand(1);
     auto translate = gpueff::cli::addTranslate(app);
-    auto analyze = gpueff::cli::addAnalyze(app);
+    auto analyze = gpueff::cli::addAnalyze(app, peers.get());
     auto histogram = gpueff::cli::addHistogram(app);
     auto modelfactors = gpueff::cli::addModelFactors(app);
     auto compare = gpueff::cli::addCompare(app);
@@ -37,24 +48,37 @@ int main(int argc, char** argv) {
         app.exit(e); // prints CLI11's message and the --help hint
         return 2;
     }
+    bool distributed = peers && peers->size() > 1;
+    // The error lines of processes other than rank 0 say which process they come from.
+    std::string who = distributed && peers->rank() != 0
+                          ? "gpueff (rank " + std::to_string(peers->rank()) + ")"
+                          : std::string("gpueff");
+    int status = 0;
     try {
+        if (distributed && !app.got_subcommand("analyze"))
+            throw gpueff::cli::UsageError("under mpirun only `gpueff analyze` runs distributed: run " +
+                                          app.get_subcommands().front()->get_name() + " as one process");
         if (app.got_subcommand("translate")) return translate();
-        if (app.got_subcommand("analyze")) return analyze();
+        if (app.got_subcommand("analyze")) status = analyze();
         if (app.got_subcommand("histogram")) return histogram();
         if (app.got_subcommand("modelfactors")) return modelfactors();
         if (app.got_subcommand("compare")) return compare();
         if (app.got_subcommand("cut")) return cut();
         if (app.got_subcommand("filter")) return filter();
     } catch (const gpueff::cli::UsageError& e) {
-        std::fprintf(stderr, "gpueff: error: %s\n", e.what());
-        return 2;
+        std::fprintf(stderr, "%s: error: %s\n", who.c_str(), e.what());
+        status = 2;
     } catch (const gpueff::Error& e) {
         if (::isatty(STDERR_FILENO)) std::fputs("\r\x1b[K", stderr); // clear a progress line
-        std::fprintf(stderr, "gpueff: error: %s\n", e.what());
-        return 1;
+        std::fprintf(stderr, "%s: error: %s\n", who.c_str(), e.what());
+        status = 1;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "gpueff: internal error: %s\n", e.what());
-        return 3;
+        std::fprintf(stderr, "%s: internal error: %s\n", who.c_str(), e.what());
+        status = 3;
     }
-    return 0;
+    if (distributed && status != 0) {
+        std::fflush(stderr);
+        peers->abort(status);
+    }
+    return status;
 }

@@ -1,0 +1,71 @@
+#pragma once
+// A translation shared by several processes (`mpirun -n R gpueff analyze`, jobs/DistributedAnalysis). Every
+// process runs the pre-pass and the names pass over every report, so that all of them build the same layout,
+// clock alignment and numbering of values without sending any of it; then each reads the records of its own
+// reports only. The root process merges the MPI messages and, when trace files are written, the records the
+// others relay with their merge keys: the one stream a single process would have written.
+#include "engine/nsys/RecordSource.h"
+#include "engine/nsys/Translator.h"
+#include "engine/paraver/EventCatalog.h"
+#include "engine/paraver/TraceLayout.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpueff::nsys {
+
+// What one process learnt while reading its own reports that the trace as a whole needs: records by kind,
+// rows skipped, the rows skipped and text repaired per report, the labels its reports gave while their
+// records were read (GPU metric names, MPI calls), the event types its records used.
+struct PartFacts {
+    std::map<std::string, std::uint64_t> recordsByKind, skipped;
+    struct Report {
+        std::uint32_t index = 0;
+        SkippedRows skippedRows;
+        std::map<std::string, std::uint64_t> repairedText;
+    };
+    std::vector<Report> reports;
+    struct TypeLabel {
+        std::uint32_t type = 0, from = 0;
+        std::string label;
+    };
+    struct ValueLabel {
+        std::uint32_t type = 0, from = 0;
+        std::int64_t value = 0;
+        std::string label;
+    };
+    std::vector<TypeLabel> typeLabels;
+    std::vector<ValueLabel> valueLabels;
+    std::vector<std::uint32_t> usedTypes;
+};
+
+class Distribution {
+public:
+    virtual ~Distribution() = default;
+    // The reports whose records this process reads, chosen from the layout every process computed alike.
+    virtual std::vector<std::size_t> ownReports(const paraver::TraceLayout& layout) = 0;
+    // The root merges the MPI messages (lines between reports) and writes the trace files when asked to.
+    virtual bool root() const = 0;
+    // Whether the root writes trace files: the others then relay every record they merge.
+    virtual bool traceWritten() const = 0;
+    // Root, writing the trace: the other processes' record streams, merged into the trace files only.
+    virtual std::vector<std::unique_ptr<RecordSource>> remoteStreams() = 0;
+    // The others, when the trace is written: each record merged here with its merge key, then the end.
+    virtual void relay(const TraceRecord& record, std::uint64_t sequence, std::uint64_t origin) = 0;
+    virtual void endRelay() = 0;
+    // After the merge, on every process: the other processes' facts.
+    virtual std::vector<PartFacts> exchange(const PartFacts& mine) = 0;
+};
+
+// The labels of `catalog` given by the writers of `reports` (EventCatalog's `from`: 1 + report index), and
+// the event types it marked used.
+void collectCatalogFacts(const paraver::EventCatalog& catalog, const std::vector<std::size_t>& reports,
+                         PartFacts& facts);
+// Another process's facts into this one's catalogue and summary: the result does not depend on the order
+// in which processes' facts are applied (the catalogue's writer ranks decide between labels).
+void applyPartFacts(const PartFacts& facts, paraver::EventCatalog& catalog, TranslateSummary& summary);
+
+} // namespace gpueff::nsys

@@ -1,0 +1,75 @@
+#include "engine/nsys/RecordBlocks.h"
+
+#include <cstring>
+
+namespace gpueff::nsys {
+
+using paraver::TraceRecord;
+
+namespace {
+
+template <typename T>
+void put(unsigned char*& p, const T& v) {
+    std::memcpy(p, &v, sizeof v);
+    p += sizeof v;
+}
+template <typename T>
+void get(const unsigned char*& p, T& v) {
+    std::memcpy(&v, p, sizeof v);
+    p += sizeof v;
+}
+
+} // namespace
+
+std::size_t encodeRecord(const TraceRecord& r, std::uint64_t sequence, std::uint64_t origin,
+                         unsigned char* out) {
+    unsigned char* p = out;
+    put(p, sequence);
+    put(p, origin);
+    put(p, r.time);
+    put(p, r.row);
+    put(p, static_cast<std::uint8_t>(r.order));
+    put(p, static_cast<std::uint8_t>(r.isCommunication));
+    put(p, r.pairCount);
+    for (std::uint8_t i = 0; i < r.pairCount; ++i) {
+        put(p, r.pairs[i].type);
+        put(p, r.pairs[i].value);
+    }
+    if (r.isCommunication) {
+        const auto& c = r.comm;
+        put(p, c.sendRow);
+        put(p, c.recvRow);
+        for (auto v : {c.logicalSend, c.physicalSend, c.logicalRecv, c.physicalRecv, c.size, c.tag})
+            put(p, v);
+    }
+    return static_cast<std::size_t>(p - out);
+}
+
+std::size_t decodeRecord(const unsigned char* in, TraceRecord& r, std::uint64_t& sequence,
+                         std::uint64_t& origin) {
+    const unsigned char* p = in;
+    std::uint8_t order = 0, comm = 0;
+    get(p, sequence);
+    get(p, origin);
+    get(p, r.time);
+    get(p, r.row);
+    get(p, order);
+    get(p, comm);
+    get(p, r.pairCount);
+    r.order = static_cast<paraver::RecordOrder>(order);
+    r.isCommunication = comm != 0;
+    for (std::uint8_t i = 0; i < r.pairCount; ++i) {
+        get(p, r.pairs[i].type);
+        get(p, r.pairs[i].value);
+    }
+    if (r.isCommunication) {
+        auto& c = r.comm;
+        get(p, c.sendRow);
+        get(p, c.recvRow);
+        for (auto* v : {&c.logicalSend, &c.physicalSend, &c.logicalRecv, &c.physicalRecv, &c.size, &c.tag})
+            get(p, *v);
+    }
+    return static_cast<std::size_t>(p - in);
+}
+
+} // namespace gpueff::nsys

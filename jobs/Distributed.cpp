@@ -1,0 +1,187 @@
+#include "jobs/Distributed.h"
+
+#include "engine/common/Error.h"
+#include "engine/nsys/RecordBlocks.h"
+#include "jobs/PartCodec.h"
+#include "metrics/DeviceActivity.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace gpueff::jobs {
+
+namespace {
+
+// Records travel to rank 0 in blocks of this size: few messages, and a bounded amount in flight.
+constexpr std::size_t kRelayBlockBytes = 256 * 1024;
+
+// Rank 0's view of one other process's records: decoded from its blocks as the merge asks for them.
+class RemoteStream : public nsys::RecordSource {
+public:
+    RemoteStream(Peers& peers, int from) : RecordSource(Relay{}), peers_(peers), from_(from) {}
+    std::string name() const override { return "process " + std::to_string(from_); }
+    // What it relayed is counted by its own process (PartFacts), not here.
+    void count(std::uint64_t, std::map<std::string, std::uint64_t>&,
+               std::map<std::string, std::uint64_t>&) const override {}
+
+protected:
+    bool fill(nsys::TraceRecord& out) override {
+        while (offset_ == block_.size()) {
+            if (ended_) return false;
+            block_ = peers_.receiveBlock(from_);
+            offset_ = 0;
+            ended_ = block_.empty();
+        }
+        std::uint64_t sequence = 0, origin = 0;
+        offset_ += nsys::decodeRecord(reinterpret_cast<const unsigned char*>(block_.data()) + offset_, out,
+                                      sequence, origin);
+        relayKey(sequence, origin);
+        return true;
+    }
+
+private:
+    Peers& peers_;
+    int from_;
+    std::string block_;
+    std::size_t offset_ = 0;
+    bool ended_ = false;
+};
+
+} // namespace
+
+std::vector<int> assignReports(const paraver::TraceLayout& layout, const std::vector<std::uint64_t>& sizes,
+                               int processes) {
+    const std::size_t n = sizes.size();
+    std::vector<std::size_t> parent(n);
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&parent](std::size_t i) {
+        while (parent[i] != i) i = parent[i] = parent[parent[i]];
+        return i;
+    };
+    auto units = metrics::analysisUnits(metrics::deviceLayout(layout), layout.rows.size());
+    std::vector<std::size_t> inputOfUnit(units.size(), SIZE_MAX);
+    for (std::size_t r = 0; r < layout.rows.size(); ++r) {
+        std::size_t input = layout.tasks.at(layout.rows[r].task).input,
+                    &seen = inputOfUnit.at(units.ofRow[r]);
+        if (seen == SIZE_MAX)
+            seen = input;
+        else
+            parent[find(input)] = find(seen);
+    }
+    struct Group {
+        std::uint64_t size = 0;
+        std::size_t first = SIZE_MAX;
+        std::vector<std::size_t> inputs;
+    };
+    std::map<std::size_t, Group> byRoot;
+    for (std::size_t i = 0; i < n; ++i) {
+        auto& g = byRoot[find(i)];
+        g.size += sizes[i];
+        g.first = std::min(g.first, i);
+        g.inputs.push_back(i);
+    }
+    std::vector<Group> groups;
+    for (auto& [root, g] : byRoot) groups.push_back(std::move(g));
+    std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+        return a.size != b.size ? a.size > b.size : a.first < b.first;
+    });
+    std::vector<std::uint64_t> load(static_cast<std::size_t>(processes), 0);
+    std::vector<int> rankOf(n, 0);
+    for (const auto& g : groups) {
+        auto least = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+        load[static_cast<std::size_t>(least)] += g.size;
+        for (auto i : g.inputs) rankOf[i] = least;
+    }
+    return rankOf;
+}
+
+PeerDistribution::PeerDistribution(Peers& peers, std::vector<std::filesystem::path> inputs, bool traceWritten,
+                                   std::function<void(const std::string&)> log)
+    : peers_(peers), inputs_(std::move(inputs)), traceWritten_(traceWritten), log_(std::move(log)) {}
+
+std::vector<std::size_t> PeerDistribution::ownReports(const paraver::TraceLayout& layout) {
+    std::vector<std::uint64_t> sizes;
+    for (const auto& in : inputs_) {
+        std::error_code ec;
+        auto size = std::filesystem::file_size(in, ec);
+        sizes.push_back(ec ? 0 : size);
+    }
+    auto rankOf = assignReports(layout, sizes, peers_.size());
+    std::vector<std::size_t> perRank(static_cast<std::size_t>(peers_.size()), 0);
+    own_.clear();
+    for (std::size_t i = 0; i < rankOf.size(); ++i) {
+        ++perRank[static_cast<std::size_t>(rankOf[i])];
+        if (rankOf[i] == peers_.rank()) own_.push_back(i);
+    }
+    if (log_ && root()) {
+        std::string counts;
+        for (auto c : perRank) counts += (counts.empty() ? "" : ", ") + std::to_string(c);
+        log_("distributed over " + std::to_string(peers_.size()) +
+             " processes (reports per process: " + counts + ")");
+    }
+    return own_;
+}
+
+std::vector<std::unique_ptr<nsys::RecordSource>> PeerDistribution::remoteStreams() {
+    std::vector<std::unique_ptr<nsys::RecordSource>> out;
+    for (int r = 1; r < peers_.size(); ++r) out.push_back(std::make_unique<RemoteStream>(peers_, r));
+    return out;
+}
+
+void PeerDistribution::relay(const nsys::TraceRecord& record, std::uint64_t sequence, std::uint64_t origin) {
+    if (block_.empty()) block_.resize(kRelayBlockBytes);
+    if (used_ + nsys::kMaxEncodedRecordBytes > block_.size()) {
+        peers_.sendBlock(std::string_view(block_.data(), used_));
+        used_ = 0;
+    }
+    used_ +=
+        nsys::encodeRecord(record, sequence, origin, reinterpret_cast<unsigned char*>(block_.data()) + used_);
+}
+
+void PeerDistribution::endRelay() {
+    if (used_ > 0) peers_.sendBlock(std::string_view(block_.data(), used_));
+    used_ = 0;
+    peers_.sendBlock({});
+}
+
+std::vector<nsys::PartFacts> PeerDistribution::exchange(const nsys::PartFacts& mine) {
+    auto all = peers_.allGather(encodePartFacts(mine));
+    std::vector<nsys::PartFacts> others;
+    for (std::size_t r = 0; r < all.size(); ++r)
+        if (static_cast<int>(r) != peers_.rank()) others.push_back(decodePartFacts(all[r]));
+    return others;
+}
+
+metrics::WindowEvidence PeerAnalysis::combineWindow(const metrics::WindowEvidence& mine) {
+    metrics::WindowEvidence whole;
+    for (const auto& bytes : peers_.allGather(encodeWindowEvidence(mine)))
+        whole.combine(decodeWindowEvidence(bytes));
+    return whole;
+}
+
+bool PeerAnalysis::gatherPartials(const std::vector<std::size_t>& devices,
+                                  const std::vector<std::size_t>& tasks,
+                                  std::vector<metrics::DevicePartial>& devicePartials,
+                                  std::vector<metrics::TaskPartial>& taskPartials) {
+    Partials mine;
+    if (peers_.rank() != 0) {
+        for (auto d : devices) mine.devices.emplace_back(d, devicePartials.at(d));
+        for (auto t : tasks) mine.tasks.emplace_back(t, taskPartials.at(t));
+    }
+    auto all = peers_.gather(encodePartials(mine));
+    if (peers_.rank() != 0) return false;
+    for (std::size_t r = 1; r < all.size(); ++r) {
+        auto theirs = decodePartials(all[r]);
+        for (auto& [d, p] : theirs.devices) devicePartials.at(d) = std::move(p);
+        for (auto& [t, p] : theirs.tasks) taskPartials.at(t) = std::move(p);
+    }
+    return true;
+}
+
+pipeline::StreamTotals wholeTotals(Peers& peers, const pipeline::StreamTotals& mine) {
+    std::vector<pipeline::StreamTotals> parts;
+    for (const auto& bytes : peers.allGather(encodeTotals(mine))) parts.push_back(decodeTotals(bytes));
+    return combineTotals(parts);
+}
+
+} // namespace gpueff::jobs

@@ -1,0 +1,147 @@
+#include "jobs/PartCodec.h"
+
+#include "engine/common/Error.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+// The structures' fields by name, in their own namespaces so that nlohmann finds them (argument-dependent
+// lookup); defined here, beside the one encoding that uses them.
+namespace gpueff::nsys {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PartFacts::Report, index, skippedRows, repairedText)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PartFacts::TypeLabel, type, from, label)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PartFacts::ValueLabel, type, from, value, label)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PartFacts, recordsByKind, skipped, reports, typeLabels, valueLabels,
+                                   usedTypes)
+} // namespace gpueff::nsys
+
+namespace gpueff::pipeline {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StreamTotals::Tag, lines, physicalSendDiffers)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StreamTotals, lastRecordTime, recordsAfterEnd, eventTypes, communications)
+} // namespace gpueff::pipeline
+
+namespace gpueff::metrics {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(WindowEvidence, activityBegin, activityEnd, regionFirst, regionLast)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceTimes, compute, nccl, memory, kernels, memoryOperations)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Efficiency::PerDevice, useful, communication, idle)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceConcurrency, inFlight, inFlightWithMemory, queued, overlap,
+                                   communication)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Timeline::Device, inFlight, useful, communication)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NcclKernelOverlap, device, kernel, instances, time, overlapped)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TensorCoreProfile::Row, task, device, percent)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(KernelRow, name, total, min, max, instances, timePercent, average, median,
+                                   stddev)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GapSummary, count, hostWaitCount, kernelWaitCount, total, hostWait,
+                                   kernelWait)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TaskPartial, blocking, mpi)
+
+void to_json(nlohmann::json& j, const DevicePartial& p) {
+    j = {{"times", p.times},
+         {"asCommunication", p.asCommunication},
+         {"asUseful", p.asUseful},
+         {"concurrency", p.concurrency},
+         {"timeline", p.timeline},
+         {"ncclOverlap", p.ncclOverlap},
+         {"tensorCore", p.tensorCore ? nlohmann::json(*p.tensorCore) : nlohmann::json()},
+         {"gemms", p.gemms},
+         {"kernelSummary", p.kernelSummary},
+         {"durations", p.durations},
+         {"gaps", p.gaps},
+         {"overlappingRecords", p.overlappingRecords}};
+}
+
+void from_json(const nlohmann::json& j, DevicePartial& p) {
+    j.at("times").get_to(p.times);
+    j.at("asCommunication").get_to(p.asCommunication);
+    j.at("asUseful").get_to(p.asUseful);
+    j.at("concurrency").get_to(p.concurrency);
+    j.at("timeline").get_to(p.timeline);
+    j.at("ncclOverlap").get_to(p.ncclOverlap);
+    if (const auto& t = j.at("tensorCore"); !t.is_null()) p.tensorCore = t.get<TensorCoreProfile::Row>();
+    j.at("gemms").get_to(p.gemms);
+    j.at("kernelSummary").get_to(p.kernelSummary);
+    j.at("durations").get_to(p.durations);
+    j.at("gaps").get_to(p.gaps);
+    j.at("overlappingRecords").get_to(p.overlappingRecords);
+}
+} // namespace gpueff::metrics
+
+namespace gpueff::jobs {
+
+namespace {
+
+// MessagePack keeps every integer and double exactly (a double as float64 unless float32 holds it exactly).
+template <typename T>
+std::string encode(const T& value) {
+    auto bytes = nlohmann::json::to_msgpack(nlohmann::json(value));
+    return std::string(bytes.begin(), bytes.end());
+}
+
+// The bytes come from another process of the same run, never from a user: a failure is a bug.
+template <typename T>
+T decode(const std::string& bytes, const char* what) {
+    try {
+        return nlohmann::json::from_msgpack(bytes).get<T>();
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(std::string("internal error: a peer process sent unreadable ") + what + ": " + e.what());
+    }
+}
+
+} // namespace
+
+std::string encodePartFacts(const nsys::PartFacts& facts) {
+    return encode(facts);
+}
+nsys::PartFacts decodePartFacts(const std::string& bytes) {
+    return decode<nsys::PartFacts>(bytes, "translation facts");
+}
+
+std::string encodeTotals(const pipeline::StreamTotals& totals) {
+    return encode(totals);
+}
+pipeline::StreamTotals decodeTotals(const std::string& bytes) {
+    return decode<pipeline::StreamTotals>(bytes, "stream totals");
+}
+
+pipeline::StreamTotals combineTotals(const std::vector<pipeline::StreamTotals>& parts) {
+    pipeline::StreamTotals whole;
+    for (const auto& p : parts) {
+        whole.lastRecordTime = std::max(whole.lastRecordTime, p.lastRecordTime);
+        whole.recordsAfterEnd += p.recordsAfterEnd;
+        whole.eventTypes.insert(whole.eventTypes.end(), p.eventTypes.begin(), p.eventTypes.end());
+        for (const auto& [tag, t] : p.communications) {
+            auto& w = whole.communications[tag];
+            w.lines += t.lines;
+            w.physicalSendDiffers = w.physicalSendDiffers || t.physicalSendDiffers;
+        }
+    }
+    std::sort(whole.eventTypes.begin(), whole.eventTypes.end());
+    whole.eventTypes.erase(std::unique(whole.eventTypes.begin(), whole.eventTypes.end()),
+                           whole.eventTypes.end());
+    return whole;
+}
+
+std::string encodeWindowEvidence(const metrics::WindowEvidence& evidence) {
+    return encode(evidence);
+}
+metrics::WindowEvidence decodeWindowEvidence(const std::string& bytes) {
+    return decode<metrics::WindowEvidence>(bytes, "window evidence");
+}
+
+std::string encodePartials(const Partials& partials) {
+    return encode(nlohmann::json{{"devices", partials.devices}, {"tasks", partials.tasks}});
+}
+Partials decodePartials(const std::string& bytes) {
+    auto j = decode<nlohmann::json>(bytes, "partial results");
+    Partials p;
+    try {
+        j.at("devices").get_to(p.devices);
+        j.at("tasks").get_to(p.tasks);
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(std::string("internal error: a peer process sent unreadable partial results: ") +
+                    e.what());
+    }
+    return p;
+}
+
+} // namespace gpueff::jobs
