@@ -144,12 +144,26 @@ void PeerDistribution::endRelay() {
     peers_.sendBlock({});
 }
 
-std::vector<nsys::PartFacts> PeerDistribution::exchange(const nsys::PartFacts& mine) {
-    auto all = peers_.allGather(encodePartFacts(mine));
-    std::vector<nsys::PartFacts> others;
+namespace {
+
+// Every other process's part of an all-gather, decoded.
+template <typename T>
+std::vector<T> others(Peers& peers, const std::string& mine, T (*decode)(const std::string&)) {
+    auto all = peers.allGather(mine);
+    std::vector<T> out;
     for (std::size_t r = 0; r < all.size(); ++r)
-        if (static_cast<int>(r) != peers_.rank()) others.push_back(decodePartFacts(all[r]));
-    return others;
+        if (static_cast<int>(r) != peers.rank()) out.push_back(decode(all[r]));
+    return out;
+}
+
+} // namespace
+
+std::vector<nsys::NameFacts> PeerDistribution::exchangeNames(const nsys::NameFacts& mine) {
+    return others(peers_, encodeNameFacts(mine), decodeNameFacts);
+}
+
+std::vector<nsys::PartFacts> PeerDistribution::exchange(const nsys::PartFacts& mine) {
+    return others(peers_, encodePartFacts(mine), decodePartFacts);
 }
 
 metrics::WindowEvidence PeerAnalysis::combineWindow(const metrics::WindowEvidence& mine) {

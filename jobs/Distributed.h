@@ -1,10 +1,10 @@
 #pragma once
 // `mpirun -n R gpueff analyze`: the translation and the analysis shared by R processes (jobs/Peers.h).
-// Every process runs the pre-pass and the names pass over every report (nsys/Distribution.h), then reads the
-// records of its share of the reports into its own analysis units; the window's evidence and the stream's
-// totals are combined over the processes, each computes the partial results of its own devices and tasks,
-// and rank 0 reduces them into the report, the same as one process would write. When the trace is written,
-// rank 0 merges the records the others relay into the one .prv.
+// Every process runs the pre-pass over every report (nsys/Distribution.h) and the names pass over its share
+// of the reports (the names are exchanged), then reads the records of its share into its own analysis units;
+// the window's evidence and the stream's totals are combined over the processes, each computes the partial
+// results of its own devices and tasks, and rank 0 reduces them into the report, the same as one process
+// would write. When the trace is written, rank 0 merges the records the others relay into the one .prv.
 #include "engine/nsys/Distribution.h"
 #include "engine/pipeline/ShardSpill.h"
 #include "jobs/Peers.h"
@@ -35,6 +35,7 @@ public:
     std::vector<std::unique_ptr<nsys::RecordSource>> remoteStreams() override;
     void relay(const nsys::TraceRecord& record, std::uint64_t sequence, std::uint64_t origin) override;
     void endRelay() override;
+    std::vector<nsys::NameFacts> exchangeNames(const nsys::NameFacts& mine) override;
     std::vector<nsys::PartFacts> exchange(const nsys::PartFacts& mine) override;
 
     const std::vector<std::size_t>& own() const { return own_; }

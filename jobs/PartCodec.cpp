@@ -8,6 +8,8 @@
 // The structures' fields by name, in their own namespaces so that nlohmann finds them (argument-dependent
 // lookup); defined here, beside the one encoding that uses them.
 namespace gpueff::nsys {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NameFacts::Family, types, names)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NameFacts, families)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PartFacts::Report, index, skippedRows, repairedText)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PartFacts::TypeLabel, type, from, label)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PartFacts::ValueLabel, type, from, value, label)
@@ -94,6 +96,13 @@ std::string encodePartFacts(const nsys::PartFacts& facts) {
 }
 nsys::PartFacts decodePartFacts(const std::string& bytes) {
     return decode<nsys::PartFacts>(bytes, "translation facts");
+}
+
+std::string encodeNameFacts(const nsys::NameFacts& facts) {
+    return encode(facts);
+}
+nsys::NameFacts decodeNameFacts(const std::string& bytes) {
+    return decode<nsys::NameFacts>(bytes, "names");
 }
 
 std::string encodeTotals(const pipeline::StreamTotals& totals) {

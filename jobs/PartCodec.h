@@ -16,6 +16,9 @@ namespace gpueff::jobs {
 std::string encodePartFacts(const nsys::PartFacts& facts);
 nsys::PartFacts decodePartFacts(const std::string& bytes);
 
+std::string encodeNameFacts(const nsys::NameFacts& facts);
+nsys::NameFacts decodeNameFacts(const std::string& bytes);
+
 std::string encodeTotals(const pipeline::StreamTotals& totals);
 pipeline::StreamTotals decodeTotals(const std::string& bytes);
 // The totals of the whole stream from those of its parts (disjoint records).

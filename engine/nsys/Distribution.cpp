@@ -1,6 +1,7 @@
 #include "engine/nsys/Distribution.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace gpueff::nsys {
 
@@ -15,6 +16,30 @@ void collectCatalogFacts(const paraver::EventCatalog& catalog, const std::vector
         if (own(info.labelFrom)) facts.typeLabels.push_back({type, info.labelFrom, info.label});
         for (const auto& [value, from] : info.fixedFrom)
             if (own(from)) facts.valueLabels.push_back({type, from, value, info.fixed.at(value)});
+    }
+}
+
+NameFacts collectNameFacts(const paraver::EventCatalog& catalog) {
+    std::map<const NameDictionary*, NameFacts::Family> byFamily;
+    for (const auto& [type, info] : catalog.types())
+        if (info.names) byFamily[info.names].types.push_back(type);
+    NameFacts facts;
+    for (auto& [names, family] : byFamily) {
+        if (names->empty()) continue;
+        family.names.reserve(names->size());
+        names->forEachByValue(
+            [&family](std::int64_t, std::string_view name) { family.names.emplace_back(name); });
+        facts.families.push_back(std::move(family));
+    }
+    return facts;
+}
+
+void applyNameFacts(const NameFacts& facts, paraver::EventCatalog& catalog) {
+    for (const auto& family : facts.families) {
+        auto first = family.types.front();
+        for (std::size_t i = 1; i < family.types.size(); ++i) catalog.joinFamily(family.types[i], first);
+        auto& names = catalog.names(first);
+        for (const auto& name : family.names) names.valueOf(name);
     }
 }
 

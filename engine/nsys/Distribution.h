@@ -42,6 +42,16 @@ struct PartFacts {
     std::vector<std::uint32_t> usedTypes;
 };
 
+// The names one process's reports use, by family of event types (types sharing one value space), gathered
+// by its names pass: every process adds every other's before values are numbered, so all number alike.
+struct NameFacts {
+    struct Family {
+        std::vector<std::uint32_t> types; // the family's types; the first is the one names are added under
+        std::vector<std::string> names;
+    };
+    std::vector<Family> families;
+};
+
 class Distribution {
 public:
     virtual ~Distribution() = default;
@@ -56,9 +66,16 @@ public:
     // The others, when the trace is written: each record merged here with its merge key, then the end.
     virtual void relay(const TraceRecord& record, std::uint64_t sequence, std::uint64_t origin) = 0;
     virtual void endRelay() = 0;
+    // After the names pass of its own reports, on every process: the other processes' names.
+    virtual std::vector<NameFacts> exchangeNames(const NameFacts& mine) = 0;
     // After the merge, on every process: the other processes' facts.
     virtual std::vector<PartFacts> exchange(const PartFacts& mine) = 0;
 };
+
+// The names `catalog` has collected, by family; another process's names added to `catalog` (still
+// collecting: before EventCatalog::assignValues).
+NameFacts collectNameFacts(const paraver::EventCatalog& catalog);
+void applyNameFacts(const NameFacts& facts, paraver::EventCatalog& catalog);
 
 // The labels of `catalog` given by the writers of `reports` (EventCatalog's `from`: 1 + report index), and
 // the event types it marked used.

@@ -96,11 +96,13 @@ bool hasGpuActivity(const NsysExport& ex) {
 // writing pass reads (same queries, same decoding), so no name can be missed; what it counts is discarded.
 // Reports run in parallel: the catalogue collects names from several threads, and the values assigned do
 // not depend on the order names arrive in.
-void collectNames(std::vector<std::unique_ptr<ReportContext>>& contexts,
-                  const std::vector<const SourceKind*>& kinds, paraver::EventCatalog& catalog,
-                  unsigned jobs) {
-    forEachReport(contexts.size(), jobs, [&](std::size_t i) {
-        auto& ctx = contexts[i];
+// Of a distributed translation, each process runs it over its own reports and the names are exchanged
+// before values are numbered (Distribution.h).
+void collectNames(std::vector<std::unique_ptr<ReportContext>>& contexts, const std::vector<std::size_t>& own,
+                  const std::vector<const SourceKind*>& kinds, paraver::EventCatalog& catalog, unsigned jobs,
+                  Distribution* dist) {
+    forEachReport(own.size(), jobs, [&](std::size_t n) {
+        auto& ctx = contexts[own[n]];
         auto repaired = ctx->report.repairedText();
         std::vector<std::unique_ptr<RecordSource>> sources;
         for (const auto* k : kinds)
@@ -111,6 +113,9 @@ void collectNames(std::vector<std::unique_ptr<ReportContext>>& contexts,
         ctx->report.restoreRepairedText(std::move(repaired));
         ctx->startWriting();
     });
+    if (dist)
+        for (const auto& theirs : dist->exchangeNames(collectNameFacts(catalog)))
+            applyNameFacts(theirs, catalog);
     catalog.assignValues();
 }
 
@@ -266,8 +271,6 @@ TranslateSummary translate(const TranslateOptions& options,
         if (options.streamedKinds.empty() || options.streamedKinds.count(k->name)) streamed.push_back(k);
     wantMpi = wantMpi && std::any_of(streamed.begin(), streamed.end(),
                                      [](auto* k) { return std::string(k->name) == "mpi"; });
-    collectNames(contexts, streamed, catalog, jobs);
-
     // The reports whose records this process reads: all of them, or its share of a distributed run.
     Distribution* dist = options.distribution;
     if (dist && !options.stages.empty()) throw Error("internal error: a distributed translation with stages");
@@ -277,6 +280,8 @@ TranslateSummary translate(const TranslateOptions& options,
     } else {
         for (std::size_t i = 0; i < inputCount; ++i) own.push_back(i);
     }
+    collectNames(contexts, own, streamed, catalog, jobs, dist);
+
     // Each report's sources, opened in parallel; their origins order them as the reports and kinds are.
     std::vector<std::vector<std::unique_ptr<RecordSource>>> reportSources(own.size());
     forEachReport(own.size(), jobs, [&](std::size_t k) {
