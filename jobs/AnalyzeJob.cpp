@@ -87,6 +87,8 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
     o.progress = !request.quiet && root;
     o.jobs = request.jobs;
     o.warn = warn;
+    // Without the trace files, the analysis needs each row's records in order only: reports read in turn.
+    o.rowOrderOnly = !request.writeTrace;
     std::unique_ptr<PeerDistribution> distribution;
     if (peers) {
         distribution = std::make_unique<PeerDistribution>(*peers, inputs, request.writeTrace, log);

@@ -129,3 +129,37 @@ TEST_CASE("ShardSpill: a replay gives the chosen units' records in stream order,
     for (const auto& r : third.records) times.push_back(r.time);
     CHECK(times == std::vector<std::int64_t>{5, 150});
 }
+
+TEST_CASE("analyze --no-trace reads the reports in turn and gives the report of the merged stream") {
+    // With the trace files, every report is open at once and merged into one time order; without them the
+    // reports are read one after the other (-j at a time) and only each row's order is kept. Every figure
+    // must be the same, with one worker and with two, on several reports of one run.
+    auto d = dataDir() / "nsys";
+    std::string all;
+    for (const auto& e : realExports()) all += " " + quoted(e);
+    auto dir = tempDir("in-turn-inputs");
+    auto pair =
+        quoted(buildDatabase(sourceDir() / "data" / "synthetic" / "mpi_rank0.sql", dir / "r0.sqlite")) + " " +
+        quoted(buildDatabase(sourceDir() / "data" / "synthetic" / "mpi_rank1.sql", dir / "r1.sqlite"));
+    for (const auto& [args, name] : std::vector<std::pair<std::string, std::string>>{
+             {all, "all"}, {pair, "mpi-pair"}, {all + " --region saxpy", "region"}}) {
+        CAPTURE(name);
+        auto merged = tempDir("in-turn-merged-" + name);
+        auto r = run(gpueffBinary().string() + " analyze -q --name t " + args + " -o " + quoted(merged));
+        REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+        auto expected = readText(merged / "report.json");
+        auto prv = (merged / "t.prv").string();
+        for (std::size_t at; (at = expected.find(prv)) != std::string::npos;)
+            expected.replace(at, prv.size(), "");
+        for (const char* jobs : {"1", "2"}) {
+            CAPTURE(jobs);
+            auto inTurn = tempDir("in-turn-" + name + "-" + jobs);
+            auto s = run(gpueffBinary().string() + " analyze -q --no-trace -j " + jobs + " " + args + " -o " +
+                         quoted(inTurn));
+            REQUIRE_MESSAGE(s.exitCode == 0, s.output);
+            // The report names the trace it describes: the .prv, none without one.
+            auto got = readText(inTurn / "report.json");
+            CHECK(got == expected);
+        }
+    }
+}

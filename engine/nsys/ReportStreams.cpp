@@ -47,7 +47,8 @@ public:
                std::map<std::string, std::uint64_t>& skipped) const override {
         // Read once the stream is exhausted: its worker has finished (seen under the lock in next()).
         const Report& r = owner_.reports_[report_];
-        for (std::size_t i = 0; i < r.sources.size(); ++i) r.sources[i]->count(r.written[i], byKind, skipped);
+        for (const auto& [kind, n] : r.byKind) byKind[kind] += n;
+        for (const auto& [why, n] : r.skipped) skipped[why] += n;
     }
 
 protected:
@@ -71,13 +72,14 @@ private:
 };
 
 ReportStreams::ReportStreams(std::vector<std::vector<std::unique_ptr<RecordSource>>> sources,
-                             unsigned workers)
-    : reports_(sources.size()) {
+                             unsigned workers, bool inTurn)
+    : reports_(sources.size()), inTurn_(inTurn) {
     for (std::size_t r = 0; r < sources.size(); ++r) {
         reports_[r].sources = std::move(sources[r]);
         reports_[r].written.assign(reports_[r].sources.size(), 0);
     }
     std::size_t threads = std::min<std::size_t>(std::max(workers, 1u), reports_.size());
+    window_ = std::max<std::size_t>(threads, 1); // before any worker looks at it
     try {
         for (std::size_t t = 0; t < threads; ++t) workers_.emplace_back([this] { work(); });
     } catch (...) {
@@ -107,7 +109,8 @@ std::vector<std::unique_ptr<RecordSource>> ReportStreams::streams() {
 }
 
 ReportStreams::Report* ReportStreams::pick() {
-    auto eligible = [](const Report& r) {
+    auto eligible = [this](const Report& r) {
+        if (inTurn_ && static_cast<std::size_t>(&r - reports_.data()) >= frontier_ + window_) return false;
         return !r.busy && !r.finished && r.ready.size() < kBlocksPerReport;
     };
     if (waitingFor_ != SIZE_MAX && eligible(reports_[waitingFor_])) return &reports_[waitingFor_];
@@ -139,6 +142,12 @@ void ReportStreams::work() {
             if (!block) block = std::make_unique<Block>();
             block->used = 0;
             more = produce(*r, *block);
+            if (!more) {
+                // Its end: what it counted is kept, its sources (and their SQLite statements) closed.
+                for (std::size_t i = 0; i < r->sources.size(); ++i)
+                    r->sources[i]->count(r->written[i], r->byKind, r->skipped);
+                r->sources.clear();
+            }
         } catch (...) {
             error = std::current_exception();
         }
@@ -209,6 +218,10 @@ std::unique_ptr<ReportStreams::Block> ReportStreams::next(std::size_t r, std::un
         auto error = report.error;
         lock.unlock();
         std::rethrow_exception(error);
+    }
+    if (inTurn_ && frontier_ <= r) {
+        frontier_ = r + 1; // the next report may start
+        work_.notify_all();
     }
     return nullptr;
 }

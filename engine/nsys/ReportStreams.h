@@ -6,6 +6,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -30,8 +31,11 @@ class ReportStreams {
 public:
     static constexpr std::size_t kBlockBytes = 32 * 1024, kBlocksPerReport = 3;
 
-    // sources[r]: the opened sources of report r (their origins set); workers start at once.
-    ReportStreams(std::vector<std::vector<std::unique_ptr<RecordSource>>> sources, unsigned workers);
+    // sources[r]: the opened sources of report r (their origins set); workers start at once. `inTurn`: the
+    // streams are read one after the other, so workers read only the next `workers` reports and memory
+    // does not grow with the number of reports.
+    ReportStreams(std::vector<std::vector<std::unique_ptr<RecordSource>>> sources, unsigned workers,
+                  bool inTurn = false);
     ~ReportStreams(); // stops the workers (after their current block) and joins them
     ReportStreams(const ReportStreams&) = delete;
     ReportStreams& operator=(const ReportStreams&) = delete;
@@ -51,6 +55,8 @@ private:
         std::vector<std::uint64_t> written;
         std::int64_t lastTime = INT64_MIN;
         bool started = false;
+        // What its sources counted, kept when they are closed at its end (their statements' memory freed).
+        std::map<std::string, std::uint64_t> byKind, skipped;
         // Under mutex_.
         std::deque<std::unique_ptr<Block>> ready;
         std::vector<std::unique_ptr<Block>> spare;
@@ -70,6 +76,9 @@ private:
     std::mutex mutex_;
     std::condition_variable work_, ready_;
     std::size_t waitingFor_ = SIZE_MAX;
+    bool inTurn_ = false;
+    std::size_t frontier_ = 0; // in turn: the first report whose stream has not ended
+    std::size_t window_ = 1;   // in turn: how many reports from the frontier on are read at once
     bool stop_ = false;
     std::vector<std::thread> workers_;
 };

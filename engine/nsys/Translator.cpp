@@ -352,7 +352,9 @@ TranslateSummary translate(const TranslateOptions& options,
         " ns since the UNIX epoch (UTC); see " +
         (prefix.empty() ? std::string("the sidecar JSON") : withExt(".json").filename().string()));
     info.layout = layout;
-    info.timeOrdered = true; // the merge below
+    const bool inTurn = options.rowOrderOnly && !prvSink && options.stages.empty() && !remotes &&
+                        !(dist && dist->traceWritten());
+    info.timeOrdered = !inTurn; // the merge below
     head->begin(info);
     if (remotes && also) also->begin(info);
     // One worker reads the reports on this thread, one source after the other as they merge; more read them
@@ -360,7 +362,23 @@ TranslateSummary translate(const TranslateOptions& options,
     // order either way.
     std::unique_ptr<ReportStreams> workers;
     std::vector<std::unique_ptr<RecordSource>> sources;
-    if (jobs <= 1) {
+    auto skippedBefore = summary.skipped;
+    if (inTurn) {
+        // Each report's stream alone, in report order (the messages last): the rows' orders are the
+        // merge's, without every report open at once.
+        std::vector<std::vector<std::unique_ptr<RecordSource>>> turns;
+        if (jobs <= 1) {
+            turns = std::move(reportSources);
+        } else {
+            workers = std::make_unique<ReportStreams>(std::move(reportSources), jobs, true);
+            for (auto& s : workers->streams()) turns.emplace_back().push_back(std::move(s));
+        }
+        if (messages) turns.emplace_back().push_back(std::move(messages));
+        for (auto& turn : turns) {
+            mergeSources(turn, *head, catalog, summary, tty);
+            turn.clear();
+        }
+    } else if (jobs <= 1) {
         for (auto& list : reportSources)
             for (auto& s : list) sources.push_back(std::move(s));
     } else {
@@ -376,8 +394,7 @@ TranslateSummary translate(const TranslateOptions& options,
     } else if (dist && !dist->root() && dist->traceWritten()) {
         taps.relay = dist;
     }
-    auto skippedBefore = summary.skipped;
-    mergeSources(sources, *head, catalog, summary, tty, taps);
+    if (!inTurn) mergeSources(sources, *head, catalog, summary, tty, taps);
     if (taps.relay) dist->endRelay();
     sources.clear();
     workers.reset();

@@ -42,6 +42,10 @@ struct TranslateOptions {
     // Stages between the merged stream and its sinks (cut, filter), first = nearest the merge: each is made
     // around the sink after it.
     std::vector<std::function<std::unique_ptr<pipeline::RecordSink>(pipeline::RecordSink& next)>> stages;
+    // The sinks need each row's records in time order, not one order across rows (the analysis without the
+    // trace files): the reports are read in turn, `jobs` at a time, each one's sources closed at its end,
+    // so memory does not grow with the number of reports. Not with trace files or stages.
+    bool rowOrderOnly = false;
     // A translation shared by several processes (Distribution.h): this process reads its own reports'
     // records only, and `also` gets those alone. No stages then.
     Distribution* distribution = nullptr;
