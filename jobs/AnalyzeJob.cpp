@@ -60,6 +60,7 @@ struct ExportAnalysis {
     std::vector<reports::ReportInput> sources;
     std::vector<std::string> dataNotes;
     std::size_t tasks = 0, threads = 0;
+    double translateSeconds = 0; // the one pass, before the analysis reads its parts
 };
 
 using Log = std::function<void(const std::string&)>;
@@ -78,6 +79,7 @@ metrics::AnalysisOptions analysisOptions(const AnalyzeRequest& request) {
 ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir, OutputFiles& out,
                               Peers* peers, const Log& log, const Log& warn) {
     ExportAnalysis result;
+    auto start = std::chrono::steady_clock::now();
     std::vector<fs::path> inputs(request.inputs.begin(), request.inputs.end());
     bool root = !peers || peers->rank() == 0;
     nsys::TranslateOptions o;
@@ -106,6 +108,7 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
         for (auto& n : nsys::dataNotes(i.input.string(), i.skippedRows, i.repairedText))
             result.dataNotes.push_back(std::move(n));
     }
+    result.translateSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const auto& shown = request.writeTrace ? result.prvShown : o.inputs.front();
     if (peers) {
         // The processes of one machine share its memory.
@@ -157,7 +160,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, P
         exports.threads = trace->context().objects.count(semantic::Level::Thread);
     } else {
         exports = analyzeExports(request, dir, out, peers, log, warn);
-        translateSeconds = loadSeconds = since();
+        translateSeconds = loadSeconds = exports.translateSeconds;
     }
     const auto& analysis = exports.analysis;
     const auto& prvShown = exports.prvShown;

@@ -15,8 +15,9 @@
 namespace gpueff::jobs {
 
 // Memory the analysis holds per record it keeps while a shard is read (the records' columns, the intervals
-// of the cfgs, the sweeps): measured on bench/'s 1 M-kernel export (bench/README.md).
-inline constexpr std::uint64_t kAnalysisBytesPerRecord = 96;
+// of the cfgs, the sweeps): the slope of peak RSS against --memory-limit on bench/'s 1 M-kernel rank exports,
+// about 1.57 x the 96 bytes first measured on one device's records (bench/README.md).
+inline constexpr std::uint64_t kAnalysisBytesPerRecord = 150;
 
 class ShardedAnalysis {
 public:

@@ -193,6 +193,15 @@ TEST_CASE(
     CHECK(b.output.find("distributed over 2 processes") != std::string::npos);
     auto expected = outputs(one), got = outputs(two);
     expectSameOutputs(expected, got);
+    // An error every process meets: rank 0 says it, the run ends with its status, nothing is left behind.
+    auto bad = two / "bad-region";
+    auto e = run(mpirun + gpueffBinary().string() + " analyze -q --region 'no such range'" + inputs + " -o " +
+                 quoted(bad));
+    CAPTURE(e.output);
+    CHECK(e.exitCode == 1);
+    CHECK(e.output.find("gpueff: error: --region 'no such range': no NVTX range of that name") !=
+          std::string::npos);
+    CHECK(!fs::exists(bad));
     auto c = run(mpirun + gpueffBinary().string() + " translate" + inputs + " -o " + quoted(two / "t"));
     CHECK(c.exitCode == 2);
     CHECK(c.output.find("under mpirun only `gpueff analyze` runs distributed") != std::string::npos);

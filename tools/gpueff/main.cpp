@@ -1,10 +1,12 @@
 #include "engine/common/Error.h"
 #include "tools/gpueff/Commands.h"
 
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <memory>
 #include <string>
+#include <thread>
 #include <unistd.h>
 
 int main(int argc, char** argv) {
@@ -78,6 +80,9 @@ int main(int argc, char** argv) {
     }
     if (distributed && status != 0) {
         std::fflush(stderr);
+        // Most errors are met by every process alike (an input, a --region absent from the trace): rank 0
+        // is given a moment to meet it too, remove its staged outputs and end the run itself.
+        if (peers->rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(2));
         peers->abort(status);
     }
     return status;
