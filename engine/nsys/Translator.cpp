@@ -124,6 +124,54 @@ unsigned workerCount(unsigned jobs) {
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
+// The writing pass: the reports' sources, then the MPI messages, merged into `head`. One worker reads the
+// reports on this thread, one source after the other as they merge; more read them in parallel and this
+// thread merges the reports' streams (ReportStreams): the same records in the same order either way. In turn
+// (the sinks need each row's order only), each report's stream is merged alone. In a distributed run, the
+// root also merges the other processes' streams when `remotes` (`local` then gets this process's records
+// alone), and the others relay what they merge.
+void writeRecords(std::vector<std::vector<std::unique_ptr<RecordSource>>> reportSources,
+                  std::unique_ptr<RecordSource> messages, unsigned jobs, bool inTurn, Distribution* dist,
+                  bool remotes, pipeline::RecordSink* local, pipeline::RecordSink& head,
+                  paraver::EventCatalog& catalog, TranslateSummary& summary, bool tty) {
+    std::unique_ptr<ReportStreams> workers;
+    if (inTurn) {
+        std::vector<std::vector<std::unique_ptr<RecordSource>>> turns;
+        if (jobs <= 1) {
+            turns = std::move(reportSources);
+        } else {
+            workers = std::make_unique<ReportStreams>(std::move(reportSources), jobs, true);
+            for (auto& s : workers->streams()) turns.emplace_back().push_back(std::move(s));
+        }
+        if (messages) turns.emplace_back().push_back(std::move(messages));
+        for (auto& turn : turns) {
+            mergeSources(turn, head, catalog, summary, tty);
+            turn.clear(); // its statements closed before the next report's are read
+        }
+        return;
+    }
+    std::vector<std::unique_ptr<RecordSource>> sources;
+    if (jobs <= 1) {
+        for (auto& list : reportSources)
+            for (auto& s : list) sources.push_back(std::move(s));
+    } else {
+        workers = std::make_unique<ReportStreams>(std::move(reportSources), jobs);
+        sources = workers->streams();
+    }
+    if (messages) sources.push_back(std::move(messages));
+    MergeTaps taps;
+    if (remotes) {
+        taps.localSources = sources.size();
+        taps.local = local;
+        for (auto& r : dist->remoteStreams()) sources.push_back(std::move(r));
+    } else if (dist && !dist->root() && dist->traceWritten()) {
+        taps.relay = dist;
+    }
+    mergeSources(sources, head, catalog, summary, tty, taps);
+    if (taps.relay) dist->endRelay();
+    sources.clear(); // before the workers they may refer to
+}
+
 } // namespace
 
 std::vector<std::string> dataNotes(const std::string& input, const SkippedRows& skipped,
@@ -357,47 +405,9 @@ TranslateSummary translate(const TranslateOptions& options,
     info.timeOrdered = !inTurn; // the merge below
     head->begin(info);
     if (remotes && also) also->begin(info);
-    // One worker reads the reports on this thread, one source after the other as they merge; more read them
-    // in parallel and this thread merges the reports' streams (ReportStreams): the same records in the same
-    // order either way.
-    std::unique_ptr<ReportStreams> workers;
-    std::vector<std::unique_ptr<RecordSource>> sources;
     auto skippedBefore = summary.skipped;
-    if (inTurn) {
-        // Each report's stream alone, in report order (the messages last): the rows' orders are the
-        // merge's, without every report open at once.
-        std::vector<std::vector<std::unique_ptr<RecordSource>>> turns;
-        if (jobs <= 1) {
-            turns = std::move(reportSources);
-        } else {
-            workers = std::make_unique<ReportStreams>(std::move(reportSources), jobs, true);
-            for (auto& s : workers->streams()) turns.emplace_back().push_back(std::move(s));
-        }
-        if (messages) turns.emplace_back().push_back(std::move(messages));
-        for (auto& turn : turns) {
-            mergeSources(turn, *head, catalog, summary, tty);
-            turn.clear();
-        }
-    } else if (jobs <= 1) {
-        for (auto& list : reportSources)
-            for (auto& s : list) sources.push_back(std::move(s));
-    } else {
-        workers = std::make_unique<ReportStreams>(std::move(reportSources), jobs);
-        sources = workers->streams();
-    }
-    if (messages) sources.push_back(std::move(messages));
-    MergeTaps taps;
-    if (remotes) {
-        taps.localSources = sources.size();
-        taps.local = also;
-        for (auto& r : dist->remoteStreams()) sources.push_back(std::move(r));
-    } else if (dist && !dist->root() && dist->traceWritten()) {
-        taps.relay = dist;
-    }
-    if (!inTurn) mergeSources(sources, *head, catalog, summary, tty, taps);
-    if (taps.relay) dist->endRelay();
-    sources.clear();
-    workers.reset();
+    writeRecords(std::move(reportSources), std::move(messages), jobs, inTurn, dist, remotes, also, *head,
+                 catalog, summary, tty);
     // Sources report what they skipped as they go, so this is read after the merge.
     for (auto i : own)
         for (const auto& [why, rows] : contexts[i]->skipped) summary.skipped[why] += rows;
