@@ -193,9 +193,9 @@ bool PeerAnalysis::gatherPartials(const std::vector<std::size_t>& devices,
 }
 
 pipeline::StreamTotals wholeTotals(Peers& peers, const pipeline::StreamTotals& mine) {
-    std::vector<pipeline::StreamTotals> parts;
-    for (const auto& bytes : peers.allGather(encodeTotals(mine))) parts.push_back(decodeTotals(bytes));
-    return combineTotals(parts);
+    pipeline::StreamTotals whole;
+    for (const auto& bytes : peers.allGather(encodeTotals(mine))) whole.add(decodeTotals(bytes));
+    return whole;
 }
 
 } // namespace gpueff::jobs

@@ -2,7 +2,6 @@
 
 #include "engine/common/Error.h"
 
-#include <algorithm>
 #include <nlohmann/json.hpp>
 
 // The structures' fields by name, in their own namespaces so that nlohmann finds them (argument-dependent
@@ -70,6 +69,8 @@ void from_json(const nlohmann::json& j, DevicePartial& p) {
 
 namespace gpueff::jobs {
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Partials, devices, tasks)
+
 namespace {
 
 // MessagePack keeps every integer and double exactly (a double as float64 unless float32 holds it exactly).
@@ -112,24 +113,6 @@ pipeline::StreamTotals decodeTotals(const std::string& bytes) {
     return decode<pipeline::StreamTotals>(bytes, "stream totals");
 }
 
-pipeline::StreamTotals combineTotals(const std::vector<pipeline::StreamTotals>& parts) {
-    pipeline::StreamTotals whole;
-    for (const auto& p : parts) {
-        whole.lastRecordTime = std::max(whole.lastRecordTime, p.lastRecordTime);
-        whole.recordsAfterEnd += p.recordsAfterEnd;
-        whole.eventTypes.insert(whole.eventTypes.end(), p.eventTypes.begin(), p.eventTypes.end());
-        for (const auto& [tag, t] : p.communications) {
-            auto& w = whole.communications[tag];
-            w.lines += t.lines;
-            w.physicalSendDiffers = w.physicalSendDiffers || t.physicalSendDiffers;
-        }
-    }
-    std::sort(whole.eventTypes.begin(), whole.eventTypes.end());
-    whole.eventTypes.erase(std::unique(whole.eventTypes.begin(), whole.eventTypes.end()),
-                           whole.eventTypes.end());
-    return whole;
-}
-
 std::string encodeWindowEvidence(const metrics::WindowEvidence& evidence) {
     return encode(evidence);
 }
@@ -138,19 +121,10 @@ metrics::WindowEvidence decodeWindowEvidence(const std::string& bytes) {
 }
 
 std::string encodePartials(const Partials& partials) {
-    return encode(nlohmann::json{{"devices", partials.devices}, {"tasks", partials.tasks}});
+    return encode(partials);
 }
 Partials decodePartials(const std::string& bytes) {
-    auto j = decode<nlohmann::json>(bytes, "partial results");
-    Partials p;
-    try {
-        j.at("devices").get_to(p.devices);
-        j.at("tasks").get_to(p.tasks);
-    } catch (const nlohmann::json::exception& e) {
-        throw Error(std::string("internal error: a peer process sent unreadable partial results: ") +
-                    e.what());
-    }
-    return p;
+    return decode<Partials>(bytes, "partial results");
 }
 
 } // namespace gpueff::jobs

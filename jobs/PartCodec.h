@@ -21,8 +21,6 @@ nsys::NameFacts decodeNameFacts(const std::string& bytes);
 
 std::string encodeTotals(const pipeline::StreamTotals& totals);
 pipeline::StreamTotals decodeTotals(const std::string& bytes);
-// The totals of the whole stream from those of its parts (disjoint records).
-pipeline::StreamTotals combineTotals(const std::vector<pipeline::StreamTotals>& parts);
 
 std::string encodeWindowEvidence(const metrics::WindowEvidence& evidence);
 metrics::WindowEvidence decodeWindowEvidence(const std::string& bytes);

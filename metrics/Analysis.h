@@ -191,7 +191,7 @@ struct WindowEvidence {
     void combine(const WindowEvidence& other);
 };
 
-// The processes of a distributed analysis (jobs/DistributedAnalysis), each holding the shards of its own
+// The processes of a distributed analysis (jobs/Distributed.h), each holding the shards of its own
 // analysis units: what one process cannot see alone comes through here.
 class AnalysisPeers {
 public:

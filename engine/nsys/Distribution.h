@@ -1,9 +1,10 @@
 #pragma once
-// A translation shared by several processes (`mpirun -n R gpueff analyze`, jobs/DistributedAnalysis). Every
-// process runs the pre-pass and the names pass over every report, so that all of them build the same layout,
-// clock alignment and numbering of values without sending any of it; then each reads the records of its own
-// reports only. The root process merges the MPI messages and, when trace files are written, the records the
-// others relay with their merge keys: the one stream a single process would have written.
+// A translation shared by several processes (`mpirun -n R gpueff analyze`, jobs/Distributed.h). Every
+// process runs the pre-pass over every report, so that all of them build the same layout and clock alignment
+// without sending any of it, and the names pass over its own reports, whose names are exchanged before
+// values are numbered (NameFacts); then each reads the records of its own reports only. The root process
+// merges the MPI messages and, when trace files are written, the records the others relay with their merge
+// keys: the one stream a single process would have written.
 #include "engine/nsys/RecordSource.h"
 #include "engine/nsys/Translator.h"
 #include "engine/paraver/EventCatalog.h"

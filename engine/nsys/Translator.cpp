@@ -400,8 +400,9 @@ TranslateSummary translate(const TranslateOptions& options,
         " ns since the UNIX epoch (UTC); see " +
         (prefix.empty() ? std::string("the sidecar JSON") : withExt(".json").filename().string()));
     info.layout = layout;
-    const bool inTurn = options.rowOrderOnly && !prvSink && options.stages.empty() && !remotes &&
-                        !(dist && dist->traceWritten());
+    // Trace files (written here, or by the root from what this process relays) need the one time order.
+    const bool inTurn =
+        options.rowOrderOnly && !prvSink && options.stages.empty() && !(dist && dist->traceWritten());
     info.timeOrdered = !inTurn; // the merge below
     head->begin(info);
     if (remotes && also) also->begin(info);

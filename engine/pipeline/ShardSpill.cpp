@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <iterator>
 #include <queue>
 #include <unistd.h>
 
@@ -221,6 +222,20 @@ void ShardSpill::end(const StreamLabels& labels) {
     row_ = labelText(labels.writeRow);
     totals_.eventTypes = typesSeen_;
     std::sort(totals_.eventTypes.begin(), totals_.eventTypes.end());
+}
+
+void StreamTotals::add(const StreamTotals& part) {
+    lastRecordTime = std::max(lastRecordTime, part.lastRecordTime);
+    recordsAfterEnd += part.recordsAfterEnd;
+    for (const auto& [tag, t] : part.communications) {
+        auto& w = communications[tag];
+        w.lines += t.lines;
+        w.physicalSendDiffers = w.physicalSendDiffers || t.physicalSendDiffers;
+    }
+    std::vector<std::uint32_t> types;
+    std::set_union(eventTypes.begin(), eventTypes.end(), part.eventTypes.begin(), part.eventTypes.end(),
+                   std::back_inserter(types));
+    eventTypes = std::move(types);
 }
 
 std::vector<std::string> ShardSpill::warnings() const {

@@ -26,6 +26,8 @@ struct StreamTotals {
         bool physicalSendDiffers = false; // some line leaves after its logical send
     };
     std::map<std::int64_t, Tag> communications; // tag -> its lines
+    // Adds the totals of another part of the same stream (disjoint records).
+    void add(const StreamTotals& part);
 };
 
 class ShardSpill : public RecordSink {
