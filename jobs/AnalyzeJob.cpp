@@ -65,12 +65,22 @@ struct ExportAnalysis {
 
 using Log = std::function<void(const std::string&)>;
 
+// The NVTX ranges are read for a --region window and for iteration markers.
+bool readsNvtx(const AnalyzeRequest& request) {
+    return !request.region.empty() || request.iterationsFrom != "off";
+}
+
 metrics::AnalysisOptions analysisOptions(const AnalyzeRequest& request) {
     metrics::AnalysisOptions options;
     options.begin = request.begin;
     options.end = request.end;
     options.region = request.region;
     options.gemmPattern = request.gemm;
+    if (!request.iterations.empty()) options.iterationPattern = request.iterations;
+    if (request.iterationsFrom == "gpu") options.iterationSource = metrics::IterationSource::Gpu;
+    else if (request.iterationsFrom == "off") options.iterationSource = metrics::IterationSource::Off;
+    else if (request.iterationsFrom != "markers")
+        throw RequestError("--iterations-from '" + request.iterationsFrom + "': expected markers, gpu or off");
     return options;
 }
 
@@ -99,7 +109,7 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
     auto options = analysisOptions(request);
     // One pass: the merged records go to the .prv writer and, per analysis unit, to a temporary file the
     // analysis then reads a shard at a time.
-    ShardedAnalysis sharded(!request.region.empty(), dir);
+    ShardedAnalysis sharded(readsNvtx(request), dir);
     std::size_t first = out.size();
     auto summary = nsys::translate(o, log, out, &sharded.sink());
     if (!o.prefix.empty()) result.prvShown = out.final(first);
@@ -151,7 +161,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, P
         exports.sources = sidecarInputs(semantic::traceStem(prv).string() + ".json", exports.dataNotes);
         // Only the event types the cfgs of the analysis read.
         paraver::ReadOptions read;
-        read.eventTypes = metrics::eventTypesRead(!request.region.empty());
+        read.eventTypes = metrics::eventTypesRead(readsNvtx(request));
         auto trace = semantic::LoadedTrace::load(prv, read);
         translateSeconds = loadSeconds = since();
         for (const auto& w : trace->trace().warnings()) warn(w);

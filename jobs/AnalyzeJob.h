@@ -12,6 +12,8 @@ namespace gpueff::jobs {
 struct AnalyzeRequest {
     std::vector<std::string> inputs; // nsys exports (.sqlite), or one Paraver trace
     std::string outDir = "gpueff-report", name, region, gemm;
+    std::string iterations;               // NVTX range names marking iterations (regex; empty: the default)
+    std::string iterationsFrom = "markers"; // markers (then the GPU's kernel sequence), gpu, off
     std::optional<std::int64_t> begin, end;
     bool writeTrace = true; // false: the report only, no NAME.prv/.pcf/.row/.json beside it
     bool quiet = false, stats = false;

@@ -22,7 +22,30 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StreamTotals, lastRecordTime, recordsAfterEnd
 } // namespace gpueff::pipeline
 
 namespace gpueff::metrics {
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(WindowEvidence, activityBegin, activityEnd, regionFirst, regionLast)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostRange, task, begin, end, name, parentBegin)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Projection, begin, end)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DetectedIterations, anchor, begins, lastEnd, period)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LevelPartial, useful, usefulWithNccl, commNotUseful, memoryNotUseful,
+                                   communication, overlap, inFlight, busy, usefulEnd)
+
+void to_json(nlohmann::json& j, const WindowEvidence& e) {
+    j = {{"activityBegin", e.activityBegin}, {"activityEnd", e.activityEnd}, {"regionFirst", e.regionFirst},
+         {"regionLast", e.regionLast},       {"markers", e.markers},         {"phases", e.phases},
+         {"detected", e.detected ? nlohmann::json(*e.detected) : nlohmann::json()},
+         {"markerWork", e.markerWork},       {"phaseWork", e.phaseWork}};
+}
+
+void from_json(const nlohmann::json& j, WindowEvidence& e) {
+    j.at("activityBegin").get_to(e.activityBegin);
+    j.at("activityEnd").get_to(e.activityEnd);
+    j.at("regionFirst").get_to(e.regionFirst);
+    j.at("regionLast").get_to(e.regionLast);
+    j.at("markers").get_to(e.markers);
+    j.at("phases").get_to(e.phases);
+    if (const auto& d = j.at("detected"); !d.is_null()) e.detected = d.get<DetectedIterations>();
+    j.at("markerWork").get_to(e.markerWork);
+    j.at("phaseWork").get_to(e.phaseWork);
+}
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceTimes, compute, nccl, memory, kernels, memoryOperations)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Efficiency::PerDevice, useful, communication, idle)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceConcurrency, inFlight, inFlightWithMemory, queued, overlap,
@@ -48,7 +71,11 @@ void to_json(nlohmann::json& j, const DevicePartial& p) {
          {"kernelSummary", p.kernelSummary},
          {"durations", p.durations},
          {"gaps", p.gaps},
-         {"overlappingRecords", p.overlappingRecords}};
+         {"overlappingRecords", p.overlappingRecords},
+         {"levels", p.levels},
+         {"ncclArrivals", p.ncclArrivals},
+         {"overlappedDurations", p.overlappedDurations},
+         {"aloneDurations", p.aloneDurations}};
 }
 
 void from_json(const nlohmann::json& j, DevicePartial& p) {
@@ -64,6 +91,10 @@ void from_json(const nlohmann::json& j, DevicePartial& p) {
     j.at("durations").get_to(p.durations);
     j.at("gaps").get_to(p.gaps);
     j.at("overlappingRecords").get_to(p.overlappingRecords);
+    j.at("levels").get_to(p.levels);
+    j.at("ncclArrivals").get_to(p.ncclArrivals);
+    j.at("overlappedDurations").get_to(p.overlappedDurations);
+    j.at("aloneDurations").get_to(p.aloneDurations);
 }
 } // namespace gpueff::metrics
 

@@ -61,9 +61,9 @@ std::vector<std::vector<std::uint32_t>> pack(const pipeline::ShardSpill& spill, 
 
 } // namespace
 
-ShardedAnalysis::ShardedAnalysis(bool region, const std::filesystem::path& tempDir) {
+ShardedAnalysis::ShardedAnalysis(bool nvtx, const std::filesystem::path& tempDir) {
     paraver::ReadOptions read;
-    read.eventTypes = metrics::eventTypesRead(region);
+    read.eventTypes = metrics::eventTypesRead(nvtx);
     spill_ = std::make_unique<pipeline::ShardSpill>(
         read,
         [](const paraver::TraceLayout& layout) {

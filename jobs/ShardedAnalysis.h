@@ -21,8 +21,9 @@ inline constexpr std::uint64_t kAnalysisBytesPerRecord = 150;
 
 class ShardedAnalysis {
 public:
-    // `region`: the window is an NVTX region (its ranges are read too). The temporary file goes in tempDir.
-    ShardedAnalysis(bool region, const std::filesystem::path& tempDir);
+    // `nvtx`: the NVTX ranges are read too (an NVTX region, iteration markers). The temporary file goes in
+    // tempDir.
+    ShardedAnalysis(bool nvtx, const std::filesystem::path& tempDir);
     ~ShardedAnalysis();
     pipeline::RecordSink& sink();
 

@@ -3,7 +3,7 @@
 #include "engine/common/Error.h"
 #include "engine/paraver/EventTypes.h"
 #include "engine/pipeline/CutStage.h"
-#include "metrics/AnalysisParts.h"
+#include "metrics/LevelParts.h"
 
 #include <algorithm>
 
@@ -65,8 +65,15 @@ struct WindowScout : WindowEvidence {
     std::int64_t traceEnd = 0;
 
     void look(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
-              const std::vector<std::size_t>& devices, const AnalysisOptions& options) {
+              const std::vector<std::size_t>& devices, const std::vector<std::size_t>& tasks,
+              const AnalysisOptions& options) {
         traceEnd = trace.trace().endTime();
+        if (options.iterationSource != IterationSource::Off) {
+            collectMarkers(trace, activity, tasks, iterationRegex(options.iterationPattern), *this);
+            // Detected on the first device alone: one sequence decides the boundaries of every device.
+            if (!devices.empty() && devices.front() == 0)
+                detected = detectOnDevice(trace, activity.devices[0]);
+        }
         if (!options.region.empty())
             extendRegionSpan(trace, regionValues(trace, options.region), regionFirst, regionLast);
         for (auto i : devices)
@@ -113,9 +120,10 @@ struct WindowScout : WindowEvidence {
 
 // The shard's devices read and their partials computed; its tasks' too.
 void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window, const TraceFacts& facts,
-               const std::regex& gemm, DeviceActivity& activity, const std::vector<std::size_t>& devices,
-               const std::vector<std::size_t>& tasks, std::vector<DevicePartial>& devicePartials,
-               std::vector<TaskPartial>& taskPartials, ShardAnswers& answers) {
+               const std::regex& gemm, const LevelPlan& plan, DeviceActivity& activity,
+               const std::vector<std::size_t>& devices, const std::vector<std::size_t>& tasks,
+               std::vector<DevicePartial>& devicePartials, std::vector<TaskPartial>& taskPartials,
+               ShardAnswers& answers) {
     ShardReader shard(trace, window, facts, gemm);
     answers = {shard.queuedLines,   shard.queuedAvailable, shard.classifyGaps,
                shard.tensorSamples, shard.blockingEvents,  shard.mpiEvents};
@@ -128,6 +136,7 @@ void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window,
         timelineOf(window, kTimelineBins, d, u, p);
         tensorCoreOf(shard, i, d, p);
         kernelStatisticsOf(shard, d, u, p);
+        levelsOf(plan, shard, d, u, p);
         p.overlappingRecords = overlappingWorkRecords(trace, d.rows);
     }
     for (auto t : tasks) taskPartials[t] = taskOf(shard, activity.tasks[t]);
@@ -140,6 +149,11 @@ void WindowEvidence::combine(const WindowEvidence& o) {
     activityEnd = std::max(activityEnd, o.activityEnd);
     regionFirst = std::min(regionFirst, o.regionFirst);
     regionLast = std::max(regionLast, o.regionLast);
+    markers.insert(markers.end(), o.markers.begin(), o.markers.end());
+    phases.insert(phases.end(), o.phases.begin(), o.phases.end());
+    if (o.detected) detected = o.detected;
+    markerWork.combine(o.markerWork);
+    phaseWork.combine(o.phaseWork);
 }
 
 TraceFacts factsOf(const semantic::LoadedTrace& trace) {
@@ -185,14 +199,14 @@ void noteWhatTheTraceLacks(Analysis& a, std::uint64_t overlappingRecords) {
         a.notes.push_back("devices are named task<t>:<gpu>: nsys2prv's .row names no process or host");
 }
 
-std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypesRead(bool region) {
+std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypesRead(bool nvtx) {
     namespace t = paraver::types;
     std::vector<t::TypeRange> ranges = {{t::kMemoryOperation, t::kMemoryOperation},
                                         {t::kKernel, t::kSynchronization}, // kernels, NCCL, graphs, sync
                                         t::kGpuMetricIdTypes,
                                         t::kGpuMetricByNameTypes,
                                         t::kMpiCallTypes};
-    if (region) ranges.insert(ranges.end(), {t::kNvtxDomainTypes, t::kNcclCategoryTypes});
+    if (nvtx) ranges.insert(ranges.end(), {t::kNvtxDomainTypes, t::kNcclCategoryTypes});
     std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
     for (const auto& r : ranges) out.emplace_back(r.first, r.last);
     return out;
@@ -240,6 +254,41 @@ std::optional<Analysis> analyze(const ShardedTrace& sharded, const AnalysisOptio
 
 namespace {
 
+// The second look the levels of detail need: once every task's markers are known, where the GPU work
+// launched inside them ran, device by device, combined over the processes.
+class LevelScout {
+public:
+    explicit LevelScout(WindowEvidence& evidence) : evidence_(evidence) {}
+    // True when the markers' work must be looked for (they are sorted alike on every process first).
+    bool prepare(const AnalysisOptions& options) {
+        sortRanges(evidence_.markers);
+        sortRanges(evidence_.phases);
+        mine_.markers = evidence_.markers;
+        mine_.phases = evidence_.phases;
+        mine_.markerWork.resize(mine_.markers.size());
+        mine_.phaseWork.resize(mine_.phases.size());
+        return options.iterationSource == IterationSource::Markers && !mine_.markers.empty();
+    }
+    void project(const semantic::LoadedTrace& trace, const Device& d) { projectWork(trace, d, mine_); }
+    void combine(AnalysisPeers* peers) {
+        WindowEvidence work;
+        work.markerWork = std::move(mine_.markerWork);
+        work.phaseWork = std::move(mine_.phaseWork);
+        if (peers) work = peers->combineWindow(work);
+        evidence_.markerWork = std::move(work.markerWork);
+        evidence_.phaseWork = std::move(work.phaseWork);
+    }
+    LevelPlan plan(Analysis& a, const AnalysisOptions& options) const {
+        bool onGpu = std::any_of(evidence_.markerWork.begin.begin(), evidence_.markerWork.begin.end(),
+                                 [](std::int64_t b) { return b != INT64_MAX; });
+        return planLevels(a, evidence_, options, onGpu);
+    }
+
+private:
+    WindowEvidence& evidence_;
+    WindowEvidence mine_;
+};
+
 // The window, the partials and their reduction; with peers, the window's evidence is combined over the
 // processes and the partials reduced on the root alone.
 std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const AnalysisOptions& options,
@@ -273,6 +322,8 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
     std::vector<TaskPartial> taskPartials;
     ShardAnswers answers;
     WindowScout scout;
+    LevelScout levels(scout);
+    LevelPlan plan;
     auto readWork = [&](const semantic::LoadedTrace& trace, std::size_t s) {
         WorkReader reader(trace);
         for (auto i : devicesOf[s]) reader.read(a.activity.devices[i]);
@@ -286,7 +337,7 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
             devicePartials.resize(a.activity.devices.size());
             taskPartials.resize(a.activity.tasks.size());
         }
-        readShard(trace, a.window, facts, gemm, a.activity, devicesOf[s], tasksOf[s], devicePartials,
+        readShard(trace, a.window, facts, gemm, plan, a.activity, devicesOf[s], tasksOf[s], devicePartials,
                   taskPartials, answers);
     };
     if (sharded.shards() == 1) {
@@ -294,9 +345,14 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
         sharded.visit(0, [&](const semantic::LoadedTrace& trace) {
             layout(trace);
             readWork(trace, 0);
-            scout.look(trace, a.activity, devicesOf[0], options);
+            scout.look(trace, a.activity, devicesOf[0], tasksOf[0], options);
             if (peers) static_cast<WindowEvidence&>(scout) = peers->combineWindow(scout);
             a.window = scout.window(options);
+            if (levels.prepare(options)) {
+                for (auto i : devicesOf[0]) levels.project(trace, a.activity.devices[i]);
+                levels.combine(peers);
+            }
+            plan = levels.plan(a, options);
             partials(trace, 0);
             dropWork(0);
         });
@@ -306,11 +362,22 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
             sharded.visit(s, [&](const semantic::LoadedTrace& trace) {
                 if (s == 0) layout(trace);
                 readWork(trace, s);
-                scout.look(trace, a.activity, devicesOf[s], options);
+                scout.look(trace, a.activity, devicesOf[s], tasksOf[s], options);
                 dropWork(s);
             });
         if (peers) static_cast<WindowEvidence&>(scout) = peers->combineWindow(scout);
         a.window = scout.window(options);
+        // Where the markers' work ran needs the markers of every task first: one more look at the devices.
+        if (levels.prepare(options)) {
+            for (std::size_t s = 0; s < sharded.shards(); ++s)
+                sharded.visit(s, [&](const semantic::LoadedTrace& trace) {
+                    readWork(trace, s);
+                    for (auto i : devicesOf[s]) levels.project(trace, a.activity.devices[i]);
+                    dropWork(s);
+                });
+            levels.combine(peers);
+        }
+        plan = levels.plan(a, options);
         for (std::size_t s = 0; s < sharded.shards(); ++s)
             sharded.visit(s, [&](const semantic::LoadedTrace& trace) {
                 readWork(trace, s);
@@ -338,6 +405,7 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
     reduceTensorCore(a, options.gemmPattern, devicePartials, answers);
     reduceKernelStatistics(a, devicePartials, answers);
     reduceHostModel(a, taskPartials, answers);
+    reduceLevels(a, plan, devicePartials);
     std::uint64_t overlapping = 0;
     for (const auto& p : devicePartials) overlapping += p.overlappingRecords;
     noteWhatTheTraceLacks(a, overlapping);

@@ -2,6 +2,7 @@
 // The GPU efficiency analysis of one trace (docs/report.md): what each metric computes from the device
 // activity read through the cfgs, per device and overall. Reports turn it into JSON and Markdown.
 #include "metrics/DeviceActivity.h"
+#include "metrics/Levels.h"
 #include "metrics/TraceOrigin.h"
 
 #include <cstdint>
@@ -20,6 +21,8 @@ struct AnalysisOptions {
     std::optional<std::int64_t> begin, end; // trace ns
     std::string region;                     // NVTX range name
     std::string gemmPattern = kDefaultGemmPattern;
+    std::string iterationPattern = kDefaultIterationPattern; // NVTX ranges marking iterations
+    IterationSource iterationSource = IterationSource::Markers;
 };
 
 struct AnalysisWindow {
@@ -59,6 +62,30 @@ struct Timeline {
         std::vector<double> inFlight, useful, communication;
     };
     std::vector<Device> devices;
+};
+
+// The device model of one level of detail (an iteration, a phase's windows, the focus).
+struct LevelFigures {
+    Efficiency ncclAsCommunication, ncclAsUseful;
+    std::optional<double> overlapShare, inFlightMean;
+    std::optional<Straggler> straggler;
+};
+
+struct Iteration : IterationLevel {
+    LevelFigures figures;
+};
+
+struct Phase {
+    std::string name;
+    std::size_t iterations = 0; // steady iterations it occurs in
+    std::int64_t time = 0;      // its windows' durations summed
+    LevelFigures figures;
+};
+
+struct Focus {
+    std::size_t first = 0, last = 0; // the first and last steady iteration
+    std::int64_t begin = 0, end = 0;
+    LevelFigures figures;
 };
 
 struct NcclKernelOverlap {
@@ -140,6 +167,10 @@ struct DevicePartial {
     std::map<std::string, std::vector<std::int64_t>> durations; // kernel name -> its instances' durations
     GapSummary gaps;
     std::uint64_t overlappingRecords = 0; // overlappingWorkRecords of its rows
+    std::vector<LevelPartial> levels;     // per window of the level plan
+    // Of the kernels beginning in the window: NCCL kernel name -> starts (in order); compute kernel name ->
+    // durations of the instances that ran during communication on the device, and of the others.
+    std::map<std::string, std::vector<std::int64_t>> ncclArrivals, overlappedDurations, aloneDurations;
 };
 
 // Of one task: the union of its host threads' time blocked in synchronization and in MPI, in the window.
@@ -167,6 +198,12 @@ struct Analysis {
     std::vector<GapSummary> gaps;
     std::vector<HostOffload> offload;
     MpiModel mpi;
+    IterationDetection iterationDetection;
+    std::vector<Iteration> iterations;
+    std::optional<Focus> focus;
+    std::vector<Phase> phases;
+    Collectives collectives;
+    std::vector<KernelOverlapRow> kernelOverlap;
     std::vector<std::string> notes; // what could not be computed, and why
 };
 
@@ -185,9 +222,14 @@ public:
 
 // What the first look at a trace's shards finds for the default window: the span of the GPU activity and
 // of the --region's closed ranges.
+// Also the iteration markers and the phases nested in them (the tasks' host rows), the iterations detected on
+// the first device, and, in a second look once the markers are known, where their GPU work ran.
 struct WindowEvidence {
     std::int64_t activityBegin = INT64_MAX, activityEnd = INT64_MIN;
     std::int64_t regionFirst = INT64_MAX, regionLast = INT64_MIN;
+    std::vector<HostRange> markers, phases;
+    std::optional<DetectedIterations> detected;
+    Projection markerWork, phaseWork; // per marker / phase range of the combined, sorted lists
     void combine(const WindowEvidence& other);
 };
 
@@ -215,8 +257,9 @@ std::optional<Analysis> analyze(const ShardedTrace& trace, const AnalysisOptions
                                 AnalysisPeers& peers);
 
 // The event types the cfgs of the analysis read (paraver::ReadOptions::eventTypes): GPU activity,
-// synchronization, GPU metrics and MPI calls, and the NVTX ranges when the window is an NVTX region.
-std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypesRead(bool region);
+// synchronization, GPU metrics and MPI calls, and the NVTX ranges when asked (the window is an NVTX region,
+// iterations are looked for).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypesRead(bool nvtx);
 
 // The label of value `value` of event type `type` in the .pcf (or "<type>:<value>").
 std::string valueName(const semantic::LoadedTrace&, std::uint32_t type, std::int64_t value);

@@ -1,7 +1,7 @@
 // The device efficiency model (MODEL.md, docs/report.md): PE = LB x CommE x OrchE in both conventions, with
 // the factors of PopFactors.h over the devices' useful and active time.
 #include "engine/common/Error.h"
-#include "metrics/AnalysisParts.h"
+#include "metrics/LevelParts.h"
 #include "metrics/PopFactors.h"
 
 #include <algorithm>
@@ -21,11 +21,17 @@ Efficiency::PerDevice split(const DeviceUnions& d, bool ncclUseful, std::int64_t
 }
 
 Efficiency model(const Analysis& a, const std::vector<DevicePartial>& partials, bool ncclUseful) {
+    std::vector<Efficiency::PerDevice> devices;
+    for (const auto& d : partials) devices.push_back(ncclUseful ? d.asUseful : d.asCommunication);
+    return efficiencyOf(std::move(devices), a.window.duration());
+}
+
+} // namespace
+
+Efficiency efficiencyOf(std::vector<Efficiency::PerDevice> devices, std::int64_t T) {
     Efficiency e;
-    const auto T = a.window.duration();
-    for (const auto& d : partials) {
-        const auto& p = ncclUseful ? d.asUseful : d.asCommunication;
-        e.devices.push_back(p);
+    e.devices = std::move(devices);
+    for (const auto& p : e.devices) {
         // Sums over devices of times up to the window's length: only a window of centuries reaches 2^63.
         if (__builtin_add_overflow(e.usefulSum, p.useful, &e.usefulSum))
             throw Error("the analysis window (" + std::to_string(T) +
@@ -45,8 +51,6 @@ Efficiency model(const Analysis& a, const std::vector<DevicePartial>& partials, 
     }
     return e;
 }
-
-} // namespace
 
 DeviceUnions deviceUnions(const Device& d, const AnalysisWindow& window) {
     auto merged = [&](std::initializer_list<ActivityClass> classes) {

@@ -2,6 +2,7 @@
 // gaps of each device classified by what the GPU waited for (analysis/launches_in_transit.cfg).
 #include "engine/paraver/EventTypes.h"
 #include "metrics/AnalysisParts.h"
+#include "metrics/DurationModes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -63,16 +64,8 @@ DurationDistribution distribution(const std::string& name, const std::vector<std
     };
     for (std::int64_t b = 0; b < bins; ++b) out.bins.push_back({bound(b), bound(b + 1), 0});
     for (auto x : d) ++out.bins[static_cast<std::size_t>((x - *lo) / width)].count;
-    // Modes: bins higher than both neighbours and holding at least a tenth of the tallest bin.
-    std::uint64_t tallest = 0;
-    for (const auto& b : out.bins) tallest = std::max(tallest, b.count);
-    for (std::size_t b = 0; b < out.bins.size(); ++b) {
-        auto c = out.bins[b].count;
-        bool left = b == 0 || out.bins[b - 1].count < c,
-             right = b + 1 == out.bins.size() || out.bins[b + 1].count <= c;
-        if (c > 0 && left && right && c * 10 >= tallest)
-            out.modes.push_back(out.bins[b].lower + (out.bins[b].upper - out.bins[b].lower) / 2);
-    }
+    // Modes from the density, not from these bins: equal-width bins show sampling noise as peaks.
+    for (const auto& m : durationModes(d)) out.modes.push_back(m.at);
     return out;
 }
 

@@ -167,4 +167,16 @@ std::string shortenKernelName(std::string_view name, std::size_t maxLength) {
     return out;
 }
 
+std::string formatCount(std::optional<double> v) {
+    if (!v) return "n/a";
+    return std::to_string(std::llround(*v));
+}
+
+std::string formatFixed(std::optional<double> v, const char* format) {
+    if (!v) return "n/a";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, *v);
+    return buffer;
+}
+
 } // namespace gpueff::reports

@@ -34,7 +34,9 @@ json meanLevel(const metrics::TimeByLevel& t) {
     return total > 0 ? json(weighted / total) : json(nullptr);
 }
 
-json efficiency(const metrics::Efficiency& e, const metrics::Analysis& a) {
+} // namespace
+
+json efficiencyJson(const metrics::Efficiency& e, const metrics::Analysis& a) {
     json out;
     auto value = [&](double v) { return e.computable ? finiteOrNull(v) : json(nullptr); };
     out["parallel_efficiency"] = value(e.parallel);
@@ -52,6 +54,8 @@ json efficiency(const metrics::Efficiency& e, const metrics::Analysis& a) {
                                   {"idle_ns", e.devices[i].idle}});
     return out;
 }
+
+namespace {
 
 json kernelRows(const std::vector<metrics::KernelRow>& rows) {
     json out = json::array();
@@ -189,8 +193,8 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
                                 {"kernels", t.kernels},
                                 {"memory_operations", t.memoryOperations}});
     }
-    r["efficiency"] = {{"nccl_as_communication", efficiency(a.ncclAsCommunication, a)},
-                       {"nccl_as_useful", efficiency(a.ncclAsUseful, a)}};
+    r["efficiency"] = {{"nccl_as_communication", efficiencyJson(a.ncclAsCommunication, a)},
+                       {"nccl_as_useful", efficiencyJson(a.ncclAsUseful, a)}};
     json host;
     host["offload"] = json::array();
     for (const auto& o : a.offload)
@@ -285,6 +289,7 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
                              {"kernel_wait_count", g.kernelWaitCount},
                              {"kernel_wait_ns", g.kernelWait}});
     }
+    addLevels(r, a);
     r["notes"] = info.dataNotes;
     for (const auto& n : a.notes) r["notes"].push_back(n);
     return r;

@@ -25,4 +25,10 @@ nlohmann::json reportJson(const metrics::Analysis& analysis, const ReportContext
 // A fraction that is not a finite number becomes null: report.json never holds NaN.
 nlohmann::json finiteOrNull(double value);
 
+// The efficiency object of report.json (factors, sums, devices) of one convention.
+nlohmann::json efficiencyJson(const metrics::Efficiency& e, const metrics::Analysis& a);
+
+// iteration_detection, iterations, focus, phases, collectives and kernel_overlap (reports/LevelsJson.cpp).
+void addLevels(nlohmann::json& report, const metrics::Analysis& a);
+
 } // namespace gpueff::reports

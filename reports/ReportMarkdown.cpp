@@ -1,4 +1,5 @@
 #include "reports/ReportMarkdown.h"
+#include "reports/LevelsMarkdown.h"
 
 #include "reports/JsonAccess.h"
 #include "reports/MarkdownTable.h"
@@ -31,14 +32,10 @@ std::string na(const std::string& s) {
     return s.empty() ? "n/a" : s;
 }
 std::string count(std::optional<double> v) {
-    if (!v) return "n/a";
-    return std::to_string(std::llround(*v));
+    return formatCount(v);
 }
 std::string fixed(std::optional<double> v, const char* format) {
-    if (!v) return "n/a";
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, format, *v);
-    return buffer;
+    return formatFixed(v, format);
 }
 std::string kernelCell(const std::string& name, std::size_t max = 80) {
     return name.empty() ? "n/a" : escapeMarkdown(shortenKernelName(name, max));
@@ -523,6 +520,7 @@ RenderedReport renderMarkdownReport(const json& report) {
     overlapTables(md, report, out);
     ncclOverlap(md, report);
     tensorCores(md, report);
+    levelsSection(md, report, out);
     topKernels(md, report);
     durations(md, report);
     gaps(md, report);

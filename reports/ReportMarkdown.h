@@ -41,6 +41,10 @@ std::string efficiencyColour(std::optional<double> fraction);
 std::string formatPercent(std::optional<double> fraction);
 // formatPercent with the colour square in front: "🟩 87.50 %".
 std::string formatEfficiency(std::optional<double> fraction);
+// A count rounded to an integer, or "n/a".
+std::string formatCount(std::optional<double> v);
+// printf `format` of one double (e.g. "%.2fx"), or "n/a".
+std::string formatFixed(std::optional<double> v, const char* format);
 // Nanoseconds in the unit that suits the magnitude: "812 ns", "12.345 µs", "1.234 ms", "2.500 s"; "n/a".
 std::string formatDuration(std::optional<double> ns);
 // Escapes text for a Markdown table cell: | and Markdown emphasis/link characters, and < > & as entities

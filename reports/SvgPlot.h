@@ -37,5 +37,7 @@ std::string overlapChart(const nlohmann::json& report);
 // Over time, from report.json's "timeline" (SvgTimeline.cpp).
 std::string inFlightTimelineChart(const nlohmann::json& report);
 std::string stateTimelineChart(const nlohmann::json& report); // share of communication time per level
+// The four factors over the iterations (SvgLevels.cpp).
+std::string iterationEfficiencyChart(const nlohmann::json& report);
 
 } // namespace gpueff::reports::svg

@@ -47,6 +47,15 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
     cmd->add_option("--end", args->end, "analysis window end, trace ns (default: last GPU activity)")
         ->check(nanosecondsValidator());
     cmd->add_option("--region", args->region, "analysis window = span of the NVTX ranges with this name");
+    cmd->add_option("--iterations", args->iterations,
+                    "regular expression (ECMAScript, case-insensitive, matched whole) of the NVTX ranges that mark "
+                    "iterations; phases are the ranges nested one level inside them (default: " +
+                        std::string(metrics::kDefaultIterationPattern) + ")");
+    cmd->add_option("--iterations-from", args->iterationsFrom,
+                    "markers: NVTX ranges, else the repeating kernel sequence of the first GPU; gpu: the kernel "
+                    "sequence only; off: no iterations")
+        ->check(CLI::IsMember({"markers", "gpu", "off"}))
+        ->capture_default_str();
     cmd->add_option("--gemm-pattern", args->gemm,
                     "extended regular expression (case-insensitive) of GEMM kernel names for the tensor-core "
                     "profile")

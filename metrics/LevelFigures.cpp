@@ -1,0 +1,461 @@
+// Measuring the levels of detail: the plan of windows (iterations tiling the GPU work, their status, the
+// focus, the phases' windows), each device's figures in them, and the reductions over devices, with the
+// collectives matched across devices and the kernels split by overlap (docs/report.md).
+#include "engine/paraver/EventTypes.h"
+#include "metrics/DurationModes.h"
+#include "metrics/LevelParts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace gpueff::metrics {
+
+namespace {
+
+// off the steady state: further from the median than 3 scaled MADs (a robust 3 sigma) and than 5 % of it.
+void markStatus(std::vector<Iteration>& its) {
+    for (auto& it : its) it.status = "steady";
+    if (its.size() < 3) return;
+    std::vector<double> d, dev;
+    for (const auto& it : its) d.push_back(static_cast<double>(it.end - it.begin));
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        auto n = v.size();
+        return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    };
+    const double m = median(d);
+    for (auto x : d) dev.push_back(std::fabs(x - m));
+    const double tolerance = std::max(3 * 1.4826 * median(dev), 0.05 * m);
+    bool leading = true;
+    for (std::size_t k = 0; k < its.size(); ++k) {
+        bool off = std::fabs(d[k] - m) > tolerance;
+        leading = leading && off;
+        if (off) its[k].status = leading ? "warm-up" : "outlier";
+    }
+}
+
+struct Candidate {
+    std::string name;
+    std::int64_t begin = INT64_MAX, end = INT64_MIN;
+    std::size_t marker = 0; // k: the k-th marker of every task
+};
+
+std::vector<Candidate> fromMarkers(Analysis& a, const WindowEvidence& e, bool onGpu,
+                                   std::map<std::uint32_t, std::vector<std::size_t>>& byTask) {
+    auto& det = a.iterationDetection;
+    for (std::size_t i = 0; i < e.markers.size(); ++i) byTask[e.markers[i].task].push_back(i);
+    std::size_t k = SIZE_MAX;
+    for (const auto& [task, list] : byTask) {
+        det.markersPerTask.push_back({task, list.size()});
+        k = std::min(k, list.size());
+    }
+    for (const auto& [task, list] : byTask)
+        if (list.size() != k) {
+            det.notes.push_back("tasks have different numbers of iteration markers: the first " +
+                                std::to_string(k) + " of each are matched by order");
+            break;
+        }
+    std::vector<Candidate> out;
+    std::size_t empty = 0;
+    for (std::size_t m = 0; m < k; ++m) {
+        Candidate c{e.markers[byTask.begin()->second[m]].name, INT64_MAX, INT64_MIN, m};
+        for (const auto& [task, list] : byTask) {
+            auto i = list[m];
+            c.begin = std::min(c.begin, onGpu ? e.markerWork.begin[i] : e.markers[i].begin);
+            c.end = std::max(c.end, onGpu ? e.markerWork.end[i] : e.markers[i].end);
+        }
+        if (c.begin >= c.end) {
+            ++empty;
+            continue;
+        }
+        out.push_back(std::move(c));
+    }
+    if (empty)
+        det.notes.push_back(std::to_string(empty) +
+                            " iteration marker(s) launched no GPU work and are left out");
+    // Work launched in one iteration that runs after the next one's first work belongs to the next: the
+    // iterations tile the GPU time from the first one's work to the last one's end.
+    if (onGpu)
+        for (std::size_t j = 0; j + 1 < out.size(); ++j)
+            out[j].end = std::max(out[j].begin, out[j + 1].begin);
+    return out;
+}
+
+// Per steady iteration, each phase name's window: the GPU work launched inside its ranges on every task
+// (or their host span), inside the iteration's window.
+// Phases are matched by name with digits masked: "Compute 0" of one iteration is "Compute 10" of the next.
+std::string phaseKey(const std::string& name) {
+    std::string key;
+    for (std::size_t i = 0; i < name.size(); ++i)
+        if (name[i] >= '0' && name[i] <= '9') {
+            if (key.empty() || key.back() != '#') key += '#';
+        } else {
+            key += name[i];
+        }
+    return key;
+}
+
+void planPhases(const Analysis& a, const WindowEvidence& e, bool onGpu,
+                const std::map<std::uint32_t, std::vector<std::size_t>>& byTask,
+                const std::vector<std::size_t>& markerOf, LevelPlan& plan) {
+    std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::size_t>> children; // (task, parent)
+    for (std::size_t i = 0; i < e.phases.size(); ++i)
+        children[{e.phases[i].task, e.phases[i].parentBegin}].push_back(i);
+    std::map<std::string, std::size_t> phaseOf; // name -> index into plan.phases, in order of appearance
+    for (const auto& it : a.iterations) {
+        if (it.status != "steady") continue;
+        std::vector<std::pair<std::string, LevelPlan::Window>> windows; // in order of appearance
+        for (const auto& [task, list] : byTask) {
+            auto kids = children.find({task, e.markers[list[markerOf[it.index]]].begin});
+            if (kids == children.end()) continue;
+            for (auto i : kids->second) {
+                const auto& r = e.phases[i];
+                auto name = phaseKey(r.name);
+                auto b = onGpu ? e.phaseWork.begin[i] : r.begin, en = onGpu ? e.phaseWork.end[i] : r.end;
+                auto w = std::find_if(windows.begin(), windows.end(),
+                                      [&](const auto& x) { return x.first == name; });
+                if (w == windows.end())
+                    windows.push_back({name, {b, en}});
+                else
+                    w->second = {std::min(w->second.begin, b), std::max(w->second.end, en)};
+            }
+        }
+        for (auto& [name, w] : windows) {
+            w = {std::max(w.begin, it.begin), std::min(w.end, it.end)};
+            if (w.end <= w.begin) continue;
+            auto [p, fresh] = phaseOf.try_emplace(name, plan.phases.size());
+            if (fresh) plan.phases.push_back({name, {}});
+            plan.phases[p->second].windows.push_back(plan.windows.size());
+            plan.windows.push_back(w);
+        }
+    }
+}
+
+} // namespace
+
+LevelPlan planLevels(Analysis& a, const WindowEvidence& e, const AnalysisOptions& options, bool onGpu) {
+    auto& det = a.iterationDetection;
+    LevelPlan plan;
+    if (options.iterationSource == IterationSource::Off) return plan;
+    std::vector<Candidate> found;
+    std::map<std::uint32_t, std::vector<std::size_t>> byTask;
+    bool markers = options.iterationSource == IterationSource::Markers && !e.markers.empty();
+    if (markers) {
+        det.source = "markers";
+        det.pattern = options.iterationPattern;
+        det.placement = onGpu ? "gpu-projection" : "host";
+        found = fromMarkers(a, e, onGpu, byTask);
+    } else if (e.detected) {
+        det.source = "detected";
+        det.anchor = e.detected->anchor;
+        det.placement = "gpu-sequence";
+        const auto& b = e.detected->begins;
+        for (std::size_t k = 0; k < b.size(); ++k)
+            found.push_back({"iteration " + std::to_string(k), b[k],
+                             k + 1 < b.size() ? b[k + 1] : e.detected->lastEnd, k});
+        if (options.iterationSource == IterationSource::Markers)
+            det.notes.push_back("no NVTX range matches the iteration pattern: iterations detected from the "
+                                "kernel sequence of device " +
+                                a.activity.devices.front().id);
+        if (!e.markers.empty()) {
+            std::set<std::uint32_t> tasks;
+            for (const auto& m : e.markers) tasks.insert(m.task);
+            auto perTask = static_cast<double>(e.markers.size()) / static_cast<double>(tasks.size());
+            char ratio[64];
+            std::snprintf(ratio, sizeof ratio, "%.2f", static_cast<double>(b.size()) / perTask);
+            det.notes.push_back(std::to_string(b.size()) + " iterations detected (" +
+                                std::to_string(e.detected->period) + " kernels each) for " +
+                                std::to_string(e.markers.size() / tasks.size()) +
+                                " marked per task: " + ratio + " detected per marked iteration");
+        }
+    } else {
+        det.notes.push_back(
+            options.iterationSource == IterationSource::Markers
+                ? "no NVTX range matches the iteration pattern and no repeating kernel sequence "
+                  "was found: no iterations"
+                : "no repeating kernel sequence was found: no iterations");
+    }
+    // Inside the analysis window only.
+    std::vector<std::size_t> markerOf;
+    for (auto& c : found) {
+        auto b = std::max(c.begin, a.window.begin), en = std::min(c.end, a.window.end);
+        if (en <= b) continue;
+        Iteration it;
+        it.index = a.iterations.size();
+        it.name = c.name;
+        it.begin = b;
+        it.end = en;
+        a.iterations.push_back(std::move(it));
+        markerOf.push_back(c.marker);
+        plan.windows.push_back({b, en});
+    }
+    if (found.size() > a.iterations.size())
+        det.notes.push_back(std::to_string(found.size() - a.iterations.size()) +
+                            " iteration(s) outside the analysis window are left out");
+    plan.iterations = a.iterations.size();
+    markStatus(a.iterations);
+    std::vector<std::size_t> steady;
+    for (const auto& it : a.iterations)
+        if (it.status == "steady") steady.push_back(it.index);
+    if (markers) planPhases(a, e, onGpu, byTask, markerOf, plan);
+    if (!steady.empty()) {
+        plan.focus = plan.windows.size();
+        plan.windows.push_back({a.iterations[steady.front()].begin, a.iterations[steady.back()].end});
+    }
+    return plan;
+}
+
+namespace {
+
+// Kernels in flight as steps: after times[i], levels[i] kernels run (until times[i + 1]).
+struct Steps {
+    std::vector<std::int64_t> times, levels;
+
+    explicit Steps(const Device& d) {
+        std::vector<Change> changes;
+        for (const auto* rows : d.rowsOf({kCompute, kGraph, kNccl})) addSpanChanges(*rows, 0, changes);
+        std::sort(changes.begin(), changes.end(),
+                  [](const Change& x, const Change& y) { return x.time < y.time; });
+        std::int64_t level = 0;
+        for (const auto& c : changes) {
+            level += c.delta;
+            if (!times.empty() && times.back() == c.time)
+                levels.back() = level;
+            else
+                times.push_back(c.time), levels.push_back(level);
+        }
+    }
+    // (∫ level dt, time at level >= 1) over [b, e).
+    std::pair<std::int64_t, std::int64_t> over(std::int64_t b, std::int64_t e) const {
+        std::int64_t integral = 0, busy = 0;
+        auto i = static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), b) - times.begin());
+        std::int64_t t = b, level = i > 0 ? levels[i - 1] : 0;
+        for (; t < e; ++i) {
+            auto next = i < times.size() ? std::min(times[i], e) : e;
+            integral += level * (next - t);
+            busy += level > 0 ? next - t : 0;
+            t = next;
+            if (i < times.size()) level = levels[i];
+        }
+        return {integral, busy};
+    }
+};
+
+// Compute kernels (by name value) split by whether they ran during communication, and NCCL kernels' starts.
+void instancesOf(const ShardReader& shard, const Device& d, DevicePartial& out) {
+    const auto B = shard.window.begin, E = shard.window.end;
+    auto communication = unite(d.rowsOf({kNccl, kMemory}));
+    std::map<std::int64_t, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> byValue;
+    for (const auto& rows : d.work[kCompute])
+        for (const auto& s : rows)
+            if (s.begin >= B && s.begin < E) {
+                auto& [during, alone] = byValue[s.value];
+                (overlapWith(communication, s.begin, s.end) > 0 ? during : alone).push_back(s.end - s.begin);
+            }
+    for (auto& [value, groups] : byValue) {
+        auto name = valueName(shard.trace, paraver::types::kKernel, value);
+        if (!groups.first.empty()) out.overlappedDurations[name] = std::move(groups.first);
+        if (!groups.second.empty()) out.aloneDurations[name] = std::move(groups.second);
+    }
+    std::map<std::int64_t, std::vector<std::int64_t>> arrivals;
+    for (const auto& rows : d.work[kNccl])
+        for (const auto& s : rows)
+            if (s.begin >= B && s.begin < E) arrivals[s.value].push_back(s.begin);
+    for (auto& [value, starts] : arrivals) {
+        std::sort(starts.begin(), starts.end());
+        out.ncclArrivals[valueName(shard.trace, paraver::types::kNcclKernel, value)] = std::move(starts);
+    }
+}
+
+} // namespace
+
+void levelsOf(const LevelPlan& plan, const ShardReader& shard, const Device& d, const DeviceUnions& u,
+              DevicePartial& out) {
+    instancesOf(shard, d, out);
+    if (plan.empty()) return;
+    auto computeNccl = unite({&u.compute, &u.nccl});
+    auto communication = unite({&u.nccl, &u.memory});
+    auto commNotUseful = subtract(communication, u.compute);
+    auto memoryNotUseful = subtract(u.memory, computeNccl);
+    auto overlap = subtract(u.compute, subtract(u.compute, communication));
+    Steps steps(d);
+    for (const auto& w : plan.windows) {
+        LevelPartial p;
+        p.useful = overlapWith(u.compute, w.begin, w.end);
+        p.usefulWithNccl = overlapWith(computeNccl, w.begin, w.end);
+        p.commNotUseful = overlapWith(commNotUseful, w.begin, w.end);
+        p.memoryNotUseful = overlapWith(memoryNotUseful, w.begin, w.end);
+        p.communication = overlapWith(communication, w.begin, w.end);
+        p.overlap = overlapWith(overlap, w.begin, w.end);
+        std::tie(p.inFlight, p.busy) = steps.over(w.begin, w.end);
+        auto last = std::lower_bound(u.compute.begin(), u.compute.end(), w.end,
+                                     [](const Span& s, std::int64_t t) { return s.begin < t; });
+        if (last != u.compute.begin() && std::prev(last)->end > w.begin)
+            p.usefulEnd = std::min(std::prev(last)->end, w.end);
+        out.levels.push_back(p);
+    }
+}
+
+namespace {
+
+LevelFigures figuresOf(const LevelPlan& plan, const std::vector<std::size_t>& windows,
+                       const std::vector<DevicePartial>& partials) {
+    std::int64_t T = 0;
+    for (auto w : windows) T += plan.windows[w].end - plan.windows[w].begin;
+    std::vector<Efficiency::PerDevice> asCommunication, asUseful;
+    std::int64_t communication = 0, overlap = 0, inFlight = 0, busy = 0;
+    std::vector<std::int64_t> ends;
+    for (const auto& d : partials) {
+        LevelPartial sum;
+        for (auto w : windows) {
+            const auto& p = d.levels.at(w);
+            sum.useful += p.useful;
+            sum.usefulWithNccl += p.usefulWithNccl;
+            sum.commNotUseful += p.commNotUseful;
+            sum.memoryNotUseful += p.memoryNotUseful;
+            sum.communication += p.communication;
+            sum.overlap += p.overlap;
+            sum.inFlight += p.inFlight;
+            sum.busy += p.busy;
+            sum.usefulEnd = std::max(sum.usefulEnd, p.usefulEnd);
+        }
+        asCommunication.push_back({sum.useful, sum.commNotUseful, T - sum.useful - sum.commNotUseful});
+        asUseful.push_back(
+            {sum.usefulWithNccl, sum.memoryNotUseful, T - sum.usefulWithNccl - sum.memoryNotUseful});
+        communication += sum.communication;
+        overlap += sum.overlap;
+        inFlight += sum.inFlight;
+        busy += sum.busy;
+        ends.push_back(sum.usefulEnd);
+    }
+    LevelFigures f;
+    f.ncclAsCommunication = efficiencyOf(std::move(asCommunication), T);
+    f.ncclAsUseful = efficiencyOf(std::move(asUseful), T);
+    if (communication > 0) f.overlapShare = static_cast<double>(overlap) / static_cast<double>(communication);
+    if (busy > 0) f.inFlightMean = static_cast<double>(inFlight) / static_cast<double>(busy);
+    // The device whose useful work ended last, against the one whose ended first.
+    std::optional<std::size_t> first, last;
+    std::size_t working = 0;
+    for (std::size_t i = 0; i < ends.size(); ++i) {
+        if (ends[i] == INT64_MIN) continue;
+        ++working;
+        if (!first || ends[i] < ends[*first]) first = i;
+        if (!last || ends[i] > ends[*last]) last = i;
+    }
+    if (working >= 2 && windows.size() == 1)
+        f.straggler = Straggler{*last, ends[*last], ends[*last] - ends[*first]};
+    return f;
+}
+
+Collectives collectivesOf(const std::vector<DevicePartial>& partials) {
+    Collectives c;
+    std::map<std::string, std::vector<std::size_t>> runners; // NCCL kernel name -> devices running it
+    for (std::size_t d = 0; d < partials.size(); ++d)
+        for (const auto& [name, starts] : partials[d].ncclArrivals) runners[name].push_back(d);
+    std::vector<Collectives::DeviceShare> share(partials.size());
+    for (std::size_t d = 0; d < share.size(); ++d) share[d].device = d;
+    for (const auto& [name, devices] : runners) {
+        if (devices.size() < 2) continue;
+        std::size_t count = SIZE_MAX, most = 0;
+        for (auto d : devices) {
+            count = std::min(count, partials[d].ncclArrivals.at(name).size());
+            most = std::max(most, partials[d].ncclArrivals.at(name).size());
+        }
+        if (count != most)
+            c.notes.push_back(name + ": the devices ran " + std::to_string(count) + " to " +
+                              std::to_string(most) + " instances; the first " + std::to_string(count) +
+                              " of each are matched by order");
+        for (std::size_t k = 0; k < count; ++k) {
+            Collectives::Instance in{name, k, devices.front(), INT64_MAX, 0};
+            std::int64_t lastArrival = INT64_MIN;
+            for (auto d : devices) {
+                auto t = partials[d].ncclArrivals.at(name)[k];
+                in.firstArrival = std::min(in.firstArrival, t);
+                if (t > lastArrival) lastArrival = t, in.lastDevice = d;
+            }
+            in.skew = lastArrival - in.firstArrival;
+            for (auto d : devices)
+                share[in.lastDevice].waitCaused += lastArrival - partials[d].ncclArrivals.at(name)[k];
+            ++share[in.lastDevice].last;
+            ++c.matched;
+            c.top.push_back(std::move(in));
+        }
+    }
+    std::stable_sort(c.top.begin(), c.top.end(), [](const auto& x, const auto& y) {
+        return x.skew != y.skew ? x.skew > y.skew : x.firstArrival < y.firstArrival;
+    });
+    if (c.top.size() > 20) c.top.resize(20);
+    if (c.matched) c.devices = std::move(share);
+    return c;
+}
+
+} // namespace
+
+std::optional<DurationGroup> durationGroup(std::vector<std::int64_t> d) {
+    if (d.empty()) return std::nullopt;
+    std::sort(d.begin(), d.end());
+    DurationGroup g;
+    g.instances = d.size();
+    for (auto x : d) g.total += x;
+    g.min = d.front();
+    g.max = d.back();
+    auto n = d.size();
+    g.average = static_cast<double>(g.total) / static_cast<double>(n);
+    g.median = n % 2 ? static_cast<double>(d[n / 2])
+                     : (static_cast<double>(d[n / 2 - 1]) + static_cast<double>(d[n / 2])) / 2;
+    for (const auto& m : durationModes(d)) g.modes.push_back(m.at);
+    return g;
+}
+
+void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePartial>& partials) {
+    for (std::size_t i = 0; i < plan.iterations; ++i)
+        a.iterations[i].figures = figuresOf(plan, {i}, partials);
+    std::size_t steady = 0;
+    for (const auto& it : a.iterations) steady += it.status == "steady";
+    if (plan.focus && steady) {
+        Focus f;
+        for (const auto& it : a.iterations)
+            if (it.status == "steady") f.last = it.index;
+        for (auto it = a.iterations.rbegin(); it != a.iterations.rend(); ++it)
+            if (it->status == "steady") f.first = it->index;
+        f.begin = plan.windows[*plan.focus].begin;
+        f.end = plan.windows[*plan.focus].end;
+        f.figures = figuresOf(plan, {*plan.focus}, partials);
+        f.figures.straggler.reset();
+        a.focus = std::move(f);
+    }
+    for (const auto& p : plan.phases) {
+        Phase ph;
+        ph.name = p.name;
+        ph.iterations = p.windows.size();
+        for (auto w : p.windows) ph.time += plan.windows[w].end - plan.windows[w].begin;
+        ph.figures = figuresOf(plan, p.windows, partials);
+        a.phases.push_back(std::move(ph));
+    }
+    a.collectives = collectivesOf(partials);
+    // Compute kernels by total time, split by overlap.
+    std::map<std::string, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> byName;
+    for (const auto& p : partials) {
+        for (const auto& [name, d] : p.overlappedDurations)
+            byName[name].first.insert(byName[name].first.end(), d.begin(), d.end());
+        for (const auto& [name, d] : p.aloneDurations)
+            byName[name].second.insert(byName[name].second.end(), d.begin(), d.end());
+    }
+    std::vector<std::pair<std::int64_t, std::string>> order;
+    for (const auto& [name, groups] : byName) {
+        std::int64_t total = 0;
+        for (const auto* g : {&groups.first, &groups.second})
+            for (auto x : *g) total += x;
+        order.push_back({-total, name});
+    }
+    std::sort(order.begin(), order.end());
+    for (std::size_t i = 0; i < order.size() && i < 20; ++i) {
+        auto& groups = byName[order[i].second];
+        a.kernelOverlap.push_back({order[i].second, durationGroup(std::move(groups.first)),
+                                   durationGroup(std::move(groups.second))});
+    }
+}
+
+} // namespace gpueff::metrics

@@ -1,0 +1,37 @@
+#pragma once
+// The parts of the levels of detail (metrics/Levels.cpp finds them, metrics/LevelFigures.cpp measures
+// them), run by metrics/Analysis.cpp as the other parts of AnalysisParts.h.
+#include "metrics/AnalysisParts.h"
+
+#include <regex>
+
+namespace gpueff::metrics {
+
+// The regular expression of --iterations (matched whole, ignoring case); an Error names the pattern.
+std::regex iterationRegex(const std::string& pattern);
+
+// The iteration markers and their phases on the host rows of `tasks`, appended to out.markers/out.phases.
+void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
+                    const std::vector<std::size_t>& tasks, const std::regex& pattern, WindowEvidence& out);
+// Ranges in the one order every process and shard agrees on (task, begin, end, name).
+void sortRanges(std::vector<HostRange>& ranges);
+// Where the work that device `d` ran was launched from inside evidence's (sorted) markers and phases,
+// combined into evidence.markerWork/phaseWork (sized alike). False when the device has no launch lines.
+bool projectWork(const semantic::LoadedTrace& trace, const Device& d, WindowEvidence& evidence);
+// detectIterations over the kernels (compute and NCCL) of one device.
+std::optional<DetectedIterations> detectOnDevice(const semantic::LoadedTrace& trace, const Device& d);
+
+// The windows of the levels, from the evidence of the whole trace, inside the analysis window; fills
+// a.iterationDetection and a.iterations (without figures). `placedOnGpu`: some device had launch lines.
+LevelPlan planLevels(Analysis& a, const WindowEvidence& evidence, const AnalysisOptions& options,
+                     bool placedOnGpu);
+
+// One device's figures in every window of the plan, its NCCL arrivals and its kernels split by overlap.
+void levelsOf(const LevelPlan& plan, const ShardReader& shard, const Device& d, const DeviceUnions& u,
+              DevicePartial& out);
+void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePartial>& partials);
+
+// The POP factors of devices' split of a window of T ns (PopFactors.h).
+Efficiency efficiencyOf(std::vector<Efficiency::PerDevice> devices, std::int64_t T);
+
+} // namespace gpueff::metrics

@@ -1,0 +1,211 @@
+// Finding the levels of detail: iteration markers and the phases nested in them on the host rows, where the
+// GPU work launched inside them ran (launch lines), iterations detected from the kernel sequence, and the
+// plan of windows the device model is then measured in (docs/report.md "Iterations and phases").
+#include "engine/common/Error.h"
+#include "engine/paraver/EventTypes.h"
+#include "metrics/LevelParts.h"
+
+#include <algorithm>
+#include <climits>
+
+namespace gpueff::metrics {
+
+void Projection::resize(std::size_t n) {
+    begin.assign(n, INT64_MAX);
+    end.assign(n, INT64_MIN);
+}
+
+void Projection::combine(const Projection& o) {
+    if (begin.size() < o.begin.size()) {
+        begin.resize(o.begin.size(), INT64_MAX);
+        end.resize(o.end.size(), INT64_MIN);
+    }
+    for (std::size_t i = 0; i < o.begin.size(); ++i) {
+        begin[i] = std::min(begin[i], o.begin[i]);
+        end[i] = std::max(end[i], o.end[i]);
+    }
+}
+
+std::regex iterationRegex(const std::string& pattern) {
+    try {
+        return std::regex(pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+    } catch (const std::regex_error& e) {
+        throw Error("--iterations '" + pattern + "': not a regular expression (" + e.what() + ")");
+    }
+}
+
+void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
+                    const std::vector<std::size_t>& tasks, const std::regex& pattern, WindowEvidence& out) {
+    std::map<std::pair<std::uint32_t, std::int64_t>, bool> matches; // (type, value) -> name matches
+    auto matching = [&](std::uint32_t type, std::int64_t value) {
+        auto [it, fresh] = matches.try_emplace({type, value}, false);
+        if (fresh) it->second = std::regex_match(valueName(trace, type, value), pattern);
+        return it->second;
+    };
+    struct Open {
+        std::int64_t value, begin;
+        bool marker;       // an outermost range whose name matches
+        bool insideMarker; // some enclosing range is a marker
+    };
+    for (auto t : tasks)
+        for (auto row : activity.tasks[t].cpuRows) {
+            const auto& th = trace.trace().threads[row];
+            std::map<std::uint32_t, std::vector<Open>> open; // NVTX type -> its nesting on this thread
+            for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
+                auto type = th.eventType[i];
+                if (!paraver::types::isNvtxRangeType(type)) continue;
+                auto& stack = open[type];
+                auto value = th.eventValue[i];
+                if (value != 0) {
+                    bool inside = !stack.empty() && (stack.back().marker || stack.back().insideMarker);
+                    stack.push_back({value, th.eventTime[i], !inside && matching(type, value), inside});
+                    continue;
+                }
+                if (stack.empty()) continue;
+                auto range = stack.back();
+                stack.pop_back();
+                HostRange r{static_cast<std::uint32_t>(t), range.begin, th.eventTime[i],
+                            valueName(trace, type, range.value), 0};
+                if (range.marker) {
+                    out.markers.push_back(std::move(r));
+                } else if (!stack.empty() && stack.back().marker) {
+                    r.parentBegin = stack.back().begin;
+                    out.phases.push_back(std::move(r));
+                }
+            }
+        }
+}
+
+void sortRanges(std::vector<HostRange>& ranges) {
+    std::sort(ranges.begin(), ranges.end(), [](const HostRange& a, const HostRange& b) {
+        return std::tie(a.task, a.begin, a.end, a.name) < std::tie(b.task, b.begin, b.end, b.name);
+    });
+}
+
+namespace {
+
+// Per row of the device, its work (every class) by begin, to find where launched work ends.
+struct RowWork {
+    std::map<std::size_t, std::vector<std::pair<std::int64_t, std::int64_t>>> rows;
+
+    explicit RowWork(const Device& d) {
+        for (std::size_t i = 0; i < d.rows.size(); ++i) {
+            auto& w = rows[d.rows[i]];
+            for (const auto& cls : d.work)
+                if (i < cls.size())
+                    for (const auto& s : cls[i]) w.push_back({s.begin, s.end});
+            std::sort(w.begin(), w.end());
+        }
+    }
+    std::int64_t endOf(std::size_t row, std::int64_t begin) const {
+        auto r = rows.find(row);
+        if (r == rows.end()) return begin;
+        auto it = std::lower_bound(r->second.begin(), r->second.end(), std::pair{begin, INT64_MIN});
+        return it != r->second.end() && it->first == begin ? it->second : begin;
+    }
+};
+
+// The launched work of `lines` ((call begin, GPU begin, GPU end), by call begin) whose call began inside
+// each range of `ranges` that belongs to task `task`.
+void project(const std::vector<std::array<std::int64_t, 3>>& lines, std::size_t task,
+             const std::vector<HostRange>& ranges, Projection& out) {
+    for (std::size_t r = 0; r < ranges.size(); ++r) {
+        if (ranges[r].task != task) continue;
+        auto it = std::lower_bound(lines.begin(), lines.end(), ranges[r].begin,
+                                   [](const auto& l, std::int64_t t) { return l[0] < t; });
+        for (; it != lines.end() && (*it)[0] < ranges[r].end; ++it) {
+            out.begin[r] = std::min(out.begin[r], (*it)[1]);
+            out.end[r] = std::max(out.end[r], (*it)[2]);
+        }
+    }
+}
+
+} // namespace
+
+bool projectWork(const semantic::LoadedTrace& trace, const Device& d, WindowEvidence& evidence) {
+    namespace types = paraver::types;
+    RowWork work(d);
+    std::vector<std::array<std::int64_t, 3>> lines; // call begin, GPU begin, GPU end
+    const auto& comms = trace.trace().communications;
+    for (auto row : d.rows)
+        for (auto c : trace.trace().threads[row].receives) {
+            const auto& line = comms[c];
+            if (line.tag != types::kTagKernelLaunch && line.tag != types::kTagMemoryLaunch) continue;
+            lines.push_back({line.logicalSend, line.logicalRecv, work.endOf(row, line.logicalRecv)});
+        }
+    std::sort(lines.begin(), lines.end());
+    project(lines, d.task, evidence.markers, evidence.markerWork);
+    project(lines, d.task, evidence.phases, evidence.phaseWork);
+    return !lines.empty();
+}
+
+std::optional<DetectedIterations> detectIterations(const std::vector<std::int64_t>& names,
+                                                   const std::vector<std::int64_t>& begins,
+                                                   const std::vector<std::int64_t>& ends,
+                                                   const std::vector<std::string>& nameOf) {
+    // The period is the smallest lag at which the name sequence matches itself at 3 kernels in 4: a loop
+    // repeats its launches in order, and an inserted kernel (a check every N steps) only shifts a few. Only
+    // the middle 20000 kernels are compared, which holds a few iterations of any training step we have seen
+    // and keeps the search O(20000 x lags).
+    constexpr std::size_t kSegment = 20000, kMaxPeriod = 5000;
+    const std::size_t n = names.size();
+    if (n < 6) return std::nullopt;
+    const std::size_t length = std::min(n, kSegment), low = (n - length) / 2;
+    std::size_t period = 0;
+    for (std::size_t p = 1; p <= std::min(length / 3, kMaxPeriod) && !period; ++p) {
+        std::size_t same = 0;
+        for (std::size_t i = low; i + p < low + length; ++i) same += names[i] == names[i + p];
+        if (same * 4 >= (length - p) * 3) period = p;
+    }
+    if (!period) return std::nullopt;
+    // The anchor: of the names that occur about once per period, the one seen first (the loop's first launch
+    // in its first iteration).
+    std::map<std::int64_t, std::pair<std::size_t, std::size_t>> seen; // name -> (count, first index)
+    for (std::size_t i = 0; i < n; ++i) {
+        auto [it, fresh] = seen.try_emplace(names[i], 0, i);
+        ++it->second.first;
+    }
+    const double perPeriod = static_cast<double>(n) / static_cast<double>(period);
+    std::optional<std::pair<std::size_t, std::int64_t>> anchor; // (first index, name)
+    for (const auto& [name, s] : seen) {
+        auto count = static_cast<double>(s.first);
+        if (s.first >= 3 && count >= 0.8 * perPeriod && count <= 1.25 * perPeriod &&
+            (!anchor || s.second < anchor->first))
+            anchor = std::pair{s.second, name};
+    }
+    if (!anchor) return std::nullopt;
+    DetectedIterations out;
+    out.anchor = nameOf.at(static_cast<std::size_t>(anchor->second));
+    out.period = period;
+    std::size_t last = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        if (names[i] == anchor->second) out.begins.push_back(begins[i]), last = i;
+    out.lastEnd = begins[last];
+    for (std::size_t i = last; i < std::min(n, last + period); ++i)
+        out.lastEnd = std::max(out.lastEnd, ends[i]);
+    return out;
+}
+
+std::optional<DetectedIterations> detectOnDevice(const semantic::LoadedTrace& trace, const Device& d) {
+    struct Kernel {
+        std::int64_t begin, end, name;
+    };
+    std::vector<Kernel> kernels;
+    std::map<std::pair<int, std::int64_t>, std::int64_t> ids; // (class, value) -> dense name id
+    std::vector<std::string> nameOf;
+    for (auto [c, type] :
+         {std::pair{kCompute, paraver::types::kKernel}, std::pair{kNccl, paraver::types::kNcclKernel}})
+        for (const auto& row : d.work[c])
+            for (const auto& s : row) {
+                auto [it, fresh] = ids.try_emplace({c, s.value}, static_cast<std::int64_t>(nameOf.size()));
+                if (fresh) nameOf.push_back(valueName(trace, type, s.value));
+                kernels.push_back({s.begin, s.end, it->second});
+            }
+    std::stable_sort(kernels.begin(), kernels.end(),
+                     [](const Kernel& a, const Kernel& b) { return a.begin < b.begin; });
+    std::vector<std::int64_t> names, begins, ends;
+    for (const auto& k : kernels) names.push_back(k.name), begins.push_back(k.begin), ends.push_back(k.end);
+    return detectIterations(names, begins, ends, nameOf);
+}
+
+} // namespace gpueff::metrics

@@ -1,0 +1,9 @@
+#pragma once
+// The "Iterations and phases" section of report.md (reports/LevelsMarkdown.cpp).
+#include "reports/ReportMarkdown.h"
+
+namespace gpueff::reports {
+
+void levelsSection(std::string& md, const nlohmann::json& report, RenderedReport& out);
+
+} // namespace gpueff::reports
