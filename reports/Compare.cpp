@@ -2,6 +2,7 @@
 
 #include "engine/common/Error.h"
 #include "metrics/PopFactors.h"
+#include "reports/CompareLevels.h"
 #include "reports/JsonAccess.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
@@ -279,7 +280,10 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
                   "amounts of work.\n\n";
     }
     for (const auto& w : warnings) j["warnings"].push_back(w);
-    if (differ && !allKnown) md += "> **Warning:** " + escapeMarkdown(warnings.back()) + "\n";
+    if (differ && !allKnown) md += "> **Warning:** " + escapeMarkdown(warnings.back()) + "\n\n";
+    std::vector<std::string> labels;
+    for (const auto& r : runs) labels.push_back(r.label);
+    compareLevels(reports, labels, md, j);
     return out;
 }
 
