@@ -75,7 +75,8 @@ void to_json(nlohmann::json& j, const DevicePartial& p) {
          {"levels", p.levels},
          {"ncclArrivals", p.ncclArrivals},
          {"overlappedDurations", p.overlappedDurations},
-         {"aloneDurations", p.aloneDurations}};
+         {"aloneDurations", p.aloneDurations},
+         {"tensorByOverlap", p.tensorByOverlap}};
 }
 
 void from_json(const nlohmann::json& j, DevicePartial& p) {
@@ -95,6 +96,7 @@ void from_json(const nlohmann::json& j, DevicePartial& p) {
     j.at("ncclArrivals").get_to(p.ncclArrivals);
     j.at("overlappedDurations").get_to(p.overlappedDurations);
     j.at("aloneDurations").get_to(p.aloneDurations);
+    j.at("tensorByOverlap").get_to(p.tensorByOverlap);
 }
 } // namespace gpueff::metrics
 

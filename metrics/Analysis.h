@@ -171,6 +171,9 @@ struct DevicePartial {
     // Of the kernels beginning in the window: NCCL kernel name -> starts (in order); compute kernel name ->
     // durations of the instances that ran during communication on the device, and of the others.
     std::map<std::string, std::vector<std::int64_t>> ncclArrivals, overlappedDurations, aloneDurations;
+    // Compute kernel name -> Tensor Active integral and ns covered, of the overlapped and the other
+    // instances.
+    std::map<std::string, std::array<double, 4>> tensorByOverlap;
 };
 
 // Of one task: the union of its host threads' time blocked in synchronization and in MPI, in the window.

@@ -41,6 +41,11 @@ void deviceModelOf(const Device&, const DeviceUnions&, std::int64_t windowNs, De
 void concurrencyOf(const ShardReader&, std::size_t index, const Device&, const DeviceUnions&, DevicePartial&);
 void timelineOf(const AnalysisWindow&, std::size_t bins, const Device&, const DeviceUnions&, DevicePartial&);
 void tensorCoreOf(const ShardReader&, std::size_t index, const Device&, DevicePartial&);
+// The device's Tensor Active samples (each holds until the next), when the trace has them for it.
+std::optional<Spans> tensorSamples(const ShardReader&, const Device&);
+// Adds the samples' integral over [begin, end) and the ns they cover.
+void addTensorActivity(const Spans& samples, std::int64_t begin, std::int64_t end, double& integral,
+                       std::int64_t& covered);
 void kernelStatisticsOf(const ShardReader&, const Device&, const DeviceUnions&, DevicePartial&);
 TaskPartial taskOf(const ShardReader&, const TaskInfo&);
 

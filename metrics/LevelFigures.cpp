@@ -247,15 +247,24 @@ struct Steps {
 void instancesOf(const ShardReader& shard, const Device& d, DevicePartial& out) {
     const auto B = shard.window.begin, E = shard.window.end;
     auto communication = unite(d.rowsOf({kNccl, kMemory}));
+    auto samples = tensorSamples(shard, d);
     std::map<std::int64_t, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> byValue;
+    std::map<std::int64_t, std::array<double, 4>> tensor;
     for (const auto& rows : d.work[kCompute])
         for (const auto& s : rows)
             if (s.begin >= B && s.begin < E) {
                 auto& [during, alone] = byValue[s.value];
-                (overlapWith(communication, s.begin, s.end) > 0 ? during : alone).push_back(s.end - s.begin);
+                bool overlapped = overlapWith(communication, s.begin, s.end) > 0;
+                (overlapped ? during : alone).push_back(s.end - s.begin);
+                if (!samples) continue;
+                auto& t = tensor[s.value];
+                std::int64_t covered = 0;
+                addTensorActivity(*samples, s.begin, s.end, t[overlapped ? 0 : 2], covered);
+                t[overlapped ? 1 : 3] += static_cast<double>(covered);
             }
     for (auto& [value, groups] : byValue) {
         auto name = valueName(shard.trace, paraver::types::kKernel, value);
+        if (auto t = tensor.find(value); t != tensor.end()) out.tensorByOverlap[name] = t->second;
         if (!groups.first.empty()) out.overlappedDurations[name] = std::move(groups.first);
         if (!groups.second.empty()) out.aloneDurations[name] = std::move(groups.second);
     }
@@ -437,7 +446,10 @@ void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePa
     a.collectives = collectivesOf(partials);
     // Compute kernels by total time, split by overlap.
     std::map<std::string, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> byName;
+    std::map<std::string, std::array<double, 4>> tensor;
     for (const auto& p : partials) {
+        for (const auto& [name, t] : p.tensorByOverlap)
+            for (std::size_t i = 0; i < 4; ++i) tensor[name][i] += t[i];
         for (const auto& [name, d] : p.overlappedDurations)
             byName[name].first.insert(byName[name].first.end(), d.begin(), d.end());
         for (const auto& [name, d] : p.aloneDurations)
@@ -453,8 +465,14 @@ void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePa
     std::sort(order.begin(), order.end());
     for (std::size_t i = 0; i < order.size() && i < 20; ++i) {
         auto& groups = byName[order[i].second];
-        a.kernelOverlap.push_back({order[i].second, durationGroup(std::move(groups.first)),
-                                   durationGroup(std::move(groups.second))});
+        KernelOverlapRow row{order[i].second, durationGroup(std::move(groups.first)),
+                             durationGroup(std::move(groups.second))};
+        if (auto t = tensor.find(row.name); t != tensor.end()) {
+            if (row.overlapped && t->second[1] > 0)
+                row.overlapped->tensorActive = t->second[0] / t->second[1];
+            if (row.alone && t->second[3] > 0) row.alone->tensorActive = t->second[2] / t->second[3];
+        }
+        a.kernelOverlap.push_back(std::move(row));
     }
 }
 

@@ -116,6 +116,7 @@ struct DurationGroup {
     std::int64_t total = 0, min = 0, max = 0;
     double average = 0, median = 0;
     std::vector<std::int64_t> modes;
+    std::optional<double> tensorActive; // time-weighted Tensor Active % over the instances, when sampled
 };
 
 struct KernelOverlapRow {

@@ -23,24 +23,35 @@ bool ShardReader::isGemm(std::int64_t value) const {
     return it->second;
 }
 
-void tensorCoreOf(const ShardReader& shard, std::size_t index, const Device& d, DevicePartial& out) {
-    if (!shard.tensorSamples || !d.metrics) return;
+std::optional<Spans> tensorSamples(const ShardReader& shard, const Device& d) {
+    if (!shard.tensorSamples || !d.metrics) return std::nullopt;
     // The first interval runs from time 0 to the first sample: no sample covers it.
     auto samples = shard.tensor.row(0, *d.metrics, true);
     if (!samples.empty() && samples.front().begin == 0 && samples.front().value == 0)
         samples.erase(samples.begin());
+    return samples;
+}
+
+void addTensorActivity(const Spans& samples, std::int64_t begin, std::int64_t end, double& integral,
+                       std::int64_t& covered) {
+    auto from = std::upper_bound(samples.begin(), samples.end(), begin,
+                                 [](std::int64_t t, const Span& x) { return t < x.end; });
+    for (; from != samples.end() && from->begin < end; ++from) {
+        auto ns = std::min(from->end, end) - std::max(from->begin, begin);
+        integral += static_cast<double>(from->value) * static_cast<double>(ns);
+        covered += ns;
+    }
+}
+
+void tensorCoreOf(const ShardReader& shard, std::size_t index, const Device& d, DevicePartial& out) {
+    auto samples = tensorSamples(shard, d);
+    if (!samples) return;
     std::map<std::string, std::pair<double, std::int64_t>> sums; // kernel -> (integral, covered ns)
     for (const auto& rows : d.work[kCompute])
         for (const auto& k : clip(rows, shard.window.begin, shard.window.end)) {
             if (!shard.isGemm(k.value)) continue;
             auto& s = sums[valueName(shard.trace, paraver::types::kKernel, k.value)];
-            auto from = std::upper_bound(samples.begin(), samples.end(), k.begin,
-                                         [](std::int64_t t, const Span& x) { return t < x.end; });
-            for (; from != samples.end() && from->begin < k.end; ++from) {
-                auto covered = std::min(from->end, k.end) - std::max(from->begin, k.begin);
-                s.first += static_cast<double>(from->value) * static_cast<double>(covered);
-                s.second += covered;
-            }
+            addTensorActivity(*samples, k.begin, k.end, s.first, s.second);
         }
     TensorCoreProfile::Row row{d.task, index, {}};
     for (const auto& [name, s] : sums) {

@@ -28,7 +28,8 @@ json group(const std::optional<metrics::DurationGroup>& g) {
             {"med_ns", finiteOrNull(g->median)},
             {"min_ns", g->min},
             {"max_ns", g->max},
-            {"modes_ns", g->modes}};
+            {"modes_ns", g->modes},
+            {"tensor_active_percent", optionalNumber(g->tensorActive)}};
 }
 
 } // namespace

@@ -180,7 +180,9 @@ void collectives(std::string& md, const json& report) {
 
 std::string groupCell(const json& g) {
     if (!g.is_object()) return "none";
-    return formatCount(number(g, "instances")) + " x " + formatDuration(number(g, "med_ns"));
+    auto tensor = number(g, "tensor_active_percent");
+    return formatCount(number(g, "instances")) + " x " + formatDuration(number(g, "med_ns")) +
+           (tensor ? ", tensor active " + formatPercent(*tensor / 100) : "");
 }
 
 void kernelOverlap(std::string& md, const json& report) {

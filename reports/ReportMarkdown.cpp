@@ -1,7 +1,7 @@
 #include "reports/ReportMarkdown.h"
-#include "reports/LevelsMarkdown.h"
 
 #include "reports/JsonAccess.h"
+#include "reports/LevelsMarkdown.h"
 #include "reports/MarkdownTable.h"
 #include "reports/SvgPlot.h"
 

@@ -99,6 +99,30 @@ TEST_CASE("analyze synthetic GPU metrics: tensor-core profile = time-weighted Te
     }
     CHECK(gemms == 2);
     CHECK(tc["kernels"].size() == 2);
+    // kernel_overlap: nothing communicates, so every instance is "alone", with the same brute-force sampling
+    // for every kernel, GEMM or not.
+    std::map<std::string, std::pair<double, double>> byName; // integral, covered
+    for (const auto& k : kernels)
+        for (std::int64_t t = std::stoll(k[0]); t < std::stoll(k[1]); ++t) {
+            const std::pair<std::int64_t, std::int64_t>* current = nullptr;
+            for (const auto& s : samples)
+                if (s.first <= t) current = &s;
+            if (!current) continue;
+            byName[k[2]].first += static_cast<double>(current->second);
+            byName[k[2]].second += 1;
+        }
+    const auto& split = a.report["kernel_overlap"];
+    CHECK(split.size() == kernels.size());
+    for (const auto& row : split) {
+        auto name = row["name"].get<std::string>();
+        CAPTURE(name);
+        CHECK(row["overlapped"].is_null());
+        REQUIRE(row["alone"].is_object());
+        auto it = byName.find(name);
+        REQUIRE(it != byName.end());
+        CHECK(row["alone"]["tensor_active_percent"].get<double>() ==
+              doctest::Approx(it->second.first / it->second.second).epsilon(1e-12));
+    }
 }
 
 TEST_CASE("analyze: without GPU metrics the tensor-core profile says why, with no numbers") {
@@ -183,6 +207,27 @@ TEST_CASE("analyze bad input: reversed window and unknown region are errors nami
     auto region = analyzeFixtures("analyze-region", {"gpu_metrics"}, "--region no_such_range");
     CHECK(region.result.exitCode == 1);
     CHECK(region.result.output.find("no_such_range") != std::string::npos);
+}
+
+TEST_CASE("analyze --iterations: a pattern that is no regular expression is an error naming it; off means none") {
+    auto bad = analyzeFixtures("analyze-iterations-bad", {"levels_rank0"}, "--iterations 'Profiler(Step'");
+    CHECK(bad.result.exitCode == 1);
+    CHECK(bad.result.output.find("--iterations 'Profiler(Step'") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(bad.dir / "out" / "report.json"));
+    auto source = analyzeFixtures("analyze-iterations-from", {"levels_rank0"}, "--iterations-from sideways");
+    CHECK(source.result.exitCode == 2);
+    CHECK(source.result.output.find("sideways") != std::string::npos);
+    auto off = analyzeFixtures("analyze-iterations-off", {"levels_rank0"}, "--iterations-from off");
+    REQUIRE_MESSAGE(off.result.exitCode == 0, off.result.output);
+    CHECK(off.report["iteration_detection"]["source"] == "none");
+    CHECK(off.report["iterations"].empty());
+    CHECK(off.report["phases"].empty());
+    CHECK(off.report["focus"].is_null());
+    // A pattern of the user's own: the phases' names as iteration markers (3 per step, 6 steps).
+    auto own = analyzeFixtures("analyze-iterations-own", {"levels_rank0"}, "--iterations 'forward|backward'");
+    REQUIRE_MESSAGE(own.result.exitCode == 0, own.result.output);
+    CHECK(own.report["iteration_detection"]["source"] == "markers");
+    CHECK(own.report["iterations"].size() == 12);
 }
 
 TEST_CASE("analyze a Paraver trace without GPU rows (EPOCH, MPI only): the report says why, no NaN") {
