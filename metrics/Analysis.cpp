@@ -69,7 +69,7 @@ struct WindowScout : WindowEvidence {
               const AnalysisOptions& options) {
         traceEnd = trace.trace().endTime();
         if (options.iterationSource != IterationSource::Off) {
-            collectMarkers(trace, activity, tasks, iterationRegex(options.iterationPattern), *this);
+            collectMarkers(trace, activity, tasks, options.iterationPattern, *this);
             // Detected on the first device alone: one sequence decides the boundaries of every device.
             if (!devices.empty() && devices.front() == 0)
                 detected = detectOnDevice(trace, activity.devices[0]);

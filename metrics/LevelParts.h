@@ -12,7 +12,7 @@ std::regex iterationRegex(const std::string& pattern);
 
 // The iteration markers and their phases on the host rows of `tasks`, appended to out.markers/out.phases.
 void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
-                    const std::vector<std::size_t>& tasks, const std::regex& pattern, WindowEvidence& out);
+                    const std::vector<std::size_t>& tasks, const std::string& pattern, WindowEvidence& out);
 // Ranges in the one order every process and shard agrees on (task, begin, end, name).
 void sortRanges(std::vector<HostRange>& ranges);
 // Where the work that device `d` ran was launched from inside evidence's (sorted) markers and phases,

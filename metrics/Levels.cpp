@@ -6,6 +6,7 @@
 #include "metrics/LevelParts.h"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 
 namespace gpueff::metrics {
@@ -35,11 +36,25 @@ std::regex iterationRegex(const std::string& pattern) {
 }
 
 void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
-                    const std::vector<std::size_t>& tasks, const std::regex& pattern, WindowEvidence& out) {
+                    const std::vector<std::size_t>& tasks, const std::string& patternText,
+                    WindowEvidence& out) {
+    const auto pattern = iterationRegex(patternText);
+    // std::regex costs about a microsecond a name, and PyTorch's ranges carry a unique op_id each (18,000
+    // names in a 300 ms trace): every alternative of the default pattern holds "step", "iter" or "batch", so
+    // names without them are not matched.
+    const bool byDefault = patternText == kDefaultIterationPattern;
+    auto mayMatch = [](std::string name) {
+        for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return name.find("step") != std::string::npos || name.find("iter") != std::string::npos ||
+               name.find("batch") != std::string::npos;
+    };
     std::map<std::pair<std::uint32_t, std::int64_t>, bool> matches; // (type, value) -> name matches
     auto matching = [&](std::uint32_t type, std::int64_t value) {
         auto [it, fresh] = matches.try_emplace({type, value}, false);
-        if (fresh) it->second = std::regex_match(valueName(trace, type, value), pattern);
+        if (fresh) {
+            auto name = valueName(trace, type, value);
+            it->second = (!byDefault || mayMatch(name)) && std::regex_match(name, pattern);
+        }
         return it->second;
     };
     struct Open {
@@ -64,14 +79,11 @@ void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& ac
                 if (stack.empty()) continue;
                 auto range = stack.back();
                 stack.pop_back();
+                bool phase = !range.marker && !stack.empty() && stack.back().marker;
+                if (!range.marker && !phase) continue;
                 HostRange r{static_cast<std::uint32_t>(t), range.begin, th.eventTime[i],
-                            valueName(trace, type, range.value), 0};
-                if (range.marker) {
-                    out.markers.push_back(std::move(r));
-                } else if (!stack.empty() && stack.back().marker) {
-                    r.parentBegin = stack.back().begin;
-                    out.phases.push_back(std::move(r));
-                }
+                            valueName(trace, type, range.value), phase ? stack.back().begin : 0};
+                (phase ? out.phases : out.markers).push_back(std::move(r));
             }
         }
 }
