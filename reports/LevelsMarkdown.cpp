@@ -128,6 +128,20 @@ void iterationTable(std::string& md, const json& report, RenderedReport& out) {
           ".\n\n";
     md += folded("Steady iterations (" + std::to_string(rows) + " rows)", t.str(), rows);
     if (!others.empty()) md += "Not steady: " + others + ".\n\n";
+    // Which device the steady iterations waited for.
+    std::map<std::string, std::pair<std::size_t, double>> last; // device -> (iterations, lag summed)
+    for (const auto& it : its)
+        if (const json& s = field(it, "straggler"); s.is_object() && text(it, "status") == "steady") {
+            auto& l = last[text(s, "device")];
+            ++l.first;
+            l.second += number(s, "lag_ns").value_or(0);
+        }
+    for (const auto& [device, l] : last)
+        md += "- " + escapeMarkdown(device) + " ended its useful work last in " + std::to_string(l.first) +
+              " of the " + std::to_string(rows) + " steady iterations, " +
+              formatDuration(l.second / static_cast<double>(l.first)) +
+              " after the first device on average.\n";
+    if (!last.empty()) md += "\n";
     std::string chart = svg::iterationEfficiencyChart(report);
     if (!chart.empty()) {
         out.files.emplace_back("plots/iteration_efficiency.svg", chart);

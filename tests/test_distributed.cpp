@@ -10,6 +10,7 @@
 #include "tests/ThreadPeers.h"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 #include <map>
 
 using namespace testsupport;
@@ -114,9 +115,26 @@ TEST_CASE("distributed analyze: MPI messages between reports, --region, --begin/
     auto threads = request(realExports(), "threads");
     threads.jobs = 2; // report workers inside each rank
     cases.push_back({"threads", threads});
+    // Iteration markers on both ranks: where their work ran is combined over the processes.
+    auto levelsDir = tempDir("dist-inputs-levels");
+    auto synthetic = sourceDir() / "data" / "synthetic";
+    auto levels = request({buildDatabase(synthetic / "levels_rank0.sql", levelsDir / "rank0.sqlite"),
+                           buildDatabase(synthetic / "levels_rank1.sql", levelsDir / "rank1.sqlite")},
+                          "levels");
+    cases.push_back({"levels", levels});
+    levels.memoryLimit = 1024;
+    levels.outDir += "-parts";
+    cases.push_back({"levels-parts", levels});
     for (const auto& c : cases) {
         CAPTURE(c.name);
-        expectSameOutputs(alone(c.request), distributed(c.request, 2));
+        auto expected = alone(c.request);
+        expectSameOutputs(expected, distributed(c.request, 2));
+        if (c.name.rfind("levels", 0) == 0) {
+            auto report = nlohmann::json::parse(expected.at("report.json"));
+            CHECK(report["iterations"].size() == 6);
+            CHECK(report["phases"].size() == 3);
+            CHECK(report["collectives"]["matched"] == 6);
+        }
     }
 }
 
