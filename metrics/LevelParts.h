@@ -1,6 +1,6 @@
 #pragma once
-// The parts of the levels of detail (metrics/Levels.cpp finds them, metrics/LevelFigures.cpp measures
-// them), run by metrics/Analysis.cpp as the other parts of AnalysisParts.h.
+// The parts of the levels of detail, run by metrics/Analysis.cpp as the other parts of AnalysisParts.h:
+// metrics/Levels.cpp finds them, LevelPlan.cpp plans their windows, LevelFigures.cpp measures them.
 #include "metrics/AnalysisParts.h"
 
 #include <regex>
