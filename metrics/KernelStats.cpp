@@ -21,16 +21,16 @@ std::vector<KernelRow> summarise(std::map<std::string, std::vector<std::int64_t>
     double grand = 0;
     for (auto& [name, d] : byName) {
         std::sort(d.begin(), d.end());
+        auto g = describeDurations(d);
         KernelRow r;
         r.name = name;
-        r.instances = d.size();
-        for (auto x : d) r.total += x;
-        r.min = d.front();
-        r.max = d.back();
+        r.instances = g.instances;
+        r.total = g.total;
+        r.min = g.min;
+        r.max = g.max;
+        r.average = g.average;
+        r.median = g.median;
         auto n = d.size();
-        r.average = static_cast<double>(r.total) / static_cast<double>(n);
-        r.median = n % 2 ? static_cast<double>(d[n / 2])
-                         : (static_cast<double>(d[n / 2 - 1]) + static_cast<double>(d[n / 2])) / 2.0;
         double ss = 0;
         for (auto x : d) ss += (static_cast<double>(x) - r.average) * (static_cast<double>(x) - r.average);
         r.stddev = n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0.0;

@@ -203,18 +203,23 @@ Collectives collectivesOf(const std::vector<DevicePartial>& partials) {
 
 } // namespace
 
+DurationGroup describeDurations(const std::vector<std::int64_t>& sorted) {
+    DurationGroup g;
+    auto n = sorted.size();
+    g.instances = n;
+    for (auto x : sorted) g.total += x;
+    g.min = sorted.front();
+    g.max = sorted.back();
+    g.average = static_cast<double>(g.total) / static_cast<double>(n);
+    g.median = n % 2 ? static_cast<double>(sorted[n / 2])
+                     : (static_cast<double>(sorted[n / 2 - 1]) + static_cast<double>(sorted[n / 2])) / 2;
+    return g;
+}
+
 std::optional<DurationGroup> durationGroup(std::vector<std::int64_t> d) {
     if (d.empty()) return std::nullopt;
     std::sort(d.begin(), d.end());
-    DurationGroup g;
-    g.instances = d.size();
-    for (auto x : d) g.total += x;
-    g.min = d.front();
-    g.max = d.back();
-    auto n = d.size();
-    g.average = static_cast<double>(g.total) / static_cast<double>(n);
-    g.median = n % 2 ? static_cast<double>(d[n / 2])
-                     : (static_cast<double>(d[n / 2 - 1]) + static_cast<double>(d[n / 2])) / 2;
+    auto g = describeDurations(d);
     for (const auto& m : durationModes(d)) g.modes.push_back(m.at);
     return g;
 }

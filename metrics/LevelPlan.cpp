@@ -37,6 +37,7 @@ struct Candidate {
     std::string name;
     std::int64_t begin = INT64_MAX, end = INT64_MIN;
     std::size_t marker = 0; // k: the k-th marker of every task
+    std::vector<TaskSpan> tasks;
 };
 
 std::vector<Candidate> fromMarkers(Analysis& a, const WindowEvidence& e, bool onGpu,
@@ -57,11 +58,15 @@ std::vector<Candidate> fromMarkers(Analysis& a, const WindowEvidence& e, bool on
     std::vector<Candidate> out;
     std::size_t empty = 0;
     for (std::size_t m = 0; m < k; ++m) {
-        Candidate c{e.markers[byTask.begin()->second[m]].name, INT64_MAX, INT64_MIN, m};
+        Candidate c{e.markers[byTask.begin()->second[m]].name, INT64_MAX, INT64_MIN, m, {}};
         for (const auto& [task, list] : byTask) {
             auto i = list[m];
-            c.begin = std::min(c.begin, onGpu ? e.markerWork.begin[i] : e.markers[i].begin);
-            c.end = std::max(c.end, onGpu ? e.markerWork.end[i] : e.markers[i].end);
+            TaskSpan own{task, onGpu ? e.markerWork.begin[i] : e.markers[i].begin,
+                         onGpu ? e.markerWork.end[i] : e.markers[i].end};
+            if (own.begin >= own.end) continue;
+            c.begin = std::min(c.begin, own.begin);
+            c.end = std::max(c.end, own.end);
+            c.tasks.push_back(own);
         }
         if (c.begin >= c.end) {
             ++empty;
@@ -150,8 +155,11 @@ LevelPlan planLevels(Analysis& a, const WindowEvidence& e, const AnalysisOptions
         det.placement = "gpu-sequence";
         const auto& b = e.detected->begins;
         for (std::size_t k = 0; k < b.size(); ++k)
-            found.push_back({"iteration " + std::to_string(k), b[k],
-                             k + 1 < b.size() ? b[k + 1] : e.detected->lastEnd, k});
+            found.push_back({"iteration " + std::to_string(k),
+                             b[k],
+                             k + 1 < b.size() ? b[k + 1] : e.detected->lastEnd,
+                             k,
+                             {}});
         if (options.iterationSource == IterationSource::Markers)
             det.notes.push_back("no NVTX range matches the iteration pattern: iterations detected from the "
                                 "kernel sequence of device " +
@@ -184,6 +192,7 @@ LevelPlan planLevels(Analysis& a, const WindowEvidence& e, const AnalysisOptions
         it.name = c.name;
         it.begin = b;
         it.end = en;
+        it.tasks = std::move(c.tasks);
         a.iterations.push_back(std::move(it));
         markerOf.push_back(c.marker);
         plan.windows.push_back({b, en});

@@ -81,10 +81,17 @@ struct Straggler {
     std::int64_t usefulEnd = 0, lag = 0;
 };
 
+// Where one task's part of an iteration ran: its marker's launched work on the GPU (or its host span).
+struct TaskSpan {
+    std::size_t task = 0;
+    std::int64_t begin = 0, end = 0;
+};
+
 struct IterationLevel {
     std::size_t index = 0;
     std::string name, status; // steady, warm-up, outlier
     std::int64_t begin = 0, end = 0;
+    std::vector<TaskSpan> tasks; // per task with work in it (markers only), not tiled nor clipped
 };
 
 struct IterationDetection {
@@ -124,7 +131,10 @@ struct KernelOverlapRow {
     std::optional<DurationGroup> overlapped, alone;
 };
 
-// Of one group of durations (empty: none).
+// Of one group of durations (empty: none), with its modes.
 std::optional<DurationGroup> durationGroup(std::vector<std::int64_t> durations);
+// Count, total, extremes, mean and median (the mean of the middle two for an even count) of sorted, non-empty
+// durations; no modes.
+DurationGroup describeDurations(const std::vector<std::int64_t>& sorted);
 
 } // namespace gpueff::metrics

@@ -53,8 +53,12 @@ void addLevels(json& r, const metrics::Analysis& a) {
             s = {{"device", a.activity.devices[st->device].id},
                  {"useful_end_ns", st->usefulEnd},
                  {"lag_ns", st->lag}};
+        json tasks = json::array();
+        for (const auto& t : it.tasks)
+            tasks.push_back({{"task", t.task + 1}, {"begin_ns", t.begin}, {"end_ns", t.end}});
         r["iterations"].push_back(figures(it.figures, a,
-                                          {{"index", it.index},
+                                          {{"tasks", tasks},
+                                           {"index", it.index},
                                            {"name", it.name},
                                            {"begin_ns", it.begin},
                                            {"end_ns", it.end},

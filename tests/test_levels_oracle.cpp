@@ -381,7 +381,20 @@ void checkIterations(const json& report, const Rows& rows, bool tiled) {
 }
 
 // The report's iterations must be the SQL projection of the markers.
-void checkProjection(const json& report, const std::vector<Iteration>& ours) {
+// The process ("input:pid") of report task `task` (1-based), through the ids of its devices.
+std::string processOfTask(const json& report, const Rows& rows, std::int64_t task) {
+    for (const auto& d : at(report, "devices"))
+        if (num(d, "task") == task)
+            for (std::size_t i = 0; i < rows.idsOfInput.size(); ++i)
+                for (const auto& id : rows.idsOfInput[i])
+                    if (id == text(d, "id")) {
+                        auto pid = id.substr(0, id.rfind(':'));
+                        return std::to_string(i) + ":" + pid.substr(pid.rfind(':') + 1);
+                    }
+    return "";
+}
+
+void checkProjection(const json& report, const Rows& rows, const std::vector<Iteration>& ours) {
     const json& its = at(report, "iterations");
     REQUIRE(its.size() == ours.size());
     for (std::size_t i = 0; i < ours.size(); ++i) {
@@ -389,6 +402,19 @@ void checkProjection(const json& report, const std::vector<Iteration>& ours) {
         CHECK(text(its[i], "name") == ours[i].name);
         CHECK(num(its[i], "begin_ns") == ours[i].begin);
         CHECK(num(its[i], "end_ns") == ours[i].end);
+        // Each task's own part: the work its marker launched, neither tiled nor clipped.
+        std::size_t working = 0;
+        for (const auto& [process, marker] : ours[i].marker)
+            working += launchedIn(rows, process, marker, {kNever, -kNever}).first < kNever;
+        CHECK(at(its[i], "tasks").size() == working);
+        for (const auto& t : at(its[i], "tasks")) {
+            auto process = processOfTask(report, rows, num(t, "task"));
+            CAPTURE(process);
+            REQUIRE(ours[i].marker.count(process));
+            auto span = launchedIn(rows, process, ours[i].marker.at(process), {kNever, -kNever});
+            CHECK(num(t, "begin_ns") == span.first);
+            CHECK(num(t, "end_ns") == span.second);
+        }
     }
 }
 
@@ -642,7 +668,7 @@ TEST_CASE("levels oracle: power_iteration_t4 iterations are its 'Step N to M' ma
     std::int64_t tasks44 = 0;
     for (const auto& t : at(detection, "markers_per_task")) tasks44 += num(t, "count") == 44;
     CHECK_MESSAGE(tasks44 == 1, "markers_per_task: " << at(detection, "markers_per_task").dump());
-    checkProjection(report, ours);
+    checkProjection(report, rows, ours);
     checkIterations(report, rows, true);
     checkPhases(report, rows, phasesOf(rows, ours));
     checkCollectives(at(report, "collectives"), rows); // no NCCL: nothing matched
@@ -693,7 +719,7 @@ TEST_CASE(
     CHECK(num(detection, "steady") == 5);
     CHECK(at(detection, "markers_per_task").size() == 2);
     for (const auto& t : at(detection, "markers_per_task")) CHECK(num(t, "count") == 6);
-    checkProjection(report, ours);
+    checkProjection(report, rows, ours);
     checkIterations(report, rows, true);
     for (const auto& it : at(report, "iterations")) {
         CAPTURE(text(it, "name"));
