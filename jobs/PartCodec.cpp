@@ -22,17 +22,23 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StreamTotals, lastRecordTime, recordsAfterEnd
 } // namespace gpueff::pipeline
 
 namespace gpueff::metrics {
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostRange, task, begin, end, name, parentBegin)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostRange, task, begin, end, name, parentBegin, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Projection, begin, end)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DetectedIterations, anchor, begins, lastEnd, period)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LevelPartial, useful, usefulWithNccl, commNotUseful, memoryNotUseful,
                                    communication, overlap, inFlight, busy, usefulEnd)
 
 void to_json(nlohmann::json& j, const WindowEvidence& e) {
-    j = {{"activityBegin", e.activityBegin}, {"activityEnd", e.activityEnd}, {"regionFirst", e.regionFirst},
-         {"regionLast", e.regionLast},       {"markers", e.markers},         {"phases", e.phases},
+    j = {{"activityBegin", e.activityBegin},
+         {"activityEnd", e.activityEnd},
+         {"regionFirst", e.regionFirst},
+         {"regionLast", e.regionLast},
+         {"markers", e.markers},
+         {"phases", e.phases},
          {"detected", e.detected ? nlohmann::json(*e.detected) : nlohmann::json()},
-         {"markerWork", e.markerWork},       {"phaseWork", e.phaseWork}};
+         {"markerWork", e.markerWork},
+         {"phaseWork", e.phaseWork},
+         {"launchLines", e.launchLines}};
 }
 
 void from_json(const nlohmann::json& j, WindowEvidence& e) {
@@ -45,6 +51,7 @@ void from_json(const nlohmann::json& j, WindowEvidence& e) {
     if (const auto& d = j.at("detected"); !d.is_null()) e.detected = d.get<DetectedIterations>();
     j.at("markerWork").get_to(e.markerWork);
     j.at("phaseWork").get_to(e.phaseWork);
+    j.at("launchLines").get_to(e.launchLines);
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceTimes, compute, nccl, memory, kernels, memoryOperations)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Efficiency::PerDevice, useful, communication, idle)

@@ -71,7 +71,7 @@ struct WindowScout : WindowEvidence {
         if (options.iterationSource != IterationSource::Off) {
             collectMarkers(trace, activity, tasks, options.iterationPattern, *this);
             // Detected on the first device alone: one sequence decides the boundaries of every device.
-            if (!devices.empty() && devices.front() == 0)
+            if (std::find(devices.begin(), devices.end(), 0) != devices.end())
                 detected = detectOnDevice(trace, activity.devices[0]);
         }
         if (!options.region.empty())
@@ -154,6 +154,7 @@ void WindowEvidence::combine(const WindowEvidence& o) {
     if (o.detected) detected = o.detected;
     markerWork.combine(o.markerWork);
     phaseWork.combine(o.phaseWork);
+    launchLines = launchLines || o.launchLines;
 }
 
 TraceFacts factsOf(const semantic::LoadedTrace& trace) {
@@ -269,19 +270,21 @@ public:
         mine_.phaseWork.resize(mine_.phases.size());
         return options.iterationSource == IterationSource::Markers && !mine_.markers.empty();
     }
-    void project(const semantic::LoadedTrace& trace, const Device& d) { projectWork(trace, d, mine_); }
+    void project(const semantic::LoadedTrace& trace, const Device& d) {
+        mine_.launchLines = projectWork(trace, d, mine_) || mine_.launchLines;
+    }
     void combine(AnalysisPeers* peers) {
         WindowEvidence work;
         work.markerWork = std::move(mine_.markerWork);
         work.phaseWork = std::move(mine_.phaseWork);
+        work.launchLines = mine_.launchLines;
         if (peers) work = peers->combineWindow(work);
         evidence_.markerWork = std::move(work.markerWork);
         evidence_.phaseWork = std::move(work.phaseWork);
+        evidence_.launchLines = work.launchLines;
     }
     LevelPlan plan(Analysis& a, const AnalysisOptions& options) const {
-        bool onGpu = std::any_of(evidence_.markerWork.begin.begin(), evidence_.markerWork.begin.end(),
-                                 [](std::int64_t b) { return b != INT64_MAX; });
-        return planLevels(a, evidence_, options, onGpu);
+        return planLevels(a, evidence_, options, evidence_.launchLines);
     }
 
 private:

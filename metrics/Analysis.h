@@ -233,6 +233,7 @@ struct WindowEvidence {
     std::vector<HostRange> markers, phases;
     std::optional<DetectedIterations> detected;
     Projection markerWork, phaseWork; // per marker / phase range of the combined, sorted lists
+    bool launchLines = false;         // some device has launch lines (the markers can be placed on the GPU)
     void combine(const WindowEvidence& other);
 };
 

@@ -65,18 +65,19 @@ void instancesOf(const ShardReader& shard, const Device& d, DevicePartial& out) 
             }
     for (auto& [value, groups] : byValue) {
         auto name = valueName(shard.trace, paraver::types::kKernel, value);
-        if (auto t = tensor.find(value); t != tensor.end()) out.tensorByOverlap[name] = t->second;
-        if (!groups.first.empty()) out.overlappedDurations[name] = std::move(groups.first);
-        if (!groups.second.empty()) out.aloneDurations[name] = std::move(groups.second);
+        // Appended: two values may share one label in a trace gpueff did not write.
+        if (auto t = tensor.find(value); t != tensor.end())
+            for (std::size_t i = 0; i < 4; ++i) out.tensorByOverlap[name][i] += t->second[i];
+        for (auto [from, to] : {std::pair{&groups.first, &out.overlappedDurations},
+                                std::pair{&groups.second, &out.aloneDurations}})
+            if (!from->empty()) (*to)[name].insert((*to)[name].end(), from->begin(), from->end());
     }
-    std::map<std::int64_t, std::vector<std::int64_t>> arrivals;
+    // Every instance, not only the window's: a window boundary between two devices' k-th instances would
+    // shift every later pair by one; the collectives are kept by their first arrival afterwards.
     for (const auto& rows : d.work[kNccl])
         for (const auto& s : rows)
-            if (s.begin >= B && s.begin < E) arrivals[s.value].push_back(s.begin);
-    for (auto& [value, starts] : arrivals) {
-        std::sort(starts.begin(), starts.end());
-        out.ncclArrivals[valueName(shard.trace, paraver::types::kNcclKernel, value)] = std::move(starts);
-    }
+            out.ncclArrivals[valueName(shard.trace, paraver::types::kNcclKernel, s.value)].push_back(s.begin);
+    for (auto& [name, starts] : out.ncclArrivals) std::sort(starts.begin(), starts.end());
 }
 
 } // namespace
@@ -159,44 +160,55 @@ LevelFigures figuresOf(const LevelPlan& plan, const std::vector<std::size_t>& wi
     return f;
 }
 
-Collectives collectivesOf(const std::vector<DevicePartial>& partials) {
+Collectives collectivesOf(const AnalysisWindow& window, const std::vector<DevicePartial>& partials) {
     Collectives c;
-    std::map<std::string, std::vector<std::size_t>> runners; // NCCL kernel name -> devices running it
+    // NCCL kernel name -> the arrivals of every device running it.
+    std::map<std::string, std::vector<std::pair<std::size_t, const std::vector<std::int64_t>*>>> runners;
     for (std::size_t d = 0; d < partials.size(); ++d)
-        for (const auto& [name, starts] : partials[d].ncclArrivals) runners[name].push_back(d);
+        for (const auto& [name, starts] : partials[d].ncclArrivals) runners[name].push_back({d, &starts});
     std::vector<Collectives::DeviceShare> share(partials.size());
     for (std::size_t d = 0; d < share.size(); ++d) share[d].device = d;
+    struct Kept {
+        std::int64_t skew, first;
+        const std::string* name;
+        std::size_t sequence, last;
+    };
+    std::vector<Kept> kept;
     for (const auto& [name, devices] : runners) {
         if (devices.size() < 2) continue;
         std::size_t count = SIZE_MAX, most = 0;
-        for (auto d : devices) {
-            count = std::min(count, partials[d].ncclArrivals.at(name).size());
-            most = std::max(most, partials[d].ncclArrivals.at(name).size());
+        for (const auto& [d, starts] : devices) {
+            count = std::min(count, starts->size());
+            most = std::max(most, starts->size());
         }
         if (count != most)
             c.notes.push_back(name + ": the devices ran " + std::to_string(count) + " to " +
                               std::to_string(most) + " instances; the first " + std::to_string(count) +
                               " of each are matched by order");
         for (std::size_t k = 0; k < count; ++k) {
-            Collectives::Instance in{name, k, devices.front(), INT64_MAX, 0};
-            std::int64_t lastArrival = INT64_MIN;
-            for (auto d : devices) {
-                auto t = partials[d].ncclArrivals.at(name)[k];
-                in.firstArrival = std::min(in.firstArrival, t);
-                if (t > lastArrival) lastArrival = t, in.lastDevice = d;
+            std::int64_t first = INT64_MAX, last = INT64_MIN;
+            std::size_t lastDevice = devices.front().first;
+            for (const auto& [d, starts] : devices) {
+                auto t = (*starts)[k];
+                first = std::min(first, t);
+                if (t > last) last = t, lastDevice = d;
             }
-            in.skew = lastArrival - in.firstArrival;
-            for (auto d : devices)
-                share[in.lastDevice].waitCaused += lastArrival - partials[d].ncclArrivals.at(name)[k];
-            ++share[in.lastDevice].last;
+            if (first < window.begin || first >= window.end) continue;
+            for (const auto& [d, starts] : devices) share[lastDevice].waitCaused += last - (*starts)[k];
+            ++share[lastDevice].last;
             ++c.matched;
-            c.top.push_back(std::move(in));
+            kept.push_back({last - first, first, &name, k, lastDevice});
         }
     }
-    std::stable_sort(c.top.begin(), c.top.end(), [](const auto& x, const auto& y) {
-        return x.skew != y.skew ? x.skew > y.skew : x.firstArrival < y.firstArrival;
-    });
-    if (c.top.size() > 20) c.top.resize(20);
+    // Largest skew first; ties by first arrival, name and sequence, so every process orders them alike.
+    auto larger = [](const Kept& x, const Kept& y) {
+        return std::tie(y.skew, x.first, *x.name, x.sequence) <
+               std::tie(x.skew, y.first, *y.name, y.sequence);
+    };
+    auto top = std::min<std::size_t>(kept.size(), 20);
+    std::partial_sort(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(top), kept.end(), larger);
+    for (std::size_t i = 0; i < top; ++i)
+        c.top.push_back({*kept[i].name, kept[i].sequence, kept[i].last, kept[i].first, kept[i].skew});
     if (c.matched) c.devices = std::move(share);
     return c;
 }
@@ -249,7 +261,7 @@ void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePa
         ph.figures = figuresOf(plan, p.windows, partials);
         a.phases.push_back(std::move(ph));
     }
-    a.collectives = collectivesOf(partials);
+    a.collectives = collectivesOf(a.window, partials);
     // Compute kernels by total time, split by overlap.
     std::map<std::string, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> byName;
     std::map<std::string, std::array<double, 4>> tensor;

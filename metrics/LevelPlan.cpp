@@ -40,15 +40,41 @@ struct Candidate {
     std::vector<TaskSpan> tasks;
 };
 
-std::vector<Candidate> fromMarkers(Analysis& a, const WindowEvidence& e, bool onGpu,
-                                   std::map<std::uint32_t, std::vector<std::size_t>>& byTask) {
+// The markers each task is matched by: those of one thread and NVTX type (the one with the most markers;
+// two matching sources in a task, ProfilerStep# and a framework's step range, would double its count), and
+// only tasks whose markers launched GPU work (a task without GPUs would cut every task's count to its own).
+std::map<std::uint32_t, std::vector<std::size_t>> markersByTask(Analysis& a, const WindowEvidence& e,
+                                                                bool onGpu) {
     auto& det = a.iterationDetection;
-    for (std::size_t i = 0; i < e.markers.size(); ++i) byTask[e.markers[i].task].push_back(i);
-    std::size_t k = SIZE_MAX;
-    for (const auto& [task, list] : byTask) {
-        det.markersPerTask.push_back({task, list.size()});
-        k = std::min(k, list.size());
+    std::map<std::uint32_t, std::map<std::uint64_t, std::vector<std::size_t>>> sources;
+    for (std::size_t i = 0; i < e.markers.size(); ++i)
+        sources[e.markers[i].task][e.markers[i].source].push_back(i);
+    std::map<std::uint32_t, std::vector<std::size_t>> byTask;
+    for (auto& [task, bySource] : sources) {
+        auto chosen = bySource.begin();
+        for (auto it = bySource.begin(); it != bySource.end(); ++it)
+            if (it->second.size() > chosen->second.size()) chosen = it;
+        if (bySource.size() > 1)
+            det.notes.push_back("task " + std::to_string(task + 1) + " has iteration markers on " +
+                                std::to_string(bySource.size()) + " threads or NVTX domains: the " +
+                                std::to_string(chosen->second.size()) + " of the one with the most are used");
+        det.markersPerTask.push_back({task, chosen->second.size()});
+        bool work = !onGpu || std::any_of(chosen->second.begin(), chosen->second.end(),
+                                          [&](std::size_t i) { return e.markerWork.begin[i] != INT64_MAX; });
+        if (work)
+            byTask[task] = std::move(chosen->second);
+        else
+            det.notes.push_back("task " + std::to_string(task + 1) +
+                                "'s iteration markers launched no GPU work: its markers are not matched");
     }
+    return byTask;
+}
+
+std::vector<Candidate> fromMarkers(Analysis& a, const WindowEvidence& e, bool onGpu,
+                                   const std::map<std::uint32_t, std::vector<std::size_t>>& byTask) {
+    auto& det = a.iterationDetection;
+    std::size_t k = byTask.empty() ? 0 : SIZE_MAX;
+    for (const auto& [task, list] : byTask) k = std::min(k, list.size());
     for (const auto& [task, list] : byTask)
         if (list.size() != k) {
             det.notes.push_back("tasks have different numbers of iteration markers: the first " +
@@ -85,6 +111,23 @@ std::vector<Candidate> fromMarkers(Analysis& a, const WindowEvidence& e, bool on
     return out;
 }
 
+// The detected repetitions as iterations; beyond kMaxDetected, consecutive repetitions are grouped (a loop
+// of one kernel repeats a million times: a million iterations would say nothing a thousand do not).
+constexpr std::size_t kMaxDetected = 5000;
+
+std::vector<Candidate> fromDetection(Analysis& a, const DetectedIterations& d) {
+    const auto& b = d.begins;
+    const std::size_t stride = (b.size() + kMaxDetected - 1) / kMaxDetected;
+    if (stride > 1)
+        a.iterationDetection.notes.push_back(std::to_string(b.size()) +
+                                             " repetitions of the kernel sequence, " +
+                                             std::to_string(stride) + " to an iteration");
+    std::vector<Candidate> out;
+    for (std::size_t k = 0; k < b.size(); k += stride)
+        out.push_back({"", b[k], k + stride < b.size() ? b[k + stride] : d.lastEnd, k, {}});
+    return out;
+}
+
 // Per steady iteration, each phase name's window: the GPU work launched inside its ranges on every task
 // (or their host span), inside the iteration's window.
 // Phases are matched by name with digits masked: "Compute 0" of one iteration is "Compute 10" of the next.
@@ -99,7 +142,7 @@ std::string phaseKey(const std::string& name) {
     return key;
 }
 
-void planPhases(const Analysis& a, const WindowEvidence& e, bool onGpu,
+void planPhases(Analysis& a, const WindowEvidence& e, bool onGpu,
                 const std::map<std::uint32_t, std::vector<std::size_t>>& byTask,
                 const std::vector<std::size_t>& markerOf, LevelPlan& plan) {
     std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::size_t>> children; // (task, parent)
@@ -109,19 +152,19 @@ void planPhases(const Analysis& a, const WindowEvidence& e, bool onGpu,
     for (const auto& it : a.iterations) {
         if (it.status != "steady") continue;
         std::vector<std::pair<std::string, LevelPlan::Window>> windows; // in order of appearance
+        std::map<std::string, std::size_t> at;                          // name -> index into windows
         for (const auto& [task, list] : byTask) {
             auto kids = children.find({task, e.markers[list[markerOf[it.index]]].begin});
             if (kids == children.end()) continue;
             for (auto i : kids->second) {
                 const auto& r = e.phases[i];
-                auto name = phaseKey(r.name);
                 auto b = onGpu ? e.phaseWork.begin[i] : r.begin, en = onGpu ? e.phaseWork.end[i] : r.end;
-                auto w = std::find_if(windows.begin(), windows.end(),
-                                      [&](const auto& x) { return x.first == name; });
-                if (w == windows.end())
-                    windows.push_back({name, {b, en}});
+                auto [w, fresh] = at.try_emplace(phaseKey(r.name), windows.size());
+                if (fresh)
+                    windows.push_back({w->first, {b, en}});
                 else
-                    w->second = {std::min(w->second.begin, b), std::max(w->second.end, en)};
+                    windows[w->second].second = {std::min(windows[w->second].second.begin, b),
+                                                 std::max(windows[w->second].second.end, en)};
             }
         }
         for (auto& [name, w] : windows) {
@@ -133,6 +176,25 @@ void planPhases(const Analysis& a, const WindowEvidence& e, bool onGpu,
             plan.windows.push_back(w);
         }
     }
+    // Framework ranges under a step (PyTorch's emit_nvtx puts every top-level operator there) can make
+    // hundreds of phases: the kMaxPhases with the most time are kept, in order of appearance.
+    constexpr std::size_t kMaxPhases = 30;
+    if (plan.phases.size() <= kMaxPhases) return;
+    std::vector<std::pair<std::int64_t, std::size_t>> time; // (-time, index)
+    for (std::size_t p = 0; p < plan.phases.size(); ++p) {
+        std::int64_t t = 0;
+        for (auto w : plan.phases[p].windows) t += plan.windows[w].end - plan.windows[w].begin;
+        time.push_back({-t, p});
+    }
+    std::sort(time.begin(), time.end());
+    std::vector<bool> keep(plan.phases.size(), false);
+    for (std::size_t i = 0; i < kMaxPhases; ++i) keep[time[i].second] = true;
+    a.iterationDetection.notes.push_back(std::to_string(plan.phases.size()) + " phases: the " +
+                                         std::to_string(kMaxPhases) + " with the most time are listed");
+    std::vector<LevelPlan::PhaseWindows> kept;
+    for (std::size_t p = 0; p < plan.phases.size(); ++p)
+        if (keep[p]) kept.push_back(std::move(plan.phases[p]));
+    plan.phases = std::move(kept);
 }
 
 } // namespace
@@ -140,48 +202,58 @@ void planPhases(const Analysis& a, const WindowEvidence& e, bool onGpu,
 LevelPlan planLevels(Analysis& a, const WindowEvidence& e, const AnalysisOptions& options, bool onGpu) {
     auto& det = a.iterationDetection;
     LevelPlan plan;
-    if (options.iterationSource == IterationSource::Off) return plan;
+    if (options.iterationSource == IterationSource::Off) {
+        det.source = "off";
+        return plan;
+    }
     std::vector<Candidate> found;
     std::map<std::uint32_t, std::vector<std::size_t>> byTask;
     bool markers = options.iterationSource == IterationSource::Markers && !e.markers.empty();
     if (markers) {
-        det.source = "markers";
-        det.pattern = options.iterationPattern;
-        det.placement = onGpu ? "gpu-projection" : "host";
+        byTask = markersByTask(a, e, onGpu);
         found = fromMarkers(a, e, onGpu, byTask);
-    } else if (e.detected) {
+        markers = !found.empty();
+        if (markers) {
+            det.source = "markers";
+            det.pattern = options.iterationPattern;
+            det.placement = onGpu ? "gpu-projection" : "host";
+        }
+    }
+    if (!markers && e.detected) {
         det.source = "detected";
         det.anchor = e.detected->anchor;
         det.placement = "gpu-sequence";
-        const auto& b = e.detected->begins;
-        for (std::size_t k = 0; k < b.size(); ++k)
-            found.push_back({"iteration " + std::to_string(k),
-                             b[k],
-                             k + 1 < b.size() ? b[k + 1] : e.detected->lastEnd,
-                             k,
-                             {}});
+        found = fromDetection(a, *e.detected);
         if (options.iterationSource == IterationSource::Markers)
-            det.notes.push_back("no NVTX range matches the iteration pattern: iterations detected from the "
-                                "kernel sequence of device " +
+            det.notes.push_back(std::string(e.markers.empty() ? "no NVTX range matches the iteration pattern"
+                                                              : "no iteration marker launched GPU work") +
+                                ": iterations detected from the kernel sequence of device " +
                                 a.activity.devices.front().id);
         if (!e.markers.empty()) {
             std::set<std::uint32_t> tasks;
             for (const auto& m : e.markers) tasks.insert(m.task);
             auto perTask = static_cast<double>(e.markers.size()) / static_cast<double>(tasks.size());
+            const auto detected = e.detected->begins.size();
             char ratio[64];
-            std::snprintf(ratio, sizeof ratio, "%.2f", static_cast<double>(b.size()) / perTask);
-            det.notes.push_back(std::to_string(b.size()) + " iterations detected (" +
+            std::snprintf(ratio, sizeof ratio, "%.2f", static_cast<double>(detected) / perTask);
+            det.notes.push_back(std::to_string(detected) + " iterations detected (" +
                                 std::to_string(e.detected->period) + " kernels each) for " +
                                 std::to_string(e.markers.size() / tasks.size()) +
                                 " marked per task: " + ratio + " detected per marked iteration");
         }
-    } else {
+    } else if (!markers) {
         det.notes.push_back(
             options.iterationSource == IterationSource::Markers
                 ? "no NVTX range matches the iteration pattern and no repeating kernel sequence "
                   "was found: no iterations"
                 : "no repeating kernel sequence was found: no iterations");
     }
+    // Iterations whose work began with the next one's (tiled to nothing, or two anchors at one instant).
+    auto merged = std::erase_if(found, [](const Candidate& c) { return c.end <= c.begin; });
+    if (merged)
+        det.notes.push_back(std::to_string(merged) +
+                            " iteration(s) whose GPU work began no earlier than the next one's are counted "
+                            "in the next");
     // Inside the analysis window only.
     std::vector<std::size_t> markerOf;
     for (auto& c : found) {
@@ -189,7 +261,7 @@ LevelPlan planLevels(Analysis& a, const WindowEvidence& e, const AnalysisOptions
         if (en <= b) continue;
         Iteration it;
         it.index = a.iterations.size();
-        it.name = c.name;
+        it.name = c.name.empty() ? "iteration " + std::to_string(it.index) : c.name;
         it.begin = b;
         it.end = en;
         it.tasks = std::move(c.tasks);

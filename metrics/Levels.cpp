@@ -81,8 +81,12 @@ void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& ac
                 stack.pop_back();
                 bool phase = !range.marker && !stack.empty() && stack.back().marker;
                 if (!range.marker && !phase) continue;
-                HostRange r{static_cast<std::uint32_t>(t), range.begin, th.eventTime[i],
-                            valueName(trace, type, range.value), phase ? stack.back().begin : 0};
+                HostRange r{static_cast<std::uint32_t>(t),
+                            range.begin,
+                            th.eventTime[i],
+                            valueName(trace, type, range.value),
+                            phase ? stack.back().begin : 0,
+                            static_cast<std::uint64_t>(row) << 32 | type};
                 (phase ? out.phases : out.markers).push_back(std::move(r));
             }
         }
@@ -90,7 +94,8 @@ void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& ac
 
 void sortRanges(std::vector<HostRange>& ranges) {
     std::sort(ranges.begin(), ranges.end(), [](const HostRange& a, const HostRange& b) {
-        return std::tie(a.task, a.begin, a.end, a.name) < std::tie(b.task, b.begin, b.end, b.name);
+        return std::tie(a.task, a.begin, a.end, a.name, a.source) <
+               std::tie(b.task, b.begin, b.end, b.name, b.source);
     });
 }
 
@@ -121,8 +126,11 @@ struct RowWork {
 // each range of `ranges` that belongs to task `task`.
 void project(const std::vector<std::array<std::int64_t, 3>>& lines, std::size_t task,
              const std::vector<HostRange>& ranges, Projection& out) {
-    for (std::size_t r = 0; r < ranges.size(); ++r) {
-        if (ranges[r].task != task) continue;
+    // Sorted by task first (sortRanges): the task's ranges are one run.
+    auto first = std::lower_bound(ranges.begin(), ranges.end(), task,
+                                  [](const HostRange& x, std::size_t t) { return x.task < t; });
+    for (auto r = static_cast<std::size_t>(first - ranges.begin());
+         r < ranges.size() && ranges[r].task == task; ++r) {
         auto it = std::lower_bound(lines.begin(), lines.end(), ranges[r].begin,
                                    [](const auto& l, std::int64_t t) { return l[0] < t; });
         for (; it != lines.end() && (*it)[0] < ranges[r].end; ++it) {

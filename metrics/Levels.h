@@ -25,6 +25,7 @@ struct HostRange {
     std::int64_t begin = 0, end = 0;
     std::string name;
     std::int64_t parentBegin = 0;
+    std::uint64_t source = 0; // the thread (row) and NVTX type it was found on: row << 32 | type
 };
 
 // Where GPU work launched inside host ranges ran: per range, the earliest start and latest end of that work

@@ -64,9 +64,10 @@ void detection(std::string& md, const json& report) {
         md += "Iterations: " + plural(its.size(), "repetition", "repetitions") +
               " of the kernel sequence of the first GPU, each beginning with `" +
               escapeMarkdown(shortenKernelName(text(det, "anchor"), 60)) + "`. ";
+    else if (source == "off")
+        md += "Iterations were not looked for (`--iterations-from off`). ";
     else
-        md += "No iterations: no NVTX range matches the iteration pattern and the GPU's kernel sequence "
-              "does not repeat (`--iterations REGEX` names the marking ranges). ";
+        md += "No iterations found (`--iterations REGEX` names the NVTX ranges that mark them). ";
     if (!its.empty())
         md += std::to_string(status["steady"]) + " steady, " + std::to_string(status["warm-up"]) +
               " warm-up, " + std::to_string(status["outlier"]) +
