@@ -209,6 +209,20 @@ TEST_CASE("analyze bad input: reversed window and unknown region are errors nami
     CHECK(region.result.output.find("no_such_range") != std::string::npos);
 }
 
+TEST_CASE("analyze: a window starting between two ranks' arrivals at one collective does not shift the pairs") {
+    // levels_rank0/1.sql: in step k >= 1 rank 0's AllReduce starts at 44700 + 10000 (k - 2) trace ns, rank 1's
+    // 1800 ns later (offset -10000 ns). From 45000 on, step 2's collective has rank 1's arrival only.
+    auto a = analyzeFixtures("analyze-collectives-window", {"levels_rank0", "levels_rank1"}, "--begin 45000");
+    REQUIRE_MESSAGE(a.result.exitCode == 0, a.result.output);
+    REQUIRE(a.report["inputs"][0]["offset_ns"] == -10000);
+    const auto& c = a.report["collectives"];
+    CHECK(c["matched"] == 3); // steps 3, 4 and 5
+    for (const auto& in : c["instances"]) {
+        CHECK(in["skew_ns"] == 1800);
+        CHECK(in["last_device"] == "synth-levels-b:8200:0");
+    }
+}
+
 TEST_CASE("analyze --iterations: a pattern that is no regular expression is an error naming it; off means none") {
     auto bad = analyzeFixtures("analyze-iterations-bad", {"levels_rank0"}, "--iterations 'Profiler(Step'");
     CHECK(bad.result.exitCode == 1);
