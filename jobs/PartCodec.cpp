@@ -53,7 +53,8 @@ void from_json(const nlohmann::json& j, WindowEvidence& e) {
     j.at("phaseWork").get_to(e.phaseWork);
     j.at("launchLines").get_to(e.launchLines);
 }
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceTimes, compute, nccl, memory, kernels, memoryOperations)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceTimes, compute, nccl, memory, kernels, memoryOperations,
+                                   memoryByKind, launchedKernels)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Efficiency::PerDevice, useful, communication, idle)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceConcurrency, inFlight, inFlightWithMemory, queued, overlap,
                                    communication)

@@ -132,6 +132,7 @@ void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window,
         auto& p = devicePartials[i];
         auto u = deviceUnions(d, window);
         deviceModelOf(d, u, window.duration(), p);
+        breakdownOf(shard, d, p);
         concurrencyOf(shard, i, d, u, p);
         timelineOf(window, kTimelineBins, d, u, p);
         tensorCoreOf(shard, i, d, p);

@@ -37,6 +37,8 @@ using TimeByLevel = std::map<std::int64_t, std::int64_t>; // level -> ns
 struct DeviceTimes {
     std::int64_t compute = 0, nccl = 0, memory = 0; // |union| of each class (graph launches count as compute)
     std::uint64_t kernels = 0, memoryOperations = 0;
+    std::map<std::string, std::int64_t> memoryByKind; // copy kind / memset -> |union| of its operations
+    std::uint64_t launchedKernels = 0;                // kernels whose launch call was found (launch lines)
 };
 
 struct Efficiency {

@@ -48,6 +48,8 @@ void addTensorActivity(const Spans& samples, std::int64_t begin, std::int64_t en
                        std::int64_t& covered);
 void kernelStatisticsOf(const ShardReader&, const Device&, const DeviceUnions&, DevicePartial&);
 TaskPartial taskOf(const ShardReader&, const TaskInfo&);
+// The device's memory time by kind and its kernels matched to a launch call (DeviceTimes).
+void breakdownOf(const ShardReader&, const Device&, DevicePartial&);
 
 // What the shards said alike of the whole trace, for the reductions.
 struct ShardAnswers {

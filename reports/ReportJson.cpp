@@ -1,5 +1,7 @@
 #include "reports/ReportJson.h"
 
+#include "reports/ExecutiveSummary.h"
+
 #include <cmath>
 
 namespace gpueff::reports {
@@ -179,19 +181,26 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
         const auto& d = a.activity.devices[i];
         const auto& e = a.ncclAsCommunication.devices[i];
         const auto& t = a.times[i];
-        r["devices"].push_back({{"id", d.id},
-                                {"task", d.task + 1},
-                                {"gpu", d.gpu},
-                                {"name", d.name},
-                                {"rows", d.rows.size()},
-                                {"useful_ns", e.useful},
-                                {"communication_ns", e.communication},
-                                {"idle_ns", e.idle},
-                                {"compute_ns", t.compute},
-                                {"nccl_ns", t.nccl},
-                                {"memory_ns", t.memory},
-                                {"kernels", t.kernels},
-                                {"memory_operations", t.memoryOperations}});
+        const auto& task = a.activity.tasks[d.task];
+        r["devices"].push_back(
+            {{"id", d.id},
+             {"label", "rank " + std::to_string(d.task) + " / GPU " + std::to_string(d.gpu)},
+             {"host", d.host},
+             {"pid", task.pid >= 0 ? json(task.pid) : json(nullptr)},
+             {"memory_by_kind_ns", t.memoryByKind},
+             {"kernels_with_launch", t.launchedKernels},
+             {"task", d.task + 1},
+             {"gpu", d.gpu},
+             {"name", d.name},
+             {"rows", d.rows.size()},
+             {"useful_ns", e.useful},
+             {"communication_ns", e.communication},
+             {"idle_ns", e.idle},
+             {"compute_ns", t.compute},
+             {"nccl_ns", t.nccl},
+             {"memory_ns", t.memory},
+             {"kernels", t.kernels},
+             {"memory_operations", t.memoryOperations}});
     }
     r["efficiency"] = {{"nccl_as_communication", efficiencyJson(a.ncclAsCommunication, a)},
                        {"nccl_as_useful", efficiencyJson(a.ncclAsUseful, a)}};
@@ -290,6 +299,7 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
                              {"kernel_wait_ns", g.kernelWait}});
     }
     addLevels(r, a);
+    r["summary"] = executiveSummary(a);
     r["notes"] = info.dataNotes;
     for (const auto& n : a.notes) r["notes"].push_back(n);
     return r;

@@ -1,5 +1,6 @@
 #include "reports/ReportMarkdown.h"
 
+#include "reports/ExecutiveSummary.h"
 #include "reports/JsonAccess.h"
 #include "reports/LevelsMarkdown.h"
 #include "reports/MarkdownTable.h"
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <set>
 
 namespace gpueff::reports {
@@ -56,6 +58,7 @@ void header(std::string& md, const json& report) {
           escapeMarkdown(na(text(tool, "version"))) +
           ". Paraver trace: " + escapeMarkdown(na(text(trace, "prv"))) + " (" +
           count(number(trace, "tasks")) + " tasks, " + count(number(trace, "threads")) + " threads).\n\n";
+    summarySection(md, report); // the losses first: what an analyst reads before anything else
     md += "## Inputs\n\n";
     MarkdownTable t({"#", "Input", "Nsight Systems", "Host", "Offset"}, "rlllr");
     int i = 0;
@@ -65,7 +68,11 @@ void header(std::string& md, const json& report) {
                formatDuration(number(in, "offset_ns"))});
     std::string writer = text(trace, "writer");
     if (!t.empty())
-        md += t.str() + "\n";
+        md +=
+            t.str() +
+            "\nOffset: what is added to an input's own times to give the trace's (time 0 of the trace is the "
+            "first record of all inputs, aligned by their session start), so a time of report.json minus the "
+            "offset is the time in that export.\n\n";
     else if (writer == "nsys2prv" && trace.contains("cut_shift_ns"))
         md += "n/a: the trace was written by nsys2prv, which records no inputs, then cut by gpueff cut: its "
               "time 0 "
@@ -146,20 +153,77 @@ void efficiency(std::string& md, const json& report, RenderedReport& out) {
     }
 }
 
-void devices(std::string& md, const json& report) {
-    md += "## Devices\n\n";
-    MarkdownTable t({"Device", "Task", "GPU", "Useful", "Communication", "Idle", "Compute", "NCCL", "Memory",
-                     "Kernels", "Memory ops"},
-                    "lrrrrrrrrrr");
+// The label report.md gives a device ("rank r / GPU g"; reports from before labels: built the same way).
+std::string deviceLabel(const json& d) {
+    auto label = text(d, "label");
+    if (!label.empty()) return label;
+    auto task = number(d, "task"), gpu = number(d, "gpu");
+    return task && gpu ? "rank " + count(*task - 1) + " / GPU " + count(*gpu) : text(d, "id");
+}
+
+// The document with every device id replaced by its label, for the tables and plots of report.md (the
+// mapping table keeps the ids).
+json relabelled(const json& report) {
+    std::map<std::string, std::string> labels;
     for (const auto& d : array(report, "devices"))
-        t.row({escapeMarkdown(na(text(d, "id"))), count(number(d, "task")), count(number(d, "gpu")),
-               formatDuration(number(d, "useful_ns")), formatDuration(number(d, "communication_ns")),
-               formatDuration(number(d, "idle_ns")), formatDuration(number(d, "compute_ns")),
-               formatDuration(number(d, "nccl_ns")), formatDuration(number(d, "memory_ns")),
-               count(number(d, "kernels")), count(number(d, "memory_operations"))});
-    md += t.empty() ? "n/a\n\n"
-                    : t.str() + "\nUseful/communication/idle follow *NCCL as communication*; compute, NCCL "
-                                "and memory are the union of each class's intervals.\n\n";
+        if (auto id = text(d, "id"); !id.empty()) labels[id] = deviceLabel(d);
+    json out = report;
+    std::function<void(json&)> walk = [&](json& j) {
+        if (j.is_string()) {
+            if (auto it = labels.find(j.get<std::string>()); it != labels.end()) j = it->second;
+        } else if (j.is_structured()) {
+            for (auto& x : j) walk(x);
+        }
+    };
+    walk(out);
+    return out;
+}
+
+void devices(std::string& md, const json& report, const json& original) {
+    md += "## Devices\n\n";
+    MarkdownTable t({"Device", "Useful", "Communication", "Idle", "Kernels", "Launch found", "Memory ops"},
+                    "lrrrrrr");
+    for (const auto& d : array(report, "devices")) {
+        auto kernels = number(d, "kernels"), launched = number(d, "kernels_with_launch");
+        t.row({escapeMarkdown(na(text(d, "id"))), formatDuration(number(d, "useful_ns")),
+               formatDuration(number(d, "communication_ns")), formatDuration(number(d, "idle_ns")),
+               count(kernels),
+               launched && kernels && *kernels > 0 ? formatPercent(*launched / *kernels) : "n/a",
+               count(number(d, "memory_operations"))});
+    }
+    if (t.empty()) {
+        md += "n/a\n\n";
+        return;
+    }
+    md +=
+        t.str() +
+        "\nUseful/communication/idle follow *NCCL as communication*. Launch found: the kernels whose launch "
+        "call was matched (launch lines); kernels queued and the causes of gaps count those only.\n\n";
+    // Communication by kind: a run whose communication is host-to-device copies is not a network problem.
+    std::vector<std::string> kinds;
+    for (const auto& d : array(report, "devices"))
+        if (const json* m = member(d, "memory_by_kind_ns"); m && m->is_object())
+            for (const auto& [kind, ns] : m->items())
+                if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+    std::vector<std::string> head{"Device", "NCCL kernels"};
+    head.insert(head.end(), kinds.begin(), kinds.end());
+    MarkdownTable c(head, "l" + std::string(head.size() - 1, 'r'));
+    for (const auto& d : array(report, "devices")) {
+        std::vector<std::string> row{escapeMarkdown(na(text(d, "id"))), formatDuration(number(d, "nccl_ns"))};
+        for (const auto& kind : kinds)
+            row.push_back(formatDuration(number(sub(d, "memory_by_kind_ns"), kind).value_or(0)));
+        c.row(row);
+    }
+    md += "### Communication by kind\n\nTime of each kind of communication (union of its operations in the "
+          "window; kinds can overlap each other):\n\n" +
+          c.str() + "\n";
+    MarkdownTable where({"Device", "Host", "PID", "GPU", "Id in report.json"}, "llrrl");
+    for (const auto& d : array(original, "devices"))
+        where.row({escapeMarkdown(deviceLabel(d)), escapeMarkdown(na(text(d, "host"))),
+                   count(number(d, "pid")), count(number(d, "gpu")), escapeMarkdown(na(text(d, "id")))});
+    md += "### Where each device is\n\nRank r is the r-th process of the run (in the order of the inputs); "
+          "GPU g its CUDA device number.\n\n" +
+          where.str() + "\n";
 }
 
 void host(std::string& md, const json& report) {
@@ -299,7 +363,16 @@ void overlapTables(std::string& md, const json& report, RenderedReport& out) {
     for (const auto& e : overlap)
         for (auto [k, v] : histogram(member(e, "time_ns_by_concurrency"))) levels.insert(k);
     if (levels.empty()) {
-        md += "n/a\n\n";
+        md += "No communication (NCCL kernel or memory operation) ran in the window.\n\n";
+        return;
+    }
+    if (*levels.rbegin() <= 1) {
+        // Every communication ran alone: tables of one column "1" at 100 % say nothing more.
+        double total = 0;
+        for (const auto& e : overlap) total += number(e, "communication_ns").value_or(0);
+        md += "No communication overlapped computation: the " + formatDuration(total) +
+              " of communication (NCCL kernels and memory operations, summed over devices) all ran while "
+              "no kernel computed on the same device.\n\n";
         return;
     }
     auto window = number(sub(report, "window"), "duration_ns");
@@ -359,6 +432,10 @@ void overlapTables(std::string& md, const json& report, RenderedReport& out) {
 }
 
 void ncclOverlap(std::string& md, const json& report) {
+    const json& all = array(report, "nccl_overlap");
+    bool any = std::any_of(all.begin(), all.end(),
+                           [](const json& r) { return number(r, "overlapped_ns").value_or(0) > 0; });
+    if (!all.empty() && !any) return; // the overlap section already says nothing overlapped
     md += "### Overlap per NCCL kernel\n\n";
     MarkdownTable t({"Device", "NCCL kernel", "Instances", "Time", "Overlapped", "Overlapped %"}, "llrrrr");
     const json& rows = array(report, "nccl_overlap");
@@ -431,22 +508,22 @@ void topKernels(std::string& md, const json& report) {
     double sum = 0;
     for (const json* r : rows) sum += number(*r, "time_percent").value_or(0);
     double scale = sum > 0 && sum <= 1.5 ? 1.0 : 0.01;
-    MarkdownTable t({"#", "Kernel", "Time %", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev"},
-                    "rlrrrrrrrr");
+    MarkdownTable t({"#", "Kernel", "Time %", "Total", "Instances", "Avg", "Med"}, "rlrrrrr");
     for (std::size_t i = 0; i < rows.size() && i < kTopKernels; ++i) {
         const json& r = *rows[i];
         auto share = number(r, "time_percent");
         t.row({std::to_string(i + 1), kernelCell(text(r, "name")),
                formatPercent(share ? std::optional(*share * scale) : std::nullopt),
                formatDuration(number(r, "total_ns")), count(number(r, "instances")),
-               formatDuration(number(r, "avg_ns")), formatDuration(number(r, "med_ns")),
-               formatDuration(number(r, "min_ns")), formatDuration(number(r, "max_ns")),
-               formatDuration(number(r, "stddev_ns"))});
+               formatDuration(number(r, "avg_ns")), formatDuration(number(r, "med_ns"))});
     }
     md += t.empty() ? std::string("n/a\n\n")
                     : "As `nsys stats -r cuda_gpu_kern_sum`, whole trace (not clipped to the window); " +
                           std::to_string(std::min(rows.size(), kTopKernels)) + " of " +
-                          std::to_string(rows.size()) + " kernel names:\n\n" + t.str() + "\n";
+                          std::to_string(rows.size()) +
+                          " kernel names (minimum, maximum and standard "
+                          "deviation in report.json; the spread in the duration distribution below):\n\n" +
+                          t.str() + "\n";
     // Shortened names of template-heavy kernels can coincide; the full names stay one click away.
     if (!t.empty()) {
         md += "<details><summary>Full kernel names</summary>\n\n";
@@ -465,9 +542,9 @@ void durations(std::string& md, const json& report) {
         const json& d = list[i];
         std::string modes;
         const json& modeList = array(d, "modes_ns");
-        for (std::size_t m = 0; m < modeList.size() && m < 4; ++m)
+        for (std::size_t m = 0; m < modeList.size() && m < 3; ++m)
             modes += (m ? ", " : "") + formatDuration(asNumber(&modeList[m]));
-        if (modeList.size() > 4) modes += ", \xE2\x80\xA6";
+        if (modeList.size() > 3) modes += ", \xE2\x80\xA6";
         const json& bins = array(d, "bins");
         std::string range = bins.empty() ? "n/a"
                                          : formatDuration(number(bins.front(), "lower_ns")) + " - " +
@@ -508,13 +585,14 @@ void notes(std::string& md, const json& report) {
 
 } // namespace
 
-RenderedReport renderMarkdownReport(const json& report) {
+RenderedReport renderMarkdownReport(const json& original) {
     RenderedReport out;
     std::string& md = out.markdown;
+    const json report = relabelled(original); // device ids read as labels from here on
     header(md, report);
     window(md, report);
     efficiency(md, report, out);
-    devices(md, report);
+    devices(md, report, original);
     host(md, report);
     kernelsInFlight(md, report, out);
     overlapTables(md, report, out);

@@ -58,6 +58,7 @@ json makeReport(const std::vector<DeviceSpec>& devices, double window, std::vect
     r["devices"] = json::array();
     for (const auto& d : devices)
         r["devices"].push_back({{"id", d.id},
+                                {"label", d.id}, // names with markup characters, to check the escaping
                                 {"task", 1},
                                 {"gpu", 0},
                                 {"useful_ns", d.useful},
@@ -243,6 +244,26 @@ TEST_CASE("render: overlap, kernels in flight and per-device tables") {
         std::string::npos);
     // Share of the window as given per device (25 / 1000, 75 / 1000).
     CHECK(md.find("| 2.50 % | 7.50 % |") != std::string::npos);
+}
+
+TEST_CASE("render: devices are named rank r / GPU g, with a table of where each one is") {
+    json r = makeReport({{"nodeA:4242:0", 800, 100}, {"nodeB:777:1", 500, 100}}, 1000, {"k"});
+    r["devices"][0].erase("label");
+    r["devices"][1].erase("label");
+    r["devices"][1]["task"] = 2;
+    r["devices"][1]["gpu"] = 1;
+    r["devices"][1]["host"] = "nodeB";
+    r["devices"][1]["pid"] = 777;
+    r["devices"][1]["memory_by_kind_ns"] = {{"Host-to-Device", 40}};
+    r["gaps"] = {{{"device", "nodeB:777:1"}, {"count", 3}, {"total_ns", 30}}};
+    auto md = renderMarkdownReport(r).markdown;
+    CHECK(lineOf(md, "rank 1 / GPU 1", "## GPU idle gaps").find("| 3 |") != std::string::npos);
+    auto where = lineOf(md, "rank 1 / GPU 1", "### Where each device is");
+    CAPTURE(where);
+    CHECK(where.find("| nodeB | 777 | 1 | nodeB:777:1 |") != std::string::npos);
+    CHECK(lineOf(md, "rank 1 / GPU 1", "### Communication by kind").find("| 40 ns |") != std::string::npos);
+    // Ids stay ids outside that table.
+    CHECK(md.find("nodeB:777:1") == md.rfind("nodeB:777:1"));
 }
 
 TEST_CASE("render: missing or null parts print n/a and never nan") {
