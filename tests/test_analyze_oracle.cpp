@@ -15,6 +15,8 @@
 
 using namespace analyzeoracle;
 using nlohmann::json;
+using testsupport::query;
+using testsupport::queryInt;
 
 namespace {
 
@@ -231,6 +233,67 @@ void checkExport(const std::filesystem::path& db) {
                 CHECK(entry->value("overlapped_ns", kMissing) == covered);
             }
         }
+    }
+
+    // The executive summary: n T - sum U split among the factors (NCCL as communication).
+    {
+        const auto& m = models["nccl_as_communication"];
+        const auto nDev = static_cast<std::int64_t>(devices.size());
+        const json& summary = at(report, "summary");
+        CHECK(summary.value("device_time_ns", kMissing) == nDev * T);
+        CHECK(summary.value("lost_ns", kMissing) == nDev * T - m.sumU);
+        std::map<std::string, std::int64_t> lost = {{"orchestration", nDev * (T - m.maxA)},
+                                                    {"communication", nDev * (m.maxA - m.maxU)},
+                                                    {"load balance", nDev * m.maxU - m.sumU}};
+        CHECK(at(summary, "losses").size() == lost.size());
+        std::int64_t previous = std::numeric_limits<std::int64_t>::max();
+        for (const auto& l : at(summary, "losses")) {
+            auto factor = l.value("factor", std::string());
+            CAPTURE(factor);
+            REQUIRE(lost.count(factor));
+            CHECK(l.value("lost_ns", kMissing) == lost[factor]);
+            CHECK_MESSAGE(l.value("lost_ns", kMissing) <= previous, "losses not largest first");
+            previous = l.value("lost_ns", kMissing);
+        }
+    }
+    // Memory time by kind (union per copy kind, memsets as "Memset") and kernels whose launch call exists.
+    for (const auto& [key, d] : devices) {
+        auto id = idOf(key);
+        CAPTURE(id);
+        const json* dev = findBy(report["devices"], "id", id);
+        if (!dev) continue;
+        std::map<std::string, Intervals> byKind;
+        const std::string where = " WHERE (globalPid >> 24) & 16777215 = " + std::to_string(key.first) +
+                                  " AND deviceId = " + std::to_string(key.second);
+        // Older exports have no enum table: CUPTI's documented copy kinds then.
+        const std::string label =
+            hasTable(db, "ENUM_CUDA_MEMCPY_OPER")
+                ? "(SELECT label FROM ENUM_CUDA_MEMCPY_OPER e WHERE e.id = m.copyKind)"
+                : "CASE m.copyKind WHEN 1 THEN 'Host-to-Device' WHEN 2 THEN 'Device-to-Host' "
+                  "WHEN 8 THEN 'Device-to-Device' WHEN 10 THEN 'Peer-to-Peer' END";
+        if (hasTable(db, "CUPTI_ACTIVITY_KIND_MEMCPY"))
+            for (const auto& r :
+                 query(db, "SELECT m.start, m.end, coalesce(" + label +
+                               ", 'kind ' || m.copyKind) FROM CUPTI_ACTIVITY_KIND_MEMCPY m" + where))
+                byKind[r[2]].push_back({std::stoll(r[0]), std::stoll(r[1])});
+        if (hasTable(db, "CUPTI_ACTIVITY_KIND_MEMSET"))
+            for (const auto& r : query(db, "SELECT start, end FROM CUPTI_ACTIVITY_KIND_MEMSET" + where))
+                byKind["Memset"].push_back({std::stoll(r[0]), std::stoll(r[1])});
+        std::map<std::string, std::int64_t> expected;
+        for (const auto& [kind, v] : byKind)
+            if (auto ns = length(v, lo, hi)) expected[kind] = ns;
+        std::map<std::string, std::int64_t> got;
+        if (const json& m = at(*dev, "memory_by_kind_ns"); m.is_object())
+            for (const auto& [kind, ns] : m.items()) got[kind] = ns.get<std::int64_t>();
+        CHECK(got == expected);
+        if (hasTable(db, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+            CHECK(
+                dev->value("kernels_with_launch", kMissing) ==
+                queryInt(
+                    db,
+                    "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k" + where +
+                        " AND EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE "
+                        "r.correlationId = k.correlationId AND (r.globalTid >> 24) = (k.globalPid >> 24))"));
     }
 
     const auto n = static_cast<double>(devices.size());
