@@ -64,7 +64,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TensorCoreProfile::Row, task, device, percent
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(KernelRow, name, total, min, max, instances, timePercent, average, median,
                                    stddev)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GapSummary, count, hostWaitCount, kernelWaitCount, total, hostWait,
-                                   kernelWait)
+                                   kernelWait, binCount, binTime)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TaskPartial, blocking, mpi)
 
 void to_json(nlohmann::json& j, const DevicePartial& p) {

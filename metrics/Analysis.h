@@ -129,6 +129,16 @@ struct DurationDistribution {
 struct GapSummary {
     std::uint64_t count = 0, hostWaitCount = 0, kernelWaitCount = 0;
     std::int64_t total = 0, hostWait = 0, kernelWait = 0;
+    // Gaps by duration: bin b holds [kGapBinBase 4^(b-1), kGapBinBase 4^b) ns (bin 0: below kGapBinBase).
+    static constexpr std::int64_t kGapBinBase = 1000;
+    static constexpr std::size_t kGapBins = 9;
+    std::vector<std::uint64_t> binCount = std::vector<std::uint64_t>(kGapBins, 0);
+    std::vector<std::int64_t> binTime = std::vector<std::int64_t>(kGapBins, 0);
+    static std::size_t binOf(std::int64_t ns) {
+        std::size_t b = 0;
+        for (std::int64_t upper = kGapBinBase; ns >= upper && b + 1 < kGapBins; upper *= 4) ++b;
+        return b;
+    }
 };
 
 struct HostOffload {

@@ -94,6 +94,9 @@ void kernelStatisticsOf(const ShardReader& shard, const Device& d, const DeviceU
         auto from = busy[i - 1].end, to = busy[i].begin;
         ++g.count;
         g.total += to - from;
+        auto bin = GapSummary::binOf(to - from);
+        ++g.binCount[bin];
+        g.binTime[bin] += to - from;
         if (!shard.classifyGaps) continue;
         // Work launched and not started when the device fell idle: it waited on the GPU, not the host.
         std::int64_t pending = 0;

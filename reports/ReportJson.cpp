@@ -1,5 +1,6 @@
 #include "reports/ReportJson.h"
 
+#include "metrics/KernelCategories.h"
 #include "reports/ExecutiveSummary.h"
 
 #include <cmath>
@@ -58,6 +59,18 @@ json efficiencyJson(const metrics::Efficiency& e, const metrics::Analysis& a) {
 }
 
 namespace {
+
+// Gap bins with their bounds: [lower, upper) ns, the last one open.
+json gapBins(const metrics::GapSummary& g) {
+    json out = json::array();
+    std::int64_t lower = 0, upper = metrics::GapSummary::kGapBinBase;
+    for (std::size_t b = 0; b < g.binCount.size(); ++b, lower = upper, upper *= 4)
+        out.push_back({{"lower_ns", lower},
+                       {"upper_ns", b + 1 < g.binCount.size() ? json(upper) : json(nullptr)},
+                       {"count", g.binCount[b]},
+                       {"time_ns", g.binTime[b]}});
+    return out;
+}
 
 json kernelRows(const std::vector<metrics::KernelRow>& rows) {
     json out = json::array();
@@ -296,8 +309,13 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
                              {"host_wait_count", g.hostWaitCount},
                              {"host_wait_ns", g.hostWait},
                              {"kernel_wait_count", g.kernelWaitCount},
-                             {"kernel_wait_ns", g.kernelWait}});
+                             {"kernel_wait_ns", g.kernelWait},
+                             {"by_duration", gapBins(g)}});
     }
+    r["kernel_categories"] = json::array();
+    for (const auto& c : metrics::kernelCategories(a))
+        r["kernel_categories"].push_back(
+            {{"category", c.category}, {"time_ns", c.time}, {"instances", c.instances}});
     addLevels(r, a);
     r["summary"] = executiveSummary(a);
     r["notes"] = info.dataNotes;

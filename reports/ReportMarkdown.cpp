@@ -497,6 +497,27 @@ void tensorCores(std::string& md, const json& report) {
     }
 }
 
+void categories(std::string& md, const json& report, RenderedReport& out) {
+    const json& list = array(report, "kernel_categories");
+    if (list.empty()) return;
+    md += "## Where the GPU time went\n\n";
+    double total = 0;
+    for (const auto& c : list) total += number(c, "time_ns").value_or(0);
+    MarkdownTable t({"Kind of work", "Time", "Share", "Instances"}, "lrrr");
+    for (const auto& c : list)
+        t.row({escapeMarkdown(text(c, "category")), formatDuration(number(c, "time_ns")),
+               total > 0 ? formatPercent(number(c, "time_ns").value_or(0) / total) : "n/a",
+               count(number(c, "instances"))});
+    md += "Kernels by the patterns of their names (docs/report.md; sum of durations, whole trace) and memory "
+          "operations (union per device in the window):\n\n" +
+          t.str() + "\n";
+    std::string chart = svg::kernelCategoryChart(report);
+    if (!chart.empty()) {
+        out.files.emplace_back("plots/kernel_categories.svg", chart);
+        md += "![GPU time by kind of work](plots/kernel_categories.svg)\n\n";
+    }
+}
+
 void topKernels(std::string& md, const json& report) {
     md += "## Top kernels\n\n";
     std::vector<const json*> rows;
@@ -557,7 +578,7 @@ void durations(std::string& md, const json& report) {
         t.str() + "\n";
 }
 
-void gaps(std::string& md, const json& report) {
+void gaps(std::string& md, const json& report, RenderedReport& out) {
     md += "## GPU idle gaps\n\n";
     MarkdownTable t({"Device", "Gaps", "Idle in gaps", "Host-wait gaps", "Host-wait time", "Kernel-wait gaps",
                      "Kernel-wait time"},
@@ -570,6 +591,11 @@ void gaps(std::string& md, const json& report) {
               ? std::string("n/a\n\n")
               : t.str() + "\nHost-wait: the launch call of the next activity started after the gap began "
                           "(the host was late); kernel-wait: launched in time, the GPU still idle.\n\n";
+    std::string chart = svg::gapHistogramChart(report);
+    if (!chart.empty()) {
+        out.files.emplace_back("plots/gap_durations.svg", chart);
+        md += "![GPU idle time by gap duration](plots/gap_durations.svg)\n\n";
+    }
 }
 
 void notes(std::string& md, const json& report) {
@@ -599,9 +625,10 @@ RenderedReport renderMarkdownReport(const json& original) {
     ncclOverlap(md, report);
     tensorCores(md, report);
     levelsSection(md, report, out);
+    categories(md, report, out);
     topKernels(md, report);
     durations(md, report);
-    gaps(md, report);
+    gaps(md, report, out);
     notes(md, report);
     return out;
 }

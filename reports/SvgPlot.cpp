@@ -14,9 +14,10 @@ using namespace detail;
 
 namespace {
 
-// Tableau 10: distinguishable in print and for the common colour-vision deficiencies.
-const char* const kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-                                "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+// Okabe-Ito, the palette every plot of the reports uses: distinguishable with the common colour-vision
+// deficiencies and in grey print.
+const char* const kPalette[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
+                                "#56B4E9", "#D55E00", "#F0E442", "#000000"};
 constexpr std::size_t kPaletteSize = sizeof kPalette / sizeof kPalette[0];
 
 // Beyond this many devices per-device bars are unreadable; charts show the mean, minimum and maximum instead.
@@ -176,7 +177,11 @@ std::string groupedBars(const std::string& title, const std::string& xLabel,
                         const std::vector<std::string>& categories, const std::vector<Series>& series) {
     const double left = 56, top = 36, plotHeight = 200, legendWidth = 190;
     const double barWidth = series.size() <= 4 ? 18 : 10;
-    const double groupWidth = std::max(1.0, static_cast<double>(series.size())) * barWidth + 16;
+    // Each group as wide as its label (about 6 px a character at 10 px), so labels never run into each other.
+    std::size_t longest = 0;
+    for (const auto& label : categories) longest = std::max(longest, label.size());
+    const double groupWidth = std::max(std::max(1.0, static_cast<double>(series.size())) * barWidth + 16,
+                                       6.0 * static_cast<double>(longest) + 10);
     const double plotWidth = std::max(240.0, groupWidth * static_cast<double>(categories.size()));
     const double width = left + plotWidth + 16 + legendWidth;
     const double height =
@@ -195,8 +200,9 @@ std::string groupedBars(const std::string& title, const std::string& xLabel,
         for (std::size_t s = 0; s < series.size(); ++s) {
             if (g >= series[s].values.size() || !std::isfinite(series[s].values[g])) continue;
             double h = plotHeight * fraction(series[s].values[g]);
-            c.rect(gx + barWidth * static_cast<double>(s), bottom - h, barWidth - 1, h,
-                   kPalette[s % kPaletteSize]);
+            double bars = barWidth * static_cast<double>(series.size());
+            c.rect(gx + (groupWidth - 16 - bars) / 2 + barWidth * static_cast<double>(s), bottom - h,
+                   barWidth - 1, h, kPalette[s % kPaletteSize]);
         }
         c.text(gx + (groupWidth - 16) / 2, bottom + 14, categories[g], "middle", 10);
     }

@@ -15,8 +15,8 @@ namespace {
 
 constexpr double kWidth = 760, kLeft = 150, kRight = 40, kTop = 34;
 constexpr std::size_t kMaxDevices = 16; // beyond this the strips are unreadable: the first ones are drawn
-const char* const kLines[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
-                              "#59a14f", "#edc948", "#b07aa1", "#ff9da7"};
+const char* const kLines[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
+                              "#56B4E9", "#D55E00", "#F0E442", "#000000"}; // Okabe-Ito, as SvgPlot.cpp
 
 std::string fmt(double v) {
     char b[32];

@@ -205,6 +205,26 @@ void checkExport(const std::filesystem::path& db) {
             // host-wait and kernel-wait split every gap in two classes.
             CHECK(g->value("host_wait_count", kMissing) + g->value("kernel_wait_count", kMissing) == count);
             CHECK(g->value("host_wait_ns", kMissing) + g->value("kernel_wait_ns", kMissing) == total);
+            // by_duration: each gap in the bin whose [lower, upper) holds its length, as the bins state them.
+            const json& bins = at(*g, "by_duration");
+            REQUIRE(bins.is_array());
+            REQUIRE(!bins.empty());
+            std::vector<std::int64_t> binCount(bins.size(), 0), binTime(bins.size(), 0);
+            for (std::size_t i = 1; i < busy.size(); ++i) {
+                auto gap = busy[i].first - busy[i - 1].second;
+                std::size_t hits = 0;
+                for (std::size_t b = 0; b < bins.size(); ++b) {
+                    auto lower = bins[b].value("lower_ns", kMissing);
+                    bool below =
+                        bins[b]["upper_ns"].is_null() || gap < bins[b]["upper_ns"].get<std::int64_t>();
+                    if (gap >= lower && below) ++hits, ++binCount[b], binTime[b] += gap;
+                }
+                CHECK_MESSAGE(hits == 1, "gap of " << gap << " ns in " << hits << " bins");
+            }
+            for (std::size_t b = 0; b < bins.size(); ++b) {
+                CHECK(bins[b].value("count", kMissing) == binCount[b]);
+                CHECK(bins[b].value("time_ns", kMissing) == binTime[b]);
+            }
         } else {
             FAIL_CHECK("no gaps entry");
         }
@@ -255,6 +275,20 @@ void checkExport(const std::filesystem::path& db) {
             CHECK_MESSAGE(l.value("lost_ns", kMissing) <= previous, "losses not largest first");
             previous = l.value("lost_ns", kMissing);
         }
+    }
+    // Kernel categories: every kernel in exactly one (their times add up to all kernel time), memory apart.
+    {
+        std::int64_t kernels = 0, memory = 0, categorised = 0, memoryCategory = 0;
+        for (const auto& [key, d] : devices) {
+            for (const auto& [name, v] : d.durations)
+                for (auto x : v) kernels += x;
+            memory += length(d.memory, lo, hi);
+        }
+        for (const auto& c : at(report, "kernel_categories"))
+            (c.value("category", std::string()) == "memory" ? memoryCategory : categorised) +=
+                c.value("time_ns", kMissing);
+        CHECK(categorised == kernels);
+        CHECK(memoryCategory == memory);
     }
     // Memory time by kind (union per copy kind, memsets as "Memset") and kernels whose launch call exists.
     for (const auto& [key, d] : devices) {

@@ -2,6 +2,7 @@
 // report.json documents written below: not measured data. Expected numbers are worked out in the test from
 // the documents' inputs, not read off the renderer's output.
 #include "engine/common/Error.h"
+#include "metrics/KernelCategories.h"
 #include "reports/Compare.h"
 #include "reports/ReportMarkdown.h"
 #include "reports/SvgPlot.h"
@@ -423,4 +424,17 @@ TEST_CASE("compare subcommand: writes the comparison, fails cleanly on a missing
     CHECK_FALSE(std::filesystem::exists(out2));
     for (const auto& e : std::filesystem::directory_iterator(dir))
         CHECK(e.path().string().find(".tmp") == std::string::npos); // no temporary left behind
+}
+
+TEST_CASE("kernel categories: the first matching row of the documented table names a kernel's kind") {
+    using gpueff::metrics::categoryOf;
+    CHECK(categoryOf("ncclDevKernel_AllReduce_Sum_f32_RING_LL") == "NCCL"); // "Reduce", yet NCCL
+    CHECK(categoryOf("void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, cutlass::bfloat16_t>>") ==
+          "attention"); // cutlass inside, yet attention
+    CHECK(categoryOf("nvjet_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN") == "GEMM");
+    CHECK(categoryOf("ampere_sgemm_128x64_tn") == "GEMM");
+    CHECK(categoryOf("void at::native::vectorized_layer_norm_kernel<float, float>") == "reduction");
+    CHECK(categoryOf("void at::native::vectorized_elementwise_kernel<4, CUDAFunctor_add<float>>") ==
+          "elementwise");
+    CHECK(categoryOf("my_custom_stencil") == "other kernels");
 }
