@@ -65,7 +65,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(KernelRow, name, total, min, max, instances, 
                                    stddev)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GapSummary, count, hostWaitCount, kernelWaitCount, total, hostWait,
                                    kernelWait, binCount, binTime)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TaskPartial, blocking, mpi)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TaskPartial, blocking, mpi, launchBlocked, blockingWithLaunches)
 
 void to_json(nlohmann::json& j, const DevicePartial& p) {
     j = {{"times", p.times},

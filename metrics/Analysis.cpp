@@ -125,8 +125,8 @@ void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window,
                std::vector<DevicePartial>& devicePartials, std::vector<TaskPartial>& taskPartials,
                ShardAnswers& answers) {
     ShardReader shard(trace, window, facts, gemm);
-    answers = {shard.queuedLines,   shard.queuedAvailable, shard.classifyGaps,
-               shard.tensorSamples, shard.blockingEvents,  shard.mpiEvents};
+    answers = {shard.queuedLines,    shard.queuedAvailable, shard.classifyGaps,   shard.tensorSamples,
+               shard.blockingEvents, shard.mpiEvents,       shard.queuedAvailable};
     for (auto i : devices) {
         const auto& d = activity.devices[i];
         auto& p = devicePartials[i];

@@ -145,6 +145,10 @@ struct HostOffload {
     std::size_t task;
     std::int64_t blocking = 0;
     double efficiency = 0;
+    // With the time blocked inside launch calls when the launch queue was full (HostModel.cpp), when the
+    // trace's launch lines carry the calls' ends.
+    std::optional<std::int64_t> launchBlocked, blockingWithLaunches;
+    std::optional<double> efficiencyWithLaunches;
 };
 
 struct MpiModel {
@@ -191,6 +195,7 @@ struct DevicePartial {
 // Of one task: the union of its host threads' time blocked in synchronization and in MPI, in the window.
 struct TaskPartial {
     std::int64_t blocking = 0, mpi = 0;
+    std::int64_t launchBlocked = 0, blockingWithLaunches = 0; // HostOffload
 };
 
 struct Analysis {

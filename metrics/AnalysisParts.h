@@ -55,6 +55,7 @@ void breakdownOf(const ShardReader&, const Device&, DevicePartial&);
 struct ShardAnswers {
     bool queuedLines = false, queuedAvailable = false, classifyGaps = false, tensorSamples = false,
          blockingEvents = false, mpiEvents = false;
+    bool launchCallEnds = false; // launch lines exist and carry the calls' ends (HostOffload's launches)
 };
 
 void reduceDeviceModel(Analysis&, const std::vector<DevicePartial>&);

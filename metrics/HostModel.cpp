@@ -11,13 +11,41 @@ namespace gpueff::metrics {
 
 namespace {
 
-// |union over the task's host threads of the window's intervals| inside the analysis window.
-std::int64_t unionOfRows(const CfgRows& cfg, const TaskInfo& task, const AnalysisWindow& window) {
+// The union over the task's host threads of the window's intervals, inside the analysis window.
+Spans unionOfRows(const CfgRows& cfg, const TaskInfo& task, const AnalysisWindow& window) {
     std::vector<Spans> rows;
     for (auto row : task.cpuRows) rows.push_back(cfg.row(0, row));
     std::vector<const Spans*> parts;
     for (const auto& r : rows) parts.push_back(&r);
-    return length(clip(unite(parts), window.begin, window.end));
+    return clip(unite(parts), window.begin, window.end);
+}
+
+// A launch call returns once its work is queued; when the device's launch queue is full it blocks until a
+// slot frees. A call longer than kBlockedFactor times the task's median launch call (the upper middle value)
+// is blocked for the time beyond that median: [begin + median, end). The call's end is the line's physical
+// send (min(call end, GPU start)), so a call whose work started before it returned counts only up to that
+// start.
+constexpr std::int64_t kBlockedFactor = 4;
+
+Spans launchBlocking(const semantic::LoadedTrace& trace, const TaskInfo& task) {
+    namespace types = paraver::types;
+    std::vector<std::pair<std::int64_t, std::int64_t>> calls;
+    const auto& comms = trace.trace().communications;
+    for (auto row : task.cpuRows)
+        for (auto c : trace.trace().threads[row].sends)
+            if (comms[c].tag == types::kTagKernelLaunch || comms[c].tag == types::kTagMemoryLaunch)
+                calls.push_back({comms[c].logicalSend, comms[c].physicalSend});
+    Spans blocked;
+    if (calls.empty()) return blocked;
+    std::vector<std::int64_t> durations;
+    for (auto [b, e] : calls) durations.push_back(e - b);
+    auto middle = durations.begin() + static_cast<std::ptrdiff_t>(durations.size() / 2);
+    std::nth_element(durations.begin(), middle, durations.end());
+    const std::int64_t median = *middle;
+    for (auto [b, e] : calls)
+        if (e - b > kBlockedFactor * median && e - b > 0) blocked.push_back({b + median, e, 1});
+    std::sort(blocked.begin(), blocked.end(), [](const Span& x, const Span& y) { return x.begin < y.begin; });
+    return unite({&blocked});
 }
 
 } // namespace
@@ -25,8 +53,16 @@ std::int64_t unionOfRows(const CfgRows& cfg, const TaskInfo& task, const Analysi
 TaskPartial taskOf(const ShardReader& shard, const TaskInfo& task) {
     TaskPartial out;
     if (shard.window.duration() <= 0) return out;
-    if (shard.blockingEvents) out.blocking = unionOfRows(shard.blocking, task, shard.window);
-    if (shard.mpiEvents) out.mpi = unionOfRows(shard.mpi, task, shard.window);
+    if (shard.blockingEvents) {
+        auto sync = unionOfRows(shard.blocking, task, shard.window);
+        out.blocking = length(sync);
+        if (shard.facts.launchLinesCarryCallEnds) {
+            auto launches = clip(launchBlocking(shard.trace, task), shard.window.begin, shard.window.end);
+            out.launchBlocked = length(launches);
+            out.blockingWithLaunches = length(unite({&sync, &launches}));
+        }
+    }
+    if (shard.mpiEvents) out.mpi = length(unionOfRows(shard.mpi, task, shard.window));
     return out;
 }
 
@@ -35,9 +71,21 @@ void reduceHostModel(Analysis& a, const std::vector<TaskPartial>& tasks, const S
     if (T <= 0) return;
     if (answers.blockingEvents) {
         for (std::size_t t = 0; t < tasks.size(); ++t)
-            if (!a.activity.tasks[t].cpuRows.empty())
-                a.offload.push_back({t, tasks[t].blocking,
-                                     static_cast<double>(T - tasks[t].blocking) / static_cast<double>(T)});
+            if (!a.activity.tasks[t].cpuRows.empty()) {
+                HostOffload o{t,
+                              tasks[t].blocking,
+                              static_cast<double>(T - tasks[t].blocking) / static_cast<double>(T),
+                              {},
+                              {},
+                              {}};
+                if (a.writer != TraceWriter::Nsys2prv && answers.launchCallEnds) {
+                    o.launchBlocked = tasks[t].launchBlocked;
+                    o.blockingWithLaunches = tasks[t].blockingWithLaunches;
+                    o.efficiencyWithLaunches =
+                        static_cast<double>(T - tasks[t].blockingWithLaunches) / static_cast<double>(T);
+                }
+                a.offload.push_back(o);
+            }
     } else {
         const auto type = std::to_string(paraver::types::kSynchronization);
         a.notes.push_back(

@@ -220,10 +220,14 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
     json host;
     host["offload"] = json::array();
     for (const auto& o : a.offload)
-        host["offload"].push_back({{"task", o.task + 1},
-                                   {"name", a.activity.tasks[o.task].label},
-                                   {"blocking_ns", o.blocking},
-                                   {"offload_efficiency", finiteOrNull(o.efficiency)}});
+        host["offload"].push_back(
+            {{"task", o.task + 1},
+             {"name", a.activity.tasks[o.task].label},
+             {"blocking_ns", o.blocking},
+             {"offload_efficiency", finiteOrNull(o.efficiency)},
+             {"launch_blocked_ns", o.launchBlocked ? json(*o.launchBlocked) : json(nullptr)},
+             {"offload_efficiency_with_launches",
+              o.efficiencyWithLaunches ? finiteOrNull(*o.efficiencyWithLaunches) : json(nullptr)}});
     host["mpi"] = nullptr;
     if (a.mpi.present) {
         json m{{"parallel_efficiency", finiteOrNull(a.mpi.parallel)},

@@ -229,16 +229,21 @@ void devices(std::string& md, const json& report, const json& original) {
 void host(std::string& md, const json& report) {
     md += "## Host\n\n### Offload efficiency\n\n";
     const json* h = member(report, "host");
-    MarkdownTable t({"Task", "Process", "Time in blocking CUDA calls", "Offload efficiency"}, "rlrr");
+    MarkdownTable t(
+        {"Task", "Process", "Blocked in sync", "Offload efficiency", "Blocked in launches", "Incl. launches"},
+        "rlrrrr");
     if (h)
         for (const auto& o : array(*h, "offload"))
             t.row({count(number(o, "task")), escapeMarkdown(na(text(o, "name"))),
                    formatDuration(number(o, "blocking_ns")),
-                   formatEfficiency(number(o, "offload_efficiency"))});
-    md +=
-        t.empty()
-            ? "n/a: not computed for this trace (why: see Notes).\n\n"
-            : t.str() + "\nOffload efficiency = (window - time inside blocking CUDA API calls) / window.\n\n";
+                   formatEfficiency(number(o, "offload_efficiency")),
+                   formatDuration(number(o, "launch_blocked_ns")),
+                   formatEfficiency(number(o, "offload_efficiency_with_launches"))});
+    md += t.empty()
+              ? "n/a: not computed for this trace (why: see Notes).\n\n"
+              : t.str() + "\nOffload efficiency = (window - time inside blocking CUDA API calls) / window. "
+                          "Blocked in launches: launch calls longer than 4x the task's median one, beyond "
+                          "that median (the launch queue was full); the last column counts both.\n\n";
     md += "### MPI efficiency\n\n";
     if (!h || !h->contains("mpi")) {
         md += "n/a\n\n";

@@ -281,6 +281,37 @@ void checkOffload(const std::filesystem::path& db, const std::string& args = "")
         reported.insert(pid);
         auto blocking = length(byPid[pid], run.lo, run.hi);
         CHECK(task.value("blocking_ns", kMissing) == blocking);
+        // Blocked launch calls: longer than 4x the process's median launch call (the upper middle value),
+        // from begin + median to min(call end, GPU start).
+        std::vector<std::pair<std::int64_t, std::int64_t>> calls;
+        for (const char* gpu : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
+                                "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"})
+            if (hasTable(db, gpu))
+                for (const auto& r :
+                     query(db, "SELECT min(r.start), r.end, g.start FROM " + kRuntime + " r JOIN " + gpu +
+                                   " g ON g.correlationId = r.correlationId AND (r.globalTid >> 24) = "
+                                   "(g.globalPid >> "
+                                   "24) WHERE (r.globalTid >> 24) & 16777215 = " +
+                                   std::to_string(pid) + " GROUP BY r.correlationId, g.start"))
+                    // A launch recorded twice (a driver row wrapping the runtime row) is the outer call's:
+                    // the first in start order (SQLite gives the bare r.end of the row holding min()).
+                    calls.push_back({std::stoll(r[0]), std::min(std::stoll(r[1]), std::stoll(r[2]))});
+        if (!calls.empty() && !task["launch_blocked_ns"].is_null()) {
+            std::vector<std::int64_t> d;
+            for (auto [b, e] : calls) d.push_back(e - b);
+            std::sort(d.begin(), d.end());
+            const auto median = d[d.size() / 2];
+            Intervals blocked;
+            for (auto [b, e] : calls)
+                if (e - b > 4 * median && e - b > 0) blocked.push_back({b + median, e});
+            CHECK(task.value("launch_blocked_ns", kMissing) == length(blocked, run.lo, run.hi));
+            auto both = blocked;
+            both.insert(both.end(), byPid[pid].begin(), byPid[pid].end());
+            if (T > 0)
+                CHECK(near(task.value("offload_efficiency_with_launches", kNaN),
+                           static_cast<double>(T - length(both, run.lo, run.hi)) / static_cast<double>(T),
+                           1e-12));
+        }
         if (T > 0) {
             double expected = static_cast<double>(T - blocking) / static_cast<double>(T);
             CHECK_MESSAGE(near(task.value("offload_efficiency", kNaN), expected, 1e-12),
