@@ -59,7 +59,11 @@ Loss orchestration(const metrics::Analysis& a, std::int64_t lost) {
         l.evidence += "; task " + std::to_string(worst->task + 1) + " spent " +
                       formatDuration(static_cast<double>(worst->blocking)) +
                       " blocked in synchronizing CUDA calls (offload efficiency " +
-                      percent(worst->efficiency) + ")";
+                      percent(worst->efficiency) + ")" +
+                      (worst->launchBlocked && *worst->launchBlocked > 0
+                           ? " and " + formatDuration(static_cast<double>(*worst->launchBlocked)) +
+                                 " in launch calls waiting for room in the launch queue"
+                           : "");
     l.recommendation =
         g.kernelWait > g.hostWait
             ? "the GPUs waited with work queued: look at the dependencies between streams (event waits, "

@@ -4,6 +4,7 @@
 #include "reports/SvgPlot.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -26,11 +27,10 @@ std::string fmt(double v) {
 
 std::string header(double height, const std::string& title) {
     return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fmt(kWidth) + "\" height=\"" + fmt(height) +
-           "\" viewBox=\"0 0 " + fmt(kWidth) + " " + fmt(height) +
-           "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text "
-           "x=\"" +
-           fmt(kWidth / 2) + "\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">" + escapeXml(title) +
-           "</text>\n";
+           "\" viewBox=\"0 0 " + fmt(kWidth) + " " + fmt(height) + "\" font-family=\"sans-serif\">\n<title>" +
+           escapeXml(title) + "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"" +
+           fmt(kWidth / 2) + "\" y=\"20\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\">" +
+           escapeXml(title) + "</text>\n";
 }
 
 std::vector<double> series(const json& device, const char* key) {
@@ -40,57 +40,77 @@ std::vector<double> series(const json& device, const char* key) {
     return out;
 }
 
+// A round step (1, 2 or 5 x 10^k) giving about `ticks` ticks over `span`.
+double roundStep(double span, int ticks) {
+    if (span <= 0) return 1;
+    double raw = span / ticks, magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0})
+        if (raw <= m * magnitude) return m * magnitude;
+    return 10 * magnitude;
+}
+
+// The time axis under the strips: ticks at round milliseconds of the window, and its title.
 std::string timeAxis(double y, const json& timeline, std::size_t bins) {
     auto bin = number(timeline, "bin_ns").value_or(0);
-    double plot = kWidth - kLeft - kRight;
+    const double plot = kWidth - kLeft - kRight, spanMs = bin * static_cast<double>(bins) / 1e6;
     std::string s = "<line x1=\"" + fmt(kLeft) + "\" y1=\"" + fmt(y) + "\" x2=\"" + fmt(kLeft + plot) +
                     "\" y2=\"" + fmt(y) + "\" stroke=\"black\"/>\n";
-    for (int k = 0; k <= 4; ++k) {
-        double x = kLeft + plot * k / 4;
-        s += "<text x=\"" + fmt(x) + "\" y=\"" + fmt(y + 14) + "\" text-anchor=\"middle\" font-size=\"10\">" +
-             fmt(bin * static_cast<double>(bins) * k / 4 / 1e6) + " ms</text>\n";
+    if (spanMs > 0) {
+        const double step = roundStep(spanMs, 5);
+        for (double t = 0; t <= spanMs + step * 1e-9; t += step) {
+            double x = kLeft + plot * t / spanMs;
+            char label[32];
+            std::snprintf(label, sizeof label, step < 1 ? "%.2g" : "%g", t);
+            s += "<line x1=\"" + fmt(x) + "\" y1=\"" + fmt(y) + "\" x2=\"" + fmt(x) + "\" y2=\"" +
+                 fmt(y + 4) + "\" stroke=\"black\"/>\n<text x=\"" + fmt(x) + "\" y=\"" + fmt(y + 16) +
+                 "\" text-anchor=\"middle\" font-size=\"10\">" + label + "</text>\n";
+        }
     }
+    s += "<text x=\"" + fmt(kLeft + plot / 2) + "\" y=\"" + fmt(y + 32) +
+         "\" text-anchor=\"middle\" font-size=\"11\">Time from the start of the window (ms)</text>\n";
     return s;
 }
 
 } // namespace
 
+// One strip per device (lines of several devices on one plot hide each other), each on the same scale.
 std::string inFlightTimelineChart(const json& report) {
     const json* timeline = member(report, "timeline");
     if (!timeline) return "";
     const json& devices = array(*timeline, "devices");
     if (devices.empty()) return "";
+    const std::size_t shown = std::min(devices.size(), kMaxDevices);
     double top = 1;
     std::size_t bins = 0;
-    for (const auto& d : devices) {
-        auto v = series(d, "kernels_in_flight");
-        bins = std::max(bins, v.size());
-        for (double x : v) top = std::max(top, x);
-    }
-    if (bins == 0) return "";
-    double plotH = 220, plot = kWidth - kLeft - kRight, height = kTop + plotH + 60;
-    std::string s = header(height, "Kernels in flight over the window (mean per bin)");
-    double bottom = kTop + plotH;
-    s += "<text x=\"" + fmt(kLeft - 8) + "\" y=\"" + fmt(kTop + 8) +
-         "\" text-anchor=\"end\" font-size=\"10\">" + fmt(top) + "</text>\n<text x=\"" + fmt(kLeft - 8) +
-         "\" y=\"" + fmt(bottom) + "\" text-anchor=\"end\" font-size=\"10\">0</text>\n";
-    std::size_t shown = std::min(devices.size(), std::size(kLines));
     for (std::size_t i = 0; i < shown; ++i) {
         auto v = series(devices[i], "kernels_in_flight");
+        bins = std::max(bins, v.size());
+        for (double x : v) top = std::max(top, std::ceil(x));
+    }
+    if (bins == 0) return "";
+    const double rowH = 48, plot = kWidth - kLeft - kRight;
+    const double height = kTop + 14 + rowH * static_cast<double>(shown) + 56;
+    std::string s = header(height, "Kernels in flight over the window (mean per bin, per device)");
+    s += "<text x=\"" + fmt(kLeft) + "\" y=\"" + fmt(kTop + 4) +
+         "\" font-size=\"10\">kernels running (0 to " + fmt(top) + " per strip)</text>\n";
+    for (std::size_t i = 0; i < shown; ++i) {
+        auto v = series(devices[i], "kernels_in_flight");
+        const double y0 = kTop + 14 + rowH * static_cast<double>(i), bottom = y0 + rowH - 8;
+        s += "<rect x=\"" + fmt(kLeft) + "\" y=\"" + fmt(y0) + "\" width=\"" + fmt(plot) + "\" height=\"" +
+             fmt(rowH - 8) + "\" fill=\"#f4f4f4\"/>\n";
+        s += "<text x=\"" + fmt(kLeft - 6) + "\" y=\"" + fmt(y0 + rowH / 2) +
+             "\" text-anchor=\"end\" font-size=\"10\">" + escapeXml(text(devices[i], "device")) + "</text>\n";
         std::string points;
         for (std::size_t b = 0; b < v.size(); ++b) {
             double x = kLeft + plot * (static_cast<double>(b) + 0.5) / static_cast<double>(bins);
-            points += fmt(x) + "," + fmt(bottom - plotH * v[b] / top) + " ";
+            points += fmt(x) + "," + fmt(bottom - (rowH - 8) * std::clamp(v[b] / top, 0.0, 1.0)) + " ";
         }
-        s += "<polyline fill=\"none\" stroke-width=\"1.2\" stroke=\"" + std::string(kLines[i]) +
-             "\" points=\"" + points + "\"/>\n";
-        s += "<text x=\"8\" y=\"" + fmt(kTop + 14.0 * static_cast<double>(i) + 10) +
-             "\" font-size=\"10\" fill=\"" + kLines[i] + "\">" + escapeXml(text(devices[i], "device")) +
-             "</text>\n";
+        s += "<polyline fill=\"none\" stroke-width=\"1.2\" stroke=\"" +
+             std::string(kLines[i % std::size(kLines)]) + "\" points=\"" + points + "\"/>\n";
     }
-    s += timeAxis(bottom, *timeline, bins);
+    s += timeAxis(kTop + 14 + rowH * static_cast<double>(shown), *timeline, bins);
     if (shown < devices.size())
-        s += "<text x=\"8\" y=\"" + fmt(height - 8) + "\" font-size=\"10\">first " + std::to_string(shown) +
+        s += "<text x=\"8\" y=\"" + fmt(height - 6) + "\" font-size=\"10\">first " + std::to_string(shown) +
              " of " + std::to_string(devices.size()) + " devices</text>\n";
     return s + "</svg>\n";
 }
@@ -103,7 +123,7 @@ std::string stateTimelineChart(const json& report) {
     std::size_t shown = std::min(devices.size(), kMaxDevices), bins = 0;
     for (std::size_t i = 0; i < shown; ++i) bins = std::max(bins, series(devices[i], "useful").size());
     if (bins == 0) return "";
-    double rowH = 22, plot = kWidth - kLeft - kRight, height = kTop + rowH * static_cast<double>(shown) + 56;
+    double rowH = 22, plot = kWidth - kLeft - kRight, height = kTop + rowH * static_cast<double>(shown) + 72;
     std::string s = header(height, "Device state over the window: useful, communication, idle");
     double w = plot / static_cast<double>(bins);
     for (std::size_t i = 0; i < shown; ++i) {
@@ -121,19 +141,19 @@ std::string stateTimelineChart(const json& report) {
                 h * std::clamp(b < comm.size() ? comm[b] : 0.0, 0.0, 1.0 - std::clamp(useful[b], 0.0, 1.0));
             if (hu > 0)
                 s += "<rect x=\"" + fmt(x) + "\" y=\"" + fmt(y + h - hu) + "\" width=\"" + fmt(w + 0.3) +
-                     "\" height=\"" + fmt(hu) + "\" fill=\"#4e79a7\"/>\n";
+                     "\" height=\"" + fmt(hu) + "\" fill=\"" + kLines[0] + "\"/>\n";
             if (hc > 0)
                 s += "<rect x=\"" + fmt(x) + "\" y=\"" + fmt(y + h - hu - hc) + "\" width=\"" + fmt(w + 0.3) +
-                     "\" height=\"" + fmt(hc) + "\" fill=\"#f28e2b\"/>\n";
+                     "\" height=\"" + fmt(hc) + "\" fill=\"" + kLines[1] + "\"/>\n";
         }
     }
     double axis = kTop + rowH * static_cast<double>(shown);
     s += timeAxis(axis, *timeline, bins);
-    double ly = axis + 34;
-    s += "<rect x=\"" + fmt(kLeft) + "\" y=\"" + fmt(ly - 9) +
-         "\" width=\"10\" height=\"10\" fill=\"#4e79a7\"/><text x=\"" + fmt(kLeft + 14) + "\" y=\"" +
-         fmt(ly) + "\" font-size=\"10\">useful</text>\n<rect x=\"" + fmt(kLeft + 70) + "\" y=\"" +
-         fmt(ly - 9) + "\" width=\"10\" height=\"10\" fill=\"#f28e2b\"/><text x=\"" + fmt(kLeft + 84) +
+    double ly = axis + 50;
+    s += "<rect x=\"" + fmt(kLeft) + "\" y=\"" + fmt(ly - 9) + "\" width=\"10\" height=\"10\" fill=\"" +
+         std::string(kLines[0]) + "\"/><text x=\"" + fmt(kLeft + 14) + "\" y=\"" + fmt(ly) +
+         "\" font-size=\"10\">useful</text>\n<rect x=\"" + fmt(kLeft + 70) + "\" y=\"" + fmt(ly - 9) +
+         "\" width=\"10\" height=\"10\" fill=\"" + kLines[1] + "\"/><text x=\"" + fmt(kLeft + 84) +
          "\" y=\"" + fmt(ly) + "\" font-size=\"10\">communication</text>\n<rect x=\"" + fmt(kLeft + 180) +
          "\" y=\"" + fmt(ly - 9) + "\" width=\"10\" height=\"10\" fill=\"#d3d3d3\"/><text x=\"" +
          fmt(kLeft + 194) + "\" y=\"" + fmt(ly) + "\" font-size=\"10\">idle</text>\n";
