@@ -39,7 +39,7 @@ std::string count(std::optional<double> v) {
 std::string fixed(std::optional<double> v, const char* format) {
     return formatFixed(v, format);
 }
-std::string kernelCell(const std::string& name, std::size_t max = 80) {
+std::string kernelCell(const std::string& name, std::size_t max = 60) {
     return name.empty() ? "n/a" : escapeMarkdown(shortenKernelName(name, max));
 }
 std::string deviceCell(const json& entry) {
@@ -151,6 +151,21 @@ void efficiency(std::string& md, const json& report, RenderedReport& out) {
         out.files.emplace_back("plots/device_state_timeline.svg", chart);
         md += "![Device state over time](plots/device_state_timeline.svg)\n\n";
     }
+}
+
+// A sentence naming the devices with fewer than 90 % of their kernels matched to a launch call, whose
+// queued-kernel and gap-cause figures then stand on part of the work only ("" when every device has them).
+std::string launchCoverage(const json& report) {
+    std::string low;
+    for (const auto& d : array(report, "devices")) {
+        auto kernels = number(d, "kernels"), launched = number(d, "kernels_with_launch");
+        if (kernels && launched && *kernels > 0 && *launched < 0.9 * *kernels)
+            low += (low.empty() ? "" : ", ") + escapeMarkdown(text(d, "id")) + " " +
+                   formatPercent(*launched / *kernels);
+    }
+    return low.empty() ? ""
+                       : "Launch calls found for only part of the kernels (" + low +
+                             "): the figures below count those kernels only.\n\n";
 }
 
 // The label report.md gives a device ("rank r / GPU g"; reports from before labels: built the same way).
@@ -346,7 +361,7 @@ void kernelsInFlight(std::string& md, const json& report, RenderedReport& out) {
         out.files.emplace_back("plots/kernels_in_flight_timeline.svg", chart);
         md += "![Kernels in flight over time](plots/kernels_in_flight_timeline.svg)\n\n";
     }
-    md += "## Kernels queued\n\n";
+    md += "## Kernels queued\n\n" + launchCoverage(report);
     if (array(report, "kernels_queued").empty() && !array(report, "devices").empty())
         md += "n/a: not computed for this trace (why: see Notes).\n\n";
     else
@@ -584,7 +599,7 @@ void durations(std::string& md, const json& report) {
 }
 
 void gaps(std::string& md, const json& report, RenderedReport& out) {
-    md += "## GPU idle gaps\n\n";
+    md += "## GPU idle gaps\n\n" + launchCoverage(report);
     MarkdownTable t({"Device", "Gaps", "Idle in gaps", "Host-wait gaps", "Host-wait time", "Kernel-wait gaps",
                      "Kernel-wait time"},
                     "lrrrrrr");

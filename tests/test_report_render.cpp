@@ -438,3 +438,15 @@ TEST_CASE("kernel categories: the first matching row of the documented table nam
           "elementwise");
     CHECK(categoryOf("my_custom_stencil") == "other kernels");
 }
+
+TEST_CASE("render: kernels without a launch call are said where the figures count them out") {
+    json r = makeReport({{"a:1:0", 800, 100}}, 1000, {"k"});
+    r["devices"][0]["kernels"] = 100;
+    r["devices"][0]["kernels_with_launch"] = 48;
+    r["gaps"] = {{{"device", "a:1:0"}, {"count", 1}, {"total_ns", 10}}};
+    auto md = renderMarkdownReport(r).markdown;
+    auto gaps = md.substr(md.find("## GPU idle gaps"));
+    CHECK(gaps.find("Launch calls found for only part of the kernels (a:1:0 48.00 %)") != std::string::npos);
+    r["devices"][0]["kernels_with_launch"] = 95;
+    CHECK(renderMarkdownReport(r).markdown.find("Launch calls found for only part") == std::string::npos);
+}
