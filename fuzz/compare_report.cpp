@@ -1,6 +1,6 @@
 // libFuzzer harness: report.json text as `gpueff compare` reads it. Parsed and validated by the product code
 // (reports::parseReport, checkReportSchema, validateReport), then compared with a valid base report and
-// rendered (the comparison's Markdown and JSON, and the report's own Markdown when it is valid). The
+// rendered (the comparison's Markdown, JSON and plots, and the report's own Markdown when it is valid). The
 // comparison also runs on documents the validation refused: compareReports reads reports tolerantly and must
 // survive any document. gpueff::Error is a clean refusal; any other exception is a finding.
 #include "engine/common/Error.h"

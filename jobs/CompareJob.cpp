@@ -97,6 +97,30 @@ std::string defaultLabel(const fs::path& path) {
     return path.stem().string();
 }
 
+// As `analyze -o DIR`: the directory is created when missing, the outputs are staged inside it (DIR locked
+// meanwhile) and moved into place together, and a directory this run created is removed again when the run
+// fails, so that a failure leaves nothing behind.
+void writeComparison(const reports::Comparison& comparison, const fs::path& dir) {
+    std::error_code ec;
+    bool created = !fs::exists(dir, ec);
+    fs::create_directories(dir, ec);
+    if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
+    try {
+        OutputFiles outputs({}, dir);
+        auto md = outputs.add(dir / "compare.md"), json = outputs.add(dir / "compare.json");
+        writeTextFile(outputs.temporary(md), outputs.final(md), comparison.markdown);
+        writeTextFile(outputs.temporary(json), outputs.final(json), dumpJson(comparison.json));
+        for (const auto& [relative, text] : comparison.files) {
+            auto i = outputs.add(dir / relative);
+            writeTextFile(outputs.temporary(i), outputs.final(i), text);
+        }
+        outputs.commit();
+    } catch (...) {
+        if (created) fs::remove(dir, ec); // only when empty: never what another run put there meanwhile
+        throw;
+    }
+}
+
 } // namespace
 
 int runCompare(const CompareRequest& a) {
@@ -128,17 +152,13 @@ int runCompare(const CompareRequest& a) {
     reports::CompareOptions options;
     options.weak = a.weak;
     auto comparison = reports::compareReports(reports, labels, options);
-
-    std::vector<fs::path> finals{a.markdown};
-    if (!a.json.empty()) finals.emplace_back(a.json);
-    OutputFiles outputs(finals);
-    writeTextFile(outputs.temporary(0), finals[0], comparison.markdown);
-    if (!a.json.empty()) writeTextFile(outputs.temporary(1), finals[1], dumpJson(comparison.json));
-    outputs.commit();
+    writeComparison(comparison, a.outDir);
     for (const auto& w : comparison.json["warnings"])
         std::fprintf(stderr, "gpueff: warning: %s\n", w.get<std::string>().c_str());
     if (!a.quiet)
-        for (const auto& f : finals) std::fprintf(stderr, "%s written\n", f.string().c_str());
+        std::fprintf(stderr, "gpueff: wrote %s, %s and %zu plots\n",
+                     (fs::path(a.outDir) / "compare.md").c_str(),
+                     (fs::path(a.outDir) / "compare.json").c_str(), comparison.files.size());
     return 0;
 }
 

@@ -3,10 +3,16 @@
 #include "engine/common/Error.h"
 #include "metrics/PopFactors.h"
 #include "reports/CompareLevels.h"
+#include "reports/CompareParts.h"
+#include "reports/CompareScaling.h"
+#include "reports/CompareTables.h"
 #include "reports/JsonAccess.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
+#include "reports/SvgCompare.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -15,17 +21,10 @@
 namespace gpueff::reports {
 
 using namespace detail;
+using compare::kConventions;
+using compare::Value;
 
 namespace {
-
-using Value = std::optional<double>;
-
-struct Convention {
-    const char* key;
-    const char* title;
-};
-const Convention kConventions[] = {{"nccl_as_communication", "NCCL as communication"},
-                                   {"nccl_as_useful", "NCCL as useful"}};
 
 struct Run {
     std::string label, trace, windowSource;
@@ -148,7 +147,10 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
     }
     Comparison out;
     json& j = out.json;
-    j = {{"schema", "gpueff-compare/1"}, {"weak", options.weak}, {"warnings", json::array()}};
+    j = {{"schema", "gpueff-compare/1"},
+         {"weak", options.weak},
+         {"plots", json::array()},
+         {"warnings", json::array()}};
     std::vector<std::string> warnings;
     for (std::size_t i = 1; i < runs.size(); ++i) {
         const Run &a = runs[0], &b = runs[i];
@@ -213,6 +215,20 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
             t.row(row);
         }
         md += std::string("### ") + kConventions[c].title + "\n\n" + t.str() + "\n";
+        std::vector<std::string> labels;
+        std::vector<std::array<Value, compare::kDeviceFactorCount>> factors;
+        for (const auto& r : runs) {
+            labels.push_back(r.label);
+            factors.emplace_back();
+            std::copy(std::begin(r.factors[c]), std::end(r.factors[c]), factors.back().begin());
+        }
+        std::vector<std::string> series;
+        for (std::size_t f = 0; f < compare::kDeviceFactorCount; ++f)
+            series.emplace_back(compare::kScalingFactors[f].label);
+        compare::addPlot(std::string("plots/efficiency_") + kConventions[c].key + ".svg",
+                         std::string("Device efficiency factors per run (") + kConventions[c].title + ")",
+                         series, svg::efficiencyByRunChart(kConventions[c].title, labels, factors), out.files,
+                         j, md);
     }
 
     // Scaling: only meaningful across device counts, and only when every count is known.
@@ -236,7 +252,10 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
         std::vector<std::string> devicesRow{"Devices"}, speedupRow{"Speedup T(ref) / T(run)"};
         std::vector<std::string> scal[2], global[2];
         json jscaling = json::array();
+        std::vector<compare::ScalingRun> points;
         for (const auto& r : runs) {
+            auto& point = points.emplace_back();
+            point.label = r.label, point.devices = *r.devices;
             devicesRow.push_back(countCell(r.devices));
             Value speedup = definedRatio(R.window, r.window, metrics::pop::speedup);
             speedupRow.push_back(speedupCell(speedup));
@@ -251,6 +270,9 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
                 global[c].push_back(formatEfficiency(g));
                 js["computational_scalability"][kConventions[c].key] = toJson(s);
                 js["global_efficiency"][kConventions[c].key] = toJson(g);
+                std::copy(std::begin(r.factors[c]), std::end(r.factors[c]), point.values[c]);
+                point.values[c][compare::kDeviceFactorCount] = s;
+                point.values[c][compare::kDeviceFactorCount + 1] = g;
             }
             jscaling.push_back(std::move(js));
         }
@@ -278,12 +300,14 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
         if (options.weak)
             md += "Speedup compares window lengths as measured; under weak scaling the runs do different "
                   "amounts of work.\n\n";
+        compare::appendScalingFits(points, md, j, out.files);
     }
     for (const auto& w : warnings) j["warnings"].push_back(w);
     if (differ && !allKnown) md += "> **Warning:** " + escapeMarkdown(warnings.back()) + "\n\n";
     std::vector<std::string> labels;
     for (const auto& r : runs) labels.push_back(r.label);
-    compareLevels(reports, labels, md, j);
+    compare::compareTables(reports, labels, md, j);
+    compareLevels(reports, labels, md, j, out.files);
     return out;
 }
 

@@ -3,15 +3,19 @@
 // at different device counts), from the documents alone.
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpueff::reports {
 
 struct Comparison {
-    std::string markdown;
-    // {"schema": "gpueff-compare/1", "runs": [...], "reference": {...}, "scaling": {...} | null,
-    //  "warnings": [...]}; numbers that cannot be computed are null.
+    std::string markdown; // compare.md: links to the plots as plots/NAME.svg
+    // compare.json (docs/compare.md): {"schema": "gpueff-compare/1", "runs": [...], "reference": {...},
+    //  "scaling": {..., "fits": {...} | null} | null, "kernel_deltas": [...], "gaps": [...], "host": [...],
+    //  "plots": [...], "warnings": [...]}; numbers that cannot be computed are null.
     nlohmann::json json;
+    // The plots: path relative to the output directory ("plots/NAME.svg") and SVG text.
+    std::vector<std::pair<std::string, std::string>> files;
 };
 
 struct CompareOptions {
@@ -27,7 +31,9 @@ void checkReportSchema(const nlohmann::json& report, const std::string& label);
 // Efficiencies of every run with their differences from the first run (percentage points), and, when device
 // counts differ, a scaling table against the run with the fewest devices (the first of those on a tie):
 // computational scalability = sum U(ref) / sum U(run) (x n/n_ref when weak), global efficiency = parallel
-// efficiency x computational scalability, speedup = T(ref) / T(run). Labels default to "run 1", "run 2", ...
+// efficiency x computational scalability, speedup = T(ref) / T(run); with three or more distinct counts, each
+// factor fitted against log2(n) (CompareScaling.h). Then kernel deltas, gaps and host figures
+// (CompareTables.h), iterations and phases (CompareLevels.h), and the plots. Labels default to "run 1", ...
 // Throws gpueff::Error for fewer than one report, a label count that does not match, or a wrong schema.
 Comparison compareReports(const std::vector<nlohmann::json>& reports, const std::vector<std::string>& labels,
                           const CompareOptions& options = {});

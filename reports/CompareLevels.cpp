@@ -3,9 +3,11 @@
 // that overlaps communication against one that does not, phase by phase.
 #include "reports/CompareLevels.h"
 
+#include "reports/CompareParts.h"
 #include "reports/JsonAccess.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
+#include "reports/SvgCompare.h"
 
 #include <algorithm>
 
@@ -16,6 +18,7 @@ using namespace detail;
 namespace {
 
 using Value = std::optional<double>;
+constexpr std::size_t kPlottedPhases = 12;
 
 const json& field(const json& j, std::string_view key) {
     static const json none;
@@ -55,10 +58,45 @@ std::vector<std::string> header(const char* first, const std::vector<std::string
     return h;
 }
 
+// The phases with the longest mean time in any run (a bar chart of 30 groups is unreadable), in the table's
+// order.
+void phasePlot(const std::vector<json>& reports, const std::vector<std::string>& labels,
+               const std::vector<std::string>& phases, std::string& md, json& out, compare::Files& files) {
+    std::vector<std::pair<double, std::size_t>> longest;
+    for (std::size_t p = 0; p < phases.size(); ++p) {
+        double most = 0;
+        for (const auto& r : reports)
+            if (const json* e = byName(r, "phases", phases[p]))
+                most = std::max(most, number(*e, "mean_ns").value_or(0));
+        longest.emplace_back(-most, p);
+    }
+    std::stable_sort(longest.begin(), longest.end());
+    if (longest.size() > kPlottedPhases) longest.resize(kPlottedPhases);
+    std::vector<std::size_t> shown;
+    for (auto [m, p] : longest) shown.push_back(p);
+    std::sort(shown.begin(), shown.end());
+    std::vector<std::string> names;
+    std::vector<std::vector<Value>> means;
+    for (auto p : shown) {
+        names.push_back(shortenKernelName(phases[p], 22));
+        auto& row = means.emplace_back();
+        for (const auto& r : reports) {
+            const json* e = byName(r, "phases", phases[p]);
+            row.push_back(e ? number(*e, "mean_ns") : std::nullopt);
+        }
+    }
+    std::string title = "Mean phase time per run (steady iterations)";
+    if (phases.size() > kPlottedPhases)
+        md += "The plot shows the " + std::to_string(kPlottedPhases) +
+              " phases with the longest mean time.\n\n";
+    compare::addPlot("plots/phases.svg", title, labels, svg::phaseTimesChart(names, labels, means), files,
+                     out, md);
+}
+
 } // namespace
 
 void compareLevels(const std::vector<json>& reports, const std::vector<std::string>& labels, std::string& md,
-                   json& out) {
+                   json& out, compare::Files& files) {
     bool any = false;
     for (const auto& r : reports) any = any || !array(r, "iterations").empty();
     if (!any) return;
@@ -111,6 +149,7 @@ void compareLevels(const std::vector<json>& reports, const std::vector<std::stri
             levels["phases"].push_back(std::move(jp));
         }
         md += "### Phases side by side\n\n" + t.str() + "\n";
+        phasePlot(reports, labels, phases, md, out, files);
     }
 
     auto kernels = namesIn(reports, "kernel_overlap", 20);

@@ -308,13 +308,12 @@ TEST_CASE(
 TEST_CASE("compare two real exports directly: scaling table for 2 GPUs against 1, unrelated runs warned") {
     auto dir = tempDir("compare-exports");
     auto nsys = dataDir() / "nsys";
-    auto out = dir / "cmp.md", outJson = dir / "cmp.json";
+    auto out = dir / "cmp" / "compare.md", outJson = dir / "cmp" / "compare.json";
     // compare's scratch analyses go to a private TMPDIR, checked empty afterwards (never the global /tmp).
     auto scratch = tempDir("compare-exports-tmp");
     auto r = run("TMPDIR='" + scratch.string() + "' '" + gpueffBinary().string() + "' compare '" +
                  (nsys / "concurrent_kernels_gtx1060.sqlite").string() + "' '" +
-                 (nsys / "mfu_2gpu_h100_nccl.sqlite").string() + "' -o '" + out.string() + "' --json '" +
-                 outJson.string() + "'");
+                 (nsys / "mfu_2gpu_h100_nccl.sqlite").string() + "' -o '" + (dir / "cmp").string() + "'");
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
     std::ifstream in(outJson);
     auto cmp = json::parse(in);

@@ -113,26 +113,29 @@ TEST_CASE("compare subcommand: a bad report is refused, exit 1, the previous com
     std::ofstream(dir / "good.json") << baseReport().dump();
     std::ofstream(dir / "r.json")
         << with("/efficiency/nccl_as_communication/parallel_efficiency", 57.0).dump();
-    std::ofstream(dir / "cmp.md") << "previous";
+    fs::create_directories(dir / "cmp");
+    std::ofstream(dir / "cmp" / "compare.md") << "previous";
     auto r = run(quoted(gpueffBinary()) + " compare -q " + quoted(dir / "good.json") + " " +
-                 quoted(dir / "r.json") + " -o " + quoted(dir / "cmp.md"));
+                 quoted(dir / "r.json") + " -o " + quoted(dir / "cmp"));
     CHECK(r.exitCode == 1);
     CHECK(r.output ==
           "gpueff: error: " + (dir / "r.json").string() +
               ": efficiency.nccl_as_communication.parallel_efficiency: must be a number in [0, 1] or "
               "null, got 57.0\n");
-    CHECK(readText(dir / "cmp.md") == "previous");
+    CHECK(readText(dir / "cmp" / "compare.md") == "previous");
 
     std::ofstream(dir / "broken.json") << "{\"schema\": \"gpueff-report/1\", ";
     r = run(quoted(gpueffBinary()) + " compare -q " + quoted(dir / "good.json") + " " +
-            quoted(dir / "broken.json") + " -o " + quoted(dir / "cmp.md"));
+            quoted(dir / "broken.json") + " -o " + quoted(dir / "cmp"));
     CHECK(r.exitCode == 1);
     CHECK(r.output.find((dir / "broken.json").string() + ": not valid JSON") != std::string::npos);
-    CHECK(readText(dir / "cmp.md") == "previous");
+    CHECK(readText(dir / "cmp" / "compare.md") == "previous");
+    CHECK_FALSE(fs::exists(dir / "cmp" / "compare.json"));
 
     // A valid pair still compares (and the output replaces the previous file).
     r = run(quoted(gpueffBinary()) + " compare -q " + quoted(dir / "good.json") + " " +
-            quoted(dir / "good.json") + " -o " + quoted(dir / "cmp.md"));
+            quoted(dir / "good.json") + " -o " + quoted(dir / "cmp"));
     CHECK_MESSAGE(r.exitCode == 0, r.output);
-    CHECK(readText(dir / "cmp.md").rfind("# Comparison of 2 runs", 0) == 0);
+    CHECK(readText(dir / "cmp" / "compare.md").rfind("# Comparison of 2 runs", 0) == 0);
+    CHECK(fs::exists(dir / "cmp" / "compare.json"));
 }

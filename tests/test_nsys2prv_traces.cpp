@@ -234,7 +234,7 @@ TEST_CASE(
     auto cmp = run(gpueffBinary().string() + " compare " +
                    quoted(reportDir(exportPath("fuser_matmul_h100"), "-pair")) + " " +
                    quoted(reportDir(tracePath("fuser_matmul_h100"), "-pair")) + " -o " +
-                   quoted(fs::temp_directory_path() / "nsys2prv-compare.md"));
+                   quoted(fs::temp_directory_path() / "nsys2prv-compare"));
     CHECK_MESSAGE(cmp.exitCode == 0, cmp.output);
     // An NVTX region: the same ranges in both, so the same window shifted by the offset.
     auto name = std::string("fuser_matmul_h100");

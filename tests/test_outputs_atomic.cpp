@@ -207,18 +207,17 @@ TEST_CASE("histogram, modelfactors, compare: a directory where one output goes k
         CHECK(snapshot(out) == before);
         CHECK(leftovers(out).empty());
     }
-    SUBCASE("compare --json") {
+    SUBCASE("compare") {
         auto a = dir / "a", b = dir / "b";
         REQUIRE(run(bin() + " analyze -q " + quoted(db) + " -o " + quoted(a)).exitCode == 0);
         REQUIRE(run(bin() + " analyze -q " + quoted(db) + " -o " + quoted(b)).exitCode == 0);
         auto out = dir / "cmp";
-        fs::create_directories(out / "c.json");
-        writeText(out / "c.md", "previous comparison");
+        fs::create_directories(out / "compare.json");
+        writeText(out / "compare.md", "previous comparison");
         auto before = snapshot(out);
-        auto r = run(bin() + " compare -q " + quoted(a) + " " + quoted(b) + " -o " + quoted(out / "c.md") +
-                     " --json " + quoted(out / "c.json"));
+        auto r = run(bin() + " compare -q " + quoted(a) + " " + quoted(b) + " -o " + quoted(out));
         CHECK_MESSAGE(r.exitCode == 1, r.output);
-        CHECK(r.output.find("c.json: a directory is in the way") != std::string::npos);
+        CHECK(r.output.find("compare.json: a directory is in the way") != std::string::npos);
         CHECK(snapshot(out) == before);
         CHECK(leftovers(out).empty());
     }
@@ -335,16 +334,16 @@ TEST_CASE("exit codes: usage errors 2, --help and --version 0, bad input 1, no i
     r = run(bin() + " analyze " + quoted(db) + " -o " + quoted(dir / "o") + " --name ''");
     CHECK(r.exitCode == 2);
     CHECK(r.output.find("must not be empty") != std::string::npos);
-    r = run(bin() + " compare " + quoted(dir) + " " + quoted(dir) + " -o " + quoted(dir / "c.md") +
+    r = run(bin() + " compare " + quoted(dir) + " " + quoted(dir) + " -o " + quoted(dir / "cmp") +
             " --labels one");
     CHECK(r.exitCode == 2);
     CHECK(r.output == "gpueff: error: --labels gives 1 labels for 2 reports\n");
-    r = run(bin() + " compare " + quoted(dir) + " " + quoted(dir) + " -o " + quoted(dir / "c.md") +
+    r = run(bin() + " compare " + quoted(dir) + " " + quoted(dir) + " -o " + quoted(dir / "cmp") +
             " --labels one,");
     CHECK(r.exitCode == 2);
     CHECK(r.output == "gpueff: error: --labels: label 2 is empty\n");
     CHECK_FALSE(fs::exists(dir / "o"));
-    CHECK_FALSE(fs::exists(dir / "c.md"));
+    CHECK_FALSE(fs::exists(dir / "cmp"));
 }
 
 TEST_CASE("compare: the scratch analysis of a trace is removed even when the comparison fails") {
@@ -354,12 +353,12 @@ TEST_CASE("compare: the scratch analysis of a trace is removed even when the com
     auto bad = dir / "bad.sqlite";
     writeText(bad, "not a database");
     auto r = run("TMPDIR=" + quoted(scratch) + " " + bin() + " compare -q " + quoted(good) + " " +
-                 quoted(bad) + " -o " + quoted(dir / "c.md"));
+                 quoted(bad) + " -o " + quoted(dir / "cmp"));
     CAPTURE(r.output);
     CHECK(r.exitCode == 1);
     CHECK(r.output.find("bad.sqlite") != std::string::npos);
     CHECK(fs::is_empty(scratch));
-    CHECK_FALSE(fs::exists(dir / "c.md"));
+    CHECK_FALSE(fs::exists(dir / "cmp"));
 }
 
 TEST_CASE("names that are not UTF-8 never stop a command: JSON outputs carry U+FFFD instead") {

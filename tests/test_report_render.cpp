@@ -398,9 +398,9 @@ TEST_CASE("compare subcommand: writes the comparison, fails cleanly on a missing
     std::ofstream(dir / "scaled.json")
         << completeForSchema(makeReport({{"b:1:0", 500, 50}, {"b:2:0", 500, 60}}, 600, {"gemm"})).dump();
     auto bin = "'" + testsupport::gpueffBinary().string() + "' compare ";
-    auto out = dir / "cmp.md", outJson = dir / "cmp.json";
+    auto out = dir / "cmp" / "compare.md", outJson = dir / "cmp" / "compare.json";
     auto r = testsupport::run(bin + "'" + (dir / "base").string() + "' '" + (dir / "scaled.json").string() +
-                              "' -o '" + out.string() + "' --json '" + outJson.string() + "'");
+                              "' -o '" + (dir / "cmp").string() + "'");
     CAPTURE(r.output);
     CHECK(r.exitCode == 0);
     REQUIRE(std::filesystem::exists(out));
@@ -411,7 +411,7 @@ TEST_CASE("compare subcommand: writes the comparison, fails cleanly on a missing
     CHECK(json::parse(std::ifstream(outJson))["reference"]["label"] == "base");
 
     auto missing = dir / "nope" / "report.json";
-    auto out2 = dir / "cmp2.md";
+    auto out2 = dir / "cmp2";
     r = testsupport::run(bin + "'" + (dir / "base").string() + "' '" + missing.string() + "' -o '" +
                          out2.string() + "'");
     CHECK(r.exitCode != 0);

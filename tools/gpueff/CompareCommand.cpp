@@ -9,7 +9,7 @@ namespace {
 
 struct CompareArgs {
     std::vector<std::string> inputs;
-    std::string markdown, json, labels;
+    std::string outDir, labels;
     bool weak = false, quiet = false;
 };
 
@@ -38,19 +38,22 @@ Action addCompare(CLI::App& app) {
     auto args = std::make_shared<CompareArgs>();
     auto* cmd = app.add_subcommand(
         "compare",
-        "Compare runs (reports of `gpueff analyze`, or traces): side-by-side device efficiencies (both NCCL\n"
-        "conventions) with differences from the first run in percentage points, and, when the\n"
-        "device counts differ, speedup, computational scalability and global efficiency against\n"
-        "the run with the fewest devices.");
+        "Compare runs (reports of `gpueff analyze`, or traces) into DIR/compare.md, DIR/compare.json\n"
+        "and DIR/plots/*.svg: side-by-side device efficiencies (both NCCL conventions) with differences\n"
+        "from the first run in percentage points; when the device counts differ, speedup,\n"
+        "computational scalability and global efficiency against the run with the fewest devices,\n"
+        "and with 3 or more distinct counts each factor fitted as a + b log2(n) and extrapolated to\n"
+        "2x and 4x the largest count; the kernels that changed most against the first run, GPU gaps,\n"
+        "host offload and MPI efficiency, iterations and phases.");
     cmd->add_option(
            "reports", args->inputs,
            "two or more report.json files, directories written by `gpueff analyze -o DIR`, or traces\n"
            "(nsys exports, Paraver traces written by gpueff or nsys2prv), analyzed on the way with default "
            "options")
         ->required();
-    cmd->add_option("-o,--output", args->markdown, "write the Markdown comparison to FILE (required)")
+    cmd->add_option("-o,--output", args->outDir,
+                    "output directory DIR (created when missing): compare.md, compare.json, plots/*.svg")
         ->required();
-    cmd->add_option("--json", args->json, "also write the comparison as JSON to FILE");
     cmd->add_option(
         "--labels", args->labels,
         "comma-separated run names, one per report, in order (default: the directory name of each\n"
@@ -63,8 +66,7 @@ Action addCompare(CLI::App& app) {
     return [args] {
         if (args->inputs.size() < 2) throw UsageError("compare needs at least two reports");
         // Checked before any trace is analyzed: a usage error should not wait for an analysis.
-        jobs::CompareRequest request{args->inputs, givenLabels(*args), args->markdown,
-                                     args->json,   args->weak,         args->quiet};
+        jobs::CompareRequest request{args->inputs, givenLabels(*args), args->outDir, args->weak, args->quiet};
         return jobs::runCompare(request);
     };
 }

@@ -1,0 +1,62 @@
+#pragma once
+// What the parts of `gpueff compare` share (Compare.cpp, CompareTables.cpp, CompareScaling.cpp,
+// CompareLevels.cpp, SvgCompare.cpp): the two NCCL conventions, the scaling factors, the plots they write.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpueff::reports::compare {
+
+using Value = std::optional<double>;
+
+struct Convention {
+    const char* key;
+    const char* title;
+};
+inline constexpr Convention kConventions[] = {{"nccl_as_communication", "NCCL as communication"},
+                                              {"nccl_as_useful", "NCCL as useful"}};
+inline constexpr std::size_t kConventionCount = std::size(kConventions);
+
+// The factors of the POP scaling table, in its order. `fraction`: bounded by 1 by definition (an
+// extrapolation is clamped to [0, 1]); computational scalability and global efficiency pass 1 when the
+// scaling is superlinear (or weak), so they are only kept non-negative.
+struct ScalingFactor {
+    const char* key;
+    const char* label;
+    bool fraction;
+    const char* colour; // Okabe-Ito; the four device factors as in SvgLevels.cpp's chart
+};
+inline constexpr ScalingFactor kScalingFactors[] = {
+    {"parallel_efficiency", "Parallel efficiency", true, "#000000"},
+    {"load_balance", "Load balance", true, "#0072B2"},
+    {"communication_efficiency", "Communication efficiency", true, "#E69F00"},
+    {"orchestration_efficiency", "Orchestration efficiency", true, "#009E73"},
+    {"computational_scalability", "Computational scalability", false, "#CC79A7"},
+    {"global_efficiency", "Global efficiency", false, "#D55E00"}};
+inline constexpr std::size_t kScalingFactorCount = std::size(kScalingFactors);
+// The first four are the device model's factors, in the order of kEfficiencyFactors (ReportMarkdown.h).
+inline constexpr std::size_t kDeviceFactorCount = 4;
+
+// One run of a scaling study: its device count and the six factors under each convention.
+struct ScalingRun {
+    std::string label;
+    double devices = 0;
+    Value values[kConventionCount][kScalingFactorCount];
+};
+
+// The SVG files of a comparison: relative path under the output directory and content.
+using Files = std::vector<std::pair<std::string, std::string>>;
+
+// Adds a plot: its file, its entry in compare.json "plots" (file, title, series) and its image link in the
+// Markdown. Nothing when `svg` is empty (no data for the plot).
+inline void addPlot(const std::string& file, const std::string& title, const std::vector<std::string>& series,
+                    std::string svg, Files& files, nlohmann::json& comparison, std::string& markdown) {
+    if (svg.empty()) return;
+    files.emplace_back(file, std::move(svg));
+    comparison["plots"].push_back({{"file", file}, {"title", title}, {"series", series}});
+    markdown += "![" + title + "](" + file + ")\n\n";
+}
+
+} // namespace gpueff::reports::compare

@@ -1,0 +1,266 @@
+// What changed between runs below the efficiency factors: which kernels took more or less time (from each
+// report's kernel_summary, the nsys stats table over the whole trace), how the GPUs' idle gaps split between
+// waiting for the host and waiting for launched work, and the host's own efficiency (offload, MPI).
+#include "reports/CompareTables.h"
+
+#include "reports/CompareParts.h"
+#include "reports/JsonAccess.h"
+#include "reports/MarkdownTable.h"
+#include "reports/ReportMarkdown.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace gpueff::reports::compare {
+
+using namespace reports::detail;
+
+namespace {
+
+json orNull(Value v) {
+    return v ? json(*v) : json(nullptr);
+}
+// Nanoseconds and counts are integers in report.json; sums and differences of them stay so here.
+json integerOrNull(Value v) {
+    if (!v) return nullptr;
+    if (*v >= -9.2e18 && *v <= 9.2e18) return std::llround(*v);
+    return *v;
+}
+
+const json& field(const json& j, std::string_view key) {
+    static const json none;
+    const json* v = member(j, key);
+    return v ? *v : none;
+}
+
+std::vector<std::string> header(const char* first, const std::vector<std::string>& labels) {
+    std::vector<std::string> h{first};
+    for (const auto& l : labels) h.push_back(escapeMarkdown(l));
+    return h;
+}
+
+// ---- kernel deltas ----
+
+struct KernelFigures {
+    double total = 0, instances = 0;
+    Value average;
+};
+
+// kernel_summary.overall by name. A name listed twice (nsys2prv's short names can merge kernels) is summed,
+// its average then recomputed from the sums.
+std::map<std::string, KernelFigures> kernelsOf(const json& report) {
+    std::map<std::string, KernelFigures> out;
+    for (const auto& row : array(field(report, "kernel_summary"), "overall")) {
+        auto total = number(row, "total_ns"), instances = number(row, "instances");
+        if (!total || !instances) continue;
+        auto [it, fresh] = out.try_emplace(text(row, "name"));
+        auto& k = it->second;
+        k.total += *total, k.instances += *instances;
+        k.average =
+            fresh ? number(row, "avg_ns") : (k.instances > 0 ? Value(k.total / k.instances) : std::nullopt);
+    }
+    return out;
+}
+
+json figuresJson(const KernelFigures* k) {
+    if (!k) return nullptr;
+    return {{"total_ns", integerOrNull(k->total)},
+            {"instances", integerOrNull(k->instances)},
+            {"avg_ns", orNull(k->average)}};
+}
+
+std::string signedDuration(double ns) {
+    return (ns > 0 ? "+" : "") + formatDuration(ns);
+}
+std::string signedCount(double n) {
+    return (n > 0 ? "+" : "") + formatCount(n);
+}
+
+void kernelDeltas(const std::vector<json>& reports, const std::vector<std::string>& labels, std::string& md,
+                  json& out) {
+    out["kernel_deltas"] = json::array();
+    if (reports.size() < 2) return;
+    const auto first = kernelsOf(reports[0]);
+    md +=
+        "## Kernels: largest changes against \"" + escapeMarkdown(labels[0]) +
+        "\"\n\nPer kernel name, from each report's kernel summary (the whole trace, as `nsys stats`): the " +
+        std::to_string(kTopKernelDeltas) +
+        " kernels whose total time changed the most, first run -> this run (difference). A kernel "
+        "absent from a run counts as 0 there.\n\n";
+    for (std::size_t i = 1; i < reports.size(); ++i) {
+        const auto other = kernelsOf(reports[i]);
+        std::set<std::string> names;
+        for (const auto& [n, k] : first) names.insert(n);
+        for (const auto& [n, k] : other) names.insert(n);
+        struct Delta {
+            std::string name;
+            const KernelFigures *a, *b;
+            double total;
+        };
+        std::vector<Delta> deltas;
+        for (const auto& n : names) {
+            auto ia = first.find(n), ib = other.find(n);
+            const KernelFigures* a = ia == first.end() ? nullptr : &ia->second;
+            const KernelFigures* b = ib == other.end() ? nullptr : &ib->second;
+            deltas.push_back({n, a, b, (b ? b->total : 0) - (a ? a->total : 0)});
+        }
+        // Largest absolute change first; names break ties so that the order does not depend on the input's.
+        std::stable_sort(deltas.begin(), deltas.end(), [](const Delta& x, const Delta& y) {
+            return std::fabs(x.total) > std::fabs(y.total);
+        });
+        if (deltas.size() > kTopKernelDeltas) deltas.resize(kTopKernelDeltas);
+        MarkdownTable t(
+            {"Kernel", "Total time", "Difference", "Instances", "Difference", "Average", "Difference"},
+            "lrrrrrr");
+        json jk = json::array();
+        for (const auto& d : deltas) {
+            double instances = (d.b ? d.b->instances : 0) - (d.a ? d.a->instances : 0);
+            Value average;
+            if (d.a && d.b && d.a->average && d.b->average) average = *d.b->average - *d.a->average;
+            auto pair = [&](auto get, auto format) {
+                return (d.a ? format(get(*d.a)) : std::string("-")) + " -> " +
+                       (d.b ? format(get(*d.b)) : std::string("-"));
+            };
+            t.row({escapeMarkdown(shortenKernelName(d.name, 60)),
+                   pair([](const KernelFigures& k) { return Value(k.total); }, formatDuration),
+                   signedDuration(d.total),
+                   pair([](const KernelFigures& k) { return Value(k.instances); }, formatCount),
+                   signedCount(instances),
+                   pair([](const KernelFigures& k) { return k.average; }, formatDuration),
+                   average ? signedDuration(*average) : "n/a"});
+            jk.push_back({{"name", d.name},
+                          {"first", figuresJson(d.a)},
+                          {"run", figuresJson(d.b)},
+                          {"difference",
+                           {{"total_ns", integerOrNull(d.total)},
+                            {"instances", integerOrNull(instances)},
+                            {"avg_ns", orNull(average)}}}});
+        }
+        out["kernel_deltas"].push_back({{"label", labels[i]}, {"against", labels[0]}, {"kernels", jk}});
+        md += "### " + escapeMarkdown(labels[i]) + "\n\n" +
+              (t.empty() ? std::string("No kernel summary in either run.\n\n") : t.str() + "\n");
+    }
+}
+
+// ---- gaps ----
+
+constexpr const char* kGapKeys[] = {"count",        "total_ns",          "host_wait_count",
+                                    "host_wait_ns", "kernel_wait_count", "kernel_wait_ns"};
+
+void gaps(const std::vector<json>& reports, const std::vector<std::string>& labels, std::string& md,
+          json& out) {
+    out["gaps"] = json::array();
+    MarkdownTable t(header("Summed over devices", labels), "l" + std::string(labels.size(), 'r'));
+    std::vector<std::vector<std::string>> rows(std::size(kGapKeys) + 2);
+    const char* titles[] = {"Gaps",
+                            "Idle in gaps",
+                            "&emsp;Host-wait gaps",
+                            "&emsp;Host-wait time",
+                            "&emsp;Kernel-wait gaps",
+                            "&emsp;Kernel-wait time"};
+    rows[0] = {"Devices"};
+    for (std::size_t k = 0; k < std::size(kGapKeys); ++k) rows[k + 1] = {titles[k]};
+    rows.back() = {"Mean gap"};
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        const json& list = array(reports[i], "gaps");
+        json jg = {{"label", labels[i]}, {"devices", list.size()}};
+        Value sums[std::size(kGapKeys)];
+        for (std::size_t k = 0; k < std::size(kGapKeys); ++k) {
+            // A sum over the devices, unknown when any device lacks the figure (or there is none).
+            Value sum = list.empty() ? std::nullopt : Value(0.0);
+            for (const auto& g : list) {
+                auto v = number(g, kGapKeys[k]);
+                sum = sum && v ? Value(*sum + *v) : std::nullopt;
+            }
+            sums[k] = sum;
+            jg[kGapKeys[k]] = integerOrNull(sum);
+        }
+        Value mean = sums[0] && sums[1] && *sums[0] > 0 ? Value(*sums[1] / *sums[0]) : std::nullopt;
+        jg["mean_gap_ns"] = orNull(mean);
+        out["gaps"].push_back(std::move(jg));
+        rows[0].push_back(formatCount(static_cast<double>(list.size())));
+        for (std::size_t k = 0; k < std::size(kGapKeys); ++k)
+            rows[k + 1].push_back(k % 2 ? formatDuration(sums[k]) : formatCount(sums[k]));
+        rows.back().push_back(formatDuration(mean));
+    }
+    for (auto& r : rows) t.row(r);
+    md += "## GPU idle gaps\n\nIdle intervals between two activities of a device inside the window, summed "
+          "over "
+          "the devices. Host-wait: the next activity's launch call began after the gap did (the host was "
+          "late); kernel-wait: it was launched in time and the GPU still waited.\n\n" +
+          t.str() + "\n";
+}
+
+// ---- host ----
+
+void host(const std::vector<json>& reports, const std::vector<std::string>& labels, std::string& md,
+          json& out) {
+    out["host"] = json::array();
+    std::set<long long> tasks;
+    std::vector<std::map<long long, Value>> offloadByTask(reports.size());
+    std::vector<std::string> meanRow{"Offload efficiency, mean over tasks"},
+        minRow{"Offload efficiency, lowest task"},
+        mpiRows[3] = {
+            {"MPI parallel efficiency"}, {"&emsp;MPI load balance"}, {"&emsp;MPI communication efficiency"}};
+    const char* mpiKeys[] = {"parallel_efficiency", "load_balance", "communication_efficiency"};
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        const json& h = field(reports[i], "host");
+        json offload = json::array();
+        double sum = 0, n = 0;
+        Value lowest;
+        for (const auto& o : array(h, "offload")) {
+            auto task = number(o, "task");
+            auto e = number(o, "offload_efficiency");
+            offload.push_back({{"task", integerOrNull(task)},
+                               {"name", text(o, "name")},
+                               {"offload_efficiency", orNull(e)}});
+            if (task) tasks.insert(std::llround(*task)), offloadByTask[i][std::llround(*task)] = e;
+            if (e) sum += *e, ++n, lowest = lowest ? std::min(*lowest, *e) : *e;
+        }
+        Value mean = n > 0 ? Value(sum / n) : std::nullopt;
+        json jh = {{"label", labels[i]},
+                   {"offload", std::move(offload)},
+                   {"offload_mean", orNull(mean)},
+                   {"offload_min", orNull(lowest)},
+                   {"mpi", nullptr}};
+        meanRow.push_back(formatEfficiency(mean));
+        minRow.push_back(formatEfficiency(lowest));
+        const json* mpi = member(h, "mpi");
+        if (mpi && mpi->is_object()) jh["mpi"] = json::object();
+        for (std::size_t k = 0; k < 3; ++k) {
+            Value v = mpi ? number(*mpi, mpiKeys[k]) : std::nullopt;
+            if (jh["mpi"].is_object()) jh["mpi"][mpiKeys[k]] = orNull(v);
+            mpiRows[k].push_back(mpi ? formatEfficiency(v) : "not traced");
+        }
+        out["host"].push_back(std::move(jh));
+    }
+    MarkdownTable t(header("", labels), "l" + std::string(labels.size(), 'r'));
+    t.row(meanRow);
+    t.row(minRow);
+    if (tasks.size() <= kHostTaskRows)
+        for (long long task : tasks) {
+            std::vector<std::string> row{"&emsp;Task " + std::to_string(task)};
+            for (const auto& byTask : offloadByTask) {
+                auto it = byTask.find(task);
+                row.push_back(it == byTask.end() ? "-" : formatEfficiency(it->second));
+            }
+            t.row(row);
+        }
+    for (auto& r : mpiRows) t.row(r);
+    md += "## Host\n\nOffload efficiency = (window - time in blocking CUDA calls) / window, per task; MPI "
+          "efficiency of the host processes when MPI is traced.\n\n" +
+          t.str() + "\n";
+}
+
+} // namespace
+
+void compareTables(const std::vector<json>& reports, const std::vector<std::string>& labels, std::string& md,
+                   json& out) {
+    kernelDeltas(reports, labels, md, out);
+    gaps(reports, labels, md, out);
+    host(reports, labels, md, out);
+}
+
+} // namespace gpueff::reports::compare
