@@ -48,6 +48,13 @@ void addTensorActivity(const Spans& samples, std::int64_t begin, std::int64_t en
                        std::int64_t& covered);
 void kernelStatisticsOf(const ShardReader&, const Device&, const DeviceUnions&, DevicePartial&);
 TaskPartial taskOf(const ShardReader&, const TaskInfo&);
+// nsys_stats (metrics/NsysStats.cpp): the memory operations of a device's rows, the NVTX ranges and CUDA API
+// calls of a task's host rows, whole trace.
+void memoryOperationsOf(const ShardReader&, const Device&, DevicePartial&);
+void hostCallsOf(const ShardReader&, const TaskInfo&, TaskPartial&);
+
+// A summary row of `values` (sorted here), its share left at 0 (KernelRow).
+KernelRow summaryRow(const std::string& name, std::vector<std::int64_t>& values);
 
 // What the shards said alike of the whole trace, for the reductions.
 struct ShardAnswers {
@@ -62,6 +69,8 @@ void reduceTensorCore(Analysis&, const std::string& gemmPattern, const std::vect
                       const ShardAnswers&);
 void reduceKernelStatistics(Analysis&, const std::vector<DevicePartial>&, const ShardAnswers&);
 void reduceHostModel(Analysis&, const std::vector<TaskPartial>&, const ShardAnswers&);
+// Takes the partials' summary data (their memory operations and host calls are left empty).
+void reduceNsysStats(Analysis&, std::vector<DevicePartial>&, std::vector<TaskPartial>&);
 void noteWhatTheTraceLacks(Analysis&, std::uint64_t overlappingRecords); // last: the writer's limits
 
 } // namespace gpueff::metrics
