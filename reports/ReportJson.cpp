@@ -290,6 +290,7 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
                              {"kernel_wait_ns", g.kernelWait}});
     }
     addLevels(r, a);
+    r["nsys_stats"] = nsysStatsJson(a);
     r["notes"] = info.dataNotes;
     for (const auto& n : a.notes) r["notes"].push_back(n);
     return r;

@@ -3,6 +3,7 @@
 #include "reports/JsonAccess.h"
 #include "reports/LevelsMarkdown.h"
 #include "reports/MarkdownTable.h"
+#include "reports/NsysStatsMarkdown.h"
 #include "reports/SvgPlot.h"
 
 #include <algorithm>
@@ -523,6 +524,7 @@ RenderedReport renderMarkdownReport(const json& report) {
     levelsSection(md, report, out);
     topKernels(md, report);
     durations(md, report);
+    nsysStatsSection(md, report);
     gaps(md, report);
     notes(md, report);
     return out;
