@@ -65,11 +65,6 @@ struct ExportAnalysis {
 
 using Log = std::function<void(const std::string&)>;
 
-// The NVTX ranges are read for a --region window and for iteration markers.
-bool readsNvtx(const AnalyzeRequest& request) {
-    return !request.region.empty() || request.iterationsFrom != "off";
-}
-
 metrics::AnalysisOptions analysisOptions(const AnalyzeRequest& request) {
     metrics::AnalysisOptions options;
     options.begin = request.begin;
@@ -109,7 +104,7 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
     auto options = analysisOptions(request);
     // One pass: the merged records go to the .prv writer and, per analysis unit, to a temporary file the
     // analysis then reads a shard at a time.
-    ShardedAnalysis sharded(readsNvtx(request), dir);
+    ShardedAnalysis sharded(dir);
     std::size_t first = out.size();
     auto summary = nsys::translate(o, log, out, &sharded.sink());
     if (!o.prefix.empty()) result.prvShown = out.final(first);
@@ -159,9 +154,9 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, P
         fs::path prv = request.inputs.front();
         exports.prvShown = prv;
         exports.sources = sidecarInputs(semantic::traceStem(prv).string() + ".json", exports.dataNotes);
-        // Only the event types the cfgs of the analysis read.
+        // Only the event types the analysis reads.
         paraver::ReadOptions read;
-        read.eventTypes = metrics::eventTypesRead(readsNvtx(request));
+        read.eventTypes = metrics::eventTypesRead();
         auto trace = semantic::LoadedTrace::load(prv, read);
         translateSeconds = loadSeconds = since();
         for (const auto& w : trace->trace().warnings()) warn(w);

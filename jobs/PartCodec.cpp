@@ -65,7 +65,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(KernelRow, name, total, min, max, instances, 
                                    stddev)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GapSummary, count, hostWaitCount, kernelWaitCount, total, hostWait,
                                    kernelWait, binCount, binTime)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TaskPartial, blocking, mpi, launchBlocked, blockingWithLaunches)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NvtxRangeKey, domain, name, startEnd)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostCallsPartial, nvtx, nvtxOpen, lastNvtxEvent, startEndNested, api)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MemoryOperations, durations, bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TaskPartial, blocking, mpi, launchBlocked, blockingWithLaunches, calls)
 
 void to_json(nlohmann::json& j, const DevicePartial& p) {
     j = {{"times", p.times},
@@ -84,7 +87,8 @@ void to_json(nlohmann::json& j, const DevicePartial& p) {
          {"ncclArrivals", p.ncclArrivals},
          {"overlappedDurations", p.overlappedDurations},
          {"aloneDurations", p.aloneDurations},
-         {"tensorByOverlap", p.tensorByOverlap}};
+         {"tensorByOverlap", p.tensorByOverlap},
+         {"memoryOperations", p.memoryOperations}};
 }
 
 void from_json(const nlohmann::json& j, DevicePartial& p) {
@@ -105,6 +109,7 @@ void from_json(const nlohmann::json& j, DevicePartial& p) {
     j.at("overlappedDurations").get_to(p.overlappedDurations);
     j.at("aloneDurations").get_to(p.aloneDurations);
     j.at("tensorByOverlap").get_to(p.tensorByOverlap);
+    j.at("memoryOperations").get_to(p.memoryOperations);
 }
 } // namespace gpueff::metrics
 

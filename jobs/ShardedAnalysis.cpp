@@ -61,9 +61,9 @@ std::vector<std::vector<std::uint32_t>> pack(const pipeline::ShardSpill& spill, 
 
 } // namespace
 
-ShardedAnalysis::ShardedAnalysis(bool nvtx, const std::filesystem::path& tempDir) {
+ShardedAnalysis::ShardedAnalysis(const std::filesystem::path& tempDir) {
     paraver::ReadOptions read;
-    read.eventTypes = metrics::eventTypesRead(nvtx);
+    read.eventTypes = metrics::eventTypesRead();
     spill_ = std::make_unique<pipeline::ShardSpill>(
         read,
         [](const paraver::TraceLayout& layout) {

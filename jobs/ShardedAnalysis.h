@@ -21,9 +21,8 @@ inline constexpr std::uint64_t kAnalysisBytesPerRecord = 150;
 
 class ShardedAnalysis {
 public:
-    // `nvtx`: the NVTX ranges are read too (an NVTX region, iteration markers). The temporary file goes in
-    // tempDir.
-    ShardedAnalysis(bool nvtx, const std::filesystem::path& tempDir);
+    // The temporary file goes in tempDir.
+    explicit ShardedAnalysis(const std::filesystem::path& tempDir);
     ~ShardedAnalysis();
     pipeline::RecordSink& sink();
 

@@ -3,6 +3,7 @@
 // activity read through the cfgs, per device and overall. Reports turn it into JSON and Markdown.
 #include "metrics/DeviceActivity.h"
 #include "metrics/Levels.h"
+#include "metrics/NsysStats.h"
 #include "metrics/TraceOrigin.h"
 
 #include <cstdint>
@@ -108,13 +109,6 @@ struct TensorCoreProfile {
     std::vector<Row> rows;
 };
 
-struct KernelRow {
-    std::string name;
-    std::int64_t total = 0, min = 0, max = 0;
-    std::uint64_t instances = 0;
-    double timePercent = 0, average = 0, median = 0, stddev = 0;
-};
-
 struct DurationDistribution {
     std::string name;
     std::uint64_t instances = 0;
@@ -190,12 +184,15 @@ struct DevicePartial {
     // Compute kernel name -> Tensor Active integral and ns covered, of the overlapped and the other
     // instances.
     std::map<std::string, std::array<double, 4>> tensorByOverlap;
+    MemoryPartial memoryOperations; // of the whole trace, for nsys_stats
 };
 
-// Of one task: the union of its host threads' time blocked in synchronization and in MPI, in the window.
+// Of one task: the union of its host threads' time blocked in synchronization and in MPI, in the window; its
+// NVTX ranges and CUDA API calls over the whole trace (nsys_stats).
 struct TaskPartial {
     std::int64_t blocking = 0, mpi = 0;
     std::int64_t launchBlocked = 0, blockingWithLaunches = 0; // HostOffload
+    HostCallsPartial calls;
 };
 
 struct Analysis {
@@ -224,6 +221,7 @@ struct Analysis {
     std::vector<Phase> phases;
     Collectives collectives;
     std::vector<KernelOverlapRow> kernelOverlap;
+    NsysStats nsysStats;
     std::vector<std::string> notes; // what could not be computed, and why
 };
 
@@ -277,10 +275,10 @@ Analysis analyze(const ShardedTrace& trace, const AnalysisOptions& options);
 std::optional<Analysis> analyze(const ShardedTrace& trace, const AnalysisOptions& options,
                                 AnalysisPeers& peers);
 
-// The event types the cfgs of the analysis read (paraver::ReadOptions::eventTypes): GPU activity,
-// synchronization, GPU metrics and MPI calls, and the NVTX ranges when asked (the window is an NVTX region,
-// iterations are looked for).
-std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypesRead(bool nvtx);
+// The event types the analysis reads (paraver::ReadOptions::eventTypes): GPU activity with the bytes of
+// memory operations, synchronization, GPU metrics, MPI calls, CUDA API calls and NVTX ranges (the nsys_stats
+// summaries, the --region window and the iteration markers).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypesRead();
 
 // The label of value `value` of event type `type` in the .pcf (or "<type>:<value>").
 std::string valueName(const semantic::LoadedTrace&, std::uint32_t type, std::int64_t value);

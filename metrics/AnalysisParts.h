@@ -50,6 +50,13 @@ void kernelStatisticsOf(const ShardReader&, const Device&, const DeviceUnions&, 
 TaskPartial taskOf(const ShardReader&, const TaskInfo&);
 // The device's memory time by kind and its kernels matched to a launch call (DeviceTimes).
 void breakdownOf(const ShardReader&, const Device&, DevicePartial&);
+// nsys_stats (metrics/NsysStats.cpp): the memory operations of a device's rows, the NVTX ranges and CUDA API
+// calls of a task's host rows, whole trace.
+void memoryOperationsOf(const ShardReader&, const Device&, DevicePartial&);
+void hostCallsOf(const ShardReader&, const TaskInfo&, TaskPartial&);
+
+// A summary row of `values` (sorted here), its share left at 0 (KernelRow).
+KernelRow summaryRow(const std::string& name, std::vector<std::int64_t>& values);
 
 // What the shards said alike of the whole trace, for the reductions.
 struct ShardAnswers {
@@ -65,6 +72,8 @@ void reduceTensorCore(Analysis&, const std::string& gemmPattern, const std::vect
                       const ShardAnswers&);
 void reduceKernelStatistics(Analysis&, const std::vector<DevicePartial>&, const ShardAnswers&);
 void reduceHostModel(Analysis&, const std::vector<TaskPartial>&, const ShardAnswers&);
+// Takes the partials' summary data (their memory operations and host calls are left empty).
+void reduceNsysStats(Analysis&, std::vector<DevicePartial>&, std::vector<TaskPartial>&);
 void noteWhatTheTraceLacks(Analysis&, std::uint64_t overlappingRecords); // last: the writer's limits
 
 } // namespace gpueff::metrics

@@ -20,22 +20,8 @@ std::vector<KernelRow> summarise(std::map<std::string, std::vector<std::int64_t>
     std::vector<KernelRow> rows;
     double grand = 0;
     for (auto& [name, d] : byName) {
-        std::sort(d.begin(), d.end());
-        auto g = describeDurations(d);
-        KernelRow r;
-        r.name = name;
-        r.instances = g.instances;
-        r.total = g.total;
-        r.min = g.min;
-        r.max = g.max;
-        r.average = g.average;
-        r.median = g.median;
-        auto n = d.size();
-        double ss = 0;
-        for (auto x : d) ss += (static_cast<double>(x) - r.average) * (static_cast<double>(x) - r.average);
-        r.stddev = n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0.0;
-        grand += static_cast<double>(r.total);
-        rows.push_back(std::move(r));
+        rows.push_back(summaryRow(name, d));
+        grand += static_cast<double>(rows.back().total);
     }
     for (auto& r : rows) r.timePercent = grand > 0 ? 100.0 * static_cast<double>(r.total) / grand : 0.0;
     std::stable_sort(rows.begin(), rows.end(), [](const KernelRow& x, const KernelRow& y) {
@@ -70,6 +56,24 @@ DurationDistribution distribution(const std::string& name, const std::vector<std
 }
 
 } // namespace
+
+KernelRow summaryRow(const std::string& name, std::vector<std::int64_t>& values) {
+    std::sort(values.begin(), values.end());
+    auto g = describeDurations(values);
+    KernelRow r;
+    r.name = name;
+    r.instances = g.instances;
+    r.total = g.total;
+    r.min = g.min;
+    r.max = g.max;
+    r.average = g.average;
+    r.median = g.median;
+    auto n = values.size();
+    double ss = 0;
+    for (auto x : values) ss += (static_cast<double>(x) - r.average) * (static_cast<double>(x) - r.average);
+    r.stddev = n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0.0;
+    return r;
+}
 
 void kernelStatisticsOf(const ShardReader& shard, const Device& d, const DeviceUnions& u,
                         DevicePartial& out) {

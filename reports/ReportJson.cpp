@@ -322,6 +322,7 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
             {{"category", c.category}, {"time_ns", c.time}, {"instances", c.instances}});
     addLevels(r, a);
     r["summary"] = executiveSummary(a);
+    r["nsys_stats"] = nsysStatsJson(a);
     r["notes"] = info.dataNotes;
     for (const auto& n : a.notes) r["notes"].push_back(n);
     return r;

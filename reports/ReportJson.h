@@ -31,4 +31,7 @@ nlohmann::json efficiencyJson(const metrics::Efficiency& e, const metrics::Analy
 // iteration_detection, iterations, focus, phases, collectives and kernel_overlap (reports/LevelsJson.cpp).
 void addLevels(nlohmann::json& report, const metrics::Analysis& a);
 
+// nsys_stats: the nvtx_sum, cuda_api_sum and GPU memory summaries (reports/NsysStatsJson.cpp).
+nlohmann::json nsysStatsJson(const metrics::Analysis& a);
+
 } // namespace gpueff::reports

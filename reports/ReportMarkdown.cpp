@@ -4,6 +4,7 @@
 #include "reports/JsonAccess.h"
 #include "reports/LevelsMarkdown.h"
 #include "reports/MarkdownTable.h"
+#include "reports/NsysStatsMarkdown.h"
 #include "reports/SvgPlot.h"
 
 #include <algorithm>
@@ -648,6 +649,7 @@ RenderedReport renderMarkdownReport(const json& original) {
     categories(md, report, out);
     topKernels(md, report);
     durations(md, report);
+    nsysStatsSection(md, report);
     gaps(md, report, out);
     notes(md, report);
     return out;

@@ -60,7 +60,7 @@ TEST_CASE("one pass: the trace the analysis keeps is the trace the .prv written 
         o.inputs = {input};
         o.prefix = dir / "t";
         gpueff::paraver::ReadOptions read;
-        read.eventTypes = gpueff::metrics::eventTypesRead(false); // what analyze reads
+        read.eventTypes = gpueff::metrics::eventTypesRead(); // what analyze reads
         gpueff::pipeline::TraceBuilder builder(read);
         gpueff::OutputFiles files;
         gpueff::nsys::translate(o, nullptr, files, &builder);

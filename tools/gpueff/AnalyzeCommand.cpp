@@ -28,7 +28,7 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
         "efficiency x orchestration efficiency (NCCL counted as communication and as useful), kernels in "
         "flight "
         "and queued, communication/computation overlap, per-GEMM tensor-core profile, kernel statistics, GPU "
-        "gaps, host offload and MPI efficiency; the same per iteration (NVTX markers or the repeating kernel "
+        "gaps, host offload and MPI efficiency, the nsys stats NVTX, CUDA API and GPU memory summaries; the same per iteration (NVTX markers or the repeating kernel "
         "sequence) and per phase, stragglers at NCCL collectives, kernels alone vs under communication. "
         "Nsight Systems exports are translated into DIR/NAME.prv "
         "and analyzed in the same pass (--no-trace: the report only); "

@@ -1,0 +1,378 @@
+// nsys stats' summaries (metrics/NsysStats.h) from the trace's records. Each range or call is a begin event
+// (a non-zero value) and an end event (0) of one type on one row; nsys' definitions, which these follow:
+// - nvtx_sum: push/pop (eventType 59) and start/end (60) ranges grouped by "domain:text" and style; a range
+//   without end counts up to the export's last NVTX timestamp.
+// - cuda_api_sum: every row of CUPTI_ACTIVITY_KIND_RUNTIME (runtime and driver calls), by name.
+// - cuda_gpu_mem_time_sum / _size_sum: memcpy rows as "[CUDA memcpy <copy kind label>]", memset rows as
+//   "[CUDA memset]", durations and bytes.
+// Statistics as KernelRow (NsysStats.h); the whole trace, not the analysis window.
+#include "engine/paraver/EventTypes.h"
+#include "metrics/AnalysisParts.h"
+
+#include <map>
+#include <optional>
+#include <string_view>
+#include <tuple>
+
+namespace gpueff::metrics {
+
+namespace {
+
+namespace types = paraver::types;
+
+// The domain base of an NVTX range type: NCCL's gpueff category types belong to 9500; every other base
+// (9500, 9600, 9600 + 100 k, 81000) is a multiple of 100 (docs/events.md).
+std::uint32_t domainBase(std::uint32_t type) {
+    if (types::kNcclCategoryTypes.contains(type)) return types::kNcclDomainBase;
+    return type - type % 100;
+}
+
+// The domain name in a type label of the domain: gpueff's "NVTX <domain> ranges" (or marks, JSON payload,
+// numeric payload, category <c>), or, when `nsys2prv`, nsys2prv's "NVTX <domain> domain <category>".
+std::optional<std::string> domainInLabel(std::string_view label, std::uint32_t offset, bool nsys2prv) {
+    constexpr std::string_view prefix = "NVTX ";
+    if (label.substr(0, prefix.size()) != prefix) return std::nullopt;
+    auto rest = label.substr(prefix.size());
+    if (nsys2prv) {
+        auto at = rest.rfind(" domain ");
+        if (at == std::string_view::npos) return std::nullopt;
+        auto name = std::string(rest.substr(0, at));
+        return name == "Default" ? std::string() : name;
+    }
+    const std::string category = " category " + std::to_string(offset);
+    for (std::string_view suffix :
+         {std::string_view(" ranges"), std::string_view(" marks"), std::string_view(" JSON payload"),
+          std::string_view(" numeric payload"), std::string_view(category)})
+        if (rest.size() > suffix.size() && rest.substr(rest.size() - suffix.size()) == suffix)
+            return std::string(rest.substr(0, rest.size() - suffix.size()));
+    return std::nullopt;
+}
+
+// The trace keeps a domain's name only in the .pcf labels of its types (the translator names them after
+// the domain); the default, NCCL and neSmiK domains have fixed bases.
+std::string domainName(const semantic::LoadedTrace& trace, std::uint32_t base) {
+    if (base == types::kNvtxDefaultDomainBase) return "";
+    if (base == types::kNcclDomainBase) return "NCCL";
+    if (base == types::kNeSmiKDomainBase) return "neSmiK";
+    const auto& labels = trace.context().labels.eventTypes;
+    for (bool nsys2prv : {false, true})
+        for (auto it = labels.lower_bound(base); it != labels.end() && it->first < base + 100; ++it)
+            if (auto name = domainInLabel(it->second, it->first - base, nsys2prv)) return *name;
+    return "NVTX domain type " + std::to_string(base);
+}
+
+// Any type of an NVTX domain (ranges, marks, payloads) or the start/end type.
+bool isNvtxType(std::uint32_t type) {
+    return types::kNvtxDomainTypes.contains(type) || types::kNcclCategoryTypes.contains(type) ||
+           type == types::kNvtxStartEndRange;
+}
+
+// Whether the record of the range begin at `i` also carries the start/end type: the translator writes a
+// start/end range's domain type first and 9004 after it in the same record, and every record holding 9004
+// begins with a range type, so the first 9004 before the next range type at the same time is this one's.
+bool isStartEnd(const paraver::ThreadRecords& th, std::size_t i) {
+    for (std::size_t j = i + 1; j < th.eventTime.size() && th.eventTime[j] == th.eventTime[i]; ++j) {
+        if (th.eventType[j] == types::kNvtxStartEndRange) return th.eventValue[j] != 0;
+        if (types::isNvtxRangeType(th.eventType[j])) return false;
+    }
+    return false;
+}
+
+// The bytes in the record of the memory operation begun at `i` (the translator and nsys2prv write 63000002
+// after 63000001 in one record).
+std::optional<std::int64_t> bytesOf(const paraver::ThreadRecords& th, std::size_t i) {
+    for (std::size_t j = i + 1; j < th.eventTime.size() && th.eventTime[j] == th.eventTime[i]; ++j) {
+        if (th.eventType[j] == types::kMemoryBytes) return th.eventValue[j];
+        if (th.eventType[j] == types::kMemoryOperation) break;
+    }
+    return std::nullopt;
+}
+
+// nsys' operation names from the labels of 63000001: gpueff labels copy kinds as ENUM_CUDA_MEMCPY_OPER
+// does ("Host-to-Device"), memsets "Memset"; nsys2prv labels them "CUDA memcpy Host-to-Device".
+std::string operationName(const std::string& label) {
+    if (label == "Memset" || label == "CUDA memset") return "[CUDA memset]";
+    if (label == "Unknown copy kind") return "[CUDA memcpy Unknown]"; // nsys' label of copy kind 0
+    if (label.rfind("[CUDA ", 0) == 0) return label;
+    if (label.rfind("CUDA ", 0) == 0) return "[" + label + "]";
+    return "[CUDA memcpy " + label + "]";
+}
+
+// Appends `values` to `all`, moving them when `all` is empty (the source is not read again).
+void appendTo(std::vector<std::int64_t>& all, std::vector<std::int64_t>& values) {
+    if (all.empty())
+        all = std::move(values);
+    else
+        all.insert(all.end(), values.begin(), values.end());
+}
+
+template <typename Key>
+void moveInto(std::map<Key, std::vector<std::int64_t>>& into,
+              std::map<Key, std::vector<std::int64_t>>& from) {
+    if (into.empty()) {
+        into = std::move(from); // one task: no copy of its keys
+    } else {
+        for (auto& [key, values] : from) appendTo(into[key], values);
+    }
+    from.clear();
+}
+
+// The rows of a duration summary by total time, largest first (nsys' ORDER BY; ties in key order), each
+// with its share of the total of every key: only the kMaxSummaryRows with the most time get their
+// statistics (`make` sorts the values), the others are counted in `leftOut`. One row per PyTorch NVTX range
+// would otherwise sort and describe a million rows nobody reads.
+template <typename Row, typename Key, typename Make>
+std::vector<Row> topRows(std::map<Key, std::vector<std::int64_t>>& byKey, RowsLeftOut& leftOut, Make make) {
+    std::vector<std::pair<const Key*, std::vector<std::int64_t>*>> keys;
+    std::vector<std::int64_t> totals;
+    double grand = 0;
+    for (auto& [key, values] : byKey) {
+        std::int64_t total = 0;
+        for (auto v : values) total += v;
+        keys.emplace_back(&key, &values);
+        totals.push_back(total);
+        grand += static_cast<double>(total);
+    }
+    std::vector<std::size_t> order(keys.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto before = [&](std::size_t x, std::size_t y) {
+        return totals[x] != totals[y] ? totals[x] > totals[y] : x < y;
+    };
+    if (order.size() > kMaxSummaryRows) {
+        auto cut = order.begin() + static_cast<std::ptrdiff_t>(kMaxSummaryRows);
+        std::nth_element(order.begin(), cut, order.end(), before);
+        for (auto it = cut; it != order.end(); ++it) {
+            ++leftOut.rows;
+            leftOut.instances += keys[*it].second->size();
+            leftOut.total += totals[*it];
+        }
+        order.erase(cut, order.end());
+    }
+    std::sort(order.begin(), order.end(), before);
+    std::vector<Row> rows;
+    for (auto i : order) {
+        Row r = make(*keys[i].first, *keys[i].second);
+        r.timePercent = grand > 0 ? 100.0 * static_cast<double>(totals[i]) / grand : 0.0;
+        rows.push_back(std::move(r));
+    }
+    return rows;
+}
+
+std::string leftOutNote(const char* table, const RowsLeftOut& l, std::size_t listed) {
+    return "nsys_stats." + std::string(table) + " lists the " + std::to_string(listed) +
+           " rows with the most time; " + std::to_string(l.rows) + " more (" + std::to_string(l.instances) +
+           " instances, " + std::to_string(l.total) + " ns) are left out (nsys_stats.left_out)";
+}
+
+// A range open on one row: its type and value, begin, style.
+struct OpenRange {
+    std::uint32_t type;
+    std::int64_t value, begin;
+    bool startEnd;
+};
+
+} // namespace
+
+void memoryOperationsOf(const ShardReader& shard, const Device& d, DevicePartial& out) {
+    std::map<std::int64_t, MemoryOperations> byValue; // one name lookup per kind, not per operation
+    for (auto row : d.rows) {
+        const auto& th = shard.trace.trace().threads[row];
+        // The operation open on the row, in plain variables (GCC 12 warns falsely of uninitialised
+        // optionals here).
+        bool open = false, hasBytes = false;
+        std::int64_t value = 0, begin = 0, bytes = 0;
+        auto close = [&](std::int64_t end) {
+            auto& ops = byValue[value];
+            ops.durations.push_back(end - begin);
+            if (hasBytes) ops.bytes.push_back(bytes);
+            open = false;
+        };
+        for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
+            if (th.eventType[i] != types::kMemoryOperation) continue;
+            // Paraver's reading of one type on one row: a new value ends the previous one (gpueff puts
+            // overlapping operations on rows of their own, so only other writers' traces meet this).
+            if (open) close(th.eventTime[i]);
+            if (th.eventValue[i] == 0) continue;
+            open = true;
+            value = th.eventValue[i];
+            begin = th.eventTime[i];
+            auto b = bytesOf(th, i);
+            hasBytes = b.has_value();
+            bytes = b.value_or(0);
+        }
+        if (open) close(shard.trace.trace().endTime()); // Paraver holds a value to the end of the trace
+    }
+    for (auto& [value, ops] : byValue) {
+        auto& mine =
+            out.memoryOperations[operationName(valueName(shard.trace, types::kMemoryOperation, value))];
+        mine.durations.insert(mine.durations.end(), ops.durations.begin(), ops.durations.end());
+        mine.bytes.insert(mine.bytes.end(), ops.bytes.begin(), ops.bytes.end());
+    }
+}
+
+void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& out) {
+    auto& calls = out.calls;
+    // Closed ranges as flat records first, grouped by (type, value, style) afterwards: names are looked up
+    // once per distinct range, and PyTorch's one name per range costs no container per range.
+    struct Closed {
+        std::uint32_t type;
+        bool startEnd;
+        std::int64_t value, duration;
+        auto key() const { return std::tuple{type, value, startEnd}; }
+    };
+    std::vector<Closed> ranges;
+    std::map<std::tuple<std::uint32_t, std::int64_t, bool>, std::vector<std::int64_t>> open;
+    std::map<std::int64_t, std::vector<std::int64_t>> api;
+    for (auto row : task.cpuRows) {
+        const auto& th = shard.trace.trace().threads[row];
+        // Ranges of one type nest on a thread (a value opens one, 0 closes the innermost), as calls do.
+        std::map<std::uint32_t, std::vector<OpenRange>> stacks;
+        std::map<std::uint32_t, std::size_t> openStartEnd;
+        std::vector<std::pair<std::int64_t, std::int64_t>> apiStack;
+        for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
+            const auto type = th.eventType[i];
+            const auto value = th.eventValue[i];
+            const auto t = th.eventTime[i];
+            if (type == types::kCudaApi) {
+                if (value != 0) {
+                    apiStack.emplace_back(value, t);
+                } else if (!apiStack.empty()) {
+                    api[apiStack.back().first].push_back(t - apiStack.back().second);
+                    apiStack.pop_back();
+                }
+                continue;
+            }
+            // nsys' last NVTX timestamp is any NVTX row's (marks included), not only a range's.
+            if (isNvtxType(type)) calls.lastNvtxEvent = std::max(calls.lastNvtxEvent, t);
+            if (!types::isNvtxRangeType(type)) continue;
+            auto& stack = stacks[type];
+            if (value != 0) {
+                bool startEnd = isStartEnd(th, i);
+                // Start/end ranges need not nest: inside another range of their type, an end may close
+                // the other one (the trace cannot tell which end is whose; nsys pairs them by range id).
+                if (!stack.empty() && (startEnd || openStartEnd[type] > 0)) ++calls.startEndNested;
+                if (startEnd) ++openStartEnd[type];
+                stack.push_back({type, value, t, startEnd});
+            } else if (!stack.empty()) {
+                const auto& r = stack.back();
+                ranges.push_back({r.type, r.startEnd, r.value, t - r.begin});
+                if (r.startEnd) --openStartEnd[type];
+                stack.pop_back();
+            }
+        }
+        for (const auto& [type, stack] : stacks)
+            for (const auto& r : stack) open[{r.type, r.value, r.startEnd}].push_back(r.begin);
+    }
+    std::map<std::uint32_t, std::string> domains;
+    auto keyOf = [&](const std::tuple<std::uint32_t, std::int64_t, bool>& k) {
+        auto [type, value, startEnd] = k;
+        auto base = domainBase(type);
+        auto d = domains.find(base);
+        if (d == domains.end()) d = domains.emplace(base, domainName(shard.trace, base)).first;
+        return NvtxRangeKey{d->second, valueName(shard.trace, type, value), startEnd};
+    };
+    // Categories of one domain are one group, as in nsys (the trace gives each its own type).
+    std::stable_sort(ranges.begin(), ranges.end(),
+                     [](const Closed& x, const Closed& y) { return x.key() < y.key(); });
+    for (std::size_t i = 0; i < ranges.size();) {
+        auto& mine = calls.nvtx[keyOf(ranges[i].key())];
+        auto k = ranges[i].key();
+        for (; i < ranges.size() && ranges[i].key() == k; ++i) mine.push_back(ranges[i].duration);
+    }
+    std::vector<Closed>().swap(ranges);
+    for (auto& [k, begins] : open) appendTo(calls.nvtxOpen[keyOf(k)], begins);
+    for (auto& [value, durations] : api)
+        appendTo(calls.api[valueName(shard.trace, types::kCudaApi, value)], durations);
+}
+
+void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vector<TaskPartial>& tasks) {
+    auto& s = a.nsysStats;
+    std::map<NvtxRangeKey, std::vector<std::int64_t>> nvtx;
+    std::map<std::string, std::vector<std::int64_t>> api;
+    std::int64_t lastNvtx = -1;
+    std::uint64_t open = 0, nested = 0;
+    for (const auto& t : tasks) lastNvtx = std::max(lastNvtx, t.calls.lastNvtxEvent);
+    for (auto& t : tasks) {
+        moveInto(nvtx, t.calls.nvtx);
+        // nsys ends an open range at the last NVTX timestamp of the export: here the last NVTX event of the
+        // trace (range or mark).
+        for (const auto& [key, begins] : t.calls.nvtxOpen) {
+            auto& all = nvtx[key];
+            for (auto b : begins) all.push_back(lastNvtx - b);
+            open += begins.size();
+        }
+        nested += t.calls.startEndNested;
+        moveInto(api, t.calls.api);
+    }
+    s.nvtx = topRows<NvtxRow>(nvtx, s.nvtxLeftOut, [](const NvtxRangeKey& key, std::vector<std::int64_t>& d) {
+        NvtxRow r;
+        static_cast<KernelRow&>(r) = summaryRow(key.name, d);
+        r.domain = key.domain;
+        r.startEnd = key.startEnd;
+        return r;
+    });
+    s.cudaApi = topRows<KernelRow>(api, s.cudaApiLeftOut, summaryRow);
+
+    std::map<std::string, MemoryOperations> memory;
+    for (auto& d : devices)
+        for (auto& [name, ops] : d.memoryOperations) {
+            auto& all = memory[name];
+            all.durations.insert(all.durations.end(), ops.durations.begin(), ops.durations.end());
+            all.bytes.insert(all.bytes.end(), ops.bytes.begin(), ops.bytes.end());
+        }
+    std::map<std::string, std::vector<std::int64_t>> memoryTime;
+    std::uint64_t withoutBytes = 0;
+    for (auto& [name, ops] : memory) {
+        withoutBytes += ops.durations.size() - ops.bytes.size();
+        if (!ops.bytes.empty()) {
+            auto b = summaryRow(name, ops.bytes);
+            MemorySizeRow r{name,      b.instances, b.total,  b.min,       b.max,
+                            b.average, b.median,    b.stddev, std::nullopt};
+            std::int64_t time = 0;
+            for (auto x : ops.durations) time += x;
+            // Bytes and time of the same operations only: every operation carries its bytes in gpueff's
+            // traces.
+            if (time > 0 && ops.bytes.size() == ops.durations.size())
+                r.bandwidth = static_cast<double>(r.total) / static_cast<double>(time);
+            s.memorySize.push_back(std::move(r));
+        }
+        if (!ops.durations.empty()) memoryTime[name] = std::move(ops.durations);
+    }
+    RowsLeftOut none; // a handful of kinds
+    s.memoryTime = topRows<KernelRow>(memoryTime, none, summaryRow);
+    std::stable_sort(s.memorySize.begin(), s.memorySize.end(),
+                     [](const MemorySizeRow& x, const MemorySizeRow& y) { return x.total > y.total; });
+
+    if (s.nvtxLeftOut.rows) a.notes.push_back(leftOutNote("nvtx_sum", s.nvtxLeftOut, s.nvtx.size()));
+    if (s.cudaApiLeftOut.rows)
+        a.notes.push_back(leftOutNote("cuda_api_sum", s.cudaApiLeftOut, s.cudaApi.size()));
+    if (open)
+        a.notes.push_back("nsys_stats: " + std::to_string(open) + " NVTX range" + (open == 1 ? "" : "s") +
+                          " never end in the trace: counted up to its last NVTX event (" +
+                          std::to_string(lastNvtx) +
+                          " ns), as nsys stats counts them up to the last NVTX timestamp of the export");
+    if (nested)
+        a.notes.push_back("nsys_stats: " + std::to_string(nested) + " NVTX range" + (nested == 1 ? "" : "s") +
+                          " began while a start/end range of the same domain and category was open on the "
+                          "same thread (or were one): start/end ranges that do not nest cannot be told apart "
+                          "in a Paraver trace (its ends carry no range id), so their durations are those of "
+                          "nested ranges");
+    if (withoutBytes)
+        a.notes.push_back("nsys_stats: " + std::to_string(withoutBytes) + " memory operation" +
+                          (withoutBytes == 1 ? " has" : "s have") +
+                          " no byte count (event type 63000002) in the trace: left out of gpu_mem_size_sum");
+    if (a.writer == TraceWriter::Gpueff && !s.cudaApi.empty())
+        a.notes.push_back(
+            "nsys_stats: CUDA API names are the trace's, without nsys' version suffixes of 4 or "
+            "more digits; nsys stats removes those of 4 digits only (cudaMalloc_v3020 is "
+            "cudaMalloc in both, cudaStreamIsCapturing_v10000 keeps its suffix there)");
+    if (a.writer == TraceWriter::Nsys2prv && !s.nvtx.empty())
+        a.notes.push_back("nsys_stats: nsys2prv does not mark NVTX start/end ranges (event type 9004): every "
+                          "range of nvtx_sum is listed as PushPop");
+    if (a.mpi.present)
+        a.notes.push_back("nsys_stats: exports that record MPI as the NVTX domain \"MPI\" (nsys before 2023) "
+                          "have those ranges as MPI calls in the trace (event types 50000001-50000005): "
+                          "nvtx_sum leaves them out, nsys stats lists them as \"MPI:<call>\"");
+}
+
+} // namespace gpueff::metrics

@@ -1,0 +1,80 @@
+#pragma once
+// The summaries of `nsys stats` that analysts compare against (docs/report.md, "nsys_stats"): NVTX ranges
+// (nvtx_sum), CUDA API calls (cuda_api_sum) and GPU memory operations by time and by size
+// (cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum), computed from the trace's records: the NVTX range and
+// CUDA API events of the tasks' host rows and the memory operations of the devices' stream rows. Like the
+// kernel summary, over the whole trace, not the analysis window.
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpueff::metrics {
+
+// One row of an nsys stats summary of durations (kernels, API calls, memory operations): count, total,
+// extremes, mean, median (mean of the middle two for an even count), sample standard deviation (0 for one
+// instance) and the share of the table's total time in percent, as nsys' SQL computes them.
+struct KernelRow {
+    std::string name;
+    std::int64_t total = 0, min = 0, max = 0;
+    std::uint64_t instances = 0;
+    double timePercent = 0, average = 0, median = 0, stddev = 0;
+};
+
+// What nsys groups NVTX ranges by: "domain:text" and the range's style.
+struct NvtxRangeKey {
+    std::string domain; // "" for the default domain
+    std::string name;
+    bool startEnd = false; // nvtxRangeStart/End (eventType 60); push/pop (59) otherwise
+    auto operator<=>(const NvtxRangeKey&) const = default;
+};
+
+struct NvtxRow : KernelRow {
+    std::string domain;
+    bool startEnd = false;
+};
+
+// cuda_gpu_mem_size_sum in bytes (nsys prints MB = 10^6 bytes), with the bandwidth of the kind: its bytes
+// over its time (both summed over the operations), in bytes per ns = GB/s.
+struct MemorySizeRow {
+    std::string name;
+    std::uint64_t count = 0;
+    std::int64_t total = 0, min = 0, max = 0;
+    double average = 0, median = 0, stddev = 0;
+    std::optional<double> bandwidth; // none when the operations took no time
+};
+
+// The rows a summary leaves out past kMaxSummaryRows (PyTorch names each NVTX range after its op_id: one row
+// per range), with their instances and time.
+struct RowsLeftOut {
+    std::uint64_t rows = 0, instances = 0;
+    std::int64_t total = 0;
+};
+inline constexpr std::size_t kMaxSummaryRows = 1000;
+
+struct NsysStats {
+    std::vector<NvtxRow> nvtx; // time_percent over every range, listed or not
+    std::vector<KernelRow> cudaApi, memoryTime;
+    std::vector<MemorySizeRow> memorySize;
+    RowsLeftOut nvtxLeftOut, cudaApiLeftOut;
+};
+
+// Of one task's host rows, for the NVTX and API summaries.
+struct HostCallsPartial {
+    std::map<NvtxRangeKey, std::vector<std::int64_t>> nvtx;     // closed ranges: durations
+    std::map<NvtxRangeKey, std::vector<std::int64_t>> nvtxOpen; // ranges the trace never ends: begins
+    std::int64_t lastNvtxEvent = -1;                            // latest NVTX event (marks too), -1 none
+    std::uint64_t startEndNested = 0; // start/end ranges begun inside another range of their type
+    std::map<std::string, std::vector<std::int64_t>> api; // API name -> durations
+};
+
+// Of one device's stream rows: per operation ("[CUDA memcpy Host-to-Device]", "[CUDA memset]", ...) the
+// durations and, of the operations whose record carries them, the bytes.
+struct MemoryOperations {
+    std::vector<std::int64_t> durations, bytes;
+};
+using MemoryPartial = std::map<std::string, MemoryOperations>;
+
+} // namespace gpueff::metrics

@@ -1,0 +1,118 @@
+// The "nsys stats summaries" section of report.md from report.json's nsys_stats (docs/report.md): NVTX
+// ranges, CUDA API calls and GPU memory operations by time and by size, as `nsys stats` prints them but
+// narrower (minimum and maximum share a column, names are shortened) and with long tables folded.
+#include "reports/NsysStatsMarkdown.h"
+
+#include "reports/JsonAccess.h"
+#include "reports/MarkdownTable.h"
+#include "reports/ReportMarkdown.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+
+namespace gpueff::reports {
+
+using namespace detail;
+
+namespace {
+
+constexpr std::size_t kFoldRows = 12, kMaxRows = 50, kNameLength = 60;
+
+// Bytes in decimal units, as nsys' MB (10^6 bytes).
+std::string formatBytes(std::optional<double> bytes) {
+    if (!bytes) return "n/a";
+    const char* units[] = {"B", "kB", "MB", "GB", "TB"};
+    double v = *bytes;
+    std::size_t u = 0;
+    while (std::fabs(v) >= 1000 && u + 1 < std::size(units)) v /= 1000, ++u;
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, u == 0 ? "%.0f %s" : "%.3f %s", v, units[u]);
+    return buffer;
+}
+
+std::string range(const std::string& min, const std::string& max) {
+    return min == max ? min : min + " - " + max;
+}
+
+std::string percentCell(const json& r) {
+    auto p = number(r, "time_percent");
+    return formatPercent(p ? std::optional(*p / 100) : std::nullopt);
+}
+
+std::string nameCell(const json& r) {
+    auto name = text(r, "name");
+    if (name.empty()) return "n/a";
+    auto domain = text(r, "domain");
+    if (!domain.empty()) name = domain + ":" + name;
+    auto cell = escapeMarkdown(shortenKernelName(name, kNameLength));
+    return text(r, "style") == "StartEnd" ? cell + " *(start/end)*" : cell;
+}
+
+// One table of duration rows (nvtx_sum, cuda_api_sum, gpu_mem_time_sum), at most kMaxRows, folded when long.
+void durationTable(std::string& md, const json& rows, const char* what, const char* count,
+                   const std::string& intro, std::size_t leftOut) {
+    MarkdownTable t({what, "Time %", "Total", count, "Avg", "Med", "Min - Max", "StdDev"}, "lrrrrrrr");
+    for (std::size_t i = 0; i < rows.size() && i < kMaxRows; ++i) {
+        const json& r = rows[i];
+        t.row({nameCell(r), percentCell(r), formatDuration(number(r, "total_ns")),
+               formatCount(number(r, "instances")), formatDuration(number(r, "avg_ns")),
+               formatDuration(number(r, "med_ns")),
+               range(formatDuration(number(r, "min_ns")), formatDuration(number(r, "max_ns"))),
+               formatDuration(number(r, "stddev_ns"))});
+    }
+    if (t.empty()) {
+        md += intro + ": none in the trace.\n\n";
+        return;
+    }
+    std::string table = t.str();
+    if (rows.size() > kMaxRows)
+        table += "\n" + std::to_string(rows.size() - kMaxRows) + " more rows in report.json.\n";
+    if (leftOut)
+        table += "\n" + std::to_string(leftOut) +
+                 " rows with less time are left out of report.json too (see Notes).\n";
+    md += intro + ":\n\n";
+    md += rows.size() <= kFoldRows ? table + "\n"
+                                   : "<details><summary>" + std::to_string(rows.size() + leftOut) +
+                                         " rows</summary>\n\n" + table + "\n</details>\n\n";
+}
+
+void sizeTable(std::string& md, const json& rows) {
+    MarkdownTable t({"Operation", "Total", "Count", "Avg", "Med", "Min - Max", "StdDev", "Bandwidth"},
+                    "lrrrrrrr");
+    for (const auto& r : rows) {
+        auto bandwidth = number(r, "bandwidth_gbps");
+        t.row({nameCell(r), formatBytes(number(r, "total_bytes")), formatCount(number(r, "instances")),
+               formatBytes(number(r, "avg_bytes")), formatBytes(number(r, "med_bytes")),
+               range(formatBytes(number(r, "min_bytes")), formatBytes(number(r, "max_bytes"))),
+               formatBytes(number(r, "stddev_bytes")), formatFixed(bandwidth, "%.2f GB/s")});
+    }
+    md += "GPU memory operations by size (`cuda_gpu_mem_size_sum`; 1 MB = 10^6 bytes, as nsys; bandwidth = "
+          "bytes over time, both summed over the operations)" +
+          std::string(t.empty() ? ": none in the trace.\n\n" : ":\n\n" + t.str() + "\n");
+}
+
+} // namespace
+
+void nsysStatsSection(std::string& md, const json& report) {
+    const json* stats = member(report, "nsys_stats");
+    if (!stats) return; // a report written before nsys_stats existed: no section rather than an empty one
+    md += "## nsys stats summaries\n\n";
+    md += "As `nsys stats` reports them, from the trace's records over the whole trace (not clipped to the "
+          "window); rows by total time.\n\n";
+    auto leftOut = [&](const char* table) {
+        const json* left = member(*stats, "left_out");
+        const json* of = left ? member(*left, table) : nullptr;
+        auto rows = of ? number(*of, "rows") : std::nullopt;
+        return rows && *rows > 0 ? static_cast<std::size_t>(*rows) : std::size_t{0};
+    };
+    durationTable(md, array(*stats, "nvtx_sum"), "Range", "Instances",
+                  "NVTX ranges (`nvtx_sum`; push/pop unless marked start/end)", leftOut("nvtx_sum"));
+    durationTable(md, array(*stats, "cuda_api_sum"), "API call", "Calls", "CUDA API calls (`cuda_api_sum`)",
+                  leftOut("cuda_api_sum"));
+    durationTable(md, array(*stats, "gpu_mem_time_sum"), "Operation", "Count",
+                  "GPU memory operations by time (`cuda_gpu_mem_time_sum`)", 0);
+    sizeTable(md, array(*stats, "gpu_mem_size_sum"));
+}
+
+} // namespace gpueff::reports
