@@ -456,7 +456,7 @@ void ncclOverlap(std::string& md, const json& report) {
     const json& all = array(report, "nccl_overlap");
     bool any = std::any_of(all.begin(), all.end(),
                            [](const json& r) { return number(r, "overlapped_ns").value_or(0) > 0; });
-    if (!all.empty() && !any) return; // the overlap section already says nothing overlapped
+    if (!any) return; // no NCCL kernel, or the overlap section already says nothing overlapped
     md += "### Overlap per NCCL kernel\n\n";
     MarkdownTable t({"Device", "NCCL kernel", "Instances", "Time", "Overlapped", "Overlapped %"}, "llrrrr");
     const json& rows = array(report, "nccl_overlap");
