@@ -65,8 +65,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(KernelRow, name, total, min, max, instances, 
                                    stddev)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GapSummary, count, hostWaitCount, kernelWaitCount, total, hostWait,
                                    kernelWait, binCount, binTime)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NvtxRangeKey, domain, name, startEnd)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostCallsPartial, nvtx, nvtxOpen, lastNvtxEvent, startEndNested, api)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NvtxInstance, type, startEnd, open, value, time)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostCallsPartial, nvtx, lastNvtxEvent, startEndNested, api)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MemoryOperations, durations, bytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TaskPartial, blocking, mpi, launchBlocked, blockingWithLaunches, calls)
 

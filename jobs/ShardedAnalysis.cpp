@@ -33,6 +33,12 @@ public:
         auto trace = semantic::LoadedTrace::fromStream(builder, shown_, &spill_.totals());
         use(*trace);
     }
+    void visitLabels(const std::function<void(const semantic::LoadedTrace&)>& use) const override {
+        pipeline::TraceBuilder builder;
+        spill_.replay({}, builder); // no unit: the labels and layout alone
+        auto trace = semantic::LoadedTrace::fromStream(builder, shown_, &spill_.totals());
+        use(*trace);
+    }
 
 private:
     const pipeline::ShardSpill& spill_;

@@ -241,6 +241,9 @@ public:
     void visit(std::size_t, const std::function<void(const semantic::LoadedTrace&)>& use) const override {
         use(trace_);
     }
+    void visitLabels(const std::function<void(const semantic::LoadedTrace&)>& use) const override {
+        use(trace_);
+    }
 
 private:
     const semantic::LoadedTrace& trace_;
@@ -420,7 +423,9 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
     reduceKernelStatistics(a, devicePartials, answers);
     reduceHostModel(a, taskPartials, answers);
     reduceLevels(a, plan, devicePartials);
-    reduceNsysStats(a, devicePartials, taskPartials);
+    sharded.visitLabels([&](const semantic::LoadedTrace& labels) {
+        reduceNsysStats(a, devicePartials, taskPartials, labels);
+    });
     std::uint64_t overlapping = 0;
     for (const auto& p : devicePartials) overlapping += p.overlappingRecords;
     noteWhatTheTraceLacks(a, overlapping);

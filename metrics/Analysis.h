@@ -236,6 +236,9 @@ public:
     // Loads shard `shard` and calls `use` with it; the shard is dropped when `use` returns.
     virtual void visit(std::size_t shard,
                        const std::function<void(const semantic::LoadedTrace&)>& use) const = 0;
+    // Calls `use` with the whole trace's labels and layout and no records (names of values the partials
+    // carry).
+    virtual void visitLabels(const std::function<void(const semantic::LoadedTrace&)>& use) const = 0;
 };
 
 // What the first look at a trace's shards finds for the default window: the span of the GPU activity and

@@ -72,8 +72,10 @@ void reduceTensorCore(Analysis&, const std::string& gemmPattern, const std::vect
                       const ShardAnswers&);
 void reduceKernelStatistics(Analysis&, const std::vector<DevicePartial>&, const ShardAnswers&);
 void reduceHostModel(Analysis&, const std::vector<TaskPartial>&, const ShardAnswers&);
-// Takes the partials' summary data (their memory operations and host calls are left empty).
-void reduceNsysStats(Analysis&, std::vector<DevicePartial>&, std::vector<TaskPartial>&);
+// Takes the partials' summary data (their memory operations and host calls are left empty); `labels` (a
+// trace with the whole trace's labels) names the rows listed.
+void reduceNsysStats(Analysis&, std::vector<DevicePartial>&, std::vector<TaskPartial>&,
+                     const semantic::LoadedTrace& labels);
 void noteWhatTheTraceLacks(Analysis&, std::uint64_t overlappingRecords); // last: the writer's limits
 
 } // namespace gpueff::metrics

@@ -5,7 +5,8 @@
 // - cuda_api_sum: every row of CUPTI_ACTIVITY_KIND_RUNTIME (runtime and driver calls), by name.
 // - cuda_gpu_mem_time_sum / _size_sum: memcpy rows as "[CUDA memcpy <copy kind label>]", memset rows as
 //   "[CUDA memset]", durations and bytes.
-// Statistics as KernelRow (NsysStats.h); the whole trace, not the analysis window.
+// Statistics as KernelRow (NsysStats.h); the whole trace, not the analysis window. The partials carry NVTX
+// ranges and API calls by value; the reduction names the rows it lists from the whole trace's labels.
 #include "engine/paraver/EventTypes.h"
 #include "metrics/AnalysisParts.h"
 
@@ -98,42 +99,12 @@ std::string operationName(const std::string& label) {
     return "[CUDA memcpy " + label + "]";
 }
 
-// Appends `values` to `all`, moving them when `all` is empty (the source is not read again).
-void appendTo(std::vector<std::int64_t>& all, std::vector<std::int64_t>& values) {
-    if (all.empty())
-        all = std::move(values);
-    else
-        all.insert(all.end(), values.begin(), values.end());
-}
-
-template <typename Key>
-void moveInto(std::map<Key, std::vector<std::int64_t>>& into,
-              std::map<Key, std::vector<std::int64_t>>& from) {
-    if (into.empty()) {
-        into = std::move(from); // one task: no copy of its keys
-    } else {
-        for (auto& [key, values] : from) appendTo(into[key], values);
-    }
-    from.clear();
-}
-
-// The rows of a duration summary by total time, largest first (nsys' ORDER BY; ties in key order), each
-// with its share of the total of every key: only the kMaxSummaryRows with the most time get their
-// statistics (`make` sorts the values), the others are counted in `leftOut`. One row per PyTorch NVTX range
-// would otherwise sort and describe a million rows nobody reads.
-template <typename Row, typename Key, typename Make>
-std::vector<Row> topRows(std::map<Key, std::vector<std::int64_t>>& byKey, RowsLeftOut& leftOut, Make make) {
-    std::vector<std::pair<const Key*, std::vector<std::int64_t>*>> keys;
-    std::vector<std::int64_t> totals;
-    double grand = 0;
-    for (auto& [key, values] : byKey) {
-        std::int64_t total = 0;
-        for (auto v : values) total += v;
-        keys.emplace_back(&key, &values);
-        totals.push_back(total);
-        grand += static_cast<double>(total);
-    }
-    std::vector<std::size_t> order(keys.size());
+// Which groups a summary lists, by index into `totals` (one total per group, groups in key order): by
+// total time, largest first (nsys' ORDER BY; ties in key order), at most kMaxSummaryRows; the others are
+// counted in `leftOut` (`counts`: the instances of each group).
+std::vector<std::size_t> listed(const std::vector<std::int64_t>& totals,
+                                const std::vector<std::uint64_t>& counts, RowsLeftOut& leftOut) {
+    std::vector<std::size_t> order(totals.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     auto before = [&](std::size_t x, std::size_t y) {
         return totals[x] != totals[y] ? totals[x] > totals[y] : x < y;
@@ -143,19 +114,17 @@ std::vector<Row> topRows(std::map<Key, std::vector<std::int64_t>>& byKey, RowsLe
         std::nth_element(order.begin(), cut, order.end(), before);
         for (auto it = cut; it != order.end(); ++it) {
             ++leftOut.rows;
-            leftOut.instances += keys[*it].second->size();
+            leftOut.instances += counts[*it];
             leftOut.total += totals[*it];
         }
         order.erase(cut, order.end());
     }
     std::sort(order.begin(), order.end(), before);
-    std::vector<Row> rows;
-    for (auto i : order) {
-        Row r = make(*keys[i].first, *keys[i].second);
-        r.timePercent = grand > 0 ? 100.0 * static_cast<double>(totals[i]) / grand : 0.0;
-        rows.push_back(std::move(r));
-    }
-    return rows;
+    return order;
+}
+
+double shareOf(std::int64_t total, double grand) {
+    return grand > 0 ? 100.0 * static_cast<double>(total) / grand : 0.0;
 }
 
 std::string leftOutNote(const char* table, const RowsLeftOut& l, std::size_t listed) {
@@ -163,13 +132,6 @@ std::string leftOutNote(const char* table, const RowsLeftOut& l, std::size_t lis
            " rows with the most time; " + std::to_string(l.rows) + " more (" + std::to_string(l.instances) +
            " instances, " + std::to_string(l.total) + " ns) are left out (nsys_stats.left_out)";
 }
-
-// A range open on one row: its type and value, begin, style.
-struct OpenRange {
-    std::uint32_t type;
-    std::int64_t value, begin;
-    bool startEnd;
-};
 
 } // namespace
 
@@ -212,21 +174,18 @@ void memoryOperationsOf(const ShardReader& shard, const Device& d, DevicePartial
 
 void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& out) {
     auto& calls = out.calls;
-    // Closed ranges as flat records first, grouped by (type, value, style) afterwards: names are looked up
-    // once per distinct range, and PyTorch's one name per range costs no container per range.
-    struct Closed {
-        std::uint32_t type;
-        bool startEnd;
-        std::int64_t value, duration;
-        auto key() const { return std::tuple{type, value, startEnd}; }
-    };
-    std::vector<Closed> ranges;
-    std::map<std::tuple<std::uint32_t, std::int64_t, bool>, std::vector<std::int64_t>> open;
-    std::map<std::int64_t, std::vector<std::int64_t>> api;
+    // Reserved: growing by doubling would hold up to three times the ranges while copying.
+    std::size_t begins = calls.nvtx.size();
+    for (auto row : task.cpuRows) {
+        const auto& th = shard.trace.trace().threads[row];
+        for (std::size_t i = 0; i < th.eventTime.size(); ++i)
+            begins += th.eventValue[i] != 0 && types::isNvtxRangeType(th.eventType[i]);
+    }
+    calls.nvtx.reserve(begins);
     for (auto row : task.cpuRows) {
         const auto& th = shard.trace.trace().threads[row];
         // Ranges of one type nest on a thread (a value opens one, 0 closes the innermost), as calls do.
-        std::map<std::uint32_t, std::vector<OpenRange>> stacks;
+        std::map<std::uint32_t, std::vector<NvtxInstance>> stacks; // open ranges, `time` their begin
         std::map<std::uint32_t, std::size_t> openStartEnd;
         std::vector<std::pair<std::int64_t, std::int64_t>> apiStack;
         for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
@@ -237,7 +196,7 @@ void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& ou
                 if (value != 0) {
                     apiStack.emplace_back(value, t);
                 } else if (!apiStack.empty()) {
-                    api[apiStack.back().first].push_back(t - apiStack.back().second);
+                    calls.api[apiStack.back().first].push_back(t - apiStack.back().second);
                     apiStack.pop_back();
                 }
                 continue;
@@ -252,66 +211,112 @@ void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& ou
                 // the other one (the trace cannot tell which end is whose; nsys pairs them by range id).
                 if (!stack.empty() && (startEnd || openStartEnd[type] > 0)) ++calls.startEndNested;
                 if (startEnd) ++openStartEnd[type];
-                stack.push_back({type, value, t, startEnd});
+                stack.push_back({type, startEnd, false, value, t});
             } else if (!stack.empty()) {
-                const auto& r = stack.back();
-                ranges.push_back({r.type, r.startEnd, r.value, t - r.begin});
-                if (r.startEnd) --openStartEnd[type];
+                auto r = stack.back();
                 stack.pop_back();
+                if (r.startEnd) --openStartEnd[type];
+                r.time = t - r.time;
+                calls.nvtx.push_back(r);
             }
         }
-        for (const auto& [type, stack] : stacks)
-            for (const auto& r : stack) open[{r.type, r.value, r.startEnd}].push_back(r.begin);
+        for (auto& [type, stack] : stacks)
+            for (auto& r : stack) {
+                r.open = true;
+                calls.nvtx.push_back(r);
+            }
     }
-    std::map<std::uint32_t, std::string> domains;
-    auto keyOf = [&](const std::tuple<std::uint32_t, std::int64_t, bool>& k) {
-        auto [type, value, startEnd] = k;
-        auto base = domainBase(type);
-        auto d = domains.find(base);
-        if (d == domains.end()) d = domains.emplace(base, domainName(shard.trace, base)).first;
-        return NvtxRangeKey{d->second, valueName(shard.trace, type, value), startEnd};
-    };
-    // Categories of one domain are one group, as in nsys (the trace gives each its own type).
-    std::stable_sort(ranges.begin(), ranges.end(),
-                     [](const Closed& x, const Closed& y) { return x.key() < y.key(); });
-    for (std::size_t i = 0; i < ranges.size();) {
-        auto& mine = calls.nvtx[keyOf(ranges[i].key())];
-        auto k = ranges[i].key();
-        for (; i < ranges.size() && ranges[i].key() == k; ++i) mine.push_back(ranges[i].duration);
-    }
-    std::vector<Closed>().swap(ranges);
-    for (auto& [k, begins] : open) appendTo(calls.nvtxOpen[keyOf(k)], begins);
-    for (auto& [value, durations] : api)
-        appendTo(calls.api[valueName(shard.trace, types::kCudaApi, value)], durations);
 }
 
-void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vector<TaskPartial>& tasks) {
+void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vector<TaskPartial>& tasks,
+                     const semantic::LoadedTrace& labels) {
     auto& s = a.nsysStats;
-    std::map<NvtxRangeKey, std::vector<std::int64_t>> nvtx;
-    std::map<std::string, std::vector<std::int64_t>> api;
     std::int64_t lastNvtx = -1;
     std::uint64_t open = 0, nested = 0;
     for (const auto& t : tasks) lastNvtx = std::max(lastNvtx, t.calls.lastNvtxEvent);
+
+    // NVTX: every task's ranges, grouped by domain, value and style (categories of one domain are one
+    // group, as in nsys; the trace gives each category a type of its own).
+    std::vector<NvtxInstance> ranges;
     for (auto& t : tasks) {
-        moveInto(nvtx, t.calls.nvtx);
-        // nsys ends an open range at the last NVTX timestamp of the export: here the last NVTX event of the
-        // trace (range or mark).
-        for (const auto& [key, begins] : t.calls.nvtxOpen) {
-            auto& all = nvtx[key];
-            for (auto b : begins) all.push_back(lastNvtx - b);
-            open += begins.size();
-        }
+        auto& mine = t.calls.nvtx;
         nested += t.calls.startEndNested;
-        moveInto(api, t.calls.api);
+        if (ranges.empty())
+            ranges.swap(mine); // one task, or the first: no copy of a million ranges
+        else
+            ranges.insert(ranges.end(), mine.begin(), mine.end());
+        std::vector<NvtxInstance>().swap(mine);
     }
-    s.nvtx = topRows<NvtxRow>(nvtx, s.nvtxLeftOut, [](const NvtxRangeKey& key, std::vector<std::int64_t>& d) {
+    for (auto& r : ranges)
+        if (r.open) {
+            // nsys ends an open range at the last NVTX timestamp of the export: here the last NVTX event of
+            // the trace (range or mark).
+            r.time = lastNvtx - r.time;
+            ++open;
+        }
+    auto key = [](const NvtxInstance& r) { return std::tuple{domainBase(r.type), r.value, r.startEnd}; };
+    // In place (a stable sort would copy them): the order inside a group does not matter, its durations
+    // are sorted for their statistics.
+    std::sort(ranges.begin(), ranges.end(),
+              [&](const NvtxInstance& x, const NvtxInstance& y) { return key(x) < key(y); });
+    std::vector<std::size_t> firsts; // each group's first instance
+    std::vector<std::int64_t> totals;
+    std::vector<std::uint64_t> counts;
+    double grand = 0;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        if (i == 0 || key(ranges[i]) != key(ranges[i - 1])) {
+            firsts.push_back(i);
+            totals.push_back(0);
+            counts.push_back(0);
+        }
+        totals.back() += ranges[i].time;
+        ++counts.back();
+        grand += static_cast<double>(ranges[i].time);
+    }
+    std::map<std::uint32_t, std::string> domains;
+    for (auto g : listed(totals, counts, s.nvtxLeftOut)) {
+        const auto& first = ranges[firsts[g]];
+        std::vector<std::int64_t> durations;
+        for (std::size_t i = firsts[g]; i < firsts[g] + counts[g]; ++i) durations.push_back(ranges[i].time);
         NvtxRow r;
-        static_cast<KernelRow&>(r) = summaryRow(key.name, d);
-        r.domain = key.domain;
-        r.startEnd = key.startEnd;
-        return r;
-    });
-    s.cudaApi = topRows<KernelRow>(api, s.cudaApiLeftOut, summaryRow);
+        static_cast<KernelRow&>(r) = summaryRow(valueName(labels, first.type, first.value), durations);
+        r.timePercent = shareOf(totals[g], grand);
+        auto base = domainBase(first.type);
+        auto d = domains.find(base);
+        if (d == domains.end()) d = domains.emplace(base, domainName(labels, base)).first;
+        r.domain = d->second;
+        r.startEnd = first.startEnd;
+        s.nvtx.push_back(std::move(r));
+    }
+    std::vector<NvtxInstance>().swap(ranges);
+
+    // API calls, by value.
+    std::map<std::int64_t, std::vector<std::int64_t>> api;
+    for (auto& t : tasks) {
+        for (auto& [value, durations] : t.calls.api) {
+            auto& all = api[value];
+            all.insert(all.end(), durations.begin(), durations.end());
+        }
+        t.calls.api.clear();
+    }
+    totals.clear();
+    counts.clear();
+    grand = 0;
+    std::vector<std::vector<std::int64_t>*> calls;
+    std::vector<std::int64_t> values;
+    for (auto& [value, durations] : api) {
+        std::int64_t total = 0;
+        for (auto x : durations) total += x;
+        values.push_back(value);
+        calls.push_back(&durations);
+        totals.push_back(total);
+        counts.push_back(durations.size());
+        grand += static_cast<double>(total);
+    }
+    for (auto g : listed(totals, counts, s.cudaApiLeftOut)) {
+        s.cudaApi.push_back(summaryRow(valueName(labels, types::kCudaApi, values[g]), *calls[g]));
+        s.cudaApi.back().timePercent = shareOf(totals[g], grand);
+    }
 
     std::map<std::string, MemoryOperations> memory;
     for (auto& d : devices)
@@ -338,8 +343,15 @@ void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vect
         }
         if (!ops.durations.empty()) memoryTime[name] = std::move(ops.durations);
     }
-    RowsLeftOut none; // a handful of kinds
-    s.memoryTime = topRows<KernelRow>(memoryTime, none, summaryRow);
+    // A handful of kinds: every one listed.
+    grand = 0;
+    for (auto& [name, durations] : memoryTime) {
+        s.memoryTime.push_back(summaryRow(name, durations));
+        grand += static_cast<double>(s.memoryTime.back().total);
+    }
+    for (auto& r : s.memoryTime) r.timePercent = shareOf(r.total, grand);
+    std::stable_sort(s.memoryTime.begin(), s.memoryTime.end(),
+                     [](const KernelRow& x, const KernelRow& y) { return x.total > y.total; });
     std::stable_sort(s.memorySize.begin(), s.memorySize.end(),
                      [](const MemorySizeRow& x, const MemorySizeRow& y) { return x.total > y.total; });
 

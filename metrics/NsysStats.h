@@ -4,7 +4,6 @@
 // (cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum), computed from the trace's records: the NVTX range and
 // CUDA API events of the tasks' host rows and the memory operations of the devices' stream rows. Like the
 // kernel summary, over the whole trace, not the analysis window.
-#include <compare>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -21,14 +20,6 @@ struct KernelRow {
     std::int64_t total = 0, min = 0, max = 0;
     std::uint64_t instances = 0;
     double timePercent = 0, average = 0, median = 0, stddev = 0;
-};
-
-// What nsys groups NVTX ranges by: "domain:text" and the range's style.
-struct NvtxRangeKey {
-    std::string domain; // "" for the default domain
-    std::string name;
-    bool startEnd = false; // nvtxRangeStart/End (eventType 60); push/pop (59) otherwise
-    auto operator<=>(const NvtxRangeKey&) const = default;
 };
 
 struct NvtxRow : KernelRow {
@@ -61,13 +52,24 @@ struct NsysStats {
     RowsLeftOut nvtxLeftOut, cudaApiLeftOut;
 };
 
+// One NVTX range of a task, by value: values are numbered over the whole trace (alike in every shard and
+// process, and alike in the types of one domain's categories), so ranges group across tasks without their
+// names, which are looked up for the listed rows only (PyTorch names each range after its op_id: a name per
+// range would cost far more than these 24 bytes).
+struct NvtxInstance {
+    std::uint32_t type = 0;           // domain base + category
+    bool startEnd = false;            // nvtxRangeStart/End (eventType 60); push/pop (59) otherwise
+    bool open = false;                // the trace never ends it: `time` is its begin
+    std::int64_t value = 0, time = 0; // the name's value; the duration
+};
+
 // Of one task's host rows, for the NVTX and API summaries.
 struct HostCallsPartial {
-    std::map<NvtxRangeKey, std::vector<std::int64_t>> nvtx;     // closed ranges: durations
-    std::map<NvtxRangeKey, std::vector<std::int64_t>> nvtxOpen; // ranges the trace never ends: begins
-    std::int64_t lastNvtxEvent = -1;                            // latest NVTX event (marks too), -1 none
-    std::uint64_t startEndNested = 0; // start/end ranges begun inside another range of their type
-    std::map<std::string, std::vector<std::int64_t>> api; // API name -> durations
+    std::vector<NvtxInstance> nvtx;
+    std::int64_t lastNvtxEvent = -1; // latest NVTX event (marks too), -1 none
+    std::uint64_t startEndNested =
+        0; // ranges begun inside another range of their type, one of them start/end
+    std::map<std::int64_t, std::vector<std::int64_t>> api; // value of 63000000 -> durations
 };
 
 // Of one device's stream rows: per operation ("[CUDA memcpy Host-to-Device]", "[CUDA memset]", ...) the
