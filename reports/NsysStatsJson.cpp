@@ -8,18 +8,6 @@ using nlohmann::json;
 
 namespace {
 
-json durationRow(const metrics::KernelRow& r) {
-    return {{"name", r.name},
-            {"time_percent", finiteOrNull(r.timePercent)},
-            {"total_ns", r.total},
-            {"instances", r.instances},
-            {"avg_ns", finiteOrNull(r.average)},
-            {"med_ns", finiteOrNull(r.median)},
-            {"min_ns", r.min},
-            {"max_ns", r.max},
-            {"stddev_ns", finiteOrNull(r.stddev)}};
-}
-
 json leftOut(const metrics::RowsLeftOut& l) {
     return {{"rows", l.rows}, {"instances", l.instances}, {"total_ns", l.total}};
 }
@@ -33,13 +21,13 @@ json nsysStatsJson(const metrics::Analysis& a) {
              {"gpu_mem_time_sum", json::array()},
              {"gpu_mem_size_sum", json::array()}};
     for (const auto& r : s.nvtx) {
-        auto row = durationRow(r);
+        auto row = kernelRowJson(r);
         row["domain"] = r.domain;
         row["style"] = r.startEnd ? "StartEnd" : "PushPop";
         out["nvtx_sum"].push_back(std::move(row));
     }
-    for (const auto& r : s.cudaApi) out["cuda_api_sum"].push_back(durationRow(r));
-    for (const auto& r : s.memoryTime) out["gpu_mem_time_sum"].push_back(durationRow(r));
+    for (const auto& r : s.cudaApi) out["cuda_api_sum"].push_back(kernelRowJson(r));
+    for (const auto& r : s.memoryTime) out["gpu_mem_time_sum"].push_back(kernelRowJson(r));
     for (const auto& r : s.memorySize)
         out["gpu_mem_size_sum"].push_back(
             {{"name", r.name},

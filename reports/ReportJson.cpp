@@ -39,6 +39,18 @@ json meanLevel(const metrics::TimeByLevel& t) {
 
 } // namespace
 
+json kernelRowJson(const metrics::KernelRow& r) {
+    return {{"name", r.name},
+            {"time_percent", finiteOrNull(r.timePercent)},
+            {"total_ns", r.total},
+            {"instances", r.instances},
+            {"avg_ns", finiteOrNull(r.average)},
+            {"med_ns", finiteOrNull(r.median)},
+            {"min_ns", r.min},
+            {"max_ns", r.max},
+            {"stddev_ns", finiteOrNull(r.stddev)}};
+}
+
 json efficiencyJson(const metrics::Efficiency& e, const metrics::Analysis& a) {
     json out;
     auto value = [&](double v) { return e.computable ? finiteOrNull(v) : json(nullptr); };
@@ -74,16 +86,7 @@ json gapBins(const metrics::GapSummary& g) {
 
 json kernelRows(const std::vector<metrics::KernelRow>& rows) {
     json out = json::array();
-    for (const auto& r : rows)
-        out.push_back({{"name", r.name},
-                       {"time_percent", finiteOrNull(r.timePercent)},
-                       {"total_ns", r.total},
-                       {"instances", r.instances},
-                       {"avg_ns", finiteOrNull(r.average)},
-                       {"med_ns", finiteOrNull(r.median)},
-                       {"min_ns", r.min},
-                       {"max_ns", r.max},
-                       {"stddev_ns", finiteOrNull(r.stddev)}});
+    for (const auto& r : rows) out.push_back(kernelRowJson(r));
     return out;
 }
 

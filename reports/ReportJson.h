@@ -25,6 +25,9 @@ nlohmann::json reportJson(const metrics::Analysis& analysis, const ReportContext
 // A fraction that is not a finite number becomes null: report.json never holds NaN.
 nlohmann::json finiteOrNull(double value);
 
+// A row of the kernel summary's form (name, time_percent, total_ns, instances, avg/med/min/max/stddev_ns).
+nlohmann::json kernelRowJson(const metrics::KernelRow& row);
+
 // The efficiency object of report.json (factors, sums, devices) of one convention.
 nlohmann::json efficiencyJson(const metrics::Efficiency& e, const metrics::Analysis& a);
 
