@@ -11,11 +11,6 @@ namespace gpueff::metrics {
 
 namespace {
 
-struct Instances {
-    std::string name;
-    std::vector<std::int64_t> durations;
-};
-
 std::vector<KernelRow> summarise(std::map<std::string, std::vector<std::int64_t>> byName) {
     std::vector<KernelRow> rows;
     double grand = 0;

@@ -20,14 +20,8 @@ namespace {
 using Value = std::optional<double>;
 constexpr std::size_t kPlottedPhases = 12;
 
-const json& field(const json& j, std::string_view key) {
-    static const json none;
-    const json* v = member(j, key);
-    return v ? *v : none;
-}
-
 Value parallel(const json& level) {
-    return number(field(field(level, "efficiency"), "nccl_as_communication"), "parallel_efficiency");
+    return number(sub(sub(level, "efficiency"), "nccl_as_communication"), "parallel_efficiency");
 }
 
 json orNull(Value v) {
@@ -50,12 +44,6 @@ const json* byName(const json& report, const char* key, const std::string& name)
     for (const auto& e : array(report, key))
         if (text(e, "name") == name) return &e;
     return nullptr;
-}
-
-std::vector<std::string> header(const char* first, const std::vector<std::string>& labels) {
-    std::vector<std::string> h{first};
-    for (const auto& l : labels) h.push_back(escapeMarkdown(l));
-    return h;
 }
 
 // The phases with the longest mean time in any run (a bar chart of 30 groups is unreadable), in the table's
@@ -103,18 +91,18 @@ void compareLevels(const std::vector<json>& reports, const std::vector<std::stri
     const std::string align(labels.size() + 1, 'r');
     md += "## Iterations and phases\n\nParallel efficiency with NCCL as communication; focus = first to last "
           "steady iteration.\n\n";
-    MarkdownTable runs(header("", labels), "l" + align);
+    MarkdownTable runs(compare::runHeader("", labels), "l" + align);
     std::vector<std::string> source{"Iterations found"}, steady{"Steady"}, mean{"Mean steady iteration"},
         focusPe{"Focus parallel efficiency"};
     json jruns = json::array();
     for (std::size_t i = 0; i < reports.size(); ++i) {
         const auto& r = reports[i];
-        const json& det = field(r, "iteration_detection");
+        const json& det = sub(r, "iteration_detection");
         double sum = 0, n = 0;
         for (const auto& it : array(r, "iterations"))
             if (text(it, "status") == "steady") sum += number(it, "duration_ns").value_or(0), ++n;
         Value meanNs = n > 0 ? Value(sum / n) : std::nullopt;
-        Value pe = parallel(field(r, "focus"));
+        Value pe = parallel(sub(r, "focus"));
         source.push_back(formatCount(static_cast<double>(array(r, "iterations").size())) + " (" +
                          text(det, "source", "none") + ")");
         steady.push_back(formatCount(number(det, "steady")));
@@ -133,7 +121,7 @@ void compareLevels(const std::vector<json>& reports, const std::vector<std::stri
 
     auto phases = namesIn(reports, "phases", 30);
     if (!phases.empty()) {
-        MarkdownTable t(header("Phase: mean time / PE", labels), "l" + align);
+        MarkdownTable t(compare::runHeader("Phase: mean time / PE", labels), "l" + align);
         for (const auto& name : phases) {
             std::vector<std::string> row{escapeMarkdown(shortenKernelName(name, 40))};
             json jp = {{"name", name}, {"runs", json::array()}};
@@ -153,15 +141,15 @@ void compareLevels(const std::vector<json>& reports, const std::vector<std::stri
     }
 
     auto kernels = namesIn(reports, "kernel_overlap", 20);
-    MarkdownTable t(header("Kernel: median alone / overlapped (slowdown)", labels), "l" + align);
+    MarkdownTable t(compare::runHeader("Kernel: median alone / overlapped (slowdown)", labels), "l" + align);
     for (const auto& name : kernels) {
         std::vector<std::string> row{escapeMarkdown(shortenKernelName(name, 50))};
         json jk = {{"name", name}, {"runs", json::array()}};
         bool split = false;
         for (const auto& r : reports) {
             const json* k = byName(r, "kernel_overlap", name);
-            Value alone = k ? number(field(*k, "alone"), "med_ns") : std::nullopt;
-            Value during = k ? number(field(*k, "overlapped"), "med_ns") : std::nullopt;
+            Value alone = k ? number(sub(*k, "alone"), "med_ns") : std::nullopt;
+            Value during = k ? number(sub(*k, "overlapped"), "med_ns") : std::nullopt;
             Value slowdown = k ? number(*k, "slowdown") : std::nullopt;
             split = split || slowdown;
             row.push_back(k ? formatDuration(alone) + " / " + formatDuration(during) +

@@ -1,6 +1,8 @@
 #pragma once
 // What the parts of `gpueff compare` share (Compare.cpp, CompareTables.cpp, CompareScaling.cpp,
 // CompareLevels.cpp, SvgCompare.cpp): the two NCCL conventions, the scaling factors, the plots they write.
+#include "reports/SvgFrame.h"
+
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -26,13 +28,13 @@ struct ScalingFactor {
     const char* key;
     const char* label;
     bool fraction;
-    const char* colour; // Okabe-Ito; the four device factors as in SvgLevels.cpp's chart
+    const char* colour; // Okabe-Ito; the four device factors in svg::kFactorColours
 };
 inline constexpr ScalingFactor kScalingFactors[] = {
-    {"parallel_efficiency", "Parallel efficiency", true, "#000000"},
-    {"load_balance", "Load balance", true, "#0072B2"},
-    {"communication_efficiency", "Communication efficiency", true, "#E69F00"},
-    {"orchestration_efficiency", "Orchestration efficiency", true, "#009E73"},
+    {"parallel_efficiency", "Parallel efficiency", true, svg::kFactorColours[0]},
+    {"load_balance", "Load balance", true, svg::kFactorColours[1]},
+    {"communication_efficiency", "Communication efficiency", true, svg::kFactorColours[2]},
+    {"orchestration_efficiency", "Orchestration efficiency", true, svg::kFactorColours[3]},
     {"computational_scalability", "Computational scalability", false, "#CC79A7"},
     {"global_efficiency", "Global efficiency", false, "#D55E00"}};
 inline constexpr std::size_t kScalingFactorCount = std::size(kScalingFactors);
@@ -45,6 +47,9 @@ struct ScalingRun {
     double devices = 0;
     Value values[kConventionCount][kScalingFactorCount];
 };
+
+// A table header: `first`, then one column per run label (escaped for Markdown; CompareTables.cpp).
+std::vector<std::string> runHeader(const char* first, const std::vector<std::string>& labels);
 
 // The SVG files of a comparison: relative path under the output directory and content.
 using Files = std::vector<std::pair<std::string, std::string>>;

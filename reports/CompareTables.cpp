@@ -29,18 +29,6 @@ json integerOrNull(Value v) {
     return *v;
 }
 
-const json& field(const json& j, std::string_view key) {
-    static const json none;
-    const json* v = member(j, key);
-    return v ? *v : none;
-}
-
-std::vector<std::string> header(const char* first, const std::vector<std::string>& labels) {
-    std::vector<std::string> h{first};
-    for (const auto& l : labels) h.push_back(escapeMarkdown(l));
-    return h;
-}
-
 // ---- kernel deltas ----
 
 struct KernelFigures {
@@ -52,7 +40,7 @@ struct KernelFigures {
 // its average then recomputed from the sums.
 std::map<std::string, KernelFigures> kernelsOf(const json& report) {
     std::map<std::string, KernelFigures> out;
-    for (const auto& row : array(field(report, "kernel_summary"), "overall")) {
+    for (const auto& row : array(sub(report, "kernel_summary"), "overall")) {
         auto total = number(row, "total_ns"), instances = number(row, "instances");
         if (!total || !instances) continue;
         auto [it, fresh] = out.try_emplace(text(row, "name"));
@@ -152,7 +140,7 @@ constexpr const char* kGapKeys[] = {"count",        "total_ns",          "host_w
 void gaps(const std::vector<json>& reports, const std::vector<std::string>& labels, std::string& md,
           json& out) {
     out["gaps"] = json::array();
-    MarkdownTable t(header("Summed over devices", labels), "l" + std::string(labels.size(), 'r'));
+    MarkdownTable t(runHeader("Summed over devices", labels), "l" + std::string(labels.size(), 'r'));
     std::vector<std::vector<std::string>> rows(std::size(kGapKeys) + 2);
     const char* titles[] = {"Gaps",
                             "Idle in gaps",
@@ -206,7 +194,7 @@ void host(const std::vector<json>& reports, const std::vector<std::string>& labe
             {"MPI parallel efficiency"}, {"&emsp;MPI load balance"}, {"&emsp;MPI communication efficiency"}};
     const char* mpiKeys[] = {"parallel_efficiency", "load_balance", "communication_efficiency"};
     for (std::size_t i = 0; i < reports.size(); ++i) {
-        const json& h = field(reports[i], "host");
+        const json& h = sub(reports[i], "host");
         json offload = json::array();
         double sum = 0, n = 0;
         Value lowest;
@@ -236,7 +224,7 @@ void host(const std::vector<json>& reports, const std::vector<std::string>& labe
         }
         out["host"].push_back(std::move(jh));
     }
-    MarkdownTable t(header("", labels), "l" + std::string(labels.size(), 'r'));
+    MarkdownTable t(runHeader("", labels), "l" + std::string(labels.size(), 'r'));
     t.row(meanRow);
     t.row(minRow);
     if (tasks.size() <= kHostTaskRows)
@@ -261,6 +249,12 @@ void compareTables(const std::vector<json>& reports, const std::vector<std::stri
     kernelDeltas(reports, labels, md, out);
     gaps(reports, labels, md, out);
     host(reports, labels, md, out);
+}
+
+std::vector<std::string> runHeader(const char* first, const std::vector<std::string>& labels) {
+    std::vector<std::string> h{first};
+    for (const auto& l : labels) h.push_back(escapeMarkdown(l));
+    return h;
 }
 
 } // namespace gpueff::reports::compare

@@ -27,8 +27,7 @@ std::string percent(double fraction) {
 }
 
 std::string label(const metrics::Analysis& a, std::size_t device) {
-    const auto& d = a.activity.devices[device];
-    return "rank " + std::to_string(d.task) + " / GPU " + std::to_string(d.gpu);
+    return deviceLabel(a.activity.devices[device]);
 }
 
 struct Loss {

@@ -43,6 +43,13 @@ inline std::string text(const json& j, std::string_view key, const std::string& 
     return fallback;
 }
 
+// The member `key` of `j`, or null: callers can always read on (number(), text(), array() of null say none).
+inline const json& sub(const json& j, std::string_view key) {
+    static const json none;
+    const json* v = member(j, key);
+    return v ? *v : none;
+}
+
 // The array `key` of `j`, or an empty array: callers can always iterate.
 inline const json& array(const json& j, std::string_view key) {
     static const json empty = json::array();

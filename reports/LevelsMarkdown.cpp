@@ -19,14 +19,8 @@ namespace {
 
 constexpr std::size_t kFoldRows = 12; // longer tables go in a folded section
 
-const json& field(const json& j, std::string_view key) {
-    static const json none;
-    const json* v = member(j, key);
-    return v ? *v : none;
-}
-
 const json& commEfficiency(const json& level) {
-    return field(field(level, "efficiency"), "nccl_as_communication");
+    return sub(sub(level, "efficiency"), "nccl_as_communication");
 }
 
 std::string percentOrNa(std::optional<double> v) {
@@ -43,7 +37,7 @@ std::string folded(const std::string& summary, const std::string& table, std::si
 }
 
 void detection(std::string& md, const json& report) {
-    const json& det = field(report, "iteration_detection");
+    const json& det = sub(report, "iteration_detection");
     const json& its = array(report, "iterations");
     std::string source = text(det, "source", "none");
     std::map<std::string, std::size_t> status;
@@ -78,12 +72,12 @@ void detection(std::string& md, const json& report) {
 }
 
 void focus(std::string& md, const json& report) {
-    const json& f = field(report, "focus");
+    const json& f = sub(report, "focus");
     if (!f.is_object()) return;
     md += "### Focus of analysis: iterations " + formatCount(number(f, "first")) + " to " +
           formatCount(number(f, "last")) + ", the first to the last steady one (" +
           formatDuration(number(f, "duration_ns")) + ")\n\n";
-    const json& whole = field(field(report, "efficiency"), "nccl_as_communication");
+    const json& whole = sub(sub(report, "efficiency"), "nccl_as_communication");
     MarkdownTable t({"Factor (NCCL as communication)", "Whole window", "Focus"}, "lrr");
     for (const auto& k : kEfficiencyFactors)
         t.row({k.label, formatEfficiency(number(whole, k.key)),
@@ -93,7 +87,7 @@ void focus(std::string& md, const json& report) {
 }
 
 std::string stragglerCell(const json& it) {
-    const json& s = field(it, "straggler");
+    const json& s = sub(it, "straggler");
     if (!s.is_object()) return "n/a";
     return escapeMarkdown(text(s, "device")) + " +" + formatDuration(number(s, "lag_ns"));
 }
@@ -102,7 +96,7 @@ void iterationTable(std::string& md, const json& report, RenderedReport& out) {
     const json& its = array(report, "iterations");
     if (its.empty()) return;
     bool stragglers = false;
-    for (const auto& it : its) stragglers = stragglers || field(it, "straggler").is_object();
+    for (const auto& it : its) stragglers = stragglers || sub(it, "straggler").is_object();
     std::vector<std::string> head = {"#", "Duration", "PE", "LB", "CommE", "OrchE", "Overlap"};
     if (stragglers) head.push_back("Last device (lag)");
     MarkdownTable t(head, "rrrrrrrl");
@@ -132,7 +126,7 @@ void iterationTable(std::string& md, const json& report, RenderedReport& out) {
     // Which device the steady iterations waited for.
     std::map<std::string, std::pair<std::size_t, double>> last; // device -> (iterations, lag summed)
     for (const auto& it : its)
-        if (const json& s = field(it, "straggler"); s.is_object() && text(it, "status") == "steady") {
+        if (const json& s = sub(it, "straggler"); s.is_object() && text(it, "status") == "steady") {
             auto& l = last[text(s, "device")];
             ++l.first;
             l.second += number(s, "lag_ns").value_or(0);
@@ -169,7 +163,7 @@ void phases(std::string& md, const json& report) {
 }
 
 void collectives(std::string& md, const json& report) {
-    const json& c = field(report, "collectives");
+    const json& c = sub(report, "collectives");
     auto matched = number(c, "matched").value_or(0);
     if (matched <= 0) return;
     md += "### Stragglers at collectives\n\nThe k-th instance of an NCCL kernel on each device is one "
@@ -203,16 +197,16 @@ std::string groupCell(const json& g) {
 void kernelOverlap(std::string& md, const json& report) {
     const json& list = array(report, "kernel_overlap");
     bool split = false;
-    for (const auto& k : list) split = split || field(k, "slowdown").is_number();
+    for (const auto& k : list) split = split || sub(k, "slowdown").is_number();
     if (!split) return; // no kernel ran both during and outside communication: nothing to compare
     md += "### Are all kernels born equal? Overlapped with communication or not\n\nInstances (median "
           "duration) of the top compute kernels, split by whether they ran while communication ran on the "
           "same device; slowdown = median overlapped / median alone.\n\n";
     MarkdownTable t({"Kernel", "Alone", "Overlapped", "Slowdown"}, "lrrr");
     for (const auto& k : list) {
-        if (!field(k, "slowdown").is_number()) continue;
-        t.row({escapeMarkdown(shortenKernelName(text(k, "name"), 50)), groupCell(field(k, "alone")),
-               groupCell(field(k, "overlapped")), formatFixed(number(k, "slowdown"), "%.2fx")});
+        if (!sub(k, "slowdown").is_number()) continue;
+        t.row({escapeMarkdown(shortenKernelName(text(k, "name"), 50)), groupCell(sub(k, "alone")),
+               groupCell(sub(k, "overlapped")), formatFixed(number(k, "slowdown"), "%.2fx")});
     }
     md += t.str() + "\n";
 }

@@ -39,6 +39,10 @@ json meanLevel(const metrics::TimeByLevel& t) {
 
 } // namespace
 
+std::string deviceLabel(const metrics::Device& d) {
+    return "rank " + std::to_string(d.task) + " / GPU " + std::to_string(d.gpu);
+}
+
 json kernelRowJson(const metrics::KernelRow& r) {
     return {{"name", r.name},
             {"time_percent", finiteOrNull(r.timePercent)},
@@ -198,25 +202,24 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
         const auto& e = a.ncclAsCommunication.devices[i];
         const auto& t = a.times[i];
         const auto& task = a.activity.tasks[d.task];
-        r["devices"].push_back(
-            {{"id", d.id},
-             {"label", "rank " + std::to_string(d.task) + " / GPU " + std::to_string(d.gpu)},
-             {"host", d.host},
-             {"pid", task.pid >= 0 ? json(task.pid) : json(nullptr)},
-             {"memory_by_kind_ns", t.memoryByKind},
-             {"kernels_with_launch", t.launchedKernels},
-             {"task", d.task + 1},
-             {"gpu", d.gpu},
-             {"name", d.name},
-             {"rows", d.rows.size()},
-             {"useful_ns", e.useful},
-             {"communication_ns", e.communication},
-             {"idle_ns", e.idle},
-             {"compute_ns", t.compute},
-             {"nccl_ns", t.nccl},
-             {"memory_ns", t.memory},
-             {"kernels", t.kernels},
-             {"memory_operations", t.memoryOperations}});
+        r["devices"].push_back({{"id", d.id},
+                                {"label", deviceLabel(d)},
+                                {"host", d.host},
+                                {"pid", task.pid >= 0 ? json(task.pid) : json(nullptr)},
+                                {"memory_by_kind_ns", t.memoryByKind},
+                                {"kernels_with_launch", t.launchedKernels},
+                                {"task", d.task + 1},
+                                {"gpu", d.gpu},
+                                {"name", d.name},
+                                {"rows", d.rows.size()},
+                                {"useful_ns", e.useful},
+                                {"communication_ns", e.communication},
+                                {"idle_ns", e.idle},
+                                {"compute_ns", t.compute},
+                                {"nccl_ns", t.nccl},
+                                {"memory_ns", t.memory},
+                                {"kernels", t.kernels},
+                                {"memory_operations", t.memoryOperations}});
     }
     r["efficiency"] = {{"nccl_as_communication", efficiencyJson(a.ncclAsCommunication, a)},
                        {"nccl_as_useful", efficiencyJson(a.ncclAsUseful, a)}};

@@ -22,15 +22,6 @@ namespace {
 constexpr const char* kSchema = "gpueff-report/1";
 constexpr std::size_t kTopKernels = 15, kMaxDetailRows = 50;
 
-const json& nullJson() {
-    static const json n;
-    return n;
-}
-const json& sub(const json& j, std::string_view key) {
-    const json* v = member(j, key);
-    return v ? *v : nullJson();
-}
-
 std::string na(const std::string& s) {
     return s.empty() ? "n/a" : s;
 }

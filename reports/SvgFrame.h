@@ -12,6 +12,9 @@ namespace gpueff::reports::svg {
 inline constexpr const char* kRunColours[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
                                               "#56B4E9", "#D55E00", "#F0E442", "#000000"};
 inline constexpr std::size_t kRunColourCount = std::size(kRunColours);
+// The device model's factors (parallel efficiency, load balance, communication, orchestration), alike in the
+// report's iteration chart and the comparison's scaling chart.
+inline constexpr const char* kFactorColours[] = {"#000000", "#0072B2", "#E69F00", "#009E73"};
 
 // "%.1f": coordinates to a tenth of a pixel.
 std::string coordinate(double v);

@@ -1,6 +1,7 @@
 #include "reports/SvgPlot.h"
 
 #include "reports/JsonAccess.h"
+#include "reports/SvgFrame.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,9 +17,8 @@ namespace {
 
 // Okabe-Ito, the palette every plot of the reports uses: distinguishable with the common colour-vision
 // deficiencies and in grey print.
-const char* const kPalette[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
-                                "#56B4E9", "#D55E00", "#F0E442", "#000000"};
-constexpr std::size_t kPaletteSize = sizeof kPalette / sizeof kPalette[0];
+const auto& kPalette = kRunColours;
+constexpr std::size_t kPaletteSize = kRunColourCount;
 
 // Beyond this many devices per-device bars are unreadable; charts show the mean, minimum and maximum instead.
 constexpr std::size_t kMaxSeries = 8;
