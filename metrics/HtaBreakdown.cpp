@@ -63,9 +63,12 @@ void htaOf(const ShardReader& shard, const Device& d, const DeviceUnions& u, Dev
         });
         for (std::size_t k = 1; k < ops.size(); ++k) {
             std::int64_t previousEnd = ops[k - 1].end, gap = ops[k].begin - previousEnd;
-            if (ops[k].launch >= 0 && ops[k].launch > previousEnd) h.hostWait += gap;
-            else if (gap < HtaBreakdown::kConsecutiveKernelDelayNs) h.kernelWait += gap;
-            else h.other += gap;
+            if (ops[k].launch >= 0 && ops[k].launch > previousEnd)
+                h.hostWait += gap;
+            else if (gap < HtaBreakdown::kConsecutiveKernelDelayNs)
+                h.kernelWait += gap;
+            else
+                h.other += gap;
         }
     }
 }

@@ -99,10 +99,11 @@ json htaJson(const metrics::Analysis& a) {
              {"idle_ns", h.idle},
              {"compute_ns", h.compute},
              {"non_compute_ns", h.nonCompute},
-             {"comm_comp_overlap",
-              h.ncclTime > 0 ? json(static_cast<double>(h.computeDuringNccl) / static_cast<double>(h.ncclTime))
-                             : json()},
-             {"idle_by_cause", {{"host_wait_ns", h.hostWait}, {"kernel_wait_ns", h.kernelWait}, {"other_ns", h.other}}}});
+             {"comm_comp_overlap", h.ncclTime > 0 ? json(static_cast<double>(h.computeDuringNccl) /
+                                                         static_cast<double>(h.ncclTime))
+                                                  : json()},
+             {"idle_by_cause",
+              {{"host_wait_ns", h.hostWait}, {"kernel_wait_ns", h.kernelWait}, {"other_ns", h.other}}}});
     }
     return {{"consecutive_kernel_delay_ns", metrics::HtaBreakdown::kConsecutiveKernelDelayNs},
             {"devices", devices}};

@@ -72,7 +72,8 @@ public:
     bool boolean(bool) override { return true; }
     bool number_integer(number_integer_t v) override { return integer(v, false); }
     bool number_unsigned(number_unsigned_t v) override {
-        if (v > static_cast<number_unsigned_t>(std::numeric_limits<std::int64_t>::max())) return integer(0, true);
+        if (v > static_cast<number_unsigned_t>(std::numeric_limits<std::int64_t>::max()))
+            return integer(0, true);
         return integer(static_cast<std::int64_t>(v), false);
     }
     bool number_float(number_float_t v, const string_t& text) override {
@@ -90,7 +91,8 @@ public:
         key_ = k;
         return true;
     }
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& e) override {
         std::string what = e.what();
         // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line 1, column 9: "
         if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
@@ -118,8 +120,10 @@ private:
 
 bool Handler::time(std::optional<std::int64_t> ns) {
     Field& f = key_ == "ts" ? event_.ts : event_.dur;
-    if (ns) f.set(*ns);
-    else event_.badNumber = key_;
+    if (ns)
+        f.set(*ns);
+    else
+        event_.badNumber = key_;
     return true;
 }
 
@@ -133,8 +137,10 @@ bool Handler::integer(std::int64_t v, bool tooLarge) {
             return time(v * 1000);
         }
         if (tooLarge) return true;
-        if (key_ == "pid") event_.pid.set(v);
-        else if (key_ == "tid") event_.tid.set(v);
+        if (key_ == "pid")
+            event_.pid.set(v);
+        else if (key_ == "tid")
+            event_.tid.set(v);
         return true;
     case Scope::Args: {
         if (tooLarge) return true;
@@ -158,12 +164,16 @@ bool Handler::integer(std::int64_t v, bool tooLarge) {
         ++arrayIndex_;
         return true;
     case Scope::Root:
-        if (key_ == "baseTimeNanoseconds" && !tooLarge) metadata.baseTimeNs = v;
-        else if (key_ == "schemaVersion") metadata.schemaVersion = std::to_string(v);
+        if (key_ == "baseTimeNanoseconds" && !tooLarge)
+            metadata.baseTimeNs = v;
+        else if (key_ == "schemaVersion")
+            metadata.schemaVersion = std::to_string(v);
         return true;
     case Scope::Distributed:
-        if (key_ == "rank" && !tooLarge) metadata.rank = v;
-        else if (key_ == "world_size" && !tooLarge) metadata.worldSize = v;
+        if (key_ == "rank" && !tooLarge)
+            metadata.rank = v;
+        else if (key_ == "world_size" && !tooLarge)
+            metadata.worldSize = v;
         return true;
     case Scope::Device:
         if (key_ == "id") deviceId_ = v;
@@ -176,22 +186,34 @@ bool Handler::integer(std::int64_t v, bool tooLarge) {
 bool Handler::string(string_t& s) {
     switch (top()) {
     case Scope::Event:
-        if (key_ == "ph") event_.ph = s.empty() ? '?' : s[0];
-        else if (key_ == "cat") event_.cat = s;
-        else if (key_ == "name") event_.name = s;
-        else if (key_ == "ts" || key_ == "dur") event_.badNumber = key_;
+        if (key_ == "ph")
+            event_.ph = s.empty() ? '?' : s[0];
+        else if (key_ == "cat")
+            event_.cat = s;
+        else if (key_ == "name")
+            event_.name = s;
+        else if (key_ == "ts" || key_ == "dur")
+            event_.badNumber = key_;
         return true;
     case Scope::Args:
-        if (key_ == "cuda_sync_kind") event_.syncKind = s;
-        else if (key_ == "Collective name") event_.collective = s;
-        else if (key_ == "dtype") event_.dtype = s;
-        else if (key_ == "Process Group Name") event_.groupName = s;
-        else if (key_ == "Process Group Ranks") event_.groupRanks = s;
-        else if (key_ == "name" || key_ == "labels") event_.metadataName = s; // of 'M' events
+        if (key_ == "cuda_sync_kind")
+            event_.syncKind = s;
+        else if (key_ == "Collective name")
+            event_.collective = s;
+        else if (key_ == "dtype")
+            event_.dtype = s;
+        else if (key_ == "Process Group Name")
+            event_.groupName = s;
+        else if (key_ == "Process Group Ranks")
+            event_.groupRanks = s;
+        else if (key_ == "name" || key_ == "labels")
+            event_.metadataName = s; // of 'M' events
         return true;
     case Scope::Root:
-        if (key_ == "host_name") metadata.hostName = s;
-        else if (key_ == "schemaVersion") metadata.schemaVersion = s;
+        if (key_ == "host_name")
+            metadata.hostName = s;
+        else if (key_ == "schemaVersion")
+            metadata.schemaVersion = s;
         return true;
     case Scope::Device:
         if (key_ == "name") deviceName_ = s;
@@ -231,8 +253,10 @@ bool Handler::end_object() {
     if (stack_.empty()) return true; // the root object
     Scope s = top();
     stack_.pop_back();
-    if (s == Scope::Event) onEvent_(event_);
-    else if (s == Scope::Device && deviceId_ >= 0) metadata.deviceNames[deviceId_] = deviceName_;
+    if (s == Scope::Event)
+        onEvent_(event_);
+    else if (s == Scope::Device && deviceId_ >= 0)
+        metadata.deviceNames[deviceId_] = deviceName_;
     return true;
 }
 
@@ -322,7 +346,8 @@ std::optional<std::int64_t> microsecondsTextToNs(const std::string& text) {
     if (scale < 0) {
         auto keep = static_cast<std::ptrdiff_t>(digits.size()) + scale;
         if (keep < 0) return 0;
-        roundUp = static_cast<std::size_t>(keep) < digits.size() && digits[static_cast<std::size_t>(keep)] >= '5';
+        roundUp =
+            static_cast<std::size_t>(keep) < digits.size() && digits[static_cast<std::size_t>(keep)] >= '5';
         digits.resize(static_cast<std::size_t>(keep));
         scale = 0;
     }
@@ -331,7 +356,8 @@ std::optional<std::int64_t> microsecondsTextToNs(const std::string& text) {
     unsigned long long value = 0;
     for (char c : digits) value = value * 10 + static_cast<unsigned long long>(c - '0');
     value += roundUp;
-    if (value > static_cast<unsigned long long>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+    if (value > static_cast<unsigned long long>(std::numeric_limits<std::int64_t>::max()))
+        return std::nullopt;
     auto v = static_cast<std::int64_t>(value);
     return negative ? -v : v;
 }
@@ -348,6 +374,19 @@ bool looksLikeChromeTrace(const std::filesystem::path& path) {
         return c == '{' || c == '[';
     }
     return false;
+}
+
+bool isChromeTraceFile(const std::filesystem::path& path) {
+    std::string name = path.filename().string();
+    if (name.ends_with(".json.gz")) return true;
+    if (!name.ends_with(".json")) return false;
+    gzFile f = gzopen(path.c_str(), "rb");
+    if (!f) return false;
+    std::string head(1 << 20, '\0');
+    int n = gzread(f, head.data(), static_cast<unsigned>(head.size()));
+    gzclose(f);
+    head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    return head.find("\"traceEvents\"") != std::string::npos;
 }
 
 TraceMetadata readChromeTrace(const std::filesystem::path& path,

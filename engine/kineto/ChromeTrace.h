@@ -22,21 +22,22 @@ struct Field {
 
 // One element of `traceEvents`. Times are nanoseconds, converted from Kineto's decimal microseconds exactly.
 struct ChromeEvent {
-    char ph = 0;      // 'X' complete, 'M' metadata, 's'/'f' flow, 'i' instant, ...
-    std::string cat;  // kernel, gpu_memcpy, gpu_memset, cuda_runtime, cuda_driver, cpu_op, user_annotation, ...
+    char ph = 0; // 'X' complete, 'M' metadata, 's'/'f' flow, 'i' instant, ...
+    std::string
+        cat; // kernel, gpu_memcpy, gpu_memset, cuda_runtime, cuda_driver, cpu_op, user_annotation, ...
     std::string name; // the event's name (for 'M': process_name, thread_name, ...)
     Field pid, tid;   // absent when the JSON holds a string ("Spans", "Traces")
     Field ts, dur;    // ns
     // args
     Field device, stream, correlation, bytes, registers, sharedMemory, groupSize, inElements, outElements;
     std::array<std::int64_t, 3> grid{}, block{};
-    std::string syncKind;       // cuda_sync: "Stream Sync", "Context Sync", ...
-    std::string collective;     // NCCL kernels: "Collective name"
-    std::string dtype;          // NCCL kernels: element type ("Float", "Long", ...)
-    std::string groupName;      // "Process Group Name"
-    std::string groupRanks;     // "Process Group Ranks", as written ("[0, 1]")
-    std::string metadataName;   // 'M' events: args.name (process or thread name) or args.labels
-    std::string badNumber;      // a field whose number could not be read (named in the skip reason)
+    std::string syncKind;     // cuda_sync: "Stream Sync", "Context Sync", ...
+    std::string collective;   // NCCL kernels: "Collective name"
+    std::string dtype;        // NCCL kernels: element type ("Float", "Long", ...)
+    std::string groupName;    // "Process Group Name"
+    std::string groupRanks;   // "Process Group Ranks", as written ("[0, 1]")
+    std::string metadataName; // 'M' events: args.name (process or thread name) or args.labels
+    std::string badNumber;    // a field whose number could not be read (named in the skip reason)
     void clear();
 };
 
@@ -60,6 +61,10 @@ TraceMetadata readChromeTrace(const std::filesystem::path& path,
 
 // True when the file starts like a Kineto/Chrome trace: gzip magic, or '{' or '[' after white space.
 bool looksLikeChromeTrace(const std::filesystem::path& path);
+
+// True when the file is a Chrome trace by name (.json.gz) or content (a "traceEvents" key within its first
+// MiB): tells a Kineto trace from a report.json where both end in .json (gpueff compare).
+bool isChromeTraceFile(const std::filesystem::path& path);
 
 // Kineto's decimal microseconds ("4458676522690.655", "1695835542514261", "1.5e3") as nanoseconds, rounded
 // half away from zero; nullopt when the text is no number or the result leaves int64. Exact for every

@@ -23,8 +23,10 @@ public:
         return *this;
     }
     Insert& operator()(const Field& f) {
-        if (f.present) sqlite3_bind_int64(stmt_, ++n_, f.value);
-        else sqlite3_bind_null(stmt_, ++n_);
+        if (f.present)
+            sqlite3_bind_int64(stmt_, ++n_, f.value);
+        else
+            sqlite3_bind_null(stmt_, ++n_);
         return *this;
     }
     Insert& operator()(const std::string& s) {
@@ -52,12 +54,26 @@ constexpr std::int64_t kIdLimit = 1 << 24;
 
 // Bytes per element of the dtypes PyTorch writes in "dtype" of collectives (c10::ScalarType names).
 std::int64_t elementBytes(const std::string& dtype) {
-    static const std::map<std::string, std::int64_t> sizes = {
-        {"Float", 4},         {"Double", 8},        {"Half", 2},          {"BFloat16", 2},
-        {"Long", 8},          {"Int", 4},           {"Short", 2},         {"Char", 1},
-        {"Byte", 1},          {"Bool", 1},          {"ComplexFloat", 8},  {"ComplexDouble", 16},
-        {"ComplexHalf", 4},   {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1},   {"Float8_e4m3fnuz", 1},
-        {"Float8_e5m2fnuz", 1}, {"UInt16", 2},      {"UInt32", 4},        {"UInt64", 8}};
+    static const std::map<std::string, std::int64_t> sizes = {{"Float", 4},
+                                                              {"Double", 8},
+                                                              {"Half", 2},
+                                                              {"BFloat16", 2},
+                                                              {"Long", 8},
+                                                              {"Int", 4},
+                                                              {"Short", 2},
+                                                              {"Char", 1},
+                                                              {"Byte", 1},
+                                                              {"Bool", 1},
+                                                              {"ComplexFloat", 8},
+                                                              {"ComplexDouble", 16},
+                                                              {"ComplexHalf", 4},
+                                                              {"Float8_e4m3fn", 1},
+                                                              {"Float8_e5m2", 1},
+                                                              {"Float8_e4m3fnuz", 1},
+                                                              {"Float8_e5m2fnuz", 1},
+                                                              {"UInt16", 2},
+                                                              {"UInt32", 4},
+                                                              {"UInt64", 8}};
     auto it = sizes.find(dtype);
     return it == sizes.end() ? 0 : it->second;
 }
@@ -73,28 +89,32 @@ bool isNccl(const std::string& name) {
 } // namespace
 
 CuptiStaging::CuptiStaging(const std::filesystem::path& database) {
-    if (sqlite3_open_v2(database.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
-        throw Error(database.string() + ": cannot create the staging database: " +
-                    (db_ ? sqlite3_errmsg(db_) : "out of memory"));
+    if (sqlite3_open_v2(database.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+        SQLITE_OK)
+        throw Error(database.string() +
+                    ": cannot create the staging database: " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
     // A scratch file read once by this process: no journal, no fsync.
     exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -8192;");
     exec(cuptiTablesSql());
     exec("BEGIN");
     strings_ = std::make_unique<Insert>(db_, "INSERT INTO StringIds VALUES (?, ?)");
-    runtime_ = std::make_unique<Insert>(db_, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, "
-                                             "globalTid, correlationId, nameId, returnValue) VALUES "
-                                             "(?, ?, ?, ?, ?, ?, 0)");
+    runtime_ =
+        std::make_unique<Insert>(db_, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, "
+                                      "globalTid, correlationId, nameId, returnValue) VALUES "
+                                      "(?, ?, ?, ?, ?, ?, 0)");
     kernel_ = std::make_unique<Insert>(
-        db_, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId, correlationId, "
-             "demangledName, shortName, launchType, registersPerThread, gridX, gridY, gridZ, blockX, blockY, "
-             "blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId) "
-             "VALUES (?, ?, ?, 0, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 0)");
+        db_,
+        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId, correlationId, "
+        "demangledName, shortName, launchType, registersPerThread, gridX, gridY, gridZ, blockX, blockY, "
+        "blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId) "
+        "VALUES (?, ?, ?, 0, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 0)");
     memcpy_ = std::make_unique<Insert>(db_, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, "
                                             "contextId, streamId, correlationId, bytes, copyKind, srcKind, "
                                             "dstKind) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?)");
-    memset_ = std::make_unique<Insert>(db_, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, "
-                                            "contextId, streamId, correlationId, value, bytes, memKind) VALUES "
-                                            "(?, ?, ?, 0, ?, ?, 0, ?, ?)");
+    memset_ =
+        std::make_unique<Insert>(db_, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, "
+                                      "contextId, streamId, correlationId, value, bytes, memKind) VALUES "
+                                      "(?, ?, ?, 0, ?, ?, 0, ?, ?)");
     sync_ = std::make_unique<Insert>(db_, "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, "
                                           "deviceId, contextId, streamId, correlationId, syncType, eventId) "
                                           "VALUES (?, ?, ?, 0, ?, ?, ?, 0)");
@@ -155,8 +175,10 @@ void CuptiStaging::add(const ChromeEvent& e) {
 
 void CuptiStaging::metadataEvent(const ChromeEvent& e) {
     if (!e.pid.present) return;
-    if (e.name == "process_name") processNames_[e.pid.value] = e.metadataName;
-    else if (e.name == "thread_name" && e.tid.present) threadNames_[{e.pid.value, e.tid.value}] = e.metadataName;
+    if (e.name == "process_name")
+        processNames_[e.pid.value] = e.metadataName;
+    else if (e.name == "thread_name" && e.tid.present)
+        threadNames_[{e.pid.value, e.tid.value}] = e.metadataName;
 }
 
 void CuptiStaging::hostRange(const ChromeEvent& e, std::int64_t domain) {
@@ -199,11 +221,12 @@ void CuptiStaging::gpuActivity(const ChromeEvent& e) {
         }
     } else if (e.cat == "gpu_memcpy") {
         CopyKinds kinds = copyKinds(e.name);
-        (*memcpy_)(begin)(end)(device.value)(stream.value)(e.correlation)(e.bytes.value)(kinds.copy)(kinds.source)(
-            kinds.destination)
+        (*memcpy_)(begin)(end)(device.value)(stream.value)(e.correlation)(e.bytes.value)(kinds.copy)(
+            kinds.source)(kinds.destination)
             .row();
     } else {
-        (*memset_)(begin)(end)(device.value)(stream.value)(e.correlation)(e.bytes.value)(memsetKind(e.name)).row();
+        (*memset_)(begin)(end)(device.value)(stream.value)(e.correlation)(e.bytes.value)(memsetKind(e.name))
+            .row();
     }
 }
 
@@ -224,20 +247,24 @@ void CuptiStaging::finish(const TraceMetadata& metadata, const std::filesystem::
     for (const auto& [ids, thread] : threadNames_) {
         if (ids.first != pid) continue;
         std::int64_t nameId = stringId(thread);
-        Insert(db_, "INSERT INTO ThreadNames VALUES (?, 0, ?)")(nameId)(globalTid(ids.first, ids.second)).row();
+        Insert(db_, "INSERT INTO ThreadNames VALUES (?, 0, ?)")(nameId)(globalTid(ids.first, ids.second))
+            .row();
     }
     std::string gp = std::to_string(globalPid);
-    for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-                              "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
+    for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                              "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
         exec(std::string("UPDATE ") + table + " SET globalPid = " + gp);
     // The NCCL payloads as NCCL's NVTX ranges would hold them: around the call that launched the kernel.
     exec("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId, jsonText) "
          "SELECT r.start, r.end, 59, n.name, r.globalTid, " +
          std::to_string(kNcclDomain) +
-         ", n.payload FROM temp.nccl_launch n JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = n.correlationId");
+         ", n.payload FROM temp.nccl_launch n JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = "
+         "n.correlationId");
     if (sqlite3_changes(db_) > 0) domains_.try_emplace(kNcclDomain, domainName(kNcclDomain));
     for (const auto& [id, domain] : domains_)
-        Insert(db_, "INSERT INTO NVTX_EVENTS (start, eventType, text, domainId) VALUES (0, 75, ?, ?)")(domain)(id).row();
+        Insert(db_,
+               "INSERT INTO NVTX_EVENTS (start, eventType, text, domainId) VALUES (0, 75, ?, ?)")(domain)(id)
+            .row();
     // Kineto's clock: epoch microseconds, or an offset from baseTimeNanoseconds when the trace has it.
     Insert session(db_, "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (?, NULL, NULL)");
     session(metadata.baseTimeNs.value_or(0)).row();
@@ -248,8 +275,9 @@ void CuptiStaging::finish(const TraceMetadata& metadata, const std::filesystem::
         Insert(db_, "INSERT INTO MPI_RANKS VALUES (?, ?)")(globalTid(pid, pid))(*metadata.rank).row();
     Insert meta(db_, "INSERT INTO META_DATA_EXPORT VALUES (?, ?)");
     meta(std::string("EXPORT_PRODUCT_NAME"))(std::string("PyTorch profiler (Kineto)")).row();
-    meta(std::string("EXPORT_PRODUCT_VERSION"))(
-        "Kineto trace" + (metadata.schemaVersion.empty() ? std::string() : " schema " + metadata.schemaVersion))
+    meta(std::string("EXPORT_PRODUCT_VERSION"))("Kineto trace" + (metadata.schemaVersion.empty()
+                                                                      ? std::string()
+                                                                      : " schema " + metadata.schemaVersion))
         .row();
     meta(std::string("EXPORT_SCHEMA_VERSION"))(std::string(kStagedSchemaVersion)).row();
     meta(std::string("EXPORT_PARAM_INPUT_FILE"))(input.filename().string()).row();

@@ -71,9 +71,8 @@ CREATE TEMP TABLE nccl_launch (correlationId INTEGER, name TEXT, payload TEXT);
 
 // Kineto's memory names ("Pageable", "Pinned", "Device", ...) as ENUM_CUDA_MEM_KIND codes.
 std::int64_t memoryKind(std::string_view name) {
-    static constexpr std::array<std::string_view, 7> kinds = {"Pageable", "Pinned",         "Device",
-                                                              "Array",    "Managed",        "Device Static",
-                                                              "Managed Static"};
+    static constexpr std::array<std::string_view, 7> kinds = {
+        "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static", "Managed Static"};
     for (std::size_t i = 0; i < kinds.size(); ++i)
         if (name == kinds[i]) return static_cast<std::int64_t>(i);
     return 7;

@@ -43,7 +43,8 @@ private:
 
 } // namespace
 
-StagedTrace stageTrace(const std::filesystem::path& input, const std::function<void(std::uint64_t)>& progress) {
+StagedTrace stageTrace(const std::filesystem::path& input,
+                       const std::function<void(std::uint64_t)>& progress) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(input, ec)) throw Error(input.string() + ": no such file");
     ScratchFile scratch;
