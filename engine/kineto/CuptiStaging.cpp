@@ -94,7 +94,8 @@ CuptiStaging::CuptiStaging(const std::filesystem::path& database) {
         throw Error(database.string() +
                     ": cannot create the staging database: " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
     // A scratch file read once by this process: no journal, no fsync.
-    exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -8192;");
+    exec("PRAGMA page_size = 65536; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode "
+         "= EXCLUSIVE; PRAGMA cache_size = -16384;");
     exec(cuptiTablesSql());
     exec("BEGIN");
     strings_ = std::make_unique<Insert>(db_, "INSERT INTO StringIds VALUES (?, ?)");
@@ -118,8 +119,8 @@ CuptiStaging::CuptiStaging(const std::filesystem::path& database) {
     sync_ = std::make_unique<Insert>(db_, "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, "
                                           "deviceId, contextId, streamId, correlationId, syncType, eventId) "
                                           "VALUES (?, ?, ?, 0, ?, ?, ?, 0)");
-    nvtx_ = std::make_unique<Insert>(db_, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, "
-                                          "domainId) VALUES (?, ?, 59, ?, ?, ?)");
+    nvtx_ = std::make_unique<Insert>(db_, "INSERT INTO NVTX_EVENTS (start, end, eventType, textId, "
+                                          "globalTid, domainId) VALUES (?, ?, 59, ?, ?, ?)");
     nccl_ = std::make_unique<Insert>(db_, "INSERT INTO temp.nccl_launch VALUES (?, ?, ?)");
 }
 
@@ -185,7 +186,8 @@ void CuptiStaging::hostRange(const ChromeEvent& e, std::int64_t domain) {
     if (!e.pid.present || !e.tid.present) return skip(e.cat + " event without a numeric pid and tid");
     if (cpuPid_ < 0) cpuPid_ = e.pid.value;
     domains_.try_emplace(domain, domainName(domain));
-    (*nvtx_)(e.ts.value)(e.ts.value + e.dur.value)(e.name)(globalTid(e.pid.value, e.tid.value))(domain).row();
+    std::int64_t text = stringId(e.name); // names repeat: one StringIds row each
+    (*nvtx_)(e.ts.value)(e.ts.value + e.dur.value)(text)(globalTid(e.pid.value, e.tid.value))(domain).row();
 }
 
 void CuptiStaging::runtimeCall(const ChromeEvent& e) {
