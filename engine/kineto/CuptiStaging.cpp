@@ -283,6 +283,10 @@ void CuptiStaging::finish(const TraceMetadata& metadata, const std::filesystem::
         .row();
     meta(std::string("EXPORT_SCHEMA_VERSION"))(std::string(kStagedSchemaVersion)).row();
     meta(std::string("EXPORT_PARAM_INPUT_FILE"))(input.filename().string()).row();
+    // The translator joins calls to NCCL ranges by thread and time, and GPU work to calls by correlation id:
+    // nsys' exports are indexed for neither either, but a staged trace is written once and read at once.
+    exec("CREATE INDEX runtime_thread_start ON CUPTI_ACTIVITY_KIND_RUNTIME (globalTid, start);"
+         "CREATE INDEX runtime_correlation ON CUPTI_ACTIVITY_KIND_RUNTIME (correlationId);");
     exec("COMMIT");
 }
 
