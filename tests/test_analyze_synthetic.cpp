@@ -133,7 +133,7 @@ TEST_CASE("analyze: without GPU metrics the tensor-core profile says why, with n
     CHECK_FALSE(a.report["tensor_core"].contains("tasks"));
 }
 
-TEST_CASE("analyze synthetic CUDA graphs: graph launches are useful work; in-flight counts them") {
+TEST_CASE("analyze synthetic CUDA graphs: graph launches are useful work: in-flight counts them") {
     auto a = analyzeFixtures("analyze-graphs", {"cuda_graph_graph_mode"});
     REQUIRE_MESSAGE(a.result.exitCode == 0, a.result.output);
     auto db = a.dir / "cuda_graph_graph_mode.sqlite";
@@ -209,9 +209,10 @@ TEST_CASE("analyze bad input: reversed window and unknown region are errors nami
     CHECK(region.result.output.find("no_such_range") != std::string::npos);
 }
 
-TEST_CASE("analyze: a window starting between two ranks' arrivals at one collective does not shift the pairs") {
-    // levels_rank0/1.sql: in step k >= 1 rank 0's AllReduce starts at 44700 + 10000 (k - 2) trace ns, rank 1's
-    // 1800 ns later (offset -10000 ns). From 45000 on, step 2's collective has rank 1's arrival only.
+TEST_CASE(
+    "analyze: a window starting between two ranks' arrivals at one collective does not shift the pairs") {
+    // levels_rank0/1.sql: in step k >= 1 rank 0's AllReduce starts at 44700 + 10000 (k - 2) trace ns, rank
+    // 1's 1800 ns later (offset -10000 ns). From 45000 on, step 2's collective has rank 1's arrival only.
     auto a = analyzeFixtures("analyze-collectives-window", {"levels_rank0", "levels_rank1"}, "--begin 45000");
     REQUIRE_MESSAGE(a.result.exitCode == 0, a.result.output);
     REQUIRE(a.report["inputs"][0]["offset_ns"] == -10000);
@@ -223,7 +224,8 @@ TEST_CASE("analyze: a window starting between two ranks' arrivals at one collect
     }
 }
 
-TEST_CASE("analyze --iterations: a pattern that is no regular expression is an error naming it; off means none") {
+TEST_CASE(
+    "analyze --iterations: a pattern that is no regular expression is an error naming it: off means off") {
     auto bad = analyzeFixtures("analyze-iterations-bad", {"levels_rank0"}, "--iterations 'Profiler(Step'");
     CHECK(bad.result.exitCode == 1);
     CHECK(bad.result.output.find("--iterations 'Profiler(Step'") != std::string::npos);
@@ -233,7 +235,8 @@ TEST_CASE("analyze --iterations: a pattern that is no regular expression is an e
     CHECK(source.result.output.find("sideways") != std::string::npos);
     auto off = analyzeFixtures("analyze-iterations-off", {"levels_rank0"}, "--iterations-from off");
     REQUIRE_MESSAGE(off.result.exitCode == 0, off.result.output);
-    CHECK(off.report["iteration_detection"]["source"] == "none");
+    CHECK(off.report["iteration_detection"]["source"] ==
+          "off"); // docs/report.md: `off` with --iterations-from off
     CHECK(off.report["iterations"].empty());
     CHECK(off.report["phases"].empty());
     CHECK(off.report["focus"].is_null());

@@ -127,7 +127,7 @@ const BadValue kBadValues[] = {
 
 } // namespace
 
-TEST_CASE("cfg bad values: refused with file, line, key and value; previous output intact, no temporary") {
+TEST_CASE("cfg bad values: refused with file, line, key and value: previous output intact, no temporary") {
     auto dir = tempDir("cfg_bad_values");
     auto out = dir / "out";
     // A good run of every cfg used, so each bad one would overwrite its output if it went through.

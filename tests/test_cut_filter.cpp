@@ -670,7 +670,7 @@ TEST_CASE("cut --region of every real export with NVTX ranges = the same cut of 
     CHECK(checked >= 4); // concurrent_kernels, fuser_matmul, mfu_2gpu, power_iteration, saxpy_mpi
 }
 
-TEST_CASE("cut of a trace gpueff wrote stops reading at the window's end; other writers' traces are read to "
+TEST_CASE("cut of a trace gpueff wrote stops reading at the window's end: other writers' traces are read to "
           "their end") {
     auto exportPath = dataDir() / "nsys" / "mfu_2gpu_h100_nccl.sqlite";
     auto dir = tempDir("cut_early_end");

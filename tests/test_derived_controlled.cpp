@@ -140,7 +140,7 @@ TEST_CASE("extratopcompose1 stacks on topcompose1: the same row as that function
     CHECK(std::get<2>(expected[3]) == 0.0);
 }
 
-TEST_CASE("Analyzer2D.Objects keeps the listed rows; absolute times are clamped as Paraver clamps them") {
+TEST_CASE("Analyzer2D.Objects keeps the listed rows: absolute times are clamped as Paraver clamps them") {
     const auto& f = fixture();
     auto histogram = [&](const std::string& objects, const std::string& windowExtra) {
         auto text = "#ParaverCFG\nConfigFile.Version: 3.4\nConfigFile.NumWindows: 1\n" + eventWindow("d", 7) +
@@ -171,7 +171,7 @@ TEST_CASE("Analyzer2D.Objects keeps the listed rows; absolute times are clamped 
 }
 
 TEST_CASE(
-    "ComputeYScale: a column per value in code colour; window_noncolor_mode false draws a function line") {
+    "ComputeYScale: a column per value in code colour: window_noncolor_mode false draws a function line") {
     const auto& f = fixture();
     // The data window's values are 2, 4 and 6 (and 0): code colour gives one column per integer 2..6.
     auto histogram = [&](const std::string& windowExtra) {

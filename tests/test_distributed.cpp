@@ -158,7 +158,7 @@ TEST_CASE("distributed analyze: an error on the ranks ends every rank, and nothi
     for (const auto& e : errors) CHECK(e.find("analysed by one process") != std::string::npos);
 }
 
-TEST_CASE("reports meeting in one analysis unit go to one process; groups are dealt largest first") {
+TEST_CASE("reports meeting in one analysis unit go to one process: groups are dealt largest first") {
     using gpueff::paraver::RowKind;
     gpueff::paraver::TraceLayout layout;
     layout.nodes = {"A", "B"};
@@ -188,7 +188,7 @@ TEST_CASE("reports meeting in one analysis unit go to one process; groups are de
 
 #ifdef GPUEFF_WITH_MPI
 TEST_CASE(
-    "mpirun -n 2 gpueff analyze writes what one process writes; other commands refuse to run distributed") {
+    "mpirun -n 2 gpueff analyze writes what one process writes: other commands refuse to run distributed") {
     if (run("command -v mpirun").exitCode != 0) {
         MESSAGE("mpirun is not installed: skipped");
         return;

@@ -783,7 +783,7 @@ TEST_CASE("levels oracle: power_iteration_t4 with --iterations-from gpu agrees w
 }
 
 TEST_CASE(
-    "levels oracle: mfu_2gpu_h100_nccl (no step markers) detects iterations; collectives, kernel overlap") {
+    "levels oracle: mfu_2gpu_h100_nccl (no step markers) detects iterations: collectives, kernel overlap") {
     auto report = analyzeRun({kMfu}, "", "mfu");
     auto rows = loadRows(report, {kMfu});
     REQUIRE(rows.gpus.size() == 2);

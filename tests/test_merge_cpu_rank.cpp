@@ -39,7 +39,7 @@ TEST_CASE("a CPU-only rank is merged with a GPU rank, and rejected alone") {
 }
 
 TEST_CASE(
-    "without MPI_Init, the first collective aligns the ranks; an implausible correction is not applied") {
+    "without MPI_Init, the first collective aligns the ranks: an implausible correction is not applied") {
     auto dir = tempDir("sync-collective");
     const std::string dropInit =
         "DELETE FROM MPI_OTHER_EVENTS WHERE textId = (SELECT id FROM StringIds WHERE value = 'MPI_Init');";

@@ -201,7 +201,7 @@ TEST_CASE("bad rows of the host tables are skipped: API calls, NVTX ranges, memo
     }
 }
 
-TEST_CASE("one reversed kernel no longer changes the parallel efficiency; useful time is the SQL union") {
+TEST_CASE("one reversed kernel no longer changes the parallel efficiency: useful time is the SQL union") {
     // The issue's case: one kernel row with end < start made the parallel efficiency of a run jump. The
     // device's compute time must be the union of the other kernels, computed here from SQL alone.
     auto bad = variant(sample(), "reversed-union",

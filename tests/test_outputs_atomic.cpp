@@ -90,7 +90,7 @@ TEST_CASE("outputs: a failure in the middle of the moves restores every previous
     CHECK(leftovers(dir).empty());
 }
 
-TEST_CASE("outputs: a directory in the way is refused before anything moves; new subdirectories go too") {
+TEST_CASE("outputs: a directory in the way is refused before anything moves: new subdirectories go too") {
     auto dir = tempDir("outputs-directory");
     writeText(dir / "report.json", "old report");
     fs::create_directories(dir / "report.md");

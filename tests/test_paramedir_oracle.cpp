@@ -70,7 +70,7 @@ TEST_CASE("A trace read, written and read again gives the same histograms") {
     checkAgainstParamedir(dir / "epoch_2proc.prv", "epoch_2proc", dir / "out");
 }
 
-TEST_CASE("gpueff modelfactors equals BSC's modelfactors csv; replay-only rows say n/a") {
+TEST_CASE("gpueff modelfactors equals BSC's modelfactors csv: replay-only rows say n/a") {
     auto dir = tempDir("modelfactors");
     auto csv = dir / "mf.csv";
     auto r = run(gpueffBinary().string() + " modelfactors -q " + (epoch() / "epoch_1proc.prv.gz").string() +

@@ -126,7 +126,7 @@ TEST_CASE("analyze --no-trace writes the report only, and the report is the one 
     CHECK_FALSE(y["inputs"][0]["nsys_version"].get<std::string>().empty());
 }
 
-TEST_CASE("the event types cfgs can see: '=' lists and ranges, by number or .pcf label; anything else all") {
+TEST_CASE("the event types cfgs can see: '=' lists and ranges, by number or .pcf label: anything else all") {
     // One thread window keeping the event types `filter` lists under the type test `op`.
     auto cfgWith = [](const std::string& op, const std::string& filter) {
         std::string text =

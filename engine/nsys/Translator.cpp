@@ -278,17 +278,22 @@ TranslateSummary translate(const TranslateOptions& options,
         if (objects[i].firstTime > objects[i].lastTime)
             reports[i]->db().fail("nothing to translate with the selected kinds");
     });
-    // One rank per process: two inputs holding the same rank are the same rank given twice, or ranks of
-    // different runs (Kineto: distributedInfo.rank; nsys: MPI_RANKS).
+    // One rank per process. Two Kineto traces of one rank (distributedInfo.rank) are that rank profiled twice
+    // or ranks of different runs: refused, their labels would collide. Exports of different runs merged on
+    // purpose (MPI_RANKS) keep working, with a warning.
     std::map<std::int64_t, std::size_t> rankInput;
     for (std::size_t i = 0; i < inputCount; ++i)
         for (const auto& [pid, p] : objects[i].processes) {
             if (p.mpiRank < 0) continue;
             auto [it, added] = rankInput.emplace(p.mpiRank, i);
-            if (!added && it->second != i)
-                throw Error(options.inputs[it->second].string() + " and " + options.inputs[i].string() +
-                            " both hold rank " + std::to_string(p.mpiRank) +
-                            ": the same rank given twice, or ranks of different runs");
+            if (added || it->second == i) continue;
+            std::string both = options.inputs[it->second].string() + " and " + options.inputs[i].string() +
+                               " both hold rank " + std::to_string(p.mpiRank);
+            if (isStagedKineto(*reports[it->second]) && isStagedKineto(*reports[i]))
+                throw Error(both +
+                            " (distributedInfo.rank): the same rank given twice, or ranks of different "
+                            "runs");
+            if (log) log(both + ": tasks are ordered by input where ranks tie");
         }
     std::vector<std::size_t> withoutGpu;
     for (std::size_t i = 0; i < inputCount; ++i)

@@ -31,15 +31,17 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
         "gaps, host offload and MPI efficiency, the nsys stats NVTX, CUDA API and GPU memory summaries; the "
         "same per iteration (NVTX markers or the repeating kernel "
         "sequence) and per phase, stragglers at NCCL collectives, kernels alone vs under communication. "
-        "Nsight Systems exports are translated into DIR/NAME.prv "
+        "Nsight Systems exports and PyTorch profiler (Kineto) traces are translated into DIR/NAME.prv "
         "and analyzed in the same pass (--no-trace: the report only); "
         "writes DIR/report.json (docs/report.md), DIR/report.md and DIR/plots/*.svg. Without inputs, "
         "analyzes "
         "the sample export shipped in data/. Under `mpirun -n R` (a build with MPI), the reports are shared "
         "among the R processes and rank 0 writes the same outputs.");
-    cmd->add_option("inputs", args->inputs,
-                    "nsys SQLite exports (several: one run, merged like `translate`), or one Paraver trace "
-                    "(.prv/.prv.gz) written by gpueff or by BSC's nsys2prv")
+    cmd->add_option(
+           "inputs", args->inputs,
+           "nsys SQLite exports or PyTorch profiler (Kineto) traces (.json, .json.gz; several: one run, "
+           "merged "
+           "like `translate`), or one Paraver trace (.prv/.prv.gz) written by gpueff or by BSC's nsys2prv")
         ->check(CLI::ExistingFile);
     cmd->add_option("-o,--output", args->outDir, "output directory (created when missing)")
         ->capture_default_str();

@@ -48,7 +48,8 @@ Action addCompare(CLI::App& app) {
     cmd->add_option(
            "reports", args->inputs,
            "two or more report.json files, directories written by `gpueff analyze -o DIR`, or traces\n"
-           "(nsys exports, Paraver traces written by gpueff or nsys2prv), analyzed on the way with default "
+           "(nsys exports, Kineto traces, Paraver traces written by gpueff or nsys2prv), analyzed on the way "
+           "with default "
            "options")
         ->required();
     cmd->add_option("-o,--output", args->outDir,

@@ -8,8 +8,8 @@ namespace gpueff::cli {
 
 void addStreamInputs(CLI::App* cmd, jobs::TraceStreamRequest& job) {
     cmd->add_option("inputs", job.inputs,
-                    "nsys SQLite exports (several: one run, merged like `translate`), or one Paraver trace "
-                    "(.prv/.prv.gz) with its .pcf and .row beside it")
+                    "nsys SQLite exports or PyTorch profiler (Kineto) traces (several: one run, merged like "
+                    "`translate`), or one Paraver trace (.prv/.prv.gz) with its .pcf and .row beside it")
         ->required()
         ->check(CLI::ExistingFile);
     cmd->add_option("-o,--output", job.prefix, "output prefix: writes PREFIX.prv, PREFIX.pcf, PREFIX.row")

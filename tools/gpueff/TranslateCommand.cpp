@@ -40,14 +40,16 @@ Action addTranslate(CLI::App& app) {
     auto args = std::make_shared<TranslateArgs>();
     std::string kinds;
     for (const auto& k : nsys::kindNames()) kinds += (kinds.empty() ? "" : ", ") + k;
-    auto* cmd = app.add_subcommand("translate", "Translate Nsight Systems SQLite exports (one per rank or "
-                                                "node) into one Paraver trace PREFIX.prv/.pcf/.row, "
-                                                "with a PREFIX.json sidecar recording inputs, versions, "
-                                                "clock offsets, per-kind counts and anything skipped.");
-    cmd->add_option(
-           "reports", args->inputs,
-           "nsys SQLite exports (.sqlite), or .nsys-rep reports when nsys is on PATH; several reports are "
-           "merged, clocks aligned by their UTC session start and refined by the end of MPI_Init")
+    auto* cmd = app.add_subcommand(
+        "translate", "Translate Nsight Systems SQLite exports or PyTorch profiler traces (one per rank or "
+                     "node) into one Paraver trace PREFIX.prv/.pcf/.row, "
+                     "with a PREFIX.json sidecar recording inputs, versions, "
+                     "clock offsets, per-kind counts and anything skipped.");
+    cmd->add_option("reports", args->inputs,
+                    "nsys SQLite exports (.sqlite), .nsys-rep reports when nsys is on PATH, or PyTorch "
+                    "profiler (Kineto) "
+                    "traces (.json, .json.gz: docs/events.md); several reports are "
+                    "merged, clocks aligned by their UTC session start and refined by the end of MPI_Init")
         ->required()
         ->check(CLI::ExistingFile);
     cmd->add_option("-o,--output", args->prefix,

@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
     }
     CLI::App app{
         "gpueff: GPU efficiency analysis of Nsight Systems traces through Paraver semantics.\n"
-        "Translates nsys SQLite exports into Paraver traces (.prv/.pcf/.row) whose event types match\n"
+        "Translates nsys SQLite exports and PyTorch profiler (Kineto) traces into Paraver traces "
+        "(.prv/.pcf/.row) whose event types match\n"
         "BSC's nsys2prv, so Paraver cfgs written for it work unchanged, and evaluates Paraver cfgs on\n"
         "Paraver traces with Paraver's semantics (histogram, modelfactors). `analyze` gives the GPU\n"
         "efficiency model, kernels in flight, overlap, tensor-core and kernel statistics as report.json\n"
