@@ -89,7 +89,7 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
     bool root = !peers || peers->rank() == 0;
     nsys::TranslateOptions o;
     o.inputs = inputs;
-    auto stem = request.name.empty() ? inputs.front().stem().string() : request.name;
+    auto stem = request.name.empty() ? inputStem(inputs.front()) : request.name;
     if (request.writeTrace && root) o.prefix = dir / stem;
     o.progress = !request.quiet && root;
     o.jobs = request.jobs;

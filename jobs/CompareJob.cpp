@@ -2,10 +2,12 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
+#include "engine/kineto/ChromeTrace.h"
 #include "engine/nsys/ReportExport.h"
 #include "engine/paraver/OutputFiles.h"
 #include "engine/semantic/LoadedTrace.h"
 #include "jobs/AnalyzeJob.h"
+#include "jobs/JobInputs.h"
 #include "metrics/Analysis.h"
 #include "reports/Compare.h"
 #include "reports/ReportSchema.h"
@@ -26,7 +28,8 @@ namespace {
 namespace fs = std::filesystem;
 
 bool isTrace(const std::string& input) {
-    return input.ends_with(".sqlite") || input.ends_with(".nsys-rep") || semantic::isParaverTrace(input);
+    return input.ends_with(".sqlite") || input.ends_with(".nsys-rep") || semantic::isParaverTrace(input) ||
+           kineto::isChromeTraceFile(input);
 }
 
 // A private scratch directory (mkdtemp under $TMPDIR: a fresh name even for concurrent runs), removed with
@@ -134,7 +137,7 @@ int runCompare(const CompareRequest& a) {
     for (const auto& input : a.inputs) {
         if (isTrace(input)) {
             reports.push_back(analyzeTrace(input));
-            labels.push_back(fs::path(input).stem().string());
+            labels.push_back(inputStem(input));
             continue;
         }
         fs::path path = reportPath(input);

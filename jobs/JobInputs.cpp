@@ -21,4 +21,10 @@ InputKind inputKind(const std::vector<std::string>& inputs, const std::string& c
     return InputKind::ParaverTrace;
 }
 
+std::string inputStem(const std::filesystem::path& input) {
+    std::filesystem::path name = input.filename();
+    if (name.extension() == ".gz") name = name.stem();
+    return name.stem().string();
+}
+
 } // namespace gpueff::jobs

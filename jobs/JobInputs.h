@@ -2,6 +2,7 @@
 // What analyze, cut and filter check of a request before any work: what kind of run the inputs are.
 #include "engine/common/Error.h"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,8 @@ enum class InputKind { NsysExports, ParaverTrace };
 // Decided from the names alone, so it runs before any export or read. `command` starts the messages.
 // Throws RequestError.
 InputKind inputKind(const std::vector<std::string>& inputs, const std::string& command);
+
+// The name of an input without its format's extensions: run.sqlite, run.json and run.json.gz -> run.
+std::string inputStem(const std::filesystem::path& input);
 
 } // namespace gpueff::jobs

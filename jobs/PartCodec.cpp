@@ -55,6 +55,8 @@ void from_json(const nlohmann::json& j, WindowEvidence& e) {
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceTimes, compute, nccl, memory, kernels, memoryOperations,
                                    memoryByKind, launchedKernels)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HtaBreakdown, kernelTime, idle, compute, nonCompute, ncclTime,
+                                   computeDuringNccl, hostWait, kernelWait, other)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Efficiency::PerDevice, useful, communication, idle)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceConcurrency, inFlight, inFlightWithMemory, queued, overlap,
                                    communication)
@@ -88,7 +90,8 @@ void to_json(nlohmann::json& j, const DevicePartial& p) {
          {"overlappedDurations", p.overlappedDurations},
          {"aloneDurations", p.aloneDurations},
          {"tensorByOverlap", p.tensorByOverlap},
-         {"memoryOperations", p.memoryOperations}};
+         {"memoryOperations", p.memoryOperations},
+         {"hta", p.hta}};
 }
 
 void from_json(const nlohmann::json& j, DevicePartial& p) {
@@ -110,6 +113,7 @@ void from_json(const nlohmann::json& j, DevicePartial& p) {
     j.at("aloneDurations").get_to(p.aloneDurations);
     j.at("tensorByOverlap").get_to(p.tensorByOverlap);
     j.at("memoryOperations").get_to(p.memoryOperations);
+    j.at("hta").get_to(p.hta);
 }
 } // namespace gpueff::metrics
 

@@ -133,6 +133,7 @@ void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window,
         auto u = deviceUnions(d, window);
         deviceModelOf(d, u, window.duration(), p);
         breakdownOf(shard, d, p);
+        htaOf(shard, d, u, p);
         concurrencyOf(shard, i, d, u, p);
         timelineOf(window, kTimelineBins, d, u, p);
         tensorCoreOf(shard, i, d, p);
@@ -417,6 +418,7 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
                               ? "the trace has no GPU activity: the window is empty"
                               : "the analysis window is empty (begin = end)");
     reduceDeviceModel(a, devicePartials);
+    for (const auto& p : devicePartials) a.hta.push_back(p.hta);
     reduceConcurrency(a, devicePartials, facts, answers);
     reduceTimeline(a, kTimelineBins, devicePartials);
     reduceTensorCore(a, options.gemmPattern, devicePartials, answers);

@@ -120,6 +120,18 @@ struct DurationDistribution {
     std::vector<std::int64_t> modes;
 };
 
+// Holistic Trace Analysis' (Meta's HTA) definitions of one device, reported beside the POP model so that
+// users of both can compare: over the device's own activity span in the window (first start to last end of its
+// kernels and memory operations), its idle time, compute time (compute kernels' union) and non-compute time;
+// the time compute and NCCL kernels overlap over the NCCL time; the gaps between consecutive operations of a
+// stream by cause (HtaBreakdown.cpp).
+struct HtaBreakdown {
+    static constexpr std::int64_t kConsecutiveKernelDelayNs = 30; // HTA's default threshold of kernel wait
+    std::int64_t kernelTime = 0, idle = 0, compute = 0, nonCompute = 0;
+    std::int64_t ncclTime = 0, computeDuringNccl = 0;
+    std::int64_t hostWait = 0, kernelWait = 0, other = 0;
+};
+
 struct GapSummary {
     std::uint64_t count = 0, hostWaitCount = 0, kernelWaitCount = 0;
     std::int64_t total = 0, hostWait = 0, kernelWait = 0;
@@ -185,6 +197,7 @@ struct DevicePartial {
     // instances.
     std::map<std::string, std::array<double, 4>> tensorByOverlap;
     MemoryPartial memoryOperations; // of the whole trace, for nsys_stats
+    HtaBreakdown hta;
 };
 
 // Of one task: the union of its host threads' time blocked in synchronization and in MPI, in the window; its
@@ -222,6 +235,7 @@ struct Analysis {
     Collectives collectives;
     std::vector<KernelOverlapRow> kernelOverlap;
     NsysStats nsysStats;
+    std::vector<HtaBreakdown> hta; // per device
     std::vector<std::string> notes; // what could not be computed, and why
 };
 

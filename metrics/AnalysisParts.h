@@ -50,6 +50,8 @@ void kernelStatisticsOf(const ShardReader&, const Device&, const DeviceUnions&, 
 TaskPartial taskOf(const ShardReader&, const TaskInfo&);
 // The device's memory time by kind and its kernels matched to a launch call (DeviceTimes).
 void breakdownOf(const ShardReader&, const Device&, DevicePartial&);
+// HTA's temporal breakdown, overlap and idle time by cause (HtaBreakdown).
+void htaOf(const ShardReader&, const Device&, const DeviceUnions&, DevicePartial&);
 // nsys_stats (metrics/NsysStats.cpp): the memory operations of a device's rows, the NVTX ranges and CUDA API
 // calls of a task's host rows, whole trace.
 void memoryOperationsOf(const ShardReader&, const Device&, DevicePartial&);

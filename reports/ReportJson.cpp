@@ -88,6 +88,27 @@ json gapBins(const metrics::GapSummary& g) {
     return out;
 }
 
+// HTA's definitions beside ours (docs/report.md "HTA's definitions").
+json htaJson(const metrics::Analysis& a) {
+    json devices = json::array();
+    for (std::size_t i = 0; i < a.hta.size() && i < a.activity.devices.size(); ++i) {
+        const auto& h = a.hta[i];
+        devices.push_back(
+            {{"device", a.activity.devices[i].id},
+             {"kernel_time_ns", h.kernelTime},
+             {"idle_ns", h.idle},
+             {"compute_ns", h.compute},
+             {"non_compute_ns", h.nonCompute},
+             {"comm_comp_overlap", h.ncclTime > 0 ? json(static_cast<double>(h.computeDuringNccl) /
+                                                         static_cast<double>(h.ncclTime))
+                                                  : json()},
+             {"idle_by_cause",
+              {{"host_wait_ns", h.hostWait}, {"kernel_wait_ns", h.kernelWait}, {"other_ns", h.other}}}});
+    }
+    return {{"consecutive_kernel_delay_ns", metrics::HtaBreakdown::kConsecutiveKernelDelayNs},
+            {"devices", devices}};
+}
+
 json kernelRows(const std::vector<metrics::KernelRow>& rows) {
     json out = json::array();
     for (const auto& r : rows) out.push_back(kernelRowJson(r));
@@ -326,6 +347,7 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
     for (const auto& c : metrics::kernelCategories(a))
         r["kernel_categories"].push_back(
             {{"category", c.category}, {"time_ns", c.time}, {"instances", c.instances}});
+    r["hta"] = htaJson(a);
     addLevels(r, a);
     r["summary"] = executiveSummary(a);
     r["nsys_stats"] = nsysStatsJson(a);

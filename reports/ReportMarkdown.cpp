@@ -1,6 +1,7 @@
 #include "reports/ReportMarkdown.h"
 
 #include "reports/ExecutiveSummary.h"
+#include "reports/HtaMarkdown.h"
 #include "reports/JsonAccess.h"
 #include "reports/LevelsMarkdown.h"
 #include "reports/MarkdownTable.h"
@@ -641,6 +642,7 @@ RenderedReport renderMarkdownReport(const json& original) {
     topKernels(md, report);
     durations(md, report);
     nsysStatsSection(md, report);
+    htaSection(md, report);
     gaps(md, report, out);
     notes(md, report);
     return out;

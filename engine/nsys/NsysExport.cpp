@@ -26,6 +26,11 @@ NsysExport::NsysExport(const std::filesystem::path& name, std::vector<unsigned c
     readAll();
 }
 
+NsysExport::NsysExport(const std::filesystem::path& file, const std::filesystem::path& name, int cacheKiB)
+    : db_(file, name, cacheKiB) {
+    readAll();
+}
+
 void NsysExport::readAll() {
     if (!db_.hasTable("StringIds"))
         db_.fail("not an Nsight Systems export: table StringIds is missing (export with `nsys export --type "

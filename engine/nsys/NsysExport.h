@@ -34,6 +34,9 @@ public:
     // An export held in memory (a serialized SQLite image); `name` stands for the file in messages.
     NsysExport(const std::filesystem::path& name, std::vector<unsigned char> image,
                int cacheKiB = sqlite::Database::kDefaultCacheKiB);
+    // An export in `file` that stands for the input `name` in messages (a trace of another format staged
+    // as an export, engine/kineto).
+    NsysExport(const std::filesystem::path& file, const std::filesystem::path& name, int cacheKiB);
 
     const std::filesystem::path& path() const { return db_.path(); }
     const sqlite::Database& db() const { return db_; }
@@ -48,6 +51,10 @@ public:
     // SQL condition selecting the rows of `table` that can be translated (columns qualified by `alias`).
     // The other rows are skipped: the first call counts them by reason for skippedRows(). See RowValidity.h.
     std::string validRows(const std::string& table, const std::string& alias = "") const;
+    // Rows the input lost before it became this export (a staged trace's events), reported as skipped rows.
+    void noteSkipped(const std::string& table, const std::string& why, std::uint64_t rows) const {
+        skippedRows_[table][why] += rows;
+    }
     // table -> reason -> rows skipped, for the tables read so far.
     const std::map<std::string, std::map<std::string, std::uint64_t>>& skippedRows() const {
         return skippedRows_;

@@ -2,6 +2,7 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/FileLimits.h"
+#include "engine/kineto/KinetoStage.h"
 #include "engine/nsys/ClockAlignment.h"
 #include "engine/nsys/Distribution.h"
 #include "engine/nsys/EventTypeLabels.h"
@@ -77,6 +78,27 @@ std::vector<const SourceKind*> selectKinds(const TranslateOptions& o) {
     return kinds;
 }
 
+bool isStagedKineto(const NsysExport& ex) {
+    return ex.productVersion().rfind("Kineto", 0) == 0;
+}
+
+// An input as an export: an nsys SQLite export as it is, a Kineto (torch.profiler) trace staged into one
+// first (engine/kineto). The staged file is unlinked once open: nothing is left behind whatever happens.
+std::unique_ptr<NsysExport> openInput(const std::filesystem::path& input, int cacheKiB) {
+    if (!kineto::looksLikeChromeTrace(input)) return std::make_unique<NsysExport>(input, cacheKiB);
+    auto staged = kineto::stageTrace(input);
+    std::unique_ptr<NsysExport> ex;
+    try {
+        ex = std::make_unique<NsysExport>(staged.database, input, cacheKiB);
+    } catch (...) {
+        std::filesystem::remove(staged.database);
+        throw;
+    }
+    std::filesystem::remove(staged.database);
+    for (const auto& [why, n] : staged.skipped) ex->noteSkipped("traceEvents", why, n);
+    return ex;
+}
+
 bool hasGpuActivity(const NsysExport& ex) {
     for (const char* t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
                           "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"})
@@ -85,6 +107,9 @@ bool hasGpuActivity(const NsysExport& ex) {
 }
 
 [[noreturn]] void failNoGpuActivity(const NsysExport& ex) {
+    if (isStagedKineto(ex))
+        ex.db().fail("no GPU activity: no kernel, gpu_memcpy or gpu_memset events (profile with "
+                     "torch.profiler's activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])");
     if (!ex.db().hasTable("CUPTI_ACTIVITY_KIND_KERNEL"))
         ex.db().fail("no GPU activity: table CUPTI_ACTIVITY_KIND_KERNEL is missing and no graph or memory "
                      "operations were recorded (profile with `nsys profile -t cuda`)");
@@ -228,7 +253,7 @@ TranslateSummary translate(const TranslateOptions& options,
             std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, inputCount,
                          options.inputs[i].filename().c_str());
         if (options.images.empty())
-            reports[i] = std::make_unique<NsysExport>(options.inputs[i], cacheKiB);
+            reports[i] = openInput(options.inputs[i], cacheKiB);
         else
             reports[i] = std::make_unique<NsysExport>(options.inputs[i], options.images.at(i), cacheKiB);
         // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
@@ -249,6 +274,18 @@ TranslateSummary translate(const TranslateOptions& options,
         if (objects[i].firstTime > objects[i].lastTime)
             reports[i]->db().fail("nothing to translate with the selected kinds");
     });
+    // One rank per process: two inputs holding the same rank are the same rank given twice, or ranks of
+    // different runs (Kineto: distributedInfo.rank; nsys: MPI_RANKS).
+    std::map<std::int64_t, std::size_t> rankInput;
+    for (std::size_t i = 0; i < inputCount; ++i)
+        for (const auto& [pid, p] : objects[i].processes) {
+            if (p.mpiRank < 0) continue;
+            auto [it, added] = rankInput.emplace(p.mpiRank, i);
+            if (!added && it->second != i)
+                throw Error(options.inputs[it->second].string() + " and " + options.inputs[i].string() +
+                            " both hold rank " + std::to_string(p.mpiRank) +
+                            ": the same rank given twice, or ranks of different runs");
+        }
     std::vector<std::size_t> withoutGpu;
     for (std::size_t i = 0; i < inputCount; ++i)
         if (!gpuActivity[i]) withoutGpu.push_back(i);

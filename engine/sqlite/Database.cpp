@@ -53,16 +53,19 @@ void Database::Close::operator()(sqlite3* db) const {
     sqlite3_close(db);
 }
 
-Database::Database(const std::filesystem::path& path, int cacheKiB) : path_(path) {
+Database::Database(const std::filesystem::path& path, int cacheKiB) : Database(path, path, cacheKiB) {}
+
+Database::Database(const std::filesystem::path& file, const std::filesystem::path& name, int cacheKiB)
+    : path_(name) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path.string() + ": no such file");
-    if (!looksLikeSqlite(path)) throw Error(path.string() + ": not an SQLite database (bad file header)");
-    checkNotTruncated(path);
+    if (!std::filesystem::is_regular_file(file, ec)) throw Error(name.string() + ": no such file");
+    if (!looksLikeSqlite(file)) throw Error(name.string() + ": not an SQLite database (bad file header)");
+    checkNotTruncated(file);
     sqlite3* db = nullptr;
-    int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    int rc = sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
     db_.reset(db); // closed on every path from here, also when the open itself failed
     if (rc != SQLITE_OK)
-        throw Error(path.string() +
+        throw Error(name.string() +
                     ": cannot open SQLite database: " + (db ? sqlite3_errmsg(db) : "out of memory"));
     // Sorting and automatic indexes spill to temporary files, so memory stays bounded for any export size.
     // (temp_store=MEMORY would save their file descriptors but sort whole tables in memory: SQLite's sorter

@@ -1,0 +1,404 @@
+#include "engine/kineto/ChromeTrace.h"
+
+#include "engine/common/Error.h"
+
+#include <cmath>
+#include <cstring>
+#include <istream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <streambuf>
+#include <zlib.h>
+
+namespace gpueff::kineto {
+
+namespace {
+
+using json = nlohmann::json;
+
+// The file through zlib (which reads uncompressed files as they are), as a stream buffer nlohmann's SAX
+// parser pulls characters from: one 1 MiB buffer, whatever the file's size.
+class GzStreamBuffer : public std::streambuf {
+public:
+    GzStreamBuffer(const std::filesystem::path& path, const std::function<void(std::uint64_t)>& progress)
+        : path_(path), progress_(progress), file_(gzopen(path.c_str(), "rb")), buffer_(1 << 20) {
+        if (!file_) throw Error(path.string() + ": cannot open: " + std::strerror(errno));
+        gzbuffer(file_, 1 << 18);
+    }
+    ~GzStreamBuffer() override {
+        if (file_) gzclose(file_);
+    }
+    GzStreamBuffer(const GzStreamBuffer&) = delete;
+    GzStreamBuffer& operator=(const GzStreamBuffer&) = delete;
+    std::uint64_t consumed() const { return read_ - static_cast<std::uint64_t>(egptr() - gptr()); }
+
+protected:
+    int_type underflow() override {
+        if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+        int n = gzread(file_, buffer_.data(), static_cast<unsigned>(buffer_.size()));
+        if (n < 0) {
+            int code = Z_OK;
+            const char* what = gzerror(file_, &code);
+            throw Error(path_.string() + ": cannot decompress after " + std::to_string(read_) +
+                        " bytes: " + (what ? what : "zlib error") + " (a truncated or damaged .gz file?)");
+        }
+        if (n == 0) return traits_type::eof();
+        read_ += static_cast<std::uint64_t>(n);
+        if (progress_ && read_ / kProgressStep != (read_ - static_cast<std::uint64_t>(n)) / kProgressStep)
+            progress_(read_);
+        setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
+        return traits_type::to_int_type(*gptr());
+    }
+
+private:
+    static constexpr std::uint64_t kProgressStep = 16u << 20;
+    std::filesystem::path path_;
+    const std::function<void(std::uint64_t)>& progress_;
+    gzFile file_;
+    std::vector<char> buffer_;
+    std::uint64_t read_ = 0;
+};
+
+// Where the parser is: the container being filled and what its key means.
+enum class Scope { Root, TraceEvents, Event, Args, ArgArray, Distributed, DeviceList, Device, Skip };
+
+class Handler : public nlohmann::json_sax<json> {
+public:
+    Handler(const std::filesystem::path& path, const std::function<void(const ChromeEvent&)>& onEvent)
+        : path_(path), onEvent_(onEvent) {}
+    TraceMetadata metadata;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t v) override { return integer(v, false); }
+    bool number_unsigned(number_unsigned_t v) override {
+        if (v > static_cast<number_unsigned_t>(std::numeric_limits<std::int64_t>::max()))
+            return integer(0, true);
+        return integer(static_cast<std::int64_t>(v), false);
+    }
+    bool number_float(number_float_t v, const string_t& text) override {
+        if (isTime()) return time(microsecondsTextToNs(text));
+        if (!std::isfinite(v) || std::fabs(v) > 9.2e18) return integer(0, true);
+        return integer(static_cast<std::int64_t>(std::llround(v)), false);
+    }
+    bool binary(binary_t&) override { return true; }
+    bool string(string_t& s) override;
+    bool start_object(std::size_t) override;
+    bool end_object() override;
+    bool start_array(std::size_t) override;
+    bool end_array() override;
+    bool key(string_t& k) override {
+        key_ = k;
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& e) override {
+        std::string what = e.what();
+        // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line 1, column 9: "
+        if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+        throw Error(path_.string() + ": invalid JSON at byte " + std::to_string(position) + ": " + what +
+                    (what.find("end of input") != std::string::npos ? " (a truncated file?)" : ""));
+    }
+
+private:
+    Scope top() const { return stack_.empty() ? Scope::Root : stack_.back(); }
+    bool isTime() const { return top() == Scope::Event && (key_ == "ts" || key_ == "dur"); }
+    bool time(std::optional<std::int64_t> ns);
+    bool integer(std::int64_t v, bool tooLarge);
+    void push(Scope s) { stack_.push_back(s); }
+
+    const std::filesystem::path& path_;
+    const std::function<void(const ChromeEvent&)>& onEvent_;
+    std::vector<Scope> stack_;
+    bool root_ = false;
+    std::string key_, arrayKey_;
+    std::size_t arrayIndex_ = 0;
+    std::int64_t deviceId_ = 0;
+    std::string deviceName_;
+    ChromeEvent event_;
+};
+
+bool Handler::time(std::optional<std::int64_t> ns) {
+    Field& f = key_ == "ts" ? event_.ts : event_.dur;
+    if (ns)
+        f.set(*ns);
+    else
+        event_.badNumber = key_;
+    return true;
+}
+
+bool Handler::integer(std::int64_t v, bool tooLarge) {
+    switch (top()) {
+    case Scope::Event:
+        if (key_ == "ts" || key_ == "dur") {
+            if (tooLarge || v > std::numeric_limits<std::int64_t>::max() / 1000 ||
+                v < std::numeric_limits<std::int64_t>::min() / 1000)
+                return time(std::nullopt);
+            return time(v * 1000);
+        }
+        if (tooLarge) return true;
+        if (key_ == "pid")
+            event_.pid.set(v);
+        else if (key_ == "tid")
+            event_.tid.set(v);
+        return true;
+    case Scope::Args: {
+        if (tooLarge) return true;
+        static const std::pair<const char*, Field ChromeEvent::*> fields[] = {
+            {"device", &ChromeEvent::device},
+            {"stream", &ChromeEvent::stream},
+            {"correlation", &ChromeEvent::correlation},
+            {"bytes", &ChromeEvent::bytes},
+            {"registers per thread", &ChromeEvent::registers},
+            {"shared memory", &ChromeEvent::sharedMemory},
+            {"Group size", &ChromeEvent::groupSize},
+            {"In msg nelems", &ChromeEvent::inElements},
+            {"Out msg nelems", &ChromeEvent::outElements},
+        };
+        for (const auto& [name, member] : fields)
+            if (key_ == name) (event_.*member).set(v);
+        return true;
+    }
+    case Scope::ArgArray:
+        if (!tooLarge && arrayIndex_ < 3) (arrayKey_ == "grid" ? event_.grid : event_.block)[arrayIndex_] = v;
+        ++arrayIndex_;
+        return true;
+    case Scope::Root:
+        if (key_ == "baseTimeNanoseconds" && !tooLarge)
+            metadata.baseTimeNs = v;
+        else if (key_ == "schemaVersion")
+            metadata.schemaVersion = std::to_string(v);
+        return true;
+    case Scope::Distributed:
+        if (key_ == "rank" && !tooLarge)
+            metadata.rank = v;
+        else if (key_ == "world_size" && !tooLarge)
+            metadata.worldSize = v;
+        return true;
+    case Scope::Device:
+        if (key_ == "id") deviceId_ = v;
+        return true;
+    default:
+        return true;
+    }
+}
+
+bool Handler::string(string_t& s) {
+    switch (top()) {
+    case Scope::Event:
+        if (key_ == "ph")
+            event_.ph = s.empty() ? '?' : s[0];
+        else if (key_ == "cat")
+            event_.cat = s;
+        else if (key_ == "name")
+            event_.name = s;
+        else if (key_ == "ts" || key_ == "dur")
+            event_.badNumber = key_;
+        return true;
+    case Scope::Args:
+        if (key_ == "cuda_sync_kind")
+            event_.syncKind = s;
+        else if (key_ == "Collective name")
+            event_.collective = s;
+        else if (key_ == "dtype")
+            event_.dtype = s;
+        else if (key_ == "Process Group Name")
+            event_.groupName = s;
+        else if (key_ == "Process Group Ranks")
+            event_.groupRanks = s;
+        else if (key_ == "name" || key_ == "labels")
+            event_.metadataName = s; // of 'M' events
+        return true;
+    case Scope::Root:
+        if (key_ == "host_name")
+            metadata.hostName = s;
+        else if (key_ == "schemaVersion")
+            metadata.schemaVersion = s;
+        return true;
+    case Scope::Device:
+        if (key_ == "name") deviceName_ = s;
+        return true;
+    default:
+        return true;
+    }
+}
+
+bool Handler::start_object(std::size_t) {
+    if (stack_.empty() && !root_) {
+        root_ = true;
+        return true;
+    }
+    switch (top()) {
+    case Scope::TraceEvents:
+        event_.clear();
+        push(Scope::Event);
+        break;
+    case Scope::Event:
+        push(key_ == "args" ? Scope::Args : Scope::Skip);
+        break;
+    case Scope::Root:
+        push(key_ == "distributedInfo" ? Scope::Distributed : Scope::Skip);
+        break;
+    case Scope::DeviceList:
+        deviceId_ = -1, deviceName_.clear();
+        push(Scope::Device);
+        break;
+    default:
+        push(Scope::Skip);
+    }
+    return true;
+}
+
+bool Handler::end_object() {
+    if (stack_.empty()) return true; // the root object
+    Scope s = top();
+    stack_.pop_back();
+    if (s == Scope::Event)
+        onEvent_(event_);
+    else if (s == Scope::Device && deviceId_ >= 0)
+        metadata.deviceNames[deviceId_] = deviceName_;
+    return true;
+}
+
+bool Handler::start_array(std::size_t) {
+    if (stack_.empty() && !root_) {
+        // The Chrome trace "array format": the file is the event list itself.
+        root_ = true;
+        metadata.sawTraceEvents = true;
+        push(Scope::TraceEvents);
+        return true;
+    }
+    switch (top()) {
+    case Scope::Root:
+        if (key_ == "traceEvents") {
+            metadata.sawTraceEvents = true;
+            push(Scope::TraceEvents);
+        } else {
+            push(key_ == "deviceProperties" ? Scope::DeviceList : Scope::Skip);
+        }
+        break;
+    case Scope::Args:
+        arrayKey_ = key_, arrayIndex_ = 0;
+        push(key_ == "grid" || key_ == "block" ? Scope::ArgArray : Scope::Skip);
+        break;
+    default:
+        push(Scope::Skip);
+    }
+    return true;
+}
+
+bool Handler::end_array() {
+    if (!stack_.empty()) stack_.pop_back();
+    return true;
+}
+
+} // namespace
+
+void ChromeEvent::clear() {
+    ph = 0;
+    cat.clear(), name.clear(), syncKind.clear(), collective.clear(), dtype.clear(), groupName.clear();
+    groupRanks.clear(), metadataName.clear(), badNumber.clear();
+    pid = tid = ts = dur = device = stream = correlation = bytes = registers = sharedMemory = Field{};
+    groupSize = inElements = outElements = Field{};
+    grid = block = {0, 0, 0};
+}
+
+std::optional<std::int64_t> microsecondsTextToNs(const std::string& text) {
+    // Digits of the mantissa and the power of ten they are scaled by; the value in ns is
+    // mantissa x 10^(3 + exponent - fraction digits).
+    std::size_t i = 0;
+    bool negative = false;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
+    std::string digits;
+    int scale = 3, seen = 0;
+    bool point = false;
+    for (; i < text.size(); ++i) {
+        char c = text[i];
+        if (c >= '0' && c <= '9') {
+            digits += c, ++seen;
+            if (point) --scale;
+        } else if (c == '.' && !point) {
+            point = true;
+        } else {
+            break;
+        }
+    }
+    if (seen == 0) return std::nullopt;
+    if (i < text.size()) {
+        if (text[i] != 'e' && text[i] != 'E') return std::nullopt;
+        ++i;
+        bool expNegative = false;
+        if (i < text.size() && (text[i] == '-' || text[i] == '+')) expNegative = text[i++] == '-';
+        int exponent = 0;
+        std::size_t start = i;
+        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+            exponent = exponent * 10 + (text[i] - '0');
+            if (exponent > 400) return std::nullopt;
+        }
+        if (i == start || i != text.size()) return std::nullopt;
+        scale += expNegative ? -exponent : exponent;
+    }
+    // Leading zeros carry nothing; trailing digits beyond the nanosecond decide the rounding only.
+    std::size_t first = digits.find_first_not_of('0');
+    if (first == std::string::npos) return 0;
+    digits.erase(0, first);
+    bool roundUp = false;
+    if (scale < 0) {
+        auto keep = static_cast<std::ptrdiff_t>(digits.size()) + scale;
+        if (keep < 0) return 0;
+        roundUp =
+            static_cast<std::size_t>(keep) < digits.size() && digits[static_cast<std::size_t>(keep)] >= '5';
+        digits.resize(static_cast<std::size_t>(keep));
+        scale = 0;
+    }
+    if (static_cast<int>(digits.size()) + scale > 19) return std::nullopt;
+    digits.append(static_cast<std::size_t>(scale), '0');
+    unsigned long long value = 0;
+    for (char c : digits) value = value * 10 + static_cast<unsigned long long>(c - '0');
+    value += roundUp;
+    if (value > static_cast<unsigned long long>(std::numeric_limits<std::int64_t>::max()))
+        return std::nullopt;
+    auto v = static_cast<std::int64_t>(value);
+    return negative ? -v : v;
+}
+
+bool looksLikeChromeTrace(const std::filesystem::path& path) {
+    gzFile f = gzopen(path.c_str(), "rb");
+    if (!f) return false;
+    char head[64];
+    int n = gzread(f, head, sizeof head);
+    gzclose(f);
+    for (int i = 0; i < n; ++i) {
+        char c = head[i];
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        return c == '{' || c == '[';
+    }
+    return false;
+}
+
+bool isChromeTraceFile(const std::filesystem::path& path) {
+    std::string name = path.filename().string();
+    if (name.ends_with(".json.gz")) return true;
+    if (!name.ends_with(".json")) return false;
+    gzFile f = gzopen(path.c_str(), "rb");
+    if (!f) return false;
+    std::string head(1 << 20, '\0');
+    int n = gzread(f, head.data(), static_cast<unsigned>(head.size()));
+    gzclose(f);
+    head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    return head.find("\"traceEvents\"") != std::string::npos;
+}
+
+TraceMetadata readChromeTrace(const std::filesystem::path& path,
+                              const std::function<void(const ChromeEvent&)>& onEvent,
+                              const std::function<void(std::uint64_t)>& progress) {
+    GzStreamBuffer buffer(path, progress);
+    std::istream in(&buffer);
+    Handler handler(path, onEvent);
+    json::sax_parse(in, &handler, nlohmann::detail::input_format_t::json, true);
+    if (!handler.metadata.sawTraceEvents)
+        throw Error(path.string() + ": not a PyTorch profiler (Kineto) trace: no \"traceEvents\" array");
+    return handler.metadata;
+}
+
+} // namespace gpueff::kineto

@@ -1,0 +1,76 @@
+// HTA's figures of a device (Analysis.h HtaBreakdown), from the same rows as the POP model: HTA's temporal
+// breakdown and comm-comp overlap from the merged classes, its idle time by cause from each stream's
+// operations in order and the launch lines that queued them.
+#include "engine/paraver/EventTypes.h"
+#include "metrics/AnalysisParts.h"
+
+#include <algorithm>
+
+namespace gpueff::metrics {
+
+namespace {
+
+// |a ∩ b| of two merged span lists.
+std::int64_t intersection(const Spans& a, const Spans& b) {
+    std::int64_t total = 0;
+    for (const auto& s : a) total += overlapWith(b, s.begin, s.end);
+    return total;
+}
+
+} // namespace
+
+void htaOf(const ShardReader& shard, const Device& d, const DeviceUnions& u, DevicePartial& out) {
+    namespace types = paraver::types;
+    HtaBreakdown& h = out.hta;
+    Spans all = unite({&u.compute, &u.nccl, &u.memory});
+    if (all.empty()) return;
+    h.kernelTime = all.back().end - all.front().begin;
+    h.idle = h.kernelTime - length(all);
+    h.compute = length(u.compute);
+    h.nonCompute = h.kernelTime - h.compute - h.idle;
+    h.ncclTime = length(u.nccl);
+    h.computeDuringNccl = intersection(u.compute, u.nccl);
+
+    // Idle by cause, per CUDA stream (a stream's lanes together): each operation starting in the window
+    // after the stream's previous one; the launching call's start comes from the launch line arriving at the
+    // operation's start on its row.
+    const auto& trace = shard.trace.trace();
+    const auto& rows = shard.trace.layout().rows;
+    struct Operation {
+        std::int64_t begin, end, launch; // launch < 0: no launch call found
+    };
+    std::map<std::int64_t, std::vector<Operation>> byStream;
+    for (std::size_t i = 0; i < d.rows.size(); ++i) {
+        std::map<std::int64_t, std::int64_t> launches; // GPU start -> call start
+        for (auto c : trace.threads[d.rows[i]].receives) {
+            const auto& line = trace.communications[c];
+            if (line.tag == types::kTagKernelLaunch || line.tag == types::kTagMemoryLaunch)
+                launches.emplace(line.logicalRecv, line.logicalSend);
+        }
+        auto stream = d.rows[i] < rows.size() ? rows[d.rows[i]].stream : -1;
+        auto& ops = byStream[stream];
+        for (auto c : {kCompute, kNccl, kMemory})
+            if (i < d.work[c].size())
+                for (const auto& s : d.work[c][i]) {
+                    if (s.begin < shard.window.begin || s.begin >= shard.window.end) continue;
+                    auto l = launches.find(s.begin);
+                    ops.push_back({s.begin, s.end, l == launches.end() ? -1 : l->second});
+                }
+    }
+    for (auto& [stream, ops] : byStream) {
+        std::sort(ops.begin(), ops.end(), [](const Operation& a, const Operation& b) {
+            return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+        });
+        for (std::size_t k = 1; k < ops.size(); ++k) {
+            std::int64_t previousEnd = ops[k - 1].end, gap = ops[k].begin - previousEnd;
+            if (ops[k].launch >= 0 && ops[k].launch > previousEnd)
+                h.hostWait += gap;
+            else if (gap < HtaBreakdown::kConsecutiveKernelDelayNs)
+                h.kernelWait += gap;
+            else
+                h.other += gap;
+        }
+    }
+}
+
+} // namespace gpueff::metrics
