@@ -85,6 +85,11 @@ const json& arg(const json& event, const char* key) {
     return event["args"][key];
 }
 
+// A thread id as its JSON text (Kineto writes integers; the text keeps any other form apart).
+std::string tidOf(const json& event) {
+    return event.contains("tid") ? event["tid"].dump() : std::string();
+}
+
 std::string text(const json& o, const char* key) {
     return o.is_object() && o.contains(key) && o[key].is_string() ? o[key].get<std::string>() : std::string();
 }
@@ -218,26 +223,29 @@ Trace fromJson(const json& document) {
         const auto cat = text(e, "cat");
         if (text(e, "ph") != "X" || (cat != "cuda_runtime" && cat != "cuda_driver")) continue;
         ++t.counts.apiCalls;
+        ++t.hostThreads[tidOf(e)].apiCalls;
         const json& c = arg(e, "correlation");
         if (!c.is_number_integer()) continue;
         auto start = microsecondsToNs(e.at("ts"));
         auto [it, added] = t.callStart.emplace(c.get<std::int64_t>(), start);
-        if (!added) it->second = std::min(it->second, start);
+        if (added || start < it->second) it->second = start, t.callThread[c.get<std::int64_t>()] = tidOf(e);
     }
 
     for (const auto& e : events) {
         if (text(e, "ph") != "X") continue;
         const auto cat = text(e, "cat");
-        if (cat == "cpu_op") ++t.counts.cpuOps;
-        if (cat == "user_annotation") ++t.counts.userAnnotations;
+        if (cat == "cpu_op") ++t.counts.cpuOps, ++t.hostThreads[tidOf(e)].cpuOps;
+        if (cat == "user_annotation") ++t.counts.userAnnotations, ++t.hostThreads[tidOf(e)].userAnnotations;
         if (cat == "cuda_sync") {
             const json& c = arg(e, "correlation");
-            if (c.is_number_integer() && t.callStart.count(c.get<std::int64_t>()))
+            if (c.is_number_integer() && t.callStart.count(c.get<std::int64_t>())) {
                 ++t.counts.syncs[syncTypeValue(arg(e, "cuda_sync_kind").is_string()
                                                    ? arg(e, "cuda_sync_kind").get<std::string>()
                                                    : std::string())];
-            else
+                ++t.hostThreads[t.callThread.at(c.get<std::int64_t>())].syncs;
+            } else {
                 ++t.counts.syncsWithoutCall;
+            }
         }
         if (cat != "kernel" && cat != "gpu_memcpy" && cat != "gpu_memset") continue;
 

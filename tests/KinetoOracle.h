@@ -78,11 +78,20 @@ struct Counts {
     std::int64_t syncsWithoutCall = 0;                   // cuda_sync with no call of that correlation
 };
 
+// The host records of one CPU thread (tid): API calls, cpu_op and user_annotation ranges, and the
+// synchronizations whose call it made (the contract puts a cuda_sync on its call's thread).
+struct HostThread {
+    std::int64_t apiCalls = 0, cpuOps = 0, userAnnotations = 0, syncs = 0;
+    auto operator<=>(const HostThread&) const = default;
+};
+
 struct Trace {
     std::string host;
     std::int64_t pid = 0;
     std::vector<Activity> activities;
     std::map<std::int64_t, std::int64_t> callStart; // correlation -> start of its runtime / driver call
+    std::map<std::int64_t, std::string> callThread; // correlation -> tid (JSON text) of that call
+    std::map<std::string, HostThread> hostThreads;  // tid (JSON text) -> its records
     Counts counts;
 };
 

@@ -16,6 +16,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,17 @@ bool closeTo(double a, double b, double rel) {
     return std::fabs(a - b) <= rel * std::max(std::fabs(a), std::fabs(b)) + 1e-300;
 }
 
+// A map as text for failure messages (got vs expected), "{key: value, ...}".
+template <class K>
+std::string show(const std::map<K, std::int64_t>& m) {
+    std::ostringstream o;
+    o << "{";
+    for (auto it = m.begin(); it != m.end(); ++it)
+        o << (it == m.begin() ? "" : ", ") << it->first << ": " << it->second;
+    o << "}";
+    return o.str();
+}
+
 std::vector<fs::path> kinetoTraces() {
     std::vector<fs::path> out;
     for (const auto& e : fs::directory_iterator(testsupport::dataDir() / "kineto"))
@@ -55,6 +67,7 @@ struct PrvCounts {
     std::map<std::int64_t, std::int64_t> commsByTag;
     std::map<std::string, std::int64_t> gpuBeginsByRow; // "CUDA-D<d>.S<s>" (lanes folded) -> begins
     std::int64_t gpuBeginsOffStreamRows = 0, hostBeginsOnStreamRows = 0; // the contract's rows, kept apart
+    std::map<int, HostThread> hostRows; // global thread index of a CPU row -> its host begins
     int tasks = 0;
 };
 
@@ -76,8 +89,19 @@ std::string streamRow(const std::string& label) {
     return lane == std::string::npos ? first : first.substr(0, lane);
 }
 
-PrvCounts countPrv(const fs::path& prv) {
+// The NVTX range types of a domain: those whose .pcf label names it (contract: "label contains").
+std::set<std::uint32_t> domainTypes(const std::map<std::uint32_t, std::string>& labels,
+                                    const std::string& domain) {
+    std::set<std::uint32_t> out;
+    for (const auto& [type, label] : labels)
+        if (label.find(domain) != std::string::npos) out.insert(type);
+    return out;
+}
+
+PrvCounts countPrv(const fs::path& prv, const std::map<std::uint32_t, std::string>& pcfLabels) {
     PrvCounts c;
+    const auto cpuOpTypes = domainTypes(pcfLabels, "cpu_op"),
+               annotationTypes = domainTypes(pcfLabels, "user_annotation");
     std::ifstream in(prv);
     REQUIRE_MESSAGE(in.good(), "no trace " << prv.string());
     std::string header;
@@ -111,7 +135,8 @@ PrvCounts countPrv(const fs::path& prv) {
         const int task = std::stoi(f[3]), thread = std::stoi(f[4]);
         REQUIRE(task >= 1);
         REQUIRE(task <= c.tasks);
-        const std::string row = streamRow(labels.at(firstThread[task - 1] + thread - 1));
+        const int global = firstThread[task - 1] + thread - 1;
+        const std::string row = streamRow(labels.at(global));
         for (std::size_t i = 6; i + 1 < f.size(); i += 2) {
             const auto type = static_cast<std::uint32_t>(std::stoul(f[i]));
             const std::int64_t value = std::stoll(f[i + 1]);
@@ -120,6 +145,11 @@ PrvCounts countPrv(const fs::path& prv) {
             if (type == 63000002) c.bytes += value;
             if (gpuTypes.count(type)) (row.empty() ? c.gpuBeginsOffStreamRows : c.gpuBeginsByRow[row]) += 1;
             if (hostTypes.count(type) && !row.empty()) ++c.hostBeginsOnStreamRows;
+            if (row.empty()) {
+                auto& h = c.hostRows[global];
+                h.apiCalls += type == 63000000, h.syncs += type == 63000009;
+                h.cpuOps += cpuOpTypes.count(type) > 0, h.userAnnotations += annotationTypes.count(type) > 0;
+            }
         }
     }
     return c;
@@ -132,12 +162,10 @@ std::int64_t beginsOf(const PrvCounts& c, std::uint32_t type) {
     return n;
 }
 
-// The NVTX range types of a domain: those whose .pcf label names it (contract: "label contains").
 std::int64_t domainBegins(const PrvCounts& c, const std::map<std::uint32_t, std::string>& labels,
                           const std::string& domain) {
     std::int64_t n = 0;
-    for (const auto& [type, label] : labels)
-        if (label.find(domain) != std::string::npos) n += beginsOf(c, type);
+    for (auto type : domainTypes(labels, domain)) n += beginsOf(c, type);
     return n;
 }
 
@@ -158,22 +186,22 @@ Counts sum(const std::vector<const Trace*>& traces) {
 
 void checkRecords(const fs::path& prv, const std::vector<const Trace*>& traces) {
     const Counts want = sum(traces);
-    const PrvCounts got = countPrv(prv);
     auto pcf = prv;
     pcf.replace_extension(".pcf");
     const auto labels = testsupport::readPcfTypeLabels(pcf);
+    const PrvCounts got = countPrv(prv, labels);
 
     CHECK(got.tasks == static_cast<int>(traces.size()));
     CHECK(beginsOf(got, 63000006) == want.kernels);
     CHECK(beginsOf(got, 63000007) == want.ncclKernels);
     std::map<std::int64_t, std::int64_t> memory;
     if (auto it = got.begins.find(63000001); it != got.begins.end()) memory = it->second;
-    CHECK(memory == want.memory);
+    CHECK_MESSAGE(memory == want.memory, show(memory) << " vs " << show(want.memory));
     CHECK(got.bytes == want.memoryBytes);
     CHECK(beginsOf(got, 63000000) == want.apiCalls);
     std::map<std::int64_t, std::int64_t> syncs;
     if (auto it = got.begins.find(63000009); it != got.begins.end()) syncs = it->second;
-    CHECK(syncs == want.syncs);
+    CHECK_MESSAGE(syncs == want.syncs, show(syncs) << " vs " << show(want.syncs));
     // Every cuda_sync of these traces has its call (so no reading of the contract is needed for the others).
     CHECK(want.syncsWithoutCall == 0);
     CHECK(domainBegins(got, labels, "cpu_op") == want.cpuOps);
@@ -182,9 +210,20 @@ void checkRecords(const fs::path& prv, const std::vector<const Trace*>& traces) 
                                       : want.kernelLaunches == 0);
     CHECK(got.commsByTag.count(55002) ? got.commsByTag.at(55002) == want.memoryLaunches
                                       : want.memoryLaunches == 0);
-    CHECK(got.gpuBeginsByRow == want.activitiesByRow);
+    CHECK_MESSAGE(got.gpuBeginsByRow == want.activitiesByRow, show(got.gpuBeginsByRow)
+                                                                  << " vs " << show(want.activitiesByRow));
     CHECK(got.gpuBeginsOffStreamRows == 0);
     CHECK(got.hostBeginsOnStreamRows == 0);
+
+    // One CPU row per tid: the rows' host records, as a multiset (the rows' order is not the contract's),
+    // equal the threads' (syncs on their call's thread). Rows with none of these (only other records) aside.
+    std::multiset<HostThread> rows, threads;
+    for (const auto& [row, h] : got.hostRows)
+        if (h != HostThread{}) rows.insert(h);
+    for (const auto* t : traces)
+        for (const auto& [tid, h] : t->hostThreads) threads.insert(h);
+    CHECK_MESSAGE(rows == threads,
+                  rows.size() << " CPU rows with host records, " << threads.size() << " threads in the JSON");
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -265,7 +304,7 @@ void checkKinetoDeviceExtras(const json& report, const Trace& t, std::int64_t lo
             if (auto ns = analyzeoracle::length(v, lo, hi)) expected[kind] = ns;
         if (const json& m = member(*dev, "memory_by_kind_ns"); m.is_object())
             for (const auto& [kind, ns] : m.items()) got[kind] = ns.get<std::int64_t>();
-        CHECK(got == expected);
+        CHECK_MESSAGE(got == expected, show(got) << " vs " << show(expected));
     }
 }
 
@@ -443,6 +482,8 @@ TEST_CASE("kineto oracle: the hand-worked tiny trace") {
     CHECK(c.syncsWithoutCall == 0);
     CHECK(c.kernelLaunches == 4); // K1, K2, K3, AllReduce; not the Broadcast (no correlation)
     CHECK(c.memoryLaunches == 1); // the memcpy; not the memset (call 99 absent)
+    // Every host record on thread 100, the sync included (its call, 6, is there; the sync event is on tid 7).
+    CHECK(t.hostThreads == std::map<std::string, HostThread>{{"100", HostThread{6, 1, 1, 1}}});
     CHECK(c.activitiesByRow ==
           std::map<std::string, std::int64_t>{{"CUDA-D0.S13", 3}, {"CUDA-D0.S7", 3}, {"CUDA-D1.S7", 1}});
 
