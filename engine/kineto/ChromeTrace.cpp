@@ -389,16 +389,21 @@ bool isChromeTraceFile(const std::filesystem::path& path) {
     return head.find("\"traceEvents\"") != std::string::npos;
 }
 
+TraceMetadata readChromeTrace(const std::filesystem::path& name, std::istream& in,
+                              const std::function<void(const ChromeEvent&)>& onEvent) {
+    Handler handler(name, onEvent);
+    json::sax_parse(in, &handler, nlohmann::detail::input_format_t::json, true);
+    if (!handler.metadata.sawTraceEvents)
+        throw Error(name.string() + ": not a PyTorch profiler (Kineto) trace: no \"traceEvents\" array");
+    return handler.metadata;
+}
+
 TraceMetadata readChromeTrace(const std::filesystem::path& path,
                               const std::function<void(const ChromeEvent&)>& onEvent,
                               const std::function<void(std::uint64_t)>& progress) {
     GzStreamBuffer buffer(path, progress);
     std::istream in(&buffer);
-    Handler handler(path, onEvent);
-    json::sax_parse(in, &handler, nlohmann::detail::input_format_t::json, true);
-    if (!handler.metadata.sawTraceEvents)
-        throw Error(path.string() + ": not a PyTorch profiler (Kineto) trace: no \"traceEvents\" array");
-    return handler.metadata;
+    return readChromeTrace(path, in, onEvent);
 }
 
 } // namespace gpueff::kineto

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <optional>
 #include <string>
@@ -58,6 +59,10 @@ struct TraceMetadata {
 TraceMetadata readChromeTrace(const std::filesystem::path& path,
                               const std::function<void(const ChromeEvent&)>& onEvent,
                               const std::function<void(std::uint64_t)>& progress = {});
+
+// The same from a stream (the fuzz harness); `name` stands for the file in messages.
+TraceMetadata readChromeTrace(const std::filesystem::path& name, std::istream& in,
+                              const std::function<void(const ChromeEvent&)>& onEvent);
 
 // True when the file starts like a Kineto/Chrome trace: gzip magic, or '{' or '[' after white space.
 bool looksLikeChromeTrace(const std::filesystem::path& path);

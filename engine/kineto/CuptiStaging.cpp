@@ -1,6 +1,7 @@
 #include "engine/kineto/CuptiStaging.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/Text.h"
 #include "engine/kineto/CuptiTables.h"
 
 #include <nlohmann/json.hpp>
@@ -76,14 +77,6 @@ std::int64_t elementBytes(const std::string& dtype) {
                                                               {"UInt64", 8}};
     auto it = sizes.find(dtype);
     return it == sizes.end() ? 0 : it->second;
-}
-
-bool isNccl(const std::string& name) {
-    for (std::size_t i = 0; i + 4 <= name.size(); ++i)
-        if ((name[i] | 0x20) == 'n' && (name[i + 1] | 0x20) == 'c' && (name[i + 2] | 0x20) == 'c' &&
-            (name[i + 3] | 0x20) == 'l')
-            return true;
-    return false;
 }
 
 } // namespace
@@ -212,7 +205,7 @@ void CuptiStaging::gpuActivity(const ChromeEvent& e) {
         (*kernel_)(begin)(end)(device.value)(stream.value)(e.correlation)(name)(name)(e.registers.value)(
             e.grid[0])(e.grid[1])(e.grid[2])(e.block[0])(e.block[1])(e.block[2])(e.sharedMemory.value)
             .row();
-        if (isNccl(e.name) && e.correlation.present) {
+        if (isCollectiveKernel(e.name) && e.correlation.present) {
             // NCCL's own NVTX ranges carry this payload in an nsys export; Kineto puts it on the kernel.
             nlohmann::json payload = nlohmann::json::object();
             if (auto size = elementBytes(e.dtype); size > 0 && e.inElements.present)
@@ -283,6 +276,10 @@ void CuptiStaging::finish(const TraceMetadata& metadata, const std::filesystem::
         .row();
     meta(std::string("EXPORT_SCHEMA_VERSION"))(std::string(kStagedSchemaVersion)).row();
     meta(std::string("EXPORT_PARAM_INPUT_FILE"))(input.filename().string()).row();
+    // The translator joins calls to NCCL ranges by thread and time, and GPU work to calls by correlation id:
+    // nsys' exports are indexed for neither either, but a staged trace is written once and read at once.
+    exec("CREATE INDEX runtime_thread_start ON CUPTI_ACTIVITY_KIND_RUNTIME (globalTid, start);"
+         "CREATE INDEX runtime_correlation ON CUPTI_ACTIVITY_KIND_RUNTIME (correlationId);");
     exec("COMMIT");
 }
 

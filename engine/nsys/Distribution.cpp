@@ -24,7 +24,9 @@ NameFacts collectNameFacts(const paraver::EventCatalog& catalog) {
     for (const auto& [type, info] : catalog.types())
         if (info.names) byFamily[info.names].types.push_back(type);
     NameFacts facts;
-    for (auto& [names, family] : byFamily) {
+    for (auto& entry : byFamily) {
+        const NameDictionary* names = entry.first;
+        auto& family = entry.second; // not a structured binding: clang 14 cannot capture those
         if (names->empty()) continue;
         family.names.reserve(names->size());
         names->forEachByValue(

@@ -2,6 +2,7 @@
 // stream.
 #include "engine/nsys/GpuActivitySources.h"
 
+#include "engine/common/Text.h"
 #include "engine/nsys/NcclPayloads.h"
 #include "engine/nsys/SqlColumns.h"
 #include "engine/nsys/TableScan.h"
@@ -28,16 +29,6 @@ bool isMemoryKind(const sqlite::Statement& s, int col) {
     return !s.isNull(col) && s.int64(col) >= 0 && s.int64(col) < kMaxEnumCode;
 }
 
-bool containsNccl(std::string_view name) {
-    for (std::size_t i = 0; i + 4 <= name.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(name[i])) == 'n' &&
-            std::tolower(static_cast<unsigned char>(name[i + 1])) == 'c' &&
-            std::tolower(static_cast<unsigned char>(name[i + 2])) == 'c' &&
-            std::tolower(static_cast<unsigned char>(name[i + 3])) == 'l')
-            return true;
-    return false;
-}
-
 class KernelSource : public IntervalSource {
 public:
     KernelSource(ReportContext& ctx, sqlite::Statement st, NcclPayloads payloads)
@@ -51,7 +42,7 @@ protected:
         iv.row = ctx_.activityRow({s.int64(2), s.int64(3), s.int64(4)}, s.int64(5), s.int64(0));
         std::int64_t nameId = s.int64(6);
         auto [it, fresh] = isNccl_.try_emplace(nameId, false);
-        if (fresh) it->second = containsNccl(ctx_.report.string(nameId));
+        if (fresh) it->second = isCollectiveKernel(ctx_.report.string(nameId));
         std::uint32_t type = it->second ? types::kNcclKernel : types::kKernel;
         r.add(type, ctx_.stringValue(type, nameId));
         static constexpr std::uint32_t attributes[] = {types::kGridX,

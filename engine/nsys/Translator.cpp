@@ -21,6 +21,7 @@
 #include "engine/pipeline/PrvSink.h"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <sqlite3.h>
@@ -84,9 +85,11 @@ bool isStagedKineto(const NsysExport& ex) {
 
 // An input as an export: an nsys SQLite export as it is, a Kineto (torch.profiler) trace staged into one
 // first (engine/kineto). The staged file is unlinked once open: nothing is left behind whatever happens.
-std::unique_ptr<NsysExport> openInput(const std::filesystem::path& input, int cacheKiB) {
+std::unique_ptr<NsysExport> openInput(const std::filesystem::path& input, int cacheKiB, double& seconds) {
     if (!kineto::looksLikeChromeTrace(input)) return std::make_unique<NsysExport>(input, cacheKiB);
+    auto start = std::chrono::steady_clock::now();
     auto staged = kineto::stageTrace(input);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::unique_ptr<NsysExport> ex;
     try {
         ex = std::make_unique<NsysExport>(staged.database, input, cacheKiB);
@@ -246,6 +249,7 @@ TranslateSummary translate(const TranslateOptions& options,
     std::vector<std::unique_ptr<NsysExport>> reports(inputCount);
     std::vector<ReportObjects> objects(inputCount);
     std::vector<char> gpuActivity(inputCount, 1);
+    std::vector<double> importSeconds(inputCount, 0);
     bool tty = options.progress && ::isatty(STDERR_FILENO);
     // The pre-pass, one report per worker: a report only writes its own slots.
     forEachReport(inputCount, jobs, [&](std::size_t i) {
@@ -253,7 +257,7 @@ TranslateSummary translate(const TranslateOptions& options,
             std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, inputCount,
                          options.inputs[i].filename().c_str());
         if (options.images.empty())
-            reports[i] = openInput(options.inputs[i], cacheKiB);
+            reports[i] = openInput(options.inputs[i], cacheKiB, importSeconds[i]);
         else
             reports[i] = std::make_unique<NsysExport>(options.inputs[i], options.images.at(i), cacheKiB);
         // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
@@ -295,6 +299,7 @@ TranslateSummary translate(const TranslateOptions& options,
         if (log) log(options.inputs[i].string() + ": no GPU activity; merged for its CPU-side records");
     // Clock alignment: UTC session starts, then the end of MPI_Init when every report has one.
     TranslateSummary summary;
+    for (double s : importSeconds) summary.importSeconds += s;
     std::vector<std::int64_t> shift(reports.size(), 0);
     bool utc = std::all_of(reports.begin(), reports.end(), [](auto& r) { return r->hasUtcStart(); });
     std::int64_t minUtc = 0;

@@ -81,6 +81,7 @@ struct TranslateSummary {
     std::map<std::int64_t, std::uint64_t> communicationsByTag;
     std::map<std::string, std::uint64_t> skipped;
     std::size_t tasks = 0, threads = 0, nodes = 0;
+    double importSeconds = 0; // staging inputs of other formats (Kineto) into exports, summed over inputs
 };
 
 // Translates Nsight Systems SQLite exports into one Paraver trace. Throws gpueff::Error on bad input; no

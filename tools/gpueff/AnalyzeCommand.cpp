@@ -28,7 +28,8 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
         "efficiency x orchestration efficiency (NCCL counted as communication and as useful), kernels in "
         "flight "
         "and queued, communication/computation overlap, per-GEMM tensor-core profile, kernel statistics, GPU "
-        "gaps, host offload and MPI efficiency, the nsys stats NVTX, CUDA API and GPU memory summaries; the same per iteration (NVTX markers or the repeating kernel "
+        "gaps, host offload and MPI efficiency, the nsys stats NVTX, CUDA API and GPU memory summaries; the "
+        "same per iteration (NVTX markers or the repeating kernel "
         "sequence) and per phase, stragglers at NCCL collectives, kernels alone vs under communication. "
         "Nsight Systems exports are translated into DIR/NAME.prv "
         "and analyzed in the same pass (--no-trace: the report only); "
@@ -49,13 +50,15 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
     cmd->add_option("--end", args->end, "analysis window end, trace ns (default: last GPU activity)")
         ->check(nanosecondsValidator());
     cmd->add_option("--region", args->region, "analysis window = span of the NVTX ranges with this name");
-    cmd->add_option("--iterations", args->iterations,
-                    "regular expression (ECMAScript, case-insensitive, matched whole) of the NVTX ranges that mark "
-                    "iterations; phases are the ranges nested one level inside them (default: " +
-                        std::string(metrics::kDefaultIterationPattern) + ")");
-    cmd->add_option("--iterations-from", args->iterationsFrom,
-                    "markers: NVTX ranges, else the repeating kernel sequence of the first GPU; gpu: the kernel "
-                    "sequence only; off: no iterations")
+    cmd->add_option(
+        "--iterations", args->iterations,
+        "regular expression (ECMAScript, case-insensitive, matched whole) of the NVTX ranges that mark "
+        "iterations; phases are the ranges nested one level inside them (default: " +
+            std::string(metrics::kDefaultIterationPattern) + ")");
+    cmd->add_option(
+           "--iterations-from", args->iterationsFrom,
+           "markers: NVTX ranges, else the repeating kernel sequence of the first GPU; gpu: the kernel "
+           "sequence only; off: no iterations")
         ->check(CLI::IsMember({"markers", "gpu", "off"}))
         ->capture_default_str();
     cmd->add_option("--gemm-pattern", args->gemm,
@@ -66,7 +69,9 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
         "--no-trace", [args](std::int64_t) { args->writeTrace = false; },
         "do not write the translated trace (NAME.prv/.pcf/.row/.json), only the report");
     cmd->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
-    cmd->add_flag("--stats", args->stats, "print the seconds of each phase (for benchmarks)");
+    cmd->add_flag("--stats", args->stats,
+                  "print the seconds of each phase (for benchmarks; import_s, the staging of Kineto traces, "
+                  "is part of translate_s)");
     addJobsOption(cmd, args->jobs);
     addMemoryLimitOption(cmd, args->memoryLimit,
                          "records of nsys exports the analysis holds in memory at a time (default: half the "
