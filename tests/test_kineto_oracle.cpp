@@ -431,6 +431,56 @@ const char* const kTinyTrace = R"json({
 })json";
 constexpr std::int64_t kB = 1712195495519000000; // B in ns
 
+// Every copy kind of the contract (names -> 63000001: HtoD 1, DtoH 2, DtoD 8, PtoP 10, another 99), launches
+// from cuda_driver calls, an event synchronization (CUPTI type 1 -> value 2). Device 0: four copies of 1000
+// ns on streams 7 and 8 and a kernel launched by cuLaunchKernel; device 1: the copy of no known kind.
+const char* const kKindsTrace = R"json({"traceEvents": [
+  {"ph": "M", "name": "process_labels", "pid": 55, "tid": 0, "args": {"labels": "CPU"}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 55, "tid": 55, "ts": 0.1, "dur": 0.05,
+   "args": {"correlation": 1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 55, "tid": 55, "ts": 0.2, "dur": 0.05,
+   "args": {"correlation": 2}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 55, "tid": 55, "ts": 0.3, "dur": 0.05,
+   "args": {"correlation": 3}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyPeerAsync", "pid": 55, "tid": 55, "ts": 0.4,
+   "dur": 0.05, "args": {"correlation": 4}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 55, "tid": 55, "ts": 0.5, "dur": 0.05,
+   "args": {"correlation": 5}},
+  {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 55, "tid": 56, "ts": 0.7, "dur": 0.05,
+   "args": {"correlation": 6}},
+  {"ph": "X", "cat": "cuda_driver", "name": "cuEventSynchronize", "pid": 55, "tid": 56, "ts": 8, "dur": 1,
+   "args": {"correlation": 7}},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": 7, "ts": 1,
+   "dur": 1, "args": {"device": 0, "stream": 7, "correlation": 1, "bytes": 10}},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoH (Device -> Pinned)", "pid": 0, "tid": 7, "ts": 2,
+   "dur": 1, "args": {"device": 0, "stream": 7, "correlation": 2, "bytes": 20}},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoD (Device -> Device)", "pid": 0, "tid": 7, "ts": 3,
+   "dur": 1, "args": {"device": 0, "stream": 7, "correlation": 3, "bytes": 30}},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy PtoP (Device -> Device)", "pid": 0, "tid": 8, "ts": 3.5,
+   "dur": 1, "args": {"device": 0, "stream": 8, "correlation": 4, "bytes": 40}},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoH (Pinned -> Pinned)", "pid": 1, "tid": 7, "ts": 1,
+   "dur": 0.5, "args": {"device": 1, "stream": 7, "correlation": 5, "bytes": 50}},
+  {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 5, "dur": 1,
+   "args": {"device": 0, "stream": 7, "correlation": 6}},
+  {"ph": "X", "cat": "cuda_sync", "name": "Event Sync", "pid": 0, "tid": 7, "ts": 8.2, "dur": 0.5,
+   "args": {"cuda_sync_kind": "Event Sync", "correlation": 7, "device": 0, "stream": -1}}
+]})json";
+
+// The contract's NCCL test is the name containing "nccl" (any case), nothing else: an RCCL kernel (AMD's
+// library, "rccl" in the name and not "nccl") is compute. Two kernels on one stream: [1000, 3000) compute,
+// [2000, 5000) rccl (as the contract reads: C = [1000, 5000), no NCCL).
+const char* const kRcclTrace = R"json({"traceEvents": [
+  {"ph": "M", "name": "process_labels", "pid": 7, "tid": 0, "args": {"labels": "CPU"}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "hipLaunchKernel", "pid": 7, "tid": 7, "ts": 0.5, "dur": 0.2,
+   "args": {"correlation": 1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "hipExtLaunchKernel", "pid": 7, "tid": 7, "ts": 0.8, "dur": 0.2,
+   "args": {"correlation": 2}},
+  {"ph": "X", "cat": "kernel", "name": "Cijk_Ailk_Bjlk_SB_MT64x16x16", "pid": 0, "tid": 0, "ts": 1, "dur": 2,
+   "args": {"device": 0, "stream": 0, "correlation": 1}},
+  {"ph": "X", "cat": "kernel", "name": "rcclGenericKernel_AllReduce_RING_LL_Sum_float", "pid": 0, "tid": 0,
+   "ts": 2, "dur": 3, "args": {"device": 0, "stream": 1, "correlation": 2}}
+]})json";
+
 } // namespace
 
 TEST_CASE("kineto oracle: microseconds text to ns is exact decimal arithmetic, rounded half away from zero") {
@@ -567,6 +617,17 @@ TEST_CASE("kineto oracle: gpueff analyze of every Kineto trace equals the recomp
             checkAnalyzed({file}, {&t}, file.stem().stem().string());
         }
     }
+}
+
+TEST_CASE(
+    "kineto oracle: a kernel whose name holds rccl but not nccl is compute, as the contract defines NCCL") {
+    const auto dir = testsupport::tempDir("kineto-oracle-rccl-input");
+    const auto file = dir / "rccl_kineto.json";
+    std::ofstream(file) << kRcclTrace;
+    const Trace t = load(file);
+    REQUIRE(t.counts.kernels == 2);
+    REQUIRE(t.counts.ncclKernels == 0);
+    checkAnalyzed({file}, {&t}, "rccl");
 }
 
 TEST_CASE("kineto oracle: two ranks given together are two tasks with the devices of both") {
