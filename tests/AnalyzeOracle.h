@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -53,6 +54,19 @@ const nlohmann::json* findBy(const nlohmann::json& array, const char* key, const
 // and returns it. `tag` names the output directory (distinct per call within one test process).
 nlohmann::json analyze(const std::filesystem::path& db, const std::string& extraArgs = "",
                        const std::string& tag = "");
+// The same with several inputs, into `dir` (made fresh by the caller: its .prv is read afterwards).
+nlohmann::json analyzeInto(const std::vector<std::filesystem::path>& inputs, const std::filesystem::path& dir,
+                           const std::string& extraArgs = "");
+
+// The checks of report.json that need only the GPU activity of each device, whatever the input it came from
+// (an nsys export read with SQL, a Kineto trace read as JSON): default window, device ids, per-device unions
+// and both conventions' factors, kernels in flight, overlap, gaps (count, total, by duration), NCCL overlap,
+// the executive summary's losses, kernel categories and the kernel summary. Trace time = the devices' time +
+// `offset` (inputs[].offset_ns; devices already in trace time with 0). Returns the window [lo, hi) in the
+// devices' time, for checks particular to one kind of input.
+using DeviceIdOf = std::function<std::string(const DeviceKey&)>;
+Interval checkDeviceModel(const nlohmann::json& report, const std::map<DeviceKey, Device>& devices,
+                          const DeviceIdOf& idOf, std::int64_t offset);
 
 using testsupport::realExports;
 
