@@ -99,9 +99,10 @@ bool hasColumn(const std::filesystem::path& db, const std::string& t, const std:
     return queryInt(db, "SELECT count(*) FROM pragma_table_info('" + t + "') WHERE name='" + c + "'") > 0;
 }
 
+// docs/events.md, 63000007: a collective kernel is NCCL's ("nccl") or ROCm RCCL's ("rccl"), any case.
 bool isNccl(std::string name) {
     for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return name.find("nccl") != std::string::npos;
+    return name.find("nccl") != std::string::npos || name.find("rccl") != std::string::npos;
 }
 
 std::map<DeviceKey, Device> loadDevices(const std::filesystem::path& db) {
