@@ -53,12 +53,17 @@ void header(std::string& md, const json& report) {
           count(number(trace, "tasks")) + " tasks, " + count(number(trace, "threads")) + " threads).\n\n";
     summarySection(md, report); // the losses first: what an analyst reads before anything else
     md += "## Inputs\n\n";
-    MarkdownTable t({"#", "Input", "Nsight Systems", "Host", "Offset"}, "rlllr");
+    MarkdownTable t({"#", "Input", "Recorded by", "Host", "Offset"}, "rlllr");
     int i = 0;
-    for (const auto& in : array(report, "inputs"))
-        t.row({std::to_string(++i), escapeMarkdown(na(text(in, "path"))),
-               escapeMarkdown(na(text(in, "nsys_version"))), escapeMarkdown(na(text(in, "host"))),
-               formatDuration(number(in, "offset_ns"))});
+    for (const auto& in : array(report, "inputs")) {
+        // nsys_version holds the export's product version, or "Kineto trace ..." for a PyTorch profiler
+        // trace.
+        std::string version = na(text(in, "nsys_version"));
+        std::string recorder = version.rfind("Kineto", 0) == 0 ? "PyTorch profiler (" + version + ")"
+                                                               : "Nsight Systems " + version;
+        t.row({std::to_string(++i), escapeMarkdown(na(text(in, "path"))), escapeMarkdown(recorder),
+               escapeMarkdown(na(text(in, "host"))), formatDuration(number(in, "offset_ns"))});
+    }
     std::string writer = text(trace, "writer");
     if (!t.empty())
         md +=
