@@ -249,6 +249,10 @@ void CuptiStaging::finish(const TraceMetadata& metadata, const std::filesystem::
     for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
                               "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"})
         exec(std::string("UPDATE ") + table + " SET globalPid = " + gp);
+    // This rank in every collective (distributedInfo may follow the events in the file).
+    if (metadata.rank)
+        Insert(db_, "UPDATE temp.nccl_launch SET payload = json_set(payload, '$.Rank', ?)")(*metadata.rank)
+            .row();
     // The NCCL payloads as NCCL's NVTX ranges would hold them: around the call that launched the kernel.
     exec("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId, jsonText) "
          "SELECT r.start, r.end, 59, n.name, r.globalTid, " +
