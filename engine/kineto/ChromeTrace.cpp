@@ -59,6 +59,88 @@ private:
     std::uint64_t read_ = 0;
 };
 
+// The keys the reader acts on, named once when the parser reads them (every value is then dispatched on an
+// enum, not by comparing strings again).
+enum class Key {
+    Other,
+    Ph,
+    Cat,
+    Name,
+    Pid,
+    Tid,
+    Ts,
+    Dur,
+    Args, // event
+    Device,
+    Stream,
+    Correlation,
+    Bytes,
+    Registers,
+    SharedMemory,
+    GroupSize,
+    InElements, // args
+    OutElements,
+    Grid,
+    Block,
+    SyncKind,
+    Collective,
+    Dtype,
+    GroupName,
+    GroupRanks,
+    Labels, // args
+    TraceEvents,
+    DistributedInfo,
+    DeviceProperties,
+    BaseTime,
+    HostName,
+    SchemaVersion, // top level
+    Rank,
+    WorldSize,
+    Id // nested
+};
+
+Key keyOf(std::string_view k) {
+    static constexpr std::pair<std::string_view, Key> keys[] = {
+        {"ph", Key::Ph},
+        {"cat", Key::Cat},
+        {"name", Key::Name},
+        {"pid", Key::Pid},
+        {"tid", Key::Tid},
+        {"ts", Key::Ts},
+        {"dur", Key::Dur},
+        {"args", Key::Args},
+        {"device", Key::Device},
+        {"stream", Key::Stream},
+        {"correlation", Key::Correlation},
+        {"bytes", Key::Bytes},
+        {"registers per thread", Key::Registers},
+        {"shared memory", Key::SharedMemory},
+        {"Group size", Key::GroupSize},
+        {"In msg nelems", Key::InElements},
+        {"Out msg nelems", Key::OutElements},
+        {"grid", Key::Grid},
+        {"block", Key::Block},
+        {"cuda_sync_kind", Key::SyncKind},
+        {"Collective name", Key::Collective},
+        {"dtype", Key::Dtype},
+        {"Process Group Name", Key::GroupName},
+        {"Process Group Ranks", Key::GroupRanks},
+        {"labels", Key::Labels},
+        {"traceEvents", Key::TraceEvents},
+        {"distributedInfo", Key::DistributedInfo},
+        {"deviceProperties", Key::DeviceProperties},
+        {"baseTimeNanoseconds", Key::BaseTime},
+        {"host_name", Key::HostName},
+        {"schemaVersion", Key::SchemaVersion},
+        {"rank", Key::Rank},
+        {"world_size", Key::WorldSize},
+        {"id", Key::Id},
+    };
+    for (const auto& [text, key] : keys)
+        if (text.size() == k.size() && text == k) return key;
+    return Key::Other;
+}
+
 // Where the parser is: the container being filled and what its key means.
 enum class Scope { Root, TraceEvents, Event, Args, ArgArray, Distributed, DeviceList, Device, Skip };
 
@@ -88,7 +170,7 @@ public:
     bool start_array(std::size_t) override;
     bool end_array() override;
     bool key(string_t& k) override {
-        key_ = k;
+        key_ = keyOf(k);
         return true;
     }
     bool parse_error(std::size_t position, const std::string&,
@@ -102,7 +184,7 @@ public:
 
 private:
     Scope top() const { return stack_.empty() ? Scope::Root : stack_.back(); }
-    bool isTime() const { return top() == Scope::Event && (key_ == "ts" || key_ == "dur"); }
+    bool isTime() const { return top() == Scope::Event && (key_ == Key::Ts || key_ == Key::Dur); }
     bool time(std::optional<std::int64_t> ns);
     bool integer(std::int64_t v, bool tooLarge);
     void push(Scope s) { stack_.push_back(s); }
@@ -111,7 +193,7 @@ private:
     const std::function<void(const ChromeEvent&)>& onEvent_;
     std::vector<Scope> stack_;
     bool root_ = false;
-    std::string key_, arrayKey_;
+    Key key_ = Key::Other, arrayKey_ = Key::Other;
     std::size_t arrayIndex_ = 0;
     std::int64_t deviceId_ = 0;
     std::string deviceName_;
@@ -119,64 +201,61 @@ private:
 };
 
 bool Handler::time(std::optional<std::int64_t> ns) {
-    Field& f = key_ == "ts" ? event_.ts : event_.dur;
+    Field& f = key_ == Key::Ts ? event_.ts : event_.dur;
     if (ns)
         f.set(*ns);
     else
-        event_.badNumber = key_;
+        event_.badNumber = key_ == Key::Ts ? "ts" : "dur";
     return true;
 }
 
 bool Handler::integer(std::int64_t v, bool tooLarge) {
     switch (top()) {
     case Scope::Event:
-        if (key_ == "ts" || key_ == "dur") {
+        if (key_ == Key::Ts || key_ == Key::Dur) {
             if (tooLarge || v > std::numeric_limits<std::int64_t>::max() / 1000 ||
                 v < std::numeric_limits<std::int64_t>::min() / 1000)
                 return time(std::nullopt);
             return time(v * 1000);
         }
         if (tooLarge) return true;
-        if (key_ == "pid")
+        if (key_ == Key::Pid)
             event_.pid.set(v);
-        else if (key_ == "tid")
+        else if (key_ == Key::Tid)
             event_.tid.set(v);
         return true;
     case Scope::Args: {
         if (tooLarge) return true;
-        static const std::pair<const char*, Field ChromeEvent::*> fields[] = {
-            {"device", &ChromeEvent::device},
-            {"stream", &ChromeEvent::stream},
-            {"correlation", &ChromeEvent::correlation},
-            {"bytes", &ChromeEvent::bytes},
-            {"registers per thread", &ChromeEvent::registers},
-            {"shared memory", &ChromeEvent::sharedMemory},
-            {"Group size", &ChromeEvent::groupSize},
-            {"In msg nelems", &ChromeEvent::inElements},
-            {"Out msg nelems", &ChromeEvent::outElements},
+        static constexpr std::pair<Key, Field ChromeEvent::*> fields[] = {
+            {Key::Device, &ChromeEvent::device},           {Key::Stream, &ChromeEvent::stream},
+            {Key::Correlation, &ChromeEvent::correlation}, {Key::Bytes, &ChromeEvent::bytes},
+            {Key::Registers, &ChromeEvent::registers},     {Key::SharedMemory, &ChromeEvent::sharedMemory},
+            {Key::GroupSize, &ChromeEvent::groupSize},     {Key::InElements, &ChromeEvent::inElements},
+            {Key::OutElements, &ChromeEvent::outElements},
         };
-        for (const auto& [name, member] : fields)
-            if (key_ == name) (event_.*member).set(v);
+        for (const auto& [key, member] : fields)
+            if (key_ == key) (event_.*member).set(v);
         return true;
     }
     case Scope::ArgArray:
-        if (!tooLarge && arrayIndex_ < 3) (arrayKey_ == "grid" ? event_.grid : event_.block)[arrayIndex_] = v;
+        if (!tooLarge && arrayIndex_ < 3)
+            (arrayKey_ == Key::Grid ? event_.grid : event_.block)[arrayIndex_] = v;
         ++arrayIndex_;
         return true;
     case Scope::Root:
-        if (key_ == "baseTimeNanoseconds" && !tooLarge)
+        if (key_ == Key::BaseTime && !tooLarge)
             metadata.baseTimeNs = v;
-        else if (key_ == "schemaVersion")
+        else if (key_ == Key::SchemaVersion)
             metadata.schemaVersion = std::to_string(v);
         return true;
     case Scope::Distributed:
-        if (key_ == "rank" && !tooLarge)
+        if (key_ == Key::Rank && !tooLarge)
             metadata.rank = v;
-        else if (key_ == "world_size" && !tooLarge)
+        else if (key_ == Key::WorldSize && !tooLarge)
             metadata.worldSize = v;
         return true;
     case Scope::Device:
-        if (key_ == "id") deviceId_ = v;
+        if (key_ == Key::Id) deviceId_ = v;
         return true;
     default:
         return true;
@@ -186,37 +265,37 @@ bool Handler::integer(std::int64_t v, bool tooLarge) {
 bool Handler::string(string_t& s) {
     switch (top()) {
     case Scope::Event:
-        if (key_ == "ph")
+        if (key_ == Key::Ph)
             event_.ph = s.empty() ? '?' : s[0];
-        else if (key_ == "cat")
+        else if (key_ == Key::Cat)
             event_.cat = s;
-        else if (key_ == "name")
+        else if (key_ == Key::Name)
             event_.name = s;
-        else if (key_ == "ts" || key_ == "dur")
-            event_.badNumber = key_;
+        else if (key_ == Key::Ts || key_ == Key::Dur)
+            event_.badNumber = key_ == Key::Ts ? "ts" : "dur";
         return true;
     case Scope::Args:
-        if (key_ == "cuda_sync_kind")
+        if (key_ == Key::SyncKind)
             event_.syncKind = s;
-        else if (key_ == "Collective name")
+        else if (key_ == Key::Collective)
             event_.collective = s;
-        else if (key_ == "dtype")
+        else if (key_ == Key::Dtype)
             event_.dtype = s;
-        else if (key_ == "Process Group Name")
+        else if (key_ == Key::GroupName)
             event_.groupName = s;
-        else if (key_ == "Process Group Ranks")
+        else if (key_ == Key::GroupRanks)
             event_.groupRanks = s;
-        else if (key_ == "name" || key_ == "labels")
+        else if (key_ == Key::Name || key_ == Key::Labels)
             event_.metadataName = s; // of 'M' events
         return true;
     case Scope::Root:
-        if (key_ == "host_name")
+        if (key_ == Key::HostName)
             metadata.hostName = s;
-        else if (key_ == "schemaVersion")
+        else if (key_ == Key::SchemaVersion)
             metadata.schemaVersion = s;
         return true;
     case Scope::Device:
-        if (key_ == "name") deviceName_ = s;
+        if (key_ == Key::Name) deviceName_ = s;
         return true;
     default:
         return true;
@@ -234,10 +313,10 @@ bool Handler::start_object(std::size_t) {
         push(Scope::Event);
         break;
     case Scope::Event:
-        push(key_ == "args" ? Scope::Args : Scope::Skip);
+        push(key_ == Key::Args ? Scope::Args : Scope::Skip);
         break;
     case Scope::Root:
-        push(key_ == "distributedInfo" ? Scope::Distributed : Scope::Skip);
+        push(key_ == Key::DistributedInfo ? Scope::Distributed : Scope::Skip);
         break;
     case Scope::DeviceList:
         deviceId_ = -1, deviceName_.clear();
@@ -270,16 +349,16 @@ bool Handler::start_array(std::size_t) {
     }
     switch (top()) {
     case Scope::Root:
-        if (key_ == "traceEvents") {
+        if (key_ == Key::TraceEvents) {
             metadata.sawTraceEvents = true;
             push(Scope::TraceEvents);
         } else {
-            push(key_ == "deviceProperties" ? Scope::DeviceList : Scope::Skip);
+            push(key_ == Key::DeviceProperties ? Scope::DeviceList : Scope::Skip);
         }
         break;
     case Scope::Args:
         arrayKey_ = key_, arrayIndex_ = 0;
-        push(key_ == "grid" || key_ == "block" ? Scope::ArgArray : Scope::Skip);
+        push(key_ == Key::Grid || key_ == Key::Block ? Scope::ArgArray : Scope::Skip);
         break;
     default:
         push(Scope::Skip);
