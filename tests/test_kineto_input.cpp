@@ -25,9 +25,10 @@ std::filesystem::path writeFile(const std::string& dir, const std::string& name,
 }
 
 // A minimal trace: one host thread launching two kernels on stream 7 of GPU 0, and whatever `extra` adds.
-std::string smallTrace(const std::string& extra, int rank = 0) {
-    return R"({"schemaVersion": 1, "distributedInfo": {"rank": )" + std::to_string(rank) +
-           R"(, "world_size": 2}, "traceEvents": [
+std::string smallTrace(const std::string& extra, int rank = 0, const std::string& baseTimeNs = "") {
+    return R"({"schemaVersion": 1, )" +
+           (baseTimeNs.empty() ? "" : R"("baseTimeNanoseconds": )" + baseTimeNs + ", ") +
+           R"("distributedInfo": {"rank": )" + std::to_string(rank) + R"(, "world_size": 2}, "traceEvents": [
   {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 100.0, "dur": 2.5,
    "args": {"correlation": 1}},
   {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 103.0, "dur": 2.5,
@@ -100,6 +101,23 @@ TEST_CASE("kineto: a small trace analyzes with its kernels, launch lines and ran
     // The relu's launch call (103 us) began before the gemm ended (120 us): not a host wait.
     CHECK(hta["idle_by_cause"]["host_wait_ns"] == 0);
     CHECK(hta["idle_by_cause"]["other_ns"] == 5000);
+}
+
+TEST_CASE("kineto: ranks are aligned by baseTimeNanoseconds (UTC of each trace's time 0)") {
+    // The same events in both, rank 1's clock origin 1 s later: its kernels run 1 s after rank 0's.
+    auto r0 = writeFile("kineto-base0", "r0.json", smallTrace("", 0, "1700000000000000000"));
+    auto r1 = writeFile("kineto-base1", "r1.json", smallTrace("", 1, "1700000001000000000"));
+    auto o = analyze({r0, r1}, "base");
+    CAPTURE(o.result.output);
+    REQUIRE(o.result.exitCode == 0);
+    auto report = nlohmann::json::parse(readText(o.dir / "report.json"));
+    REQUIRE(report["inputs"].size() == 2);
+    CHECK(report["inputs"][1]["offset_ns"].get<std::int64_t>() -
+              report["inputs"][0]["offset_ns"].get<std::int64_t>() ==
+          1'000'000'000);
+    // Window: rank 0's first kernel (110 us) to rank 1's last end (1 s + 130 us).
+    CHECK(report["window"]["duration_ns"] == 1'000'000'000 + 130'000 - 110'000);
+    REQUIRE(report["devices"].size() == 2);
 }
 
 TEST_CASE("kineto: events that cannot be placed are counted, unknown categories named") {
