@@ -119,6 +119,7 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
     }
     result.translateSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.importSeconds = summary.importSeconds;
+    for (const auto& n : summary.notes) result.dataNotes.push_back(n);
     const auto& shown = request.writeTrace ? result.prvShown : o.inputs.front();
     if (peers) {
         // The processes of one machine share its memory.

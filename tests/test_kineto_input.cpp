@@ -118,6 +118,17 @@ TEST_CASE("kineto: ranks are aligned by baseTimeNanoseconds (UTC of each trace's
     // Window: rank 0's first kernel (110 us) to rank 1's last end (1 s + 130 us).
     CHECK(report["window"]["duration_ns"] == 1'000'000'000 + 130'000 - 110'000);
     REQUIRE(report["devices"].size() == 2);
+    // Both ranks of a 2-rank job: no note about missing ranks.
+    CHECK(report["notes"].dump().find("ranks of their job") == std::string::npos);
+}
+
+TEST_CASE("kineto: a trace of some ranks of a larger job says so") {
+    auto r = writeFile("kineto-world", "r.json", smallTrace("", 0));
+    auto o = analyze({r}, "world");
+    REQUIRE(o.result.exitCode == 0);
+    auto report = nlohmann::json::parse(readText(o.dir / "report.json"));
+    CHECK(report["notes"].dump().find("the Kineto traces are 1 of the 2 ranks of their job") !=
+          std::string::npos);
 }
 
 TEST_CASE("kineto: events that cannot be placed are counted, unknown categories named") {

@@ -85,11 +85,17 @@ bool isStagedKineto(const NsysExport& ex) {
 
 // An input as an export: an nsys SQLite export as it is, a Kineto (torch.profiler) trace staged into one
 // first (engine/kineto). The staged file is unlinked once open: nothing is left behind whatever happens.
-std::unique_ptr<NsysExport> openInput(const std::filesystem::path& input, int cacheKiB, double& seconds) {
+struct StagingFacts {
+    double seconds = 0;
+    std::int64_t worldSize = 0; // distributedInfo.world_size of a Kineto trace, 0 when unknown
+};
+
+std::unique_ptr<NsysExport> openInput(const std::filesystem::path& input, int cacheKiB, StagingFacts& facts) {
     if (!kineto::looksLikeChromeTrace(input)) return std::make_unique<NsysExport>(input, cacheKiB);
     auto start = std::chrono::steady_clock::now();
     auto staged = kineto::stageTrace(input);
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    facts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    facts.worldSize = staged.metadata.worldSize.value_or(0);
     std::unique_ptr<NsysExport> ex;
     try {
         ex = std::make_unique<NsysExport>(staged.database, input, cacheKiB);
@@ -249,7 +255,7 @@ TranslateSummary translate(const TranslateOptions& options,
     std::vector<std::unique_ptr<NsysExport>> reports(inputCount);
     std::vector<ReportObjects> objects(inputCount);
     std::vector<char> gpuActivity(inputCount, 1);
-    std::vector<double> importSeconds(inputCount, 0);
+    std::vector<StagingFacts> staging(inputCount);
     bool tty = options.progress && ::isatty(STDERR_FILENO);
     // The pre-pass, one report per worker: a report only writes its own slots.
     forEachReport(inputCount, jobs, [&](std::size_t i) {
@@ -257,7 +263,7 @@ TranslateSummary translate(const TranslateOptions& options,
             std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, inputCount,
                          options.inputs[i].filename().c_str());
         if (options.images.empty())
-            reports[i] = openInput(options.inputs[i], cacheKiB, importSeconds[i]);
+            reports[i] = openInput(options.inputs[i], cacheKiB, staging[i]);
         else
             reports[i] = std::make_unique<NsysExport>(options.inputs[i], options.images.at(i), cacheKiB);
         // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
@@ -304,7 +310,18 @@ TranslateSummary translate(const TranslateOptions& options,
         if (log) log(options.inputs[i].string() + ": no GPU activity; merged for its CPU-side records");
     // Clock alignment: UTC session starts, then the end of MPI_Init when every report has one.
     TranslateSummary summary;
-    for (double s : importSeconds) summary.importSeconds += s;
+    std::int64_t worldSize = 0;
+    std::size_t kinetoInputs = 0;
+    for (const auto& s : staging) {
+        summary.importSeconds += s.seconds;
+        worldSize = std::max(worldSize, s.worldSize);
+    }
+    for (const auto& r : reports) kinetoInputs += isStagedKineto(*r);
+    if (worldSize > static_cast<std::int64_t>(kinetoInputs))
+        summary.notes.push_back("the Kineto traces are " + std::to_string(kinetoInputs) + " of the " +
+                                std::to_string(worldSize) +
+                                " ranks of their job (distributedInfo.world_size): load balance, stragglers "
+                                "and collectives concern these ranks only");
     std::vector<std::int64_t> shift(reports.size(), 0);
     bool utc = std::all_of(reports.begin(), reports.end(), [](auto& r) { return r->hasUtcStart(); });
     std::int64_t minUtc = 0;
@@ -502,6 +519,7 @@ TranslateSummary translate(const TranslateOptions& options,
                     " ns from UTC start" +
                     (o.syncPoint.empty() ? ""
                                          : ", " + std::to_string(o.syncShiftNs) + " ns from " + o.syncPoint));
+        for (const auto& n : summary.notes) log("note: " + n);
     }
     return summary;
 }

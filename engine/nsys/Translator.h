@@ -82,6 +82,7 @@ struct TranslateSummary {
     std::map<std::string, std::uint64_t> skipped;
     std::size_t tasks = 0, threads = 0, nodes = 0;
     double importSeconds = 0; // staging inputs of other formats (Kineto) into exports, summed over inputs
+    std::vector<std::string> notes; // about the inputs as a whole (e.g. ranks of a larger job), for reports
 };
 
 // Translates Nsight Systems SQLite exports into one Paraver trace. Throws gpueff::Error on bad input; no
