@@ -172,13 +172,17 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
     md = "# Comparison of " + std::to_string(runs.size()) + " runs\n\n";
     for (const auto& w : warnings) md += "> **Warning:** " + escapeMarkdown(w) + "\n\n";
 
-    MarkdownTable overview({"Run", "Trace", "Devices", "Window", "Window source",
-                            "Useful sum (NCCL as communication)", "Useful sum (NCCL as useful)"},
-                           "llrrlrr");
+    // The traces, long words a table cell cannot wrap, are listed under the table: seven columns would not
+    // fit a page 900 px wide (GitHub).
+    MarkdownTable overview({"Run", "Devices", "Window", "Window source", "Useful sum (NCCL as communication)",
+                            "Useful sum (NCCL as useful)"},
+                           "lrrlrr");
+    std::string traces;
     json jruns = json::array();
     for (const auto& r : runs) {
-        overview.row({escapeMarkdown(r.label), escapeMarkdown(r.trace.empty() ? "n/a" : r.trace),
-                      countCell(r.devices), formatDuration(r.window),
+        traces +=
+            "- " + escapeMarkdown(r.label) + ": " + escapeMarkdown(r.trace.empty() ? "n/a" : r.trace) + "\n";
+        overview.row({escapeMarkdown(r.label), countCell(r.devices), formatDuration(r.window),
                       escapeMarkdown(r.windowSource.empty() ? "n/a" : r.windowSource),
                       formatDuration(r.usefulSum[0]), formatDuration(r.usefulSum[1])});
         json jr = {{"label", r.label},
@@ -199,7 +203,7 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
         jruns.push_back(std::move(jr));
     }
     j["runs"] = std::move(jruns);
-    md += "## Runs\n\n" + overview.str() + "\n";
+    md += "## Runs\n\n" + overview.str() + "\nTraces:\n\n" + traces + "\n";
 
     md += "## Device efficiency\n\nDifferences in percentage points against \"" +
           escapeMarkdown(runs[0].label) +

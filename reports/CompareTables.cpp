@@ -62,9 +62,6 @@ json figuresJson(const KernelFigures* k) {
 std::string signedDuration(double ns) {
     return (ns > 0 ? "+" : "") + formatDuration(ns);
 }
-std::string signedCount(double n) {
-    return (n > 0 ? "+" : "") + formatCount(n);
-}
 
 void kernelDeltas(const std::vector<json>& reports, const std::vector<std::string>& labels, std::string& md,
                   json& out) {
@@ -99,9 +96,10 @@ void kernelDeltas(const std::vector<json>& reports, const std::vector<std::strin
             return std::fabs(x.total) > std::fabs(y.total);
         });
         if (deltas.size() > kTopKernelDeltas) deltas.resize(kTopKernelDeltas);
-        MarkdownTable t(
-            {"Kernel", "Total time", "Difference", "Instances", "Difference", "Average", "Difference"},
-            "lrrrrrr");
+        // The instances' difference is plain from "a -> b" (and in compare.json): a column fewer keeps the
+        // table within a page 900 px wide (GitHub).
+        MarkdownTable t({"Kernel", "Total time", "Difference", "Instances", "Average", "Difference"},
+                        "lrrrrr");
         json jk = json::array();
         for (const auto& d : deltas) {
             double instances = (d.b ? d.b->instances : 0) - (d.a ? d.a->instances : 0);
@@ -111,11 +109,11 @@ void kernelDeltas(const std::vector<json>& reports, const std::vector<std::strin
                 return (d.a ? format(get(*d.a)) : std::string("-")) + " -> " +
                        (d.b ? format(get(*d.b)) : std::string("-"));
             };
-            t.row({escapeMarkdown(shortenKernelName(d.name, 60)),
+            // Five columns of figures: a name's words (a cell wraps at spaces only) at most 24 characters.
+            t.row({escapeMarkdown(shortenForTable(d.name, 60, 24)),
                    pair([](const KernelFigures& k) { return Value(k.total); }, formatDuration),
                    signedDuration(d.total),
                    pair([](const KernelFigures& k) { return Value(k.instances); }, formatCount),
-                   signedCount(instances),
                    pair([](const KernelFigures& k) { return k.average; }, formatDuration),
                    average ? signedDuration(*average) : "n/a"});
             jk.push_back({{"name", d.name},

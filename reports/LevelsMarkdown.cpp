@@ -47,7 +47,7 @@ void detection(std::string& md, const json& report) {
               (text(det, "pattern") == metrics::kDefaultIterationPattern
                    ? std::string("the default iteration pattern (PyTorch, NeMo/Megatron, \"Step N to M\"; "
                                  "`--iterations REGEX` names others)")
-                   : "`" + text(det, "pattern") + "`") +
+                   : codeSpan(text(det, "pattern"))) +
               ", " +
               (text(det, "placement") == "gpu-projection"
                    ? "placed on the GPU where the work launched inside them ran (each iteration runs "
@@ -56,8 +56,8 @@ void detection(std::string& md, const json& report) {
               ". ";
     else if (source == "detected")
         md += "Iterations: " + plural(its.size(), "repetition", "repetitions") +
-              " of the kernel sequence of the first GPU, each beginning with `" +
-              escapeMarkdown(shortenKernelName(text(det, "anchor"), 60)) + "`. ";
+              " of the kernel sequence of the first GPU, each beginning with " +
+              codeSpan(shortenKernelName(text(det, "anchor"), 60)) + ". ";
     else if (source == "off")
         md += "Iterations were not looked for (`--iterations-from off`). ";
     else
@@ -153,7 +153,7 @@ void phases(std::string& md, const json& report) {
     MarkdownTable t({"Phase", "Iterations", "Mean", "PE", "LB", "CommE", "OrchE", "Overlap"}, "lrrrrrrr");
     for (const auto& p : list) {
         const json& e = commEfficiency(p);
-        t.row({escapeMarkdown(shortenKernelName(text(p, "name"), 40)), formatCount(number(p, "iterations")),
+        t.row({escapeMarkdown(shortenForTable(text(p, "name"), 40, 20)), formatCount(number(p, "iterations")),
                formatDuration(number(p, "mean_ns")), formatPercent(number(e, "parallel_efficiency")),
                formatPercent(number(e, "load_balance")), formatPercent(number(e, "communication_efficiency")),
                formatPercent(number(e, "orchestration_efficiency")),
@@ -181,8 +181,9 @@ void collectives(std::string& md, const json& report) {
     std::size_t rows = 0;
     for (const auto& in : array(c, "instances")) {
         if (rows++ == 5) break;
-        t.row({escapeMarkdown(shortenKernelName(text(in, "kernel"), 50)), formatCount(number(in, "sequence")),
-               formatDuration(number(in, "skew_ns")), escapeMarkdown(text(in, "last_device"))});
+        t.row({escapeMarkdown(shortenForTable(text(in, "kernel"), 50, 28)),
+               formatCount(number(in, "sequence")), formatDuration(number(in, "skew_ns")),
+               escapeMarkdown(text(in, "last_device"))});
     }
     md += "Largest arrival skews:\n\n" + t.str() + "\n";
 }
@@ -205,7 +206,7 @@ void kernelOverlap(std::string& md, const json& report) {
     MarkdownTable t({"Kernel", "Alone", "Overlapped", "Slowdown"}, "lrrr");
     for (const auto& k : list) {
         if (!sub(k, "slowdown").is_number()) continue;
-        t.row({escapeMarkdown(shortenKernelName(text(k, "name"), 50)), groupCell(sub(k, "alone")),
+        t.row({escapeMarkdown(shortenForTable(text(k, "name"), 50, 28)), groupCell(sub(k, "alone")),
                groupCell(sub(k, "overlapped")), formatFixed(number(k, "slowdown"), "%.2fx")});
     }
     md += t.str() + "\n";

@@ -1,6 +1,6 @@
 // The "nsys stats summaries" section of report.md from report.json's nsys_stats (docs/report.md): NVTX
 // ranges, CUDA API calls and GPU memory operations by time and by size, as `nsys stats` prints them but
-// narrower (minimum and maximum share a column, names are shortened) and with long tables folded.
+// narrower (the spread of each row folded under its table, names shortened) and with long tables folded.
 #include "reports/NsysStatsMarkdown.h"
 
 #include "reports/JsonAccess.h"
@@ -17,7 +17,7 @@ using namespace detail;
 
 namespace {
 
-constexpr std::size_t kFoldRows = 12, kMaxRows = 50, kNameLength = 60;
+constexpr std::size_t kFoldRows = 12, kMaxRows = 50, kNameLength = 60, kNameWord = 28;
 
 // Bytes in decimal units, as nsys' MB (10^6 bytes).
 std::string formatBytes(std::optional<double> bytes) {
@@ -31,10 +31,6 @@ std::string formatBytes(std::optional<double> bytes) {
     return buffer;
 }
 
-std::string range(const std::string& min, const std::string& max) {
-    return min == max ? min : min + " - " + max;
-}
-
 std::string percentCell(const json& r) {
     auto p = number(r, "time_percent");
     return formatPercent(p ? std::optional(*p / 100) : std::nullopt);
@@ -45,27 +41,35 @@ std::string nameCell(const json& r) {
     if (name.empty()) return "n/a";
     auto domain = text(r, "domain");
     if (!domain.empty()) name = domain + ":" + name;
-    auto cell = escapeMarkdown(shortenKernelName(name, kNameLength));
+    auto cell = escapeMarkdown(shortenForTable(name, kNameLength, kNameWord));
     return text(r, "style") == "StartEnd" ? cell + " *(start/end)*" : cell;
+}
+
+// A table with the spread of its rows (minimum, maximum, standard deviation) folded under it: nsys stats'
+// eight columns do not fit a page 900 px wide (GitHub) beside a name.
+std::string withSpread(const MarkdownTable& main, const MarkdownTable& spread) {
+    return main.str() + "\n<details><summary>Minimum, maximum and standard deviation</summary>\n\n" +
+           spread.str() + "\n</details>\n";
 }
 
 // One table of duration rows (nvtx_sum, cuda_api_sum, gpu_mem_time_sum), at most kMaxRows, folded when long.
 void durationTable(std::string& md, const json& rows, const char* what, const char* count,
                    const std::string& intro, std::size_t leftOut) {
-    MarkdownTable t({what, "Time %", "Total", count, "Avg", "Med", "Min - Max", "StdDev"}, "lrrrrrrr");
+    MarkdownTable t({what, "Time %", "Total", count, "Avg", "Med"}, "lrrrrr");
+    MarkdownTable spread({what, "Min", "Max", "StdDev"}, "lrrr");
     for (std::size_t i = 0; i < rows.size() && i < kMaxRows; ++i) {
         const json& r = rows[i];
         t.row({nameCell(r), percentCell(r), formatDuration(number(r, "total_ns")),
                formatCount(number(r, "instances")), formatDuration(number(r, "avg_ns")),
-               formatDuration(number(r, "med_ns")),
-               range(formatDuration(number(r, "min_ns")), formatDuration(number(r, "max_ns"))),
-               formatDuration(number(r, "stddev_ns"))});
+               formatDuration(number(r, "med_ns"))});
+        spread.row({nameCell(r), formatDuration(number(r, "min_ns")), formatDuration(number(r, "max_ns")),
+                    formatDuration(number(r, "stddev_ns"))});
     }
     if (t.empty()) {
         md += intro + ": none in the trace.\n\n";
         return;
     }
-    std::string table = t.str();
+    std::string table = withSpread(t, spread);
     if (rows.size() > kMaxRows)
         table += "\n" + std::to_string(rows.size() - kMaxRows) + " more rows in report.json.\n";
     if (leftOut)
@@ -78,18 +82,19 @@ void durationTable(std::string& md, const json& rows, const char* what, const ch
 }
 
 void sizeTable(std::string& md, const json& rows) {
-    MarkdownTable t({"Operation", "Total", "Count", "Avg", "Med", "Min - Max", "StdDev", "Bandwidth"},
-                    "lrrrrrrr");
+    MarkdownTable t({"Operation", "Total", "Count", "Avg", "Med", "Bandwidth"}, "lrrrrr");
+    MarkdownTable spread({"Operation", "Min", "Max", "StdDev"}, "lrrr");
     for (const auto& r : rows) {
         auto bandwidth = number(r, "bandwidth_gbps");
         t.row({nameCell(r), formatBytes(number(r, "total_bytes")), formatCount(number(r, "instances")),
                formatBytes(number(r, "avg_bytes")), formatBytes(number(r, "med_bytes")),
-               range(formatBytes(number(r, "min_bytes")), formatBytes(number(r, "max_bytes"))),
-               formatBytes(number(r, "stddev_bytes")), formatFixed(bandwidth, "%.2f GB/s")});
+               formatFixed(bandwidth, "%.2f GB/s")});
+        spread.row({nameCell(r), formatBytes(number(r, "min_bytes")), formatBytes(number(r, "max_bytes")),
+                    formatBytes(number(r, "stddev_bytes"))});
     }
     md += "GPU memory operations by size (`cuda_gpu_mem_size_sum`; 1 MB = 10^6 bytes, as nsys; bandwidth = "
           "bytes over time, both summed over the operations)" +
-          std::string(t.empty() ? ": none in the trace.\n\n" : ":\n\n" + t.str() + "\n");
+          std::string(t.empty() ? ": none in the trace.\n\n" : ":\n\n" + withSpread(t, spread) + "\n");
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "reports/ReportMarkdown.h"
 
+#include "reports/CountBins.h"
 #include "reports/ExecutiveSummary.h"
 #include "reports/HtaMarkdown.h"
 #include "reports/JsonAccess.h"
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <set>
 
@@ -22,6 +24,9 @@ namespace {
 
 constexpr const char* kSchema = "gpueff-report/1";
 constexpr std::size_t kTopKernels = 15, kMaxDetailRows = 50;
+// A kernel name in a table of figures, at most this long and its words (shortenForTable) at most
+// kKernelCellWord characters; the full names are listed under the tables that shorten them.
+constexpr std::size_t kKernelCellChars = 60, kKernelCellWord = 36;
 
 std::string na(const std::string& s) {
     return s.empty() ? "n/a" : s;
@@ -32,8 +37,8 @@ std::string count(std::optional<double> v) {
 std::string fixed(std::optional<double> v, const char* format) {
     return formatFixed(v, format);
 }
-std::string kernelCell(const std::string& name, std::size_t max = 60) {
-    return name.empty() ? "n/a" : escapeMarkdown(shortenKernelName(name, max));
+std::string kernelCell(const std::string& name, std::size_t max = kKernelCellChars) {
+    return name.empty() ? "n/a" : escapeMarkdown(shortenForTable(name, max, kKernelCellWord));
 }
 std::string deviceCell(const json& entry) {
     return escapeMarkdown(na(text(entry, "device", text(entry, "id"))));
@@ -53,7 +58,9 @@ void header(std::string& md, const json& report) {
           count(number(trace, "tasks")) + " tasks, " + count(number(trace, "threads")) + " threads).\n\n";
     summarySection(md, report); // the losses first: what an analyst reads before anything else
     md += "## Inputs\n\n";
+    // A path is one word a table cell cannot wrap: the table names the file, the list below the path.
     MarkdownTable t({"#", "Input", "Recorded by", "Host", "Offset"}, "rlllr");
+    std::string paths;
     int i = 0;
     for (const auto& in : array(report, "inputs")) {
         // nsys_version holds the export's product version, or "Kineto trace ..." for a PyTorch profiler
@@ -61,16 +68,18 @@ void header(std::string& md, const json& report) {
         std::string version = na(text(in, "nsys_version"));
         std::string recorder = version.rfind("Kineto", 0) == 0 ? "PyTorch profiler (" + version + ")"
                                                                : "Nsight Systems " + version;
-        t.row({std::to_string(++i), escapeMarkdown(na(text(in, "path"))), escapeMarkdown(recorder),
+        std::string path = text(in, "path"), file = std::filesystem::path(path).filename().string();
+        t.row({std::to_string(++i), escapeMarkdown(na(file.empty() ? path : file)), escapeMarkdown(recorder),
                escapeMarkdown(na(text(in, "host"))), formatDuration(number(in, "offset_ns"))});
+        if (!file.empty() && file != path) paths += std::to_string(i) + ". " + escapeMarkdown(path) + "\n";
     }
     std::string writer = text(trace, "writer");
     if (!t.empty())
         md +=
-            t.str() +
-            "\nOffset: what is added to an input's own times to give the trace's (time 0 of the trace is the "
-            "first record of all inputs, aligned by their session start), so a time of report.json minus the "
-            "offset is the time in that export.\n\n";
+            t.str() + (paths.empty() ? "" : "\nPaths:\n\n" + paths) +
+            "\nOffset: what is added to an input's own times to give the trace's (time 0 of the trace is "
+            "the first record of all inputs, aligned by their session start), so a time of report.json minus "
+            "the offset is the time in that export.\n\n";
     else if (writer == "nsys2prv" && trace.contains("cut_shift_ns"))
         md += "n/a: the trace was written by nsys2prv, which records no inputs, then cut by gpueff cut: its "
               "time 0 "
@@ -192,16 +201,17 @@ json relabelled(const json& report) {
     return out;
 }
 
-void devices(std::string& md, const json& report, const json& original) {
+void devices(std::string& md, const json& report, const json& original, RenderedReport& out) {
     md += "## Devices\n\n";
-    MarkdownTable t({"Device", "Useful", "Communication", "Idle", "Kernels", "Launch found", "Memory ops"},
-                    "lrrrrrr");
+    // The share of kernels with their launch found beside their count, which wraps between the two: a
+    // column fewer keeps the table within a page 900 px wide (GitHub).
+    MarkdownTable t({"Device", "Useful", "Communication", "Idle", "Kernels", "Memory ops"}, "lrrrrr");
     for (const auto& d : array(report, "devices")) {
         auto kernels = number(d, "kernels"), launched = number(d, "kernels_with_launch");
         t.row({escapeMarkdown(na(text(d, "id"))), formatDuration(number(d, "useful_ns")),
                formatDuration(number(d, "communication_ns")), formatDuration(number(d, "idle_ns")),
-               count(kernels),
-               launched && kernels && *kernels > 0 ? formatPercent(*launched / *kernels) : "n/a",
+               count(kernels) + " (" +
+                   (launched && kernels && *kernels > 0 ? formatPercent(*launched / *kernels) : "n/a") + ")",
                count(number(d, "memory_operations"))});
     }
     if (t.empty()) {
@@ -210,8 +220,16 @@ void devices(std::string& md, const json& report, const json& original) {
     }
     md +=
         t.str() +
-        "\nUseful/communication/idle follow *NCCL as communication*. Launch found: the kernels whose launch "
-        "call was matched (launch lines); kernels queued and the causes of gaps count those only.\n\n";
+        "\nUseful/communication/idle follow *NCCL as communication*. Kernels: their count and, in "
+        "parentheses, the share whose launch call was matched (launch lines); kernels queued and the causes "
+        "of gaps count those only.\n\n";
+    if (std::string chart = svg::deviceEfficiencyChart(report); !chart.empty()) {
+        out.files.emplace_back("plots/device_efficiency.svg", chart);
+        md += "Where each device loses (U useful, A active = useful + communication, T the window): the "
+              "mean of U/T over the devices is the parallel efficiency and the mean of U/max U the load "
+              "balance; U/A and A/T split each device's own loss between communication and idle time.\n\n"
+              "![Efficiency factors per device](plots/device_efficiency.svg)\n\n";
+    }
     // Communication by kind: a run whose communication is host-to-device copies is not a network problem.
     std::vector<std::string> kinds;
     for (const auto& d : array(report, "devices"))
@@ -230,13 +248,37 @@ void devices(std::string& md, const json& report, const json& original) {
     md += "### Communication by kind\n\nTime of each kind of communication (union of its operations in the "
           "window; kinds can overlap each other):\n\n" +
           c.str() + "\n";
-    MarkdownTable where({"Device", "Host", "PID", "GPU", "Id in report.json"}, "llrrl");
-    for (const auto& d : array(original, "devices"))
+    // The ids are host:pid:gpu (docs/report.md), long words that would widen the table: a column of them
+    // only when some device's id is not (a trace without host and pid).
+    const json& all = array(original, "devices");
+    bool idsDerived = std::all_of(all.begin(), all.end(), [](const json& d) {
+        return text(d, "id") ==
+               text(d, "host") + ":" + count(number(d, "pid")) + ":" + count(number(d, "gpu"));
+    });
+    MarkdownTable where(idsDerived
+                            ? std::vector<std::string>{"Device", "Host", "PID", "GPU"}
+                            : std::vector<std::string>{"Device", "Host", "PID", "GPU", "Id in report.json"},
+                        "llrrl");
+    for (const auto& d : all)
         where.row({escapeMarkdown(deviceLabel(d)), escapeMarkdown(na(text(d, "host"))),
                    count(number(d, "pid")), count(number(d, "gpu")), escapeMarkdown(na(text(d, "id")))});
     md += "### Where each device is\n\nRank r is the r-th process of the run (in the order of the inputs); "
-          "GPU g its CUDA device number.\n\n" +
-          where.str() + "\n";
+          "GPU g its CUDA device number" +
+          std::string(idsDerived ? "; its id in report.json is host:PID:g" : "") + ".\n\n" + where.str() +
+          "\n";
+}
+
+// "python3 144@modal" as "python3 144": the host, often a long domain name, is in the table of where each
+// device is; a long executable path keeps its end.
+std::string processName(std::string name) {
+    constexpr std::size_t kMax = 28;
+    if (auto at = name.rfind('@'); at != std::string::npos && at > 0) name.resize(at);
+    if (name.size() > kMax) {
+        std::size_t from = name.size() - (kMax - 1);
+        while (from < name.size() && (static_cast<unsigned char>(name[from]) & 0xC0) == 0x80) ++from;
+        name = "\xE2\x80\xA6" + name.substr(from);
+    }
+    return name;
 }
 
 void host(std::string& md, const json& report) {
@@ -247,7 +289,7 @@ void host(std::string& md, const json& report) {
         "rlrrrr");
     if (h)
         for (const auto& o : array(*h, "offload"))
-            t.row({count(number(o, "task")), escapeMarkdown(na(text(o, "name"))),
+            t.row({count(number(o, "task")), escapeMarkdown(na(processName(text(o, "name")))),
                    formatDuration(number(o, "blocking_ns")),
                    formatEfficiency(number(o, "offload_efficiency")),
                    formatDuration(number(o, "launch_blocked_ns")),
@@ -279,45 +321,25 @@ void host(std::string& md, const json& report) {
     if (!tasks.empty()) md += tasks.str() + "\n";
 }
 
-// Per-device histograms of time as % of each device's total; columns = union of the keys.
-// Columns of a histogram table: one per key, or, past kMaxColumns keys (deep launch queues), 0, 1 and
-// power-of-two ranges 2-3, 4-7, ... so the table stays readable.
-std::vector<std::pair<long long, long long>> histogramColumns(const std::set<long long>& keys) {
-    constexpr std::size_t kMaxColumns = 12;
-    std::vector<std::pair<long long, long long>> columns;
-    if (keys.size() <= kMaxColumns) {
-        for (auto k : keys) columns.emplace_back(k, k);
-        return columns;
-    }
-    long long last = *keys.rbegin();
-    for (long long lo = 0; lo <= last; lo = lo < 2 ? lo + 1 : lo * 2) {
-        long long hi = lo < 2 ? lo : lo * 2 - 1;
-        auto it = keys.lower_bound(lo);
-        if (it != keys.end() && *it <= hi) columns.emplace_back(lo, hi);
-    }
-    return columns;
-}
-
 // Per-device histograms of time as % of each device's total.
 void histogramTable(std::string& md, const json& entries, const char* key, const char* what) {
     std::set<long long> keys;
     for (const auto& e : entries)
         for (auto [k, v] : histogram(member(e, key))) keys.insert(k);
-    auto columns = histogramColumns(keys);
+    const auto columns = countBins(keys); // the bins of the charts too
     std::vector<std::string> head{"Device"};
-    for (auto [lo, hi] : columns)
-        head.push_back(lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi));
-    head.insert(head.end(), {"Mean", "Maximum"});
+    for (const auto& c : columns) head.push_back(c.label());
+    head.insert(head.end(), {"Mean", "Max"});
     MarkdownTable t(head, "l" + std::string(columns.size() + 2, 'r'));
     for (const auto& e : entries) {
         auto h = histogram(member(e, key));
         double total = 0;
         for (auto [k, v] : h) total += v;
         std::vector<std::string> row{deviceCell(e)};
-        for (auto [lo, hi] : columns) {
+        for (const auto& c : columns) {
             double in = 0;
             for (auto [k, v] : h)
-                if (k >= lo && k <= hi) in += v;
+                if (c.contains(k)) in += v;
             row.push_back(total > 0 ? formatPercent(in / total) : "n/a");
         }
         // Mean and maximum follow from the histogram when the document leaves them out.
@@ -455,13 +477,16 @@ void ncclOverlap(std::string& md, const json& report) {
                            [](const json& r) { return number(r, "overlapped_ns").value_or(0) > 0; });
     if (!any) return; // no NCCL kernel, or the overlap section already says nothing overlapped
     md += "### Overlap per NCCL kernel\n\n";
-    MarkdownTable t({"Device", "NCCL kernel", "Instances", "Time", "Overlapped", "Overlapped %"}, "llrrrr");
+    // The overlapped time and its share in one column, which wraps between the two: a column fewer leaves
+    // the kernel's name room on a page 900 px wide.
+    MarkdownTable t({"Device", "NCCL kernel", "Instances", "Time", "Overlapped"}, "llrrr");
     const json& rows = array(report, "nccl_overlap");
     for (std::size_t i = 0; i < rows.size() && i < kMaxDetailRows; ++i) {
         const json& r = rows[i];
         t.row({deviceCell(r), kernelCell(text(r, "kernel")), count(number(r, "instances")),
-               formatDuration(number(r, "time_ns")), formatDuration(number(r, "overlapped_ns")),
-               formatPercent(number(r, "overlapped_fraction"))});
+               formatDuration(number(r, "time_ns")),
+               formatDuration(number(r, "overlapped_ns")) + " (" +
+                   formatPercent(number(r, "overlapped_fraction")) + ")"});
     }
     md += t.empty() ? std::string("n/a\n\n") : t.str() + "\n";
     if (rows.size() > kMaxDetailRows)
@@ -483,35 +508,36 @@ void tensorCores(std::string& md, const json& report) {
     std::vector<std::string> kernels;
     for (const auto& k : array(*tc, "kernels"))
         if (k.is_string()) kernels.push_back(k.get<std::string>());
-    std::vector<std::string> head{"Task"};
-    for (const auto& k : kernels) head.push_back(kernelCell(k, 40));
-    MarkdownTable t(head, "l" + std::string(kernels.size(), 'r'));
+    // A row per GEMM kernel, its statistics over the tasks as columns: a run has tens of GEMM shapes and may
+    // have many tasks, either too many columns for a page 900 px wide; the statistics are five.
     auto percent = [](std::optional<double> v) { return fixed(v, "%.2f %%"); };
-    for (const auto& task : array(*tc, "tasks")) {
-        std::vector<std::string> row{"Task " + count(number(task, "task")) + " (" + deviceCell(task) + ")"};
-        for (const auto& k : kernels) row.push_back(percent(number(sub(task, "tensor_active_percent"), k)));
+    const char* stats[] = {"Average", "Maximum", "Minimum", "StDev", "Avg/Max"};
+    MarkdownTable t({"GEMM kernel", "Average", "Maximum", "Minimum", "StDev", "Avg/Max"}, "lrrrrr");
+    for (const auto& k : kernels) {
+        std::vector<std::string> row{kernelCell(k)};
+        for (const char* name : stats) {
+            auto v = number(sub(sub(*tc, "rows"), name), k);
+            row.push_back(std::string_view(name) == "Avg/Max" ? fixed(v, "%.2f") : percent(v));
+        }
         t.row(row);
     }
-    for (const char* name : {"Average", "Maximum", "Minimum", "StDev", "Avg/Max"}) {
-        const json* stats = member(sub(*tc, "rows"), name);
-        if (!stats) continue;
-        std::vector<std::string> row{std::string("**") + escapeMarkdown(name) + "**"};
+    MarkdownTable perTask({"Task", "GEMM kernel", "Tensor active"}, "llr");
+    for (const auto& task : array(*tc, "tasks"))
         for (const auto& k : kernels)
-            row.push_back(std::string_view(name) == "Avg/Max" ? fixed(number(*stats, k), "%.2f")
-                                                              : percent(number(*stats, k)));
-        t.row(row);
-    }
+            perTask.row({"Task " + count(number(task, "task")) + " (" + deviceCell(task) + ")", kernelCell(k),
+                         percent(number(sub(task, "tensor_active_percent"), k))});
     md += "Time-weighted mean of \"" + escapeMarkdown(na(text(*tc, "metric"))) +
-          "\" during each GEMM kernel's executions, per task:\n\n" + (kernels.empty() ? "n/a\n" : t.str()) +
-          "\n";
-    // Column headers are shortened to keep the table readable; GEMM names differ only in their tails.
+          "\" during each GEMM kernel's executions, over the tasks:\n\n" +
+          (kernels.empty() ? "n/a\n" : t.str()) + "\n";
+    if (!kernels.empty() && !perTask.empty())
+        md += "<details><summary>Per task</summary>\n\n" + perTask.str() + "\n</details>\n\n";
+    // Names are shortened to keep the tables readable; GEMM names differ only in their tails.
     bool shortened = std::any_of(kernels.begin(), kernels.end(),
-                                 [](const std::string& k) { return shortenKernelName(k, 40) != k; });
+                                 [](const std::string& k) { return kernelCell(k) != escapeMarkdown(k); });
     if (shortened) {
-        md += "Columns, in full:\n\n";
-        for (std::size_t i = 0; i < kernels.size(); ++i)
-            md += std::to_string(i + 1) + ". " + escapeMarkdown(kernels[i]) + "\n";
-        md += "\n";
+        md += "<details><summary>Full kernel names</summary>\n\n";
+        for (const auto& k : kernels) md += "- " + escapeMarkdown(k) + "\n";
+        md += "\n</details>\n\n";
     }
 }
 
@@ -547,21 +573,23 @@ void topKernels(std::string& md, const json& report) {
     double sum = 0;
     for (const json* r : rows) sum += number(*r, "time_percent").value_or(0);
     double scale = sum > 0 && sum <= 1.5 ? 1.0 : 0.01;
-    MarkdownTable t({"#", "Kernel", "Time %", "Total", "Instances", "Avg", "Med"}, "rlrrrrr");
+    // Five narrow columns of figures leave a name 36 characters of a page 900 px wide (GitHub); the median,
+    // with the rest of the spread, is in the duration distribution below.
+    MarkdownTable t({"#", "Kernel", "Time %", "Total", "Count", "Avg"}, "rlrrrr");
     for (std::size_t i = 0; i < rows.size() && i < kTopKernels; ++i) {
         const json& r = *rows[i];
         auto share = number(r, "time_percent");
         t.row({std::to_string(i + 1), kernelCell(text(r, "name")),
                formatPercent(share ? std::optional(*share * scale) : std::nullopt),
                formatDuration(number(r, "total_ns")), count(number(r, "instances")),
-               formatDuration(number(r, "avg_ns")), formatDuration(number(r, "med_ns"))});
+               formatDuration(number(r, "avg_ns"))});
     }
     md += t.empty() ? std::string("n/a\n\n")
                     : "As `nsys stats -r cuda_gpu_kern_sum`, whole trace (not clipped to the window); " +
                           std::to_string(std::min(rows.size(), kTopKernels)) + " of " +
                           std::to_string(rows.size()) +
-                          " kernel names (minimum, maximum and standard "
-                          "deviation in report.json; the spread in the duration distribution below):\n\n" +
+                          " kernel names (median, minimum, maximum and standard deviation in report.json; "
+                          "the spread in the duration distribution below):\n\n" +
                           t.str() + "\n";
     // Shortened names of template-heavy kernels can coincide; the full names stay one click away.
     if (!t.empty()) {
@@ -588,8 +616,9 @@ void durations(std::string& md, const json& report) {
         std::string range = bins.empty() ? "n/a"
                                          : formatDuration(number(bins.front(), "lower_ns")) + " - " +
                                                formatDuration(number(bins.back(), "upper_ns"));
-        t.row({kernelCell(text(d, "name")), count(number(d, "instances")), modes.empty() ? "n/a" : modes,
-               range});
+        // Three columns of figures leave a name room for longer words than in the top kernels' table.
+        t.row({escapeMarkdown(shortenForTable(text(d, "name"), kKernelCellChars, 40)),
+               count(number(d, "instances")), modes.empty() ? "n/a" : modes, range});
     }
     md +=
         "Are all instances of a kernel alike? Several modes mean several kinds of calls under one name.\n\n" +
@@ -598,16 +627,18 @@ void durations(std::string& md, const json& report) {
 
 void gaps(std::string& md, const json& report, RenderedReport& out) {
     md += "## GPU idle gaps\n\n" + launchCoverage(report);
-    MarkdownTable t({"Device", "Gaps", "Idle in gaps", "Host-wait gaps", "Host-wait time", "Kernel-wait gaps",
-                     "Kernel-wait time"},
-                    "lrrrrrr");
+    // Each cause's idle time and its count of gaps in one column (it wraps between the two): seven columns
+    // would not fit a page 900 px wide (GitHub).
+    MarkdownTable t({"Device", "Gaps", "Idle in gaps", "Host-wait", "Kernel-wait"}, "lrrrr");
     for (const auto& g : array(report, "gaps"))
         t.row({deviceCell(g), count(number(g, "count")), formatDuration(number(g, "total_ns")),
-               count(number(g, "host_wait_count")), formatDuration(number(g, "host_wait_ns")),
-               count(number(g, "kernel_wait_count")), formatDuration(number(g, "kernel_wait_ns"))});
+               formatDuration(number(g, "host_wait_ns")) + " (" + count(number(g, "host_wait_count")) + ")",
+               formatDuration(number(g, "kernel_wait_ns")) + " (" + count(number(g, "kernel_wait_count")) +
+                   ")"});
     md += t.empty()
               ? std::string("n/a\n\n")
-              : t.str() + "\nHost-wait: the launch call of the next activity started after the gap began "
+              : t.str() + "\nHost-wait and kernel-wait: the idle time in gaps of each cause (their count). "
+                          "Host-wait: the launch call of the next activity started after the gap began "
                           "(the host was late); kernel-wait: launched in time, the GPU still idle.\n\n";
     std::string chart = svg::gapHistogramChart(report);
     if (!chart.empty()) {
@@ -636,7 +667,7 @@ RenderedReport renderMarkdownReport(const json& original) {
     header(md, report);
     window(md, report);
     efficiency(md, report, out);
-    devices(md, report, original);
+    devices(md, report, original, out);
     host(md, report);
     kernelsInFlight(md, report, out);
     overlapTables(md, report, out);

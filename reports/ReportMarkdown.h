@@ -50,9 +50,17 @@ std::string formatDuration(std::optional<double> ns);
 // Escapes text for a Markdown table cell: | and Markdown emphasis/link characters, and < > & as entities
 // (GitHub would take <float> for an HTML tag and drop it).
 std::string escapeMarkdown(std::string_view text);
+// `text` as a Markdown code span, shown as it is: inside one nothing is escaped (a backslash or an entity
+// would show), so the fence is one backtick more than the longest run of them in the text.
+std::string codeSpan(std::string_view text);
 // A readable short form of a (demangled) kernel name: no "void " return type, no parameter list, nested
 // template arguments collapsed to <…> and namespaces dropped inside template arguments, each only while the
 // name is longer than maxLength; then cut to maxLength characters, the last one "…". Not escaped.
 std::string shortenKernelName(std::string_view name, std::size_t maxLength = 80);
+// A name for a table cell: a cell wraps at spaces only, so one long word sets its column's width, and a table
+// wider than the page (GitHub: 900 px) scrolls sideways. shortenKernelName, then, while a word (the
+// characters between two spaces) is longer than maxWord: the name's own namespaces dropped, its nested
+// template arguments collapsed and their qualifiers dropped, and at last the word cut ("…").
+std::string shortenForTable(std::string_view name, std::size_t maxLength, std::size_t maxWord);
 
 } // namespace gpueff::reports

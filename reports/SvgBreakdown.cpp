@@ -1,7 +1,7 @@
 // Bar charts of where the GPU time went: kernel time by category (report.json "kernel_categories") and the
-// idle gaps by duration per device ("gaps[].by_duration"), both through groupedBars.
+// idle gaps by duration per device ("gaps[].by_duration").
 #include "reports/JsonAccess.h"
-#include "reports/ReportMarkdown.h"
+#include "reports/SvgBars.h"
 #include "reports/SvgPlot.h"
 
 #include <cstdio>
@@ -29,21 +29,24 @@ std::string kernelCategoryChart(const json& report) {
     double total = 0;
     for (const auto& c : list) total += number(c, "time_ns").value_or(0);
     if (list.empty() || total <= 0) return "";
-    std::vector<std::string> categories;
-    Series share{"share of the GPU time", {}};
+    BarChart b{"GPU time by kind of work",
+               "Kind of work (kernel name patterns, docs/report.md)",
+               "Share of the GPU time",
+               {},
+               {"share of the GPU time"},
+               {kRunColours[0]},
+               {}};
     for (const auto& c : list) {
-        categories.push_back(text(c, "category"));
-        share.values.push_back(number(c, "time_ns").value_or(0) / total);
+        b.categories.push_back(text(c, "category"));
+        b.values.push_back({number(c, "time_ns").value_or(0) / total * 100});
     }
-    return groupedBars("GPU time by kind of work", "Kind of work (kernel name patterns, docs/report.md)",
-                       categories, {share});
+    return barChart(b);
 }
 
 std::string gapHistogramChart(const json& report) {
-    const json& gaps = array(report, "gaps");
     std::vector<std::string> bins;
     std::vector<Series> series;
-    for (const auto& g : gaps) {
+    for (const auto& g : array(report, "gaps")) {
         const json& byDuration = array(g, "by_duration");
         double total = number(g, "total_ns").value_or(0);
         if (byDuration.empty() || total <= 0) continue;
@@ -51,15 +54,17 @@ std::string gapHistogramChart(const json& report) {
             for (const auto& b : byDuration) {
                 auto upper = number(b, "upper_ns");
                 bins.push_back(upper ? "< " + compact(*upper)
-                                     : ">= " + compact(number(b, "lower_ns").value_or(0)));
+                                     : "\xE2\x89\xA5 " + compact(number(b, "lower_ns").value_or(0)));
             }
         Series s{text(g, "device"), {}};
         for (const auto& b : byDuration) s.values.push_back(number(b, "time_ns").value_or(0) / total);
         series.push_back(std::move(s));
     }
     if (series.empty()) return "";
-    return groupedBars("GPU idle time by gap duration", "Gap duration (share of each device's idle time)",
-                       bins, series);
+    auto n = bins.size();
+    return barChart(percentBars("GPU idle time by gap duration", "Gap duration",
+                                "Share of the device's idle time", std::move(bins),
+                                condense(std::move(series), n)));
 }
 
 } // namespace gpueff::reports::svg

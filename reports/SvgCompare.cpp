@@ -3,78 +3,15 @@
 // (which run spends longer there?).
 #include "reports/SvgCompare.h"
 
+#include "reports/SvgBars.h"
 #include "reports/SvgFrame.h"
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 namespace gpueff::reports::svg {
 
 using compare::Value;
-
-namespace {
-
-constexpr double kPlotHeight = 240;
-constexpr std::size_t kCategoryChars = 22;
-
-std::string clipText(const std::string& s, std::size_t max) {
-    if (s.size() <= max) return s;
-    std::size_t cut = max - 1;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-    return s.substr(0, cut) + "\xE2\x80\xA6";
-}
-
-struct BarChart {
-    std::string title, xTitle, yTitle;
-    std::vector<std::string> categories, series, colours;
-    std::vector<std::vector<Value>> values; // [category][series], in axis units
-    double hi = 1, step = 0.25;
-    bool markUnknown = false; // "n/a" where a value is missing (not for a phase a run does not have)
-    std::function<std::string(double)> tick;
-};
-
-std::string draw(const BarChart& b) {
-    const double bars = static_cast<double>(std::max<std::size_t>(b.series.size(), 1));
-    const double barWidth = bars <= 4 ? 18 : bars <= 8 ? 12 : 8;
-    std::size_t longest = 0;
-    for (auto& c : b.categories) longest = std::max(longest, clipText(c, kCategoryChars).size());
-    // Each group as wide as its bars and its label, so that labels never overlap.
-    const double groupWidth = std::max(bars * barWidth + 16, 6.2 * static_cast<double>(longest) + 12);
-    const double plotWidth = std::max(480.0, groupWidth * static_cast<double>(b.categories.size()));
-    Figure f(plotWidth, kPlotHeight, b.title, b.xTitle, b.yTitle);
-    f.yTicks(0, b.hi, b.step, b.tick);
-    const double first =
-        f.left() + (f.plotWidth() - groupWidth * static_cast<double>(b.categories.size())) / 2;
-    for (std::size_t g = 0; g < b.categories.size(); ++g) {
-        double gx = first + groupWidth * static_cast<double>(g);
-        double bx = gx + (groupWidth - bars * barWidth) / 2;
-        for (std::size_t s = 0; s < b.series.size(); ++s) {
-            Value v = s < b.values[g].size() ? b.values[g][s] : std::nullopt;
-            double x = bx + barWidth * static_cast<double>(s);
-            if (!v || !std::isfinite(*v)) {
-                // Unknown is not zero: say so where the bar would stand.
-                if (b.markUnknown) f.text(x + barWidth / 2, f.bottom() - 4, "n/a", "middle", 7);
-                continue;
-            }
-            double top = f.y(std::clamp(*v, 0.0, b.hi));
-            f.rect(x, top, barWidth - 1, f.bottom() - top, b.colours[s % b.colours.size()],
-                   s >= b.colours.size() ? 0.5 : 1);
-        }
-        f.xTick(gx + groupWidth / 2, clipText(b.categories[g], kCategoryChars));
-    }
-    std::vector<LegendEntry> legend;
-    for (std::size_t s = 0; s < b.series.size(); ++s)
-        legend.push_back(
-            {b.series[s], b.colours[s % b.colours.size()], Mark::Bar, -1, s >= b.colours.size() ? 0.5 : 1.0});
-    return f.str(legend);
-}
-
-std::string percentTick(double v) {
-    return tickText(v) + " %";
-}
-
-} // namespace
 
 std::string efficiencyByRunChart(const std::string& conventionTitle, const std::vector<std::string>& runs,
                                  const std::vector<std::array<Value, 4>>& factors) {
@@ -98,7 +35,7 @@ std::string efficiencyByRunChart(const std::string& conventionTitle, const std::
     }
     if (!any) return "";
     b.hi = 100, b.step = 25, b.tick = percentTick, b.markUnknown = true;
-    return draw(b);
+    return barChart(b);
 }
 
 std::string phaseTimesChart(const std::vector<std::string>& phases, const std::vector<std::string>& runs,
@@ -128,7 +65,7 @@ std::string phaseTimesChart(const std::vector<std::string>& phases, const std::v
     b.step = roundStep(max / scale, 5);
     b.hi = std::ceil(max / scale / b.step - 1e-9) * b.step;
     b.tick = tickText;
-    return draw(b);
+    return barChart(b);
 }
 
 std::string scalingChart(const std::vector<compare::ScalingRun>& runs, const compare::ScalingFits& fits,

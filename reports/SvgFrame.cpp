@@ -1,7 +1,5 @@
 #include "reports/SvgFrame.h"
 
-#include "reports/SvgPlot.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,19 +14,53 @@ constexpr double kRightMargin = 24, kLegendRow = 18;
 constexpr double kCharWidth = 6.6;
 constexpr std::size_t kLegendChars = 40;
 
-std::string clipLabel(const std::string& s, std::size_t max) {
-    if (s.size() <= max) return s;
-    std::size_t cut = max - 1;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut; // keep UTF-8 whole
-    return s.substr(0, cut) + "\xE2\x80\xA6";
-}
-
 // The key drawn before a legend label: a 12 px square for bars, a 28 px line (or a marker) otherwise.
 double keyWidth(const LegendEntry& e) {
     return e.mark == Mark::Bar ? 18 : 34;
 }
 
+// Each line of a tick label below the first moves the x axis title and the legend down by this much.
+constexpr double kTickLine = 12;
+
 } // namespace
+
+std::string escapeXml(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+        switch (c) {
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '&':
+            out += "&amp;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&apos;";
+            break;
+        default:
+            // Control characters are not allowed in XML 1.0 at all.
+            if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n')
+                out += ' ';
+            else
+                out += c;
+        }
+    }
+    return out;
+}
+
+std::string shortLabel(const std::string& s, std::size_t max) {
+    if (s.size() <= max || max < 2) return s;
+    std::size_t cut = max - 1;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut; // keep UTF-8 whole
+    return s.substr(0, cut) + "\xE2\x80\xA6";
+}
 
 std::string coordinate(double v) {
     char b[32];
@@ -50,9 +82,10 @@ std::string tickText(double v) {
     return b;
 }
 
-Figure::Figure(double plotWidth, double plotHeight, std::string title, std::string xTitle, std::string yTitle)
-    : plotWidth_(plotWidth), plotHeight_(plotHeight), title_(std::move(title)), xTitle_(std::move(xTitle)),
-      yTitle_(std::move(yTitle)) {
+Figure::Figure(double plotWidth, double plotHeight, std::string title, std::string xTitle, std::string yTitle,
+               double left)
+    : left_(left), plotWidth_(plotWidth), plotHeight_(plotHeight), title_(std::move(title)),
+      xTitle_(std::move(xTitle)), yTitle_(std::move(yTitle)) {
     // A clipped title is worse than a wider image.
     plotWidth_ = std::max(plotWidth_, 8.0 * static_cast<double>(title_.size()) + 40 - left_ - kRightMargin);
 }
@@ -72,10 +105,37 @@ void Figure::yTicks(double lo, double hi, double step, const std::function<std::
     }
 }
 
+double Figure::leftFor(std::size_t chars) {
+    // Labels at font-size 10 are about 0.9 of kCharWidth; 28 px for the y axis title and the gap.
+    return std::max(kDefaultLeft, 0.9 * kCharWidth * static_cast<double>(chars) + 34);
+}
+
 void Figure::xTick(double x, const std::string& label, bool gridLine) {
     if (gridLine) line(x, top_, x, bottom(), "#eeeeee");
     line(x, bottom(), x, bottom() + 4, "#333333");
-    text(x, bottom() + 17, label, "middle", 10);
+    int lines = 0;
+    for (std::size_t from = 0; from <= label.size(); ++lines) {
+        std::size_t end = std::min(label.find('\n', from), label.size());
+        text(x, bottom() + 17 + kTickLine * lines, label.substr(from, end - from), "middle", 10);
+        from = end + 1;
+    }
+    tickLines_ = std::max(tickLines_, lines);
+}
+
+void Figure::xTicks(double lo, double hi, double step, const std::function<std::string(double)>& label) {
+    // As yTicks: a degenerate axis becomes [lo, lo + 1] and the ticks are counted.
+    if (!std::isfinite(lo)) lo = 0;
+    xLo_ = lo, xHi_ = hi > lo && std::isfinite(hi) ? hi : lo + 1;
+    if (!(step > 0) || !std::isfinite(step)) step = xHi_ - xLo_;
+    for (int i = 0; i <= 100; ++i) {
+        double v = lo + step * i;
+        if (v > xHi_ + step * 1e-6) break;
+        xTick(x(v), label(v), i > 0);
+    }
+}
+
+void Figure::yTick(double y, const std::string& label) {
+    text(left_ - 6, y + 4, label, "end", 10);
 }
 
 void Figure::rect(double x, double y, double w, double h, const std::string& fill, double opacity) {
@@ -143,9 +203,11 @@ void Figure::marker(double x, double y, int shape, const std::string& colour, bo
     }
 }
 
-void Figure::text(double x, double y, const std::string& s, const char* anchor, int size) {
+void Figure::text(double x, double y, const std::string& s, const char* anchor, int size,
+                  const std::string& fill) {
     body_ += "<text x=\"" + coordinate(x) + "\" y=\"" + coordinate(y) + "\" text-anchor=\"" + anchor +
-             "\" font-size=\"" + std::to_string(size) + "\">" + escapeXml(s) + "</text>\n";
+             "\" font-size=\"" + std::to_string(size) + "\"" +
+             (fill.empty() ? "" : " fill=\"" + fill + "\"") + ">" + escapeXml(s) + "</text>\n";
 }
 
 std::string Figure::str(const std::vector<LegendEntry>& legend) const {
@@ -157,15 +219,16 @@ std::string Figure::str(const std::vector<LegendEntry>& legend) const {
         std::string label;
     };
     std::vector<Placed> placed;
-    double lx = left_, ly = bottom() + 62;
+    const double below = kTickLine * (tickLines_ - 1); // the x tick labels' extra lines
+    double lx = left_, ly = bottom() + 62 + below;
     for (const auto& e : legend) {
-        std::string label = clipLabel(e.label, kLegendChars);
+        std::string label = shortLabel(e.label, kLegendChars);
         double w = keyWidth(e) + kCharWidth * static_cast<double>(label.size()) + 16;
         if (lx > left_ && lx + w > right()) lx = left_, ly += kLegendRow;
         placed.push_back({lx, ly, &e, label});
         lx += w;
     }
-    const double height = (placed.empty() ? bottom() + 46 : ly + 12);
+    const double height = (placed.empty() ? bottom() + 46 + below : ly + 12);
     std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + coordinate(width) +
                     "\" height=\"" + coordinate(height) + "\" viewBox=\"0 0 " + coordinate(width) + " " +
                     coordinate(height) + "\" font-family=\"sans-serif\">\n<title>" + escapeXml(title_) +
@@ -176,7 +239,7 @@ std::string Figure::str(const std::vector<LegendEntry>& legend) const {
     s += "<rect x=\"" + coordinate(left_) + "\" y=\"" + coordinate(top_) + "\" width=\"" +
          coordinate(plotWidth_) + "\" height=\"" + coordinate(plotHeight_) +
          "\" fill=\"none\" stroke=\"#333333\"/>\n";
-    s += "<text x=\"" + coordinate(left_ + plotWidth_ / 2) + "\" y=\"" + coordinate(bottom() + 38) +
+    s += "<text x=\"" + coordinate(left_ + plotWidth_ / 2) + "\" y=\"" + coordinate(bottom() + 38 + below) +
          "\" text-anchor=\"middle\" font-size=\"12\">" + escapeXml(xTitle_) + "</text>\n";
     const std::string mid = coordinate(top_ + plotHeight_ / 2);
     s += "<text x=\"18\" y=\"" + mid +

@@ -1,9 +1,10 @@
 #pragma once
-// A titled plot frame for the comparison charts (reports/SvgCompare.cpp), in the style of SvgLevels.cpp: a
-// <title>, a title line, axis titles, ticks at round values, the legend below the x axis, the Okabe-Ito
-// palette. Plain SVG elements only, so that GitHub shows the file as an image.
+// The one plot frame of every chart of report.md and compare.md: a <title>, a title line, axis titles, ticks
+// at round values, the legend below the x axis inside the image, the Okabe-Ito palette, long names
+// shortened. Plain SVG elements only (no scripts, no CSS), so that GitHub shows the file as an image.
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpueff::reports::svg {
@@ -15,6 +16,11 @@ inline constexpr std::size_t kRunColourCount = std::size(kRunColours);
 // The device model's factors (parallel efficiency, load balance, communication, orchestration), alike in the
 // report's iteration chart and the comparison's scaling chart.
 inline constexpr const char* kFactorColours[] = {"#000000", "#0072B2", "#E69F00", "#009E73"};
+
+// Escapes text for XML content and attribute values (kernel names hold < > & and quotes).
+std::string escapeXml(std::string_view text);
+// `s` cut to `max` bytes, the last character "…", UTF-8 sequences kept whole.
+std::string shortLabel(const std::string& s, std::size_t max);
 
 // "%.1f": coordinates to a tenth of a pixel.
 std::string coordinate(double v);
@@ -35,7 +41,12 @@ struct LegendEntry {
 class Figure {
 public:
     // The plot area is plotWidth x plotHeight; margins hold the title, tick labels, axis titles and legend.
-    Figure(double plotWidth, double plotHeight, std::string title, std::string xTitle, std::string yTitle);
+    // `left` is the margin for the y tick labels and the y axis title (wider for category labels).
+    Figure(double plotWidth, double plotHeight, std::string title, std::string xTitle, std::string yTitle,
+           double left = kDefaultLeft);
+    static constexpr double kDefaultLeft = 72;
+    // The left margin that holds category labels of up to `chars` characters at font-size 10.
+    static double leftFor(std::size_t chars);
 
     double left() const { return left_; }
     double top() const { return top_; }
@@ -47,7 +58,14 @@ public:
     // A horizontal grid line and label at each tick lo, lo + step, ... <= hi; y maps [lo, hi] to the area.
     void yTicks(double lo, double hi, double step, const std::function<std::string(double)>& label);
     double y(double value) const { return bottom() - plotHeight_ * (value - yLo_) / (yHi_ - yLo_); }
+    // A tick under the x axis; a label with '\n' is drawn on two or more lines (the axis title and the
+    // legend move down to make room).
     void xTick(double x, const std::string& label, bool gridLine = false);
+    // A value axis along x (horizontal bars): a vertical grid line and a label under the axis at each tick.
+    void xTicks(double lo, double hi, double step, const std::function<std::string(double)>& label);
+    double x(double value) const { return left_ + plotWidth_ * (value - xLo_) / (xHi_ - xLo_); }
+    // A category label left of the plot area, its middle at y.
+    void yTick(double y, const std::string& label);
 
     void rect(double x, double y, double w, double h, const std::string& fill, double opacity = 1);
     void line(double x1, double y1, double x2, double y2, const std::string& stroke, double width = 1,
@@ -56,12 +74,14 @@ public:
                   double width, bool dashed);
     // Shapes 0..5: circle, square, diamond, triangle up, triangle down, plus; filled or hollow.
     void marker(double x, double y, int shape, const std::string& colour, bool filled = true);
-    void text(double x, double y, const std::string& s, const char* anchor, int size = 11);
+    void text(double x, double y, const std::string& s, const char* anchor, int size = 11,
+              const std::string& fill = "");
 
     std::string str(const std::vector<LegendEntry>& legend) const;
 
 private:
-    double left_ = 72, top_ = 44, plotWidth_, plotHeight_, yLo_ = 0, yHi_ = 1;
+    double left_, top_ = 44, plotWidth_, plotHeight_, yLo_ = 0, yHi_ = 1, xLo_ = 0, xHi_ = 1;
+    int tickLines_ = 1; // lines of the tallest x tick label
     std::string title_, xTitle_, yTitle_, body_;
 };
 

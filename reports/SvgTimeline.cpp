@@ -1,12 +1,12 @@
-// Plots over the analysis window from report.json's "timeline": kernels in flight per device as lines, and
-// a state strip per device (useful / communication / idle shares of each bin).
+// Plots over the analysis window from report.json's "timeline", on the frame of SvgFrame.h: kernels in flight
+// per device as lines, one strip each, and a state strip per device (useful / communication / idle shares of
+// each bin).
 #include "reports/JsonAccess.h"
 #include "reports/SvgFrame.h"
 #include "reports/SvgPlot.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 namespace gpueff::reports::svg {
@@ -15,19 +15,9 @@ using namespace detail;
 
 namespace {
 
-constexpr double kWidth = 760, kLeft = 150, kRight = 40, kTop = 34;
+constexpr double kPlotWidth = 560;
 constexpr std::size_t kMaxDevices = 16; // beyond this the strips are unreadable: the first ones are drawn
-const auto& kLines = kRunColours;       // Okabe-Ito, as every plot
-
-std::string header(double height, const std::string& title) {
-    return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + coordinate(kWidth) + "\" height=\"" +
-           coordinate(height) + "\" viewBox=\"0 0 " + coordinate(kWidth) + " " + coordinate(height) +
-           "\" font-family=\"sans-serif\">\n<title>" + escapeXml(title) +
-           "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"" +
-           coordinate(kWidth / 2) +
-           "\" y=\"20\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\">" + escapeXml(title) +
-           "</text>\n";
-}
+constexpr std::size_t kLabelChars = 24;
 
 std::vector<double> series(const json& device, const char* key) {
     std::vector<double> out;
@@ -36,124 +26,92 @@ std::vector<double> series(const json& device, const char* key) {
     return out;
 }
 
-// The time axis under the strips: ticks at round milliseconds of the window, and its title.
-std::string timeAxis(double y, const json& timeline, std::size_t bins) {
-    auto bin = number(timeline, "bin_ns").value_or(0);
-    const double plot = kWidth - kLeft - kRight, spanMs = bin * static_cast<double>(bins) / 1e6;
-    std::string s = "<line x1=\"" + coordinate(kLeft) + "\" y1=\"" + coordinate(y) + "\" x2=\"" +
-                    coordinate(kLeft + plot) + "\" y2=\"" + coordinate(y) + "\" stroke=\"black\"/>\n";
-    if (spanMs > 0) {
-        const double step = roundStep(spanMs, 5);
-        for (double t = 0; t <= spanMs + step * 1e-9; t += step) {
-            double x = kLeft + plot * t / spanMs;
-            char label[32];
-            std::snprintf(label, sizeof label, step < 1 ? "%.2g" : "%g", t);
-            s += "<line x1=\"" + coordinate(x) + "\" y1=\"" + coordinate(y) + "\" x2=\"" + coordinate(x) +
-                 "\" y2=\"" + coordinate(y + 4) + "\" stroke=\"black\"/>\n<text x=\"" + coordinate(x) +
-                 "\" y=\"" + coordinate(y + 16) + "\" text-anchor=\"middle\" font-size=\"10\">" + label +
-                 "</text>\n";
-        }
+struct Strips {
+    const json* timeline = nullptr;
+    std::size_t shown = 0, bins = 0; // devices drawn, bins of the longest
+    std::string note;                // "" or ", first 16 of 40 devices"
+    std::size_t labelChars = 0;
+};
+
+// The devices of the timeline to draw, and how many bins their `key` series has.
+Strips strips(const json& report, const char* key) {
+    Strips s;
+    s.timeline = member(report, "timeline");
+    if (!s.timeline) return s;
+    const json& devices = array(*s.timeline, "devices");
+    s.shown = std::min(devices.size(), kMaxDevices);
+    for (std::size_t i = 0; i < s.shown; ++i) {
+        s.bins = std::max(s.bins, series(devices[i], key).size());
+        s.labelChars = std::max(s.labelChars, shortLabel(text(devices[i], "device"), kLabelChars).size());
     }
-    s += "<text x=\"" + coordinate(kLeft + plot / 2) + "\" y=\"" + coordinate(y + 32) +
-         "\" text-anchor=\"middle\" font-size=\"11\">Time from the start of the window (ms)</text>\n";
+    if (s.shown < devices.size())
+        s.note = ", first " + std::to_string(s.shown) + " of " + std::to_string(devices.size()) + " devices";
     return s;
+}
+
+// The time axis: ticks at round milliseconds of the window.
+void timeAxis(Figure& f, const Strips& s) {
+    const double spanMs = number(*s.timeline, "bin_ns").value_or(0) * static_cast<double>(s.bins) / 1e6;
+    f.xTicks(0, spanMs, roundStep(spanMs, 5), tickText);
 }
 
 } // namespace
 
 // One strip per device (lines of several devices on one plot hide each other), each on the same scale.
 std::string inFlightTimelineChart(const json& report) {
-    const json* timeline = member(report, "timeline");
-    if (!timeline) return "";
-    const json& devices = array(*timeline, "devices");
-    if (devices.empty()) return "";
-    const std::size_t shown = std::min(devices.size(), kMaxDevices);
+    const Strips s = strips(report, "kernels_in_flight");
+    if (s.shown == 0 || s.bins == 0) return "";
+    const json& devices = array(*s.timeline, "devices");
     double top = 1;
-    std::size_t bins = 0;
-    for (std::size_t i = 0; i < shown; ++i) {
+    for (std::size_t i = 0; i < s.shown; ++i)
+        for (double x : series(devices[i], "kernels_in_flight")) top = std::max(top, std::ceil(x));
+    constexpr double kRow = 48, kGap = 8;
+    Figure f(kPlotWidth, kRow * static_cast<double>(s.shown),
+             "Kernels in flight over the window (mean per bin, 0 to " + tickText(top) + " per strip" +
+                 s.note + ")",
+             "Time from the start of the window (ms)", "Kernels", Figure::leftFor(s.labelChars));
+    timeAxis(f, s);
+    for (std::size_t i = 0; i < s.shown; ++i) {
         auto v = series(devices[i], "kernels_in_flight");
-        bins = std::max(bins, v.size());
-        for (double x : v) top = std::max(top, std::ceil(x));
+        const double y0 = f.top() + kRow * static_cast<double>(i) + kGap / 2, h = kRow - kGap;
+        f.rect(f.left(), y0, f.plotWidth(), h, "#f4f4f4", 0.8);
+        f.yTick(y0 + h / 2, shortLabel(text(devices[i], "device"), kLabelChars));
+        std::vector<std::pair<double, double>> points;
+        for (std::size_t b = 0; b < v.size(); ++b)
+            points.emplace_back(f.left() + f.plotWidth() * (static_cast<double>(b) + 0.5) /
+                                               static_cast<double>(s.bins),
+                                y0 + h - h * std::clamp(v[b] / top, 0.0, 1.0));
+        f.polyline(points, kRunColours[i % kRunColourCount], 1.2, false);
     }
-    if (bins == 0) return "";
-    const double rowH = 48, plot = kWidth - kLeft - kRight;
-    const double height = kTop + 14 + rowH * static_cast<double>(shown) + 56;
-    std::string s = header(height, "Kernels in flight over the window (mean per bin, per device)");
-    s += "<text x=\"" + coordinate(kLeft) + "\" y=\"" + coordinate(kTop + 4) +
-         "\" font-size=\"10\">kernels running (0 to " + coordinate(top) + " per strip)</text>\n";
-    for (std::size_t i = 0; i < shown; ++i) {
-        auto v = series(devices[i], "kernels_in_flight");
-        const double y0 = kTop + 14 + rowH * static_cast<double>(i), bottom = y0 + rowH - 8;
-        s += "<rect x=\"" + coordinate(kLeft) + "\" y=\"" + coordinate(y0) + "\" width=\"" +
-             coordinate(plot) + "\" height=\"" + coordinate(rowH - 8) + "\" fill=\"#f4f4f4\"/>\n";
-        s += "<text x=\"" + coordinate(kLeft - 6) + "\" y=\"" + coordinate(y0 + rowH / 2) +
-             "\" text-anchor=\"end\" font-size=\"10\">" + escapeXml(text(devices[i], "device")) + "</text>\n";
-        std::string points;
-        for (std::size_t b = 0; b < v.size(); ++b) {
-            double x = kLeft + plot * (static_cast<double>(b) + 0.5) / static_cast<double>(bins);
-            points += coordinate(x) + "," +
-                      coordinate(bottom - (rowH - 8) * std::clamp(v[b] / top, 0.0, 1.0)) + " ";
-        }
-        s += "<polyline fill=\"none\" stroke-width=\"1.2\" stroke=\"" +
-             std::string(kLines[i % std::size(kLines)]) + "\" points=\"" + points + "\"/>\n";
-    }
-    s += timeAxis(kTop + 14 + rowH * static_cast<double>(shown), *timeline, bins);
-    if (shown < devices.size())
-        s += "<text x=\"8\" y=\"" + coordinate(height - 6) + "\" font-size=\"10\">first " +
-             std::to_string(shown) + " of " + std::to_string(devices.size()) + " devices</text>\n";
-    return s + "</svg>\n";
+    return f.str({});
 }
 
 std::string stateTimelineChart(const json& report) {
-    const json* timeline = member(report, "timeline");
-    if (!timeline) return "";
-    const json& devices = array(*timeline, "devices");
-    if (devices.empty()) return "";
-    std::size_t shown = std::min(devices.size(), kMaxDevices), bins = 0;
-    for (std::size_t i = 0; i < shown; ++i) bins = std::max(bins, series(devices[i], "useful").size());
-    if (bins == 0) return "";
-    double rowH = 22, plot = kWidth - kLeft - kRight, height = kTop + rowH * static_cast<double>(shown) + 72;
-    std::string s = header(height, "Device state over the window: useful, communication, idle");
-    double w = plot / static_cast<double>(bins);
-    for (std::size_t i = 0; i < shown; ++i) {
-        auto useful = series(devices[i], "useful"), comm = series(devices[i], "communication");
-        double y = kTop + rowH * static_cast<double>(i);
-        s += "<text x=\"" + coordinate(kLeft - 6) + "\" y=\"" + coordinate(y + 14) +
-             "\" text-anchor=\"end\" font-size=\"10\">" + escapeXml(text(devices[i], "device")) + "</text>\n";
-        s += "<rect x=\"" + coordinate(kLeft) + "\" y=\"" + coordinate(y) + "\" width=\"" + coordinate(plot) +
-             "\" height=\"" + coordinate(rowH - 4) + "\" fill=\"#d3d3d3\"/>\n";
+    const Strips s = strips(report, "useful");
+    if (s.shown == 0 || s.bins == 0) return "";
+    const json& devices = array(*s.timeline, "devices");
+    constexpr double kRow = 22, kGap = 4;
+    const std::string useful = kRunColours[0], communication = kRunColours[1], idle = "#d3d3d3";
+    Figure f(kPlotWidth, kRow * static_cast<double>(s.shown),
+             "Device state over the window" + (s.note.empty() ? "" : " (" + s.note.substr(2) + ")"),
+             "Time from the start of the window (ms)", "Device", Figure::leftFor(s.labelChars));
+    timeAxis(f, s);
+    const double w = f.plotWidth() / static_cast<double>(s.bins);
+    for (std::size_t i = 0; i < s.shown; ++i) {
+        auto u = series(devices[i], "useful"), c = series(devices[i], "communication");
+        const double y = f.top() + kRow * static_cast<double>(i) + kGap / 2, h = kRow - kGap;
+        f.yTick(y + h / 2, shortLabel(text(devices[i], "device"), kLabelChars));
+        f.rect(f.left(), y, f.plotWidth(), h, idle);
         // Stacked from the bottom of the strip: useful, then communication; the grey left over is idle.
-        for (std::size_t b = 0; b < useful.size(); ++b) {
-            double x = kLeft + w * static_cast<double>(b), h = rowH - 4;
-            double hu = h * std::clamp(useful[b], 0.0, 1.0);
-            double hc =
-                h * std::clamp(b < comm.size() ? comm[b] : 0.0, 0.0, 1.0 - std::clamp(useful[b], 0.0, 1.0));
-            if (hu > 0)
-                s += "<rect x=\"" + coordinate(x) + "\" y=\"" + coordinate(y + h - hu) + "\" width=\"" +
-                     coordinate(w + 0.3) + "\" height=\"" + coordinate(hu) + "\" fill=\"" + kLines[0] +
-                     "\"/>\n";
-            if (hc > 0)
-                s += "<rect x=\"" + coordinate(x) + "\" y=\"" + coordinate(y + h - hu - hc) + "\" width=\"" +
-                     coordinate(w + 0.3) + "\" height=\"" + coordinate(hc) + "\" fill=\"" + kLines[1] +
-                     "\"/>\n";
+        for (std::size_t b = 0; b < u.size(); ++b) {
+            double x = f.left() + w * static_cast<double>(b);
+            double hu = h * std::clamp(u[b], 0.0, 1.0);
+            double hc = h * std::clamp(b < c.size() ? c[b] : 0.0, 0.0, 1.0 - std::clamp(u[b], 0.0, 1.0));
+            if (hu > 0) f.rect(x, y + h - hu, w + 0.3, hu, useful); // + 0.3: no hairline between bins
+            if (hc > 0) f.rect(x, y + h - hu - hc, w + 0.3, hc, communication);
         }
     }
-    double axis = kTop + rowH * static_cast<double>(shown);
-    s += timeAxis(axis, *timeline, bins);
-    double ly = axis + 50;
-    s += "<rect x=\"" + coordinate(kLeft) + "\" y=\"" + coordinate(ly - 9) +
-         "\" width=\"10\" height=\"10\" fill=\"" + std::string(kLines[0]) + "\"/><text x=\"" +
-         coordinate(kLeft + 14) + "\" y=\"" + coordinate(ly) +
-         "\" font-size=\"10\">useful</text>\n<rect x=\"" + coordinate(kLeft + 70) + "\" y=\"" +
-         coordinate(ly - 9) + "\" width=\"10\" height=\"10\" fill=\"" + kLines[1] + "\"/><text x=\"" +
-         coordinate(kLeft + 84) + "\" y=\"" + coordinate(ly) +
-         "\" font-size=\"10\">communication</text>\n<rect x=\"" + coordinate(kLeft + 180) + "\" y=\"" +
-         coordinate(ly - 9) + "\" width=\"10\" height=\"10\" fill=\"#d3d3d3\"/><text x=\"" +
-         coordinate(kLeft + 194) + "\" y=\"" + coordinate(ly) + "\" font-size=\"10\">idle</text>\n";
-    if (shown < devices.size())
-        s += "<text x=\"8\" y=\"" + coordinate(height - 4) + "\" font-size=\"10\">first " +
-             std::to_string(shown) + " of " + std::to_string(devices.size()) + " devices</text>\n";
-    return s + "</svg>\n";
+    return f.str({{"useful", useful}, {"communication", communication}, {"idle", idle}});
 }
 
 } // namespace gpueff::reports::svg

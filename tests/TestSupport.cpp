@@ -38,6 +38,12 @@ std::filesystem::path tempDir(const std::string& name) {
     return dir;
 }
 
+std::string plainSpaces(std::string markdown) {
+    for (std::size_t at = 0; (at = markdown.find("\xC2\xA0", at)) != std::string::npos;)
+        markdown.replace(at, 2, " ");
+    return markdown;
+}
+
 std::string readText(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

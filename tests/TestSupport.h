@@ -15,6 +15,9 @@ std::vector<std::filesystem::path> realExports(); // dataDir()/nsys/*.sqlite, so
 std::filesystem::path gpueffBinary();
 std::filesystem::path tempDir(const std::string& name);  // fresh, empty
 std::string readText(const std::filesystem::path& path); // the whole file, bytes as they are ("" if missing)
+// Markdown with the non-breaking spaces of its table cells of figures (reports/MarkdownTable.h) as plain
+// spaces: for tests of what a table says, not of where it may wrap.
+std::string plainSpaces(std::string markdown);
 std::string quoted(const std::filesystem::path& path);   // 'path', for a shell command line
 
 struct CommandResult {

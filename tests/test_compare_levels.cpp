@@ -1,11 +1,13 @@
 // gpueff compare by iteration and phase (reports/CompareLevels.cpp): two hand-made report.json documents, one
 // run overlapping communication and one not, compared phase by phase and kernel by kernel.
 #include "reports/Compare.h"
+#include "tests/TestSupport.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
 using nlohmann::json;
+using testsupport::plainSpaces;
 
 namespace {
 
@@ -63,9 +65,10 @@ TEST_CASE("compare: iterations, phases side by side and the kernels' slowdown un
     REQUIRE(levels["kernel_overlap"].size() == 1);
     CHECK(levels["kernel_overlap"][0]["runs"][0]["slowdown"].get<double>() == doctest::Approx(1.33));
     CHECK(levels["kernel_overlap"][0]["runs"][1]["slowdown"].is_null());
-    CHECK(c.markdown.find("### Phases side by side") != std::string::npos);
-    CHECK(c.markdown.find("| backward | 5.000 µs / 60.00 % | 5.000 µs / 80.00 % |") != std::string::npos);
-    CHECK(c.markdown.find("(1.33x)") != std::string::npos);
+    CHECK(plainSpaces(c.markdown).find("### Phases side by side") != std::string::npos);
+    CHECK(plainSpaces(c.markdown).find("| backward | 5.000 µs / 60.00 % | 5.000 µs / 80.00 % |") !=
+          std::string::npos);
+    CHECK(plainSpaces(c.markdown).find("(1.33x)") != std::string::npos);
     // Reports without levels (older gpueff): no section, no key.
     json old = report(1, 1, std::nullopt);
     for (const char* k : {"iteration_detection", "iterations", "focus", "phases", "kernel_overlap"})

@@ -5,11 +5,13 @@
 #include "reports/Compare.h"
 #include "reports/SvgPlot.h"
 #include "tests/CompareFixtures.h"
+#include "tests/TestSupport.h"
 
 #include <algorithm>
 #include <cmath>
 #include <doctest/doctest.h>
 
+using testsupport::plainSpaces;
 using namespace comparefixtures;
 
 namespace {
@@ -144,10 +146,11 @@ TEST_CASE("compare scaling: each factor fitted as a + b log2(n), equal to the cl
     const auto& cs = fits["nccl_as_useful"]["computational_scalability"]["extrapolation"][1];
     CHECK(cs["value"].get<double>() > 1.0);
     CHECK(cs["clamped"] == false);
-    CHECK(c.markdown.find("### Scaling fits") != std::string::npos);
-    CHECK(c.markdown.find("| Communication efficiency | 🟩 100.00 % | 🟨 70.00 % | 🟥 40.00 % | 🟥 "
-                          "10.00 % | 🟥 10.00 % "
-                          "| 100.00 % | -30.00 pp | 0.00 pp | 🟥 0.00 % * | 🟥 0.00 % * |") !=
+    CHECK(plainSpaces(c.markdown).find("### Scaling fits") != std::string::npos);
+    CHECK(plainSpaces(c.markdown)
+              .find("| Communication efficiency | 🟩 100.00 % | 🟨 70.00 % | 🟥 40.00 % | 🟥 "
+                    "10.00 % | 🟥 10.00 % "
+                    "| 100.00 % | -30.00 pp | 0.00 pp | 🟥 0.00 % * | 🟥 0.00 % * |") !=
           std::string::npos);
 }
 
@@ -157,7 +160,7 @@ TEST_CASE("compare scaling: fewer than three distinct device counts, no fit and 
     auto c = compare(runs);
     REQUIRE(c.json["scaling"].is_object());
     CHECK(c.json["scaling"]["fits"].is_null());
-    CHECK(c.markdown.find("No scaling fit") != std::string::npos);
+    CHECK(plainSpaces(c.markdown).find("No scaling fit") != std::string::npos);
     CHECK_FALSE(file(c, "plots/scaling_nccl_as_communication.svg"));
     // Equal device counts: no scaling at all.
     auto same = compare({runs[1], runs[2]});
@@ -198,7 +201,7 @@ TEST_CASE("compare plots: well-formed SVG, listed in the JSON, holding the serie
             CHECK_MESSAGE(svg->find(">" + gpueff::reports::svg::escapeXml(s.get<std::string>()) +
                                     "</text>") != std::string::npos,
                           s);
-        CHECK(c.markdown.find("](" + name + ")") != std::string::npos);
+        CHECK(plainSpaces(c.markdown).find("](" + name + ")") != std::string::npos);
     }
     // Efficiency bars: per run one bar of each factor's colour, plus its legend key (PE is black).
     const std::string& eff = *file(c, "plots/efficiency_nccl_as_communication.svg");

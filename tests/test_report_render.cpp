@@ -4,15 +4,23 @@
 #include "engine/common/Error.h"
 #include "metrics/KernelCategories.h"
 #include "reports/Compare.h"
+#include "reports/CountBins.h"
+#include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
+#include "reports/SvgFrame.h"
 #include "reports/SvgPlot.h"
 #include "tests/TestSupport.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <doctest/doctest.h>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -88,10 +96,14 @@ json makeReport(const std::vector<DeviceSpec>& devices, double window, std::vect
     return r;
 }
 
+// Table cells of figures keep a number with its unit and a colour square with its number (MarkdownTable).
+const std::string NB = "\xC2\xA0";
+
+// A percentage as a table cell shows it.
 std::string percent(double fraction) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.2f %%", fraction * 100);
-    return buffer;
+    std::snprintf(buffer, sizeof buffer, "%.2f", fraction * 100);
+    return buffer + NB + "%";
 }
 
 // The table line of the Markdown whose first cell is `label`.
@@ -185,15 +197,15 @@ TEST_CASE("render: efficiency table numbers and POP colour thresholds") {
     // 1800.
     auto pe = lineOf(md, "Parallel efficiency");
     CAPTURE(pe);
-    CHECK(pe.find("\xF0\x9F\x9F\xA7 " + percent(1300.0 / 2000)) != std::string::npos); // orange
-    CHECK(pe.find("\xF0\x9F\x9F\xA8 " + percent(1500.0 / 2000)) != std::string::npos); // yellow
+    CHECK(pe.find("\xF0\x9F\x9F\xA7" + NB + percent(1300.0 / 2000)) != std::string::npos); // orange
+    CHECK(pe.find("\xF0\x9F\x9F\xA8" + NB + percent(1500.0 / 2000)) != std::string::npos); // yellow
     auto lb = lineOf(md, "&emsp;Load balance");
-    CHECK(lb.find("\xF0\x9F\x9F\xA9 " + percent(1300.0 / 1600)) != std::string::npos);
-    CHECK(lb.find("\xF0\x9F\x9F\xA9 " + percent(1500.0 / 1800)) != std::string::npos);
+    CHECK(lb.find("\xF0\x9F\x9F\xA9" + NB + percent(1300.0 / 1600)) != std::string::npos);
+    CHECK(lb.find("\xF0\x9F\x9F\xA9" + NB + percent(1500.0 / 1800)) != std::string::npos);
     CHECK(lineOf(md, "&emsp;Communication efficiency").find(percent(800.0 / 900)) != std::string::npos);
     CHECK(lineOf(md, "&emsp;Orchestration efficiency").find(percent(900.0 / 1000)) != std::string::npos);
     // Offload efficiency 0.5 is red; the window is stated with its source.
-    CHECK(md.find("\xF0\x9F\x9F\xA5 50.00 %") != std::string::npos);
+    CHECK(md.find("\xF0\x9F\x9F\xA5" + NB + percent(0.5)) != std::string::npos);
     CHECK(md.find("[100 ns, 1100 ns]") != std::string::npos);
     CHECK(md.find("first start to last end of the GPU activity") != std::string::npos);
     CHECK(md.find("MPI is not traced") != std::string::npos);
@@ -211,7 +223,10 @@ TEST_CASE("render: kernel names are shortened and escaped for Markdown tables") 
     CHECK(first.find("Params") == std::string::npos);
     CHECK(md.find("<details><summary>Full kernel names</summary>\n\n1. void gemm\\_kernel&lt;float, "
                   "cutlass::Tile&lt;128, 64&gt;&gt;(Params&lt;float&gt;, int\\*)\n") != std::string::npos);
-    CHECK(md.find("ncclDevKernel\\_AllReduce\\_Sum\\_f32\\_RING\\_LL |") != std::string::npos);
+    // A word longer than 36 characters is cut: a table cell wraps at spaces only.
+    CHECK(md.find("| ncclDevKernel\\_AllReduce\\_Sum\\_f32\\_RING\xE2\x80\xA6 |") != std::string::npos);
+    CHECK(md.find("3. ncclDevKernel\\_AllReduce\\_Sum\\_f32\\_RING\\_LL(ncclDevComm\\*)\n") !=
+          std::string::npos);
     CHECK(shortenKernelName("void a::(anonymous namespace)::k<int>(float)") ==
           "a::(anonymous namespace)::k<int>");
     auto longName =
@@ -223,6 +238,41 @@ TEST_CASE("render: kernel names are shortened and escaped for Markdown tables") 
     CAPTURE(s);
     CHECK(s == "at::native::vectorized_elementwise_kern\xE2\x80\xA6");
     CHECK(shortenKernelName("void k<a::B>(int)", 80) == "k<a::B>"); // short names keep their qualifiers
+    // For a table cell: the name's own namespaces go first when a word is too long ("<unnamed>" is one).
+    CHECK(shortenForTable("void at::native::vectorized_layer_norm_kernel<float, float>(int)", 60, 36) ==
+          "vectorized_layer_norm_kernel<float, float>");
+    CHECK(shortenForTable("void at::native::<unnamed>::k<float>(int)", 60, 10) == "k<float>");
+    CHECK(shortenForTable("at::native::k<float>", 60, 36) == "at::native::k<float>"); // short: kept
+    CHECK(shortenForTable("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", 60, 36) ==
+          "ncclDevKernel_AllReduce_Sum_f32_RING\xE2\x80\xA6");
+    CHECK(shortenForTable("a bcdefgh ij", 60, 4) == "a bcde\xE2\x80\xA6"); // the first long word is cut
+}
+
+TEST_CASE("render: table cells of figures keep a number with its unit") {
+    using gpueff::reports::detail::MarkdownTable;
+    CHECK(MarkdownTable::glued("12.5 ms") == "12.5" + NB + "ms");
+    CHECK(MarkdownTable::glued("1 \xC2\xB5s - 4 \xC2\xB5s") == "1" + NB + "\xC2\xB5s - 4" + NB + "\xC2\xB5s");
+    CHECK(MarkdownTable::glued("\xF0\x9F\x9F\xA9 85.00 %") == "\xF0\x9F\x9F\xA9" + NB + "85.00" + NB + "%");
+    CHECK(MarkdownTable::glued("85.00 % (+3.33 pp)") == "85.00" + NB + "% (+3.33" + NB + "pp)");
+    CHECK(MarkdownTable::glued("n/a") == "n/a");
+    MarkdownTable t({"Name", "Time"}, "lr");
+    t.row({"a b 1 x", "2 ms"});
+    CHECK(t.str() == "| Name | Time |\n|---|---:|\n| a b 1 x | 2" + NB + "ms |\n"); // left cells as given
+}
+
+TEST_CASE("render: histograms over counts are grouped alike in tables and charts") {
+    using gpueff::reports::detail::countBins;
+    auto labels = [](const std::set<long long>& counts) {
+        std::string out;
+        for (const auto& b : countBins(counts)) out += b.label() + ",";
+        return out;
+    };
+    CHECK(labels({0, 1, 2, 5, 40}) == "0,1,2,5,40,"); // few counts: one column each
+    CHECK(labels({0, 1, 2, 3, 4, 5, 6}) == "0,1,2,3-4,5-8,");
+    CHECK(labels({0, 1, 7, 8, 9, 100, 1000}) == "0,1,5-8,9-16,65-128,513-1024,"); // empty bins left out
+    CHECK(labels({0, 2, 3, 5, 9, 17, 33, 65}) == "0,2,3-4,5-8,9-16,\xE2\x89\xA5 17,");
+    CHECK(countBins({-1, 0, 1}).size() == 2); // a negative count has no column
+    CHECK(countBins({0, 1, 2, 3, 4, 5, 6, LLONG_MAX}).back().contains(LLONG_MAX));
 }
 
 TEST_CASE("render: overlap, kernels in flight and per-device tables") {
@@ -230,21 +280,28 @@ TEST_CASE("render: overlap, kernels in flight and per-device tables") {
     // Device 0 in flight: 250/1000 at 0, 500/1000 at 1.
     auto dev0 = lineOf(md, "host&lt;1&gt;&amp;:7:0", "## Kernels in flight");
     CAPTURE(dev0);
-    CHECK(dev0.find("| 25.00 % | 50.00 % | 25.00 % | 1.00 | 2 |") != std::string::npos);
+    CHECK(dev0.find("| " + percent(0.25) + " | " + percent(0.5) + " | " + percent(0.25) + " | 1.00 | 2 |") !=
+          std::string::npos);
     CHECK(lineOf(md, "**Avg/Max**").find("| 0.78 | 1.00 |") != std::string::npos);
-    CHECK(lineOf(md, "**Total**").find("| 25.00 % | 75.00 % |") != std::string::npos);
-    // A deep launch queue: 20 depths of 10 ns each are grouped in power-of-two columns; 16-31 holds 4 of 20.
+    CHECK(lineOf(md, "**Total**").find("| " + percent(0.25) + " | " + percent(0.75) + " |") !=
+          std::string::npos);
+    // A deep launch queue: 20 depths of 10 ns each, grouped 0, 1, 2, 3-4, 5-8 and 9 or more (11 depths).
     json deep = fullReport();
     json depths = json::object();
     for (int k = 0; k < 20; ++k) depths[std::to_string(k)] = 10;
     deep["kernels_queued"] = {{{"device", "q"}, {"time_ns_by_depth", depths}}};
     auto queued = renderMarkdownReport(deep).markdown;
-    CHECK(queued.find("| Device | 0 | 1 | 2-3 | 4-7 | 8-15 | 16-31 | Mean | Maximum |") != std::string::npos);
-    CHECK(
-        lineOf(queued, "q").find("| 5.00 % | 5.00 % | 10.00 % | 20.00 % | 40.00 % | 20.00 % | 9.50 | 19 |") !=
-        std::string::npos);
+    CHECK(queued.find("| Device | 0 | 1 | 2 | 3-4 | 5-8 | \xE2\x89\xA5 9 | Mean | Max |") !=
+          std::string::npos);
+    double mean = (19.0 * 20 / 2) / 20; // depths 0..19, equally long
+    char meanText[16];
+    std::snprintf(meanText, sizeof meanText, "%.2f", mean);
+    CHECK(lineOf(queued, "q")
+              .find("| " + percent(1 / 20.0) + " | " + percent(1 / 20.0) + " | " + percent(1 / 20.0) + " | " +
+                    percent(2 / 20.0) + " | " + percent(4 / 20.0) + " | " + percent(11 / 20.0) + " | " +
+                    meanText + " | 19 |") != std::string::npos);
     // Share of the window as given per device (25 / 1000, 75 / 1000).
-    CHECK(md.find("| 2.50 % | 7.50 % |") != std::string::npos);
+    CHECK(md.find("| " + percent(0.025) + " | " + percent(0.075) + " |") != std::string::npos);
 }
 
 TEST_CASE("render: devices are named rank r / GPU g, with a table of where each one is") {
@@ -262,9 +319,17 @@ TEST_CASE("render: devices are named rank r / GPU g, with a table of where each 
     auto where = lineOf(md, "rank 1 / GPU 1", "### Where each device is");
     CAPTURE(where);
     CHECK(where.find("| nodeB | 777 | 1 | nodeB:777:1 |") != std::string::npos);
-    CHECK(lineOf(md, "rank 1 / GPU 1", "### Communication by kind").find("| 40 ns |") != std::string::npos);
+    CHECK(lineOf(md, "rank 1 / GPU 1", "### Communication by kind").find("| 40" + NB + "ns |") !=
+          std::string::npos);
     // Ids stay ids outside that table.
     CHECK(md.find("nodeB:777:1") == md.rfind("nodeB:777:1"));
+    // With every id host:pid:gpu, the table leaves the (long) ids out and says how they are made.
+    r["devices"][0]["host"] = "nodeA";
+    r["devices"][0]["pid"] = 4242;
+    md = renderMarkdownReport(r).markdown;
+    CHECK(lineOf(md, "rank 1 / GPU 1", "### Where each device is") == "| rank 1 / GPU 1 | nodeB | 777 | 1 |");
+    CHECK(md.find("its id in report.json is host:PID:g") != std::string::npos);
+    CHECK(md.find("nodeB:777:1") == std::string::npos);
 }
 
 TEST_CASE("render: missing or null parts print n/a and never nan") {
@@ -292,7 +357,7 @@ TEST_CASE("render: missing or null parts print n/a and never nan") {
 
 TEST_CASE("render: SVG plots are well-formed with escaped text") {
     auto rendered = renderMarkdownReport(fullReport());
-    REQUIRE(rendered.files.size() == 3);
+    REQUIRE(rendered.files.size() == 4); // device states and factors, kernels in flight, overlap
     for (const auto& [path, svgText] : rendered.files) {
         CAPTURE(path);
         CHECK(rendered.markdown.find("](" + path + ")") != std::string::npos);
@@ -315,6 +380,87 @@ TEST_CASE("render: SVG plots are well-formed with escaped text") {
     CHECK(chart.find("h:3:0") == std::string::npos);
 }
 
+namespace {
+
+// The <rect> elements of an SVG, each as its attributes.
+std::vector<std::map<std::string, std::string>> rects(const std::string& svgText) {
+    std::vector<std::map<std::string, std::string>> out;
+    static const std::regex element("<rect ([^>]*)/>"), attribute("([a-z-]+)=\"([^\"]*)\"");
+    for (std::sregex_iterator e(svgText.begin(), svgText.end(), element), end; e != end; ++e) {
+        std::map<std::string, std::string> a;
+        std::string body = (*e)[1];
+        for (std::sregex_iterator m(body.begin(), body.end(), attribute); m != end; ++m) a[(*m)[1]] = (*m)[2];
+        out.push_back(a);
+    }
+    return out;
+}
+
+double attr(const std::map<std::string, std::string>& a, const char* key) {
+    auto it = a.find(key);
+    return it == a.end() ? NAN : std::stod(it->second);
+}
+
+} // namespace
+
+TEST_CASE("render: the efficiency factors per device, one group of bars per device") {
+    // Device 0: U = 800, D = 100; device 1: U = 500, D = 100; T = 1000 (fullReport). Per device: U/T, U/max
+    // U, U/A and A/T with A = U + D.
+    const double expected[2][4] = {{800.0 / 1000, 800.0 / 800, 800.0 / 900, 900.0 / 1000},
+                                   {500.0 / 1000, 500.0 / 800, 500.0 / 600, 600.0 / 1000}};
+    auto rendered = renderMarkdownReport(fullReport());
+    std::string chart;
+    for (const auto& [path, text] : rendered.files)
+        if (path == "plots/device_efficiency.svg") chart = text;
+    REQUIRE_FALSE(chart.empty());
+    std::string why;
+    CHECK_MESSAGE(wellFormed(chart, why), why);
+    // Shown in the Devices section, before the next one.
+    auto devices = rendered.markdown.find("## Devices"),
+         link = rendered.markdown.find("](plots/device_efficiency.svg)");
+    CHECK(devices < link);
+    CHECK(link < rendered.markdown.find("## Host"));
+    // The plot area is the frame drawn without fill; bars stand on its bottom, in the factors' colours.
+    auto all = rects(chart);
+    const std::map<std::string, std::string>* frame = nullptr;
+    for (const auto& r : all)
+        if (r.count("fill") && r.at("fill") == "none") frame = &r;
+    REQUIRE(frame);
+    const double bottom = attr(*frame, "y") + attr(*frame, "height"), height = attr(*frame, "height");
+    const std::set<std::string> colours(std::begin(svg::kFactorColours), std::end(svg::kFactorColours));
+    std::vector<std::pair<double, const std::map<std::string, std::string>*>> bars; // by x
+    for (const auto& r : all)
+        if (colours.count(r.at("fill")) && std::abs(attr(r, "y") + attr(r, "height") - bottom) < 0.11)
+            bars.emplace_back(attr(r, "x"), &r);
+    std::sort(bars.begin(), bars.end());
+    REQUIRE(bars.size() == 2 * 4); // two groups of four
+    for (std::size_t d = 0; d < 2; ++d)
+        for (std::size_t f = 0; f < 4; ++f) {
+            CAPTURE(d);
+            CAPTURE(f);
+            const auto& bar = *bars[d * 4 + f].second;
+            CHECK(bar.at("fill") == svg::kFactorColours[f]);
+            // Coordinates are written to 0.1 px: the height of a bar to within 0.1 px of its share.
+            CHECK(std::abs(attr(bar, "height") - expected[d][f] * height) <= 0.11);
+        }
+    // Each group is labelled with its device, under the axis.
+    CHECK(chart.find(">host&lt;1&gt;&amp;:7:0</text>") != std::string::npos);
+    CHECK(chart.find(">host&lt;1&gt;&amp;:7:1</text>") != std::string::npos);
+    for (const char* legend : {"Useful fraction (U/T)", "Load balance (U/max U)", "Communication-free (U/A)",
+                               "Active fraction (A/T)"})
+        CHECK(chart.find(std::string(">") + legend + "</text>") != std::string::npos);
+
+    // Beyond 8 devices: the minimum, mean and maximum of each factor over them, one group each.
+    std::vector<DeviceSpec> specs;
+    for (int d = 0; d < 10; ++d) specs.push_back({"h:" + std::to_string(d) + ":0", 100.0 + 50 * d, 100});
+    json many = makeReport(specs, 1000, {"k"});
+    chart = svg::deviceEfficiencyChart(many);
+    CHECK(chart.find("over 10 devices") != std::string::npos);
+    for (const char* group : {">Minimum<", ">Average (10 devices)<", ">Maximum<"})
+        CHECK(chart.find(group) != std::string::npos);
+    CHECK(chart.find("h:3:0") == std::string::npos);
+    CHECK(svg::deviceEfficiencyChart(json::object()).empty());
+}
+
 TEST_CASE("compare: strong scaling of a 1-device and a 2-device run") {
     // ref: U = 800 in a window of 1000; run: U = 500 + 500 in a window of 600.
     json one = makeReport({{"a:1:0", 800, 100}}, 1000, {"gemm", "nccl"});
@@ -335,7 +481,7 @@ TEST_CASE("compare: strong scaling of a 1-device and a 2-device run") {
           doctest::Approx(900.0 / 1110.0));
     CHECK(c.json["runs"][1]["difference_pp"]["nccl_as_communication"]["parallel_efficiency"].get<double>() ==
           doctest::Approx((pe2 - 0.8) * 100));
-    CHECK(c.markdown.find(percent(pe2) + " (+3.33 pp)") != std::string::npos);
+    CHECK(c.markdown.find(percent(pe2) + " (+3.33" + NB + "pp)") != std::string::npos);
     CHECK(c.markdown.find("1.67x") != std::string::npos);
     CHECK(c.markdown.find(percent(pe2 * scalability)) != std::string::npos);
     CHECK(c.json["warnings"].empty());
