@@ -8,6 +8,7 @@
 #include "engine/semantic/LoadedTrace.h"
 #include "jobs/AnalyzeJob.h"
 #include "jobs/JobInputs.h"
+#include "jobs/StaleOutputs.h"
 #include "metrics/Analysis.h"
 #include "reports/Compare.h"
 #include "reports/ReportSchema.h"
@@ -102,7 +103,8 @@ std::string defaultLabel(const fs::path& path) {
 
 // As `analyze -o DIR`: the directory is created when missing, the outputs are staged inside it (DIR locked
 // meanwhile) and moved into place together, and a directory this run created is removed again when the run
-// fails, so that a failure leaves nothing behind.
+// fails, so that a failure leaves nothing behind. The plots of an earlier comparison that this one does not
+// draw are removed with the commit.
 void writeComparison(const reports::Comparison& comparison, const fs::path& dir) {
     std::error_code ec;
     bool created = !fs::exists(dir, ec);
@@ -113,11 +115,17 @@ void writeComparison(const reports::Comparison& comparison, const fs::path& dir)
         auto md = outputs.add(dir / "compare.md"), json = outputs.add(dir / "compare.json");
         writeTextFile(outputs.temporary(md), outputs.final(md), comparison.markdown);
         writeTextFile(outputs.temporary(json), outputs.final(json), dumpJson(comparison.json));
+        std::set<std::string> written;
         for (const auto& [relative, text] : comparison.files) {
             auto i = outputs.add(dir / relative);
             writeTextFile(outputs.temporary(i), outputs.final(i), text);
+            written.insert(relative);
         }
+        // Plots of an earlier comparison that this one does not draw go with the commit (back on failure).
+        StaleOutputs stale(dir, reports::comparePlotFiles(), written);
+        stale.moveAside();
         outputs.commit();
+        stale.commit();
     } catch (...) {
         if (created) fs::remove(dir, ec); // only when empty: never what another run put there meanwhile
         throw;

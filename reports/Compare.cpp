@@ -229,7 +229,7 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
         std::vector<std::string> series;
         for (std::size_t f = 0; f < compare::kDeviceFactorCount; ++f)
             series.emplace_back(compare::kScalingFactors[f].label);
-        compare::addPlot(std::string("plots/efficiency_") + kConventions[c].key + ".svg",
+        compare::addPlot(compare::efficiencyPlotFile(c),
                          std::string("Device efficiency factors per run (") + kConventions[c].title + ")",
                          series, svg::efficiencyByRunChart(kConventions[c].title, labels, factors), out.files,
                          j, md);
@@ -313,6 +313,16 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
     compare::compareTables(reports, labels, md, j);
     compareLevels(reports, labels, md, j, out.files);
     return out;
+}
+
+std::vector<std::string> comparePlotFiles() {
+    std::vector<std::string> files;
+    for (std::size_t c = 0; c < compare::kConventionCount; ++c) {
+        files.push_back(compare::efficiencyPlotFile(c));
+        files.push_back(compare::scalingPlotFile(c));
+    }
+    files.push_back(compare::kPhasesPlotFile);
+    return files;
 }
 
 } // namespace gpueff::reports

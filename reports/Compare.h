@@ -38,4 +38,8 @@ void checkReportSchema(const nlohmann::json& report, const std::string& label);
 Comparison compareReports(const std::vector<nlohmann::json>& reports, const std::vector<std::string>& labels,
                           const CompareOptions& options = {});
 
+// Every plot file compareReports can write ("plots/NAME.svg"), whatever the reports: `gpueff compare -o DIR`
+// removes those the new comparison does not write, and no other file.
+std::vector<std::string> comparePlotFiles();
+
 } // namespace gpueff::reports

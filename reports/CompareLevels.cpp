@@ -77,8 +77,8 @@ void phasePlot(const std::vector<json>& reports, const std::vector<std::string>&
     if (phases.size() > kPlottedPhases)
         md += "The plot shows the " + std::to_string(kPlottedPhases) +
               " phases with the longest mean time.\n\n";
-    compare::addPlot("plots/phases.svg", title, labels, svg::phaseTimesChart(names, labels, means), files,
-                     out, md);
+    compare::addPlot(compare::kPhasesPlotFile, title, labels, svg::phaseTimesChart(names, labels, means),
+                     files, out, md);
 }
 
 } // namespace

@@ -51,6 +51,16 @@ struct ScalingRun {
 // A table header: `first`, then one column per run label (escaped for Markdown; CompareTables.cpp).
 std::vector<std::string> runHeader(const char* first, const std::vector<std::string>& labels);
 
+// The plot files a comparison may write, relative to its output directory: the grouped bars of the device
+// factors and the scaling chart per convention, the phases' chart. allPlotFiles() in Compare.h lists them.
+inline std::string efficiencyPlotFile(std::size_t convention) {
+    return std::string("plots/efficiency_") + kConventions[convention].key + ".svg";
+}
+inline std::string scalingPlotFile(std::size_t convention) {
+    return std::string("plots/scaling_") + kConventions[convention].key + ".svg";
+}
+inline constexpr const char* kPhasesPlotFile = "plots/phases.svg";
+
 // The SVG files of a comparison: relative path under the output directory and content.
 using Files = std::vector<std::pair<std::string, std::string>>;
 

@@ -144,7 +144,7 @@ void appendScalingFits(const std::vector<ScalingRun>& runs, std::string& md, jso
         md += std::string("#### ") + kConventions[c].title + "\n\n" + t.str() + "\n";
         std::vector<std::string> series;
         for (const auto& f : kScalingFactors) series.emplace_back(f.label);
-        addPlot(std::string("plots/scaling_") + kConventions[c].key + ".svg",
+        addPlot(scalingPlotFile(c),
                 std::string("Efficiency factors against the device count (") + kConventions[c].title + ")",
                 series, svg::scalingChart(runs, *fits, c), files, comparison, md);
     }

@@ -109,6 +109,66 @@ TEST_CASE("compare -o DIR: compare.md, compare.json and the plots, in a director
     CHECK(entries == std::set<std::string>{"compare.json", "compare.md", "plots"});
 }
 
+TEST_CASE(
+    "compare -o DIR: plots of an earlier comparison that this one does not draw are removed, nothing else") {
+    auto dir = tempDir("compare-outputs-stale");
+    std::vector<Run> runs;
+    auto inputs = writeRuns(dir, runs);
+    auto out = dir / "cmp";
+    REQUIRE(run(command(inputs, out)).exitCode == 0); // 1, 2 and 4 devices: scaling plots
+    REQUIRE(fs::exists(out / "plots" / "scaling_nccl_as_communication.svg"));
+    // What a user keeps beside the outputs, and a directory under a plot's name: neither is compare's.
+    write(out / "plots" / "mine.svg", "<svg/>");
+    write(out / "notes.txt", "keep");
+    auto plotsOf = [](const fs::path& d) {
+        std::set<std::string> names;
+        for (const auto& e : fs::directory_iterator(d / "plots"))
+            names.insert("plots/" + e.path().filename().string());
+        return names;
+    };
+    auto listedIn = [](const fs::path& d) {
+        std::set<std::string> files;
+        auto json = nlohmann::json::parse(readText(d / "compare.json"));
+        for (const auto& p : json["plots"]) files.insert(p["file"].get<std::string>());
+        return files;
+    };
+    auto listedBefore = listedIn(out);
+
+    SUBCASE("fewer plots: the ones not drawn go, in the same commit") {
+        auto r = run(command({inputs[0], inputs[0]}, out)); // one device count: no scaling
+        REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+        auto listed = listedIn(out);
+        CHECK(listed.count("plots/scaling_nccl_as_communication.svg") == 0);
+        CHECK(listed.count("plots/efficiency_nccl_as_communication.svg") == 1);
+        auto expected = listed;
+        expected.insert("plots/mine.svg");
+        CHECK(plotsOf(out) == expected); // the scaling plots gone, the user's file kept
+        CHECK(readText(out / "plots" / "mine.svg") == "<svg/>");
+        CHECK(readText(out / "notes.txt") == "keep");
+        std::set<std::string> entries; // no directory set aside left behind
+        for (const auto& e : fs::directory_iterator(out)) entries.insert(e.path().filename().string());
+        CHECK(entries == std::set<std::string>{"compare.json", "compare.md", "notes.txt", "plots"});
+    }
+    SUBCASE("a name compare writes, held by a directory it would not write now: kept") {
+        fs::remove(out / "plots" / "scaling_nccl_as_useful.svg");
+        fs::create_directories(out / "plots" / "scaling_nccl_as_useful.svg");
+        REQUIRE(run(command({inputs[0], inputs[0]}, out)).exitCode == 0);
+        CHECK(fs::is_directory(out / "plots" / "scaling_nccl_as_useful.svg"));
+        CHECK_FALSE(fs::exists(out / "plots" / "scaling_nccl_as_communication.svg"));
+    }
+    SUBCASE("a failed comparison removes nothing") {
+        // A directory in the way of a plot the new comparison writes: refused before anything moves.
+        fs::remove(out / "plots" / "efficiency_nccl_as_useful.svg");
+        fs::create_directories(out / "plots" / "efficiency_nccl_as_useful.svg");
+        auto before = snapshot(out);
+        auto r = run(command({inputs[0], inputs[0]}, out));
+        CHECK(r.exitCode == 1);
+        CHECK(snapshot(out) == before); // the scaling plots of the earlier comparison included
+        CHECK(plotsOf(out).count("plots/scaling_nccl_as_communication.svg") == 1);
+    }
+    CHECK(listedBefore.count("plots/scaling_nccl_as_useful.svg") == 1);
+}
+
 TEST_CASE("compare -o DIR: a failure leaves nothing (a new DIR absent, a previous DIR byte-identical)") {
     auto dir = tempDir("compare-outputs-error");
     std::vector<Run> runs;
