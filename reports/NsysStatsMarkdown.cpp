@@ -36,20 +36,34 @@ std::string percentCell(const json& r) {
     return formatPercent(p ? std::optional(*p / 100) : std::nullopt);
 }
 
+// The row's name as nsys prints it ("domain:text" for NVTX ranges).
+std::string fullName(const json& r) {
+    auto name = text(r, "name"), domain = text(r, "domain");
+    return domain.empty() || name.empty() ? name : domain + ":" + name;
+}
+
 std::string nameCell(const json& r) {
-    auto name = text(r, "name");
+    auto name = fullName(r);
     if (name.empty()) return "n/a";
-    auto domain = text(r, "domain");
-    if (!domain.empty()) name = domain + ":" + name;
     auto cell = escapeMarkdown(shortenForTable(name, kNameLength, kNameWord));
     return text(r, "style") == "StartEnd" ? cell + " *(start/end)*" : cell;
 }
 
 // A table with the spread of its rows (minimum, maximum, standard deviation) folded under it: nsys stats'
-// eight columns do not fit a page 900 px wide (GitHub) beside a name.
-std::string withSpread(const MarkdownTable& main, const MarkdownTable& spread) {
+// eight columns do not fit a page 900 px wide (GitHub) beside a name. Then, folded, the full names of the
+// rows whose name the table shortens.
+std::string withSpread(const MarkdownTable& main, const MarkdownTable& spread, const std::string& fullNames) {
     return main.str() + "\n<details><summary>Minimum, maximum and standard deviation</summary>\n\n" +
-           spread.str() + "\n</details>\n";
+           spread.str() + "\n</details>\n" +
+           (fullNames.empty()
+                ? ""
+                : "\n<details><summary>Full names</summary>\n\n" + fullNames + "\n</details>\n");
+}
+
+// "- name" for a row whose name is shortened in the tables, else "".
+std::string fullNameLine(const json& r) {
+    auto name = fullName(r);
+    return shortenForTable(name, kNameLength, kNameWord) == name ? "" : "- " + escapeMarkdown(name) + "\n";
 }
 
 // One table of duration rows (nvtx_sum, cuda_api_sum, gpu_mem_time_sum), at most kMaxRows, folded when long.
@@ -57,8 +71,10 @@ void durationTable(std::string& md, const json& rows, const char* what, const ch
                    const std::string& intro, std::size_t leftOut) {
     MarkdownTable t({what, "Time %", "Total", count, "Avg", "Med"}, "lrrrrr");
     MarkdownTable spread({what, "Min", "Max", "StdDev"}, "lrrr");
+    std::string fullNames;
     for (std::size_t i = 0; i < rows.size() && i < kMaxRows; ++i) {
         const json& r = rows[i];
+        fullNames += fullNameLine(r);
         t.row({nameCell(r), percentCell(r), formatDuration(number(r, "total_ns")),
                formatCount(number(r, "instances")), formatDuration(number(r, "avg_ns")),
                formatDuration(number(r, "med_ns"))});
@@ -69,7 +85,7 @@ void durationTable(std::string& md, const json& rows, const char* what, const ch
         md += intro + ": none in the trace.\n\n";
         return;
     }
-    std::string table = withSpread(t, spread);
+    std::string table = withSpread(t, spread, fullNames);
     if (rows.size() > kMaxRows)
         table += "\n" + std::to_string(rows.size() - kMaxRows) + " more rows in report.json.\n";
     if (leftOut)
@@ -94,7 +110,7 @@ void sizeTable(std::string& md, const json& rows) {
     }
     md += "GPU memory operations by size (`cuda_gpu_mem_size_sum`; 1 MB = 10^6 bytes, as nsys; bandwidth = "
           "bytes over time, both summed over the operations)" +
-          std::string(t.empty() ? ": none in the trace.\n\n" : ":\n\n" + withSpread(t, spread) + "\n");
+          std::string(t.empty() ? ": none in the trace.\n\n" : ":\n\n" + withSpread(t, spread, "") + "\n");
 }
 
 } // namespace

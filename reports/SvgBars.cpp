@@ -92,9 +92,9 @@ std::string barChart(const BarChart& b) {
         }
         f.xTick(gx + groupWidth / 2, labels[g]);
     }
-    std::vector<LegendEntry> legend;
+    std::vector<LegendEntry> legend; // a series without a name (the only one) needs no key
     for (std::size_t s = 0; s < b.series.size(); ++s)
-        legend.push_back({b.series[s], colour(s), Mark::Bar, -1, opacity(s)});
+        if (!b.series[s].empty()) legend.push_back({b.series[s], colour(s), Mark::Bar, -1, opacity(s)});
     return f.str(legend);
 }
 

@@ -15,7 +15,7 @@ std::string percentTick(double v);
 struct BarChart {
     std::string title, xTitle, yTitle;
     // A category label is shortened to 22 characters per line; '\n' breaks it into lines.
-    std::vector<std::string> categories, series, colours;
+    std::vector<std::string> categories, series, colours;   // a series named "" has no legend entry
     std::vector<std::vector<std::optional<double>>> values; // [category][series], in axis units
     double hi = 100, step = 25;                             // the y axis: [0, hi], a tick every step
     bool markUnknown = false; // "n/a" where a value is missing (not for a phase a run does not have)

@@ -33,7 +33,7 @@ std::string kernelCategoryChart(const json& report) {
                "Kind of work (kernel name patterns, docs/report.md)",
                "Share of the GPU time",
                {},
-               {"share of the GPU time"},
+               {""}, // one series, named by the y axis: no legend
                {kRunColours[0]},
                {}};
     for (const auto& c : list) {
