@@ -153,7 +153,8 @@ void phases(std::string& md, const json& report) {
     MarkdownTable t({"Phase", "Iterations", "Mean", "PE", "LB", "CommE", "OrchE", "Overlap"}, "lrrrrrrr");
     for (const auto& p : list) {
         const json& e = commEfficiency(p);
-        t.row({escapeMarkdown(shortenForTable(text(p, "name"), 40, 20)), formatCount(number(p, "iterations")),
+        // Seven columns of figures leave a phase's name 16 characters a word (a cell wraps at spaces only).
+        t.row({escapeMarkdown(shortenForTable(text(p, "name"), 40, 16)), formatCount(number(p, "iterations")),
                formatDuration(number(p, "mean_ns")), formatPercent(number(e, "parallel_efficiency")),
                formatPercent(number(e, "load_balance")), formatPercent(number(e, "communication_efficiency")),
                formatPercent(number(e, "orchestration_efficiency")),

@@ -616,9 +616,8 @@ void durations(std::string& md, const json& report) {
         std::string range = bins.empty() ? "n/a"
                                          : formatDuration(number(bins.front(), "lower_ns")) + " - " +
                                                formatDuration(number(bins.back(), "upper_ns"));
-        // Three columns of figures leave a name room for longer words than in the top kernels' table.
-        t.row({escapeMarkdown(shortenForTable(text(d, "name"), kKernelCellChars, 40)),
-               count(number(d, "instances")), modes.empty() ? "n/a" : modes, range});
+        t.row({kernelCell(text(d, "name")), count(number(d, "instances")), modes.empty() ? "n/a" : modes,
+               range});
     }
     md +=
         "Are all instances of a kernel alike? Several modes mean several kinds of calls under one name.\n\n" +

@@ -252,12 +252,19 @@ TEST_CASE("render: table cells of figures keep a number with its unit") {
     using gpueff::reports::detail::MarkdownTable;
     CHECK(MarkdownTable::glued("12.5 ms") == "12.5" + NB + "ms");
     CHECK(MarkdownTable::glued("1 \xC2\xB5s - 4 \xC2\xB5s") == "1" + NB + "\xC2\xB5s - 4" + NB + "\xC2\xB5s");
+    CHECK(MarkdownTable::glued("100 -> 100") == "100 -> 100");
+    CHECK(MarkdownTable::glued("1 ms, 2 ms") ==
+          "1" + NB + "ms, 2" + NB + "ms"); // a list breaks after a comma
+    CHECK(MarkdownTable::glued("Time %") == "Time" + NB + "%");
+    CHECK(MarkdownTable::glued("1993 (99.40 %)") == "1993 (99.40" + NB + "%)"); // two figures, may break
     CHECK(MarkdownTable::glued("\xF0\x9F\x9F\xA9 85.00 %") == "\xF0\x9F\x9F\xA9" + NB + "85.00" + NB + "%");
     CHECK(MarkdownTable::glued("85.00 % (+3.33 pp)") == "85.00" + NB + "% (+3.33" + NB + "pp)");
     CHECK(MarkdownTable::glued("n/a") == "n/a");
     MarkdownTable t({"Name", "Time"}, "lr");
     t.row({"a b 1 x", "2 ms"});
     CHECK(t.str() == "| Name | Time |\n|---|---:|\n| a b 1 x | 2" + NB + "ms |\n"); // left cells as given
+    MarkdownTable h({"Share %", "Time %"}, "lr");
+    CHECK(h.str().rfind("| Share % | Time" + NB + "% |\n", 0) == 0); // and the headers of figures
 }
 
 TEST_CASE("render: histograms over counts are grouped alike in tables and charts") {
@@ -291,7 +298,7 @@ TEST_CASE("render: overlap, kernels in flight and per-device tables") {
     for (int k = 0; k < 20; ++k) depths[std::to_string(k)] = 10;
     deep["kernels_queued"] = {{{"device", "q"}, {"time_ns_by_depth", depths}}};
     auto queued = renderMarkdownReport(deep).markdown;
-    CHECK(queued.find("| Device | 0 | 1 | 2 | 3-4 | 5-8 | \xE2\x89\xA5 9 | Mean | Max |") !=
+    CHECK(queued.find("| Device | 0 | 1 | 2 | 3-4 | 5-8 | \xE2\x89\xA5" + NB + "9 | Mean | Max |") !=
           std::string::npos);
     double mean = (19.0 * 20 / 2) / 20; // depths 0..19, equally long
     char meanText[16];
