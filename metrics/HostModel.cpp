@@ -95,7 +95,9 @@ void reduceHostModel(Analysis& a, const std::vector<TaskPartial>& tasks, const S
                       type + ", written by gpueff translate)"
                 : "host offload efficiency not computed: the trace has no CUDA synchronization "
                   "records (event type " +
-                      type + "; export with CUDA API tracing)");
+                      type +
+                      "; recorded by nsys with CUDA API tracing, by torch.profiler as cuda_sync "
+                      "events with _ExperimentalConfig(enable_cuda_sync_events=True))");
     }
     if (!answers.mpiEvents) return;
     auto& m = a.mpi;
