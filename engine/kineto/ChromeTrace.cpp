@@ -262,31 +262,33 @@ bool Handler::integer(std::int64_t v, bool tooLarge) {
     }
 }
 
+// The lexer hands its own token buffer, cleared before the next token: swapping it with the event's string
+// moves the text without a copy and gives the lexer the old buffer's capacity back.
 bool Handler::string(string_t& s) {
     switch (top()) {
     case Scope::Event:
         if (key_ == Key::Ph)
             event_.ph = s.empty() ? '?' : s[0];
         else if (key_ == Key::Cat)
-            event_.cat = s;
+            event_.cat.swap(s);
         else if (key_ == Key::Name)
-            event_.name = s;
+            event_.name.swap(s);
         else if (key_ == Key::Ts || key_ == Key::Dur)
             event_.badNumber = key_ == Key::Ts ? "ts" : "dur";
         return true;
     case Scope::Args:
         if (key_ == Key::SyncKind)
-            event_.syncKind = s;
+            event_.syncKind.swap(s);
         else if (key_ == Key::Collective)
-            event_.collective = s;
+            event_.collective.swap(s);
         else if (key_ == Key::Dtype)
-            event_.dtype = s;
+            event_.dtype.swap(s);
         else if (key_ == Key::GroupName)
-            event_.groupName = s;
+            event_.groupName.swap(s);
         else if (key_ == Key::GroupRanks)
-            event_.groupRanks = s;
+            event_.groupRanks.swap(s);
         else if (key_ == Key::Name || key_ == Key::Labels)
-            event_.metadataName = s; // of 'M' events
+            event_.metadataName.swap(s); // of 'M' events
         return true;
     case Scope::Root:
         if (key_ == Key::HostName)

@@ -82,8 +82,9 @@ std::int64_t elementBytes(const std::string& dtype) {
 } // namespace
 
 CuptiStaging::CuptiStaging(const std::filesystem::path& database) {
-    if (sqlite3_open_v2(database.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-        SQLITE_OK)
+    if (sqlite3_open_v2(database.c_str(), &db_,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        nullptr) != SQLITE_OK)
         throw Error(database.string() +
                     ": cannot create the staging database: " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
     // A scratch file read once by this process: no journal, no fsync.
