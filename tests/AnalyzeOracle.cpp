@@ -33,27 +33,6 @@ bool near(double a, double b, double rel) {
 
 #define CHECK_NEAR(a, b, rel) CHECK_MESSAGE(near((a), (b), (rel)), #a " = " << (a) << " vs " #b " = " << (b))
 
-struct Stats {
-    std::int64_t total = 0, instances = 0, min = 0, max = 0;
-    double avg = 0, med = 0, stddev = 0;
-};
-Stats stats(std::vector<std::int64_t> v) {
-    std::sort(v.begin(), v.end());
-    Stats s;
-    s.instances = static_cast<std::int64_t>(v.size());
-    for (auto x : v) s.total += x;
-    s.min = v.front(), s.max = v.back();
-    s.avg = static_cast<double>(s.total) / static_cast<double>(v.size());
-    std::size_t m = v.size() / 2;
-    s.med = v.size() % 2 ? static_cast<double>(v[m])
-                         : (static_cast<double>(v[m - 1]) + static_cast<double>(v[m])) / 2;
-    double ss = 0;
-    for (auto x : v) ss += (static_cast<double>(x) - s.avg) * (static_cast<double>(x) - s.avg);
-    s.stddev =
-        v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0; // nsys prints 0 for one
-    return s;
-}
-
 void checkKernelRows(const json& rows, const std::map<std::string, std::vector<std::int64_t>>& durations,
                      const std::string& what) {
     CAPTURE(what);
@@ -91,6 +70,23 @@ void checkKernelRows(const json& rows, const std::map<std::string, std::vector<s
 }
 
 } // namespace
+
+Stats stats(std::vector<std::int64_t> v) {
+    std::sort(v.begin(), v.end());
+    Stats s;
+    s.instances = static_cast<std::int64_t>(v.size());
+    for (auto x : v) s.total += x;
+    s.min = v.front(), s.max = v.back();
+    s.avg = static_cast<double>(s.total) / static_cast<double>(v.size());
+    std::size_t m = v.size() / 2;
+    s.med = v.size() % 2 ? static_cast<double>(v[m])
+                         : (static_cast<double>(v[m - 1]) + static_cast<double>(v[m])) / 2;
+    double ss = 0;
+    for (auto x : v) ss += (static_cast<double>(x) - s.avg) * (static_cast<double>(x) - s.avg);
+    s.stddev =
+        v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0; // nsys prints 0 for one
+    return s;
+}
 
 bool hasTable(const std::filesystem::path& db, const std::string& t) {
     return queryInt(db, "SELECT count(*) FROM sqlite_master WHERE name='" + t + "'") > 0;

@@ -27,6 +27,14 @@ struct Device {
 };
 using DeviceKey = std::pair<std::int64_t, std::int64_t>; // (pid, deviceId)
 
+// The statistics nsys stats prints of a set of durations (or sizes): sample standard deviation, 0 for one
+// value.
+struct Stats {
+    std::int64_t total = 0, instances = 0, min = 0, max = 0;
+    double avg = 0, med = 0, stddev = 0;
+};
+Stats stats(std::vector<std::int64_t> values);
+
 bool hasTable(const std::filesystem::path& db, const std::string& t);
 bool hasColumn(const std::filesystem::path& db, const std::string& t, const std::string& c);
 bool isNccl(std::string name);

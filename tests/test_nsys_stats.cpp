@@ -9,6 +9,7 @@
 //   runtime/driver call by name; "[CUDA memcpy <ENUM_CUDA_MEMCPY_OPER label>]" and "[CUDA memset]"; sample
 //   standard deviation). Nothing here calls gpueff's engine or metrics code.
 #include "tests/AnalyzeOracle.h"
+#include "tests/NsysStatsText.h"
 #include "tests/TestSupport.h"
 
 #include <algorithm>
@@ -28,71 +29,12 @@ using nlohmann::json;
 
 namespace {
 
+using namespace nsysstatstext;
+
 constexpr std::int64_t kMissing = -1; // absent keys compare unequal instead of asserting
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // ---- The text nsys stats printed ----
-
-struct PrintedRow {
-    std::vector<std::string> numbers; // the numeric columns, as printed
-    std::string style;                // nvtx_sum's Style column
-    std::string name;                 // without the '…' nsys appends to a truncated name
-    bool truncated = false;
-    double at(std::size_t i) const { return std::stod(numbers.at(i)); }
-    std::int64_t integer(std::size_t i) const { return std::stoll(numbers.at(i)); }
-};
-
-// The rows of report `report` ("Executing 'nvtx_sum'" ...): after the dashed rule, up to the next "[k/n]"
-// line; `numbers` numeric columns, then (nvtx_sum) the style, then the name. nsys intersperses blank lines.
-std::vector<PrintedRow> readSection(const std::filesystem::path& path, const std::string& report,
-                                    std::size_t numbers, bool style) {
-    std::ifstream in(path);
-    REQUIRE_MESSAGE(in.good(), path.string());
-    std::string line;
-    while (std::getline(in, line) && line.find("Executing '" + report + "'") == std::string::npos) {
-    }
-    while (std::getline(in, line) && line.find("--------") == std::string::npos) {
-    }
-    const std::string ellipsis = "\xE2\x80\xA6";
-    std::vector<PrintedRow> rows;
-    while (std::getline(in, line)) {
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        if (line[0] == '[' || line.rfind("Generated", 0) == 0) break;
-        std::istringstream s(line);
-        PrintedRow r;
-        r.numbers.resize(numbers);
-        for (auto& n : r.numbers) s >> n;
-        if (style) s >> r.style;
-        REQUIRE_MESSAGE(!s.fail(), "unparsable row: " << line);
-        std::getline(s >> std::ws, r.name);
-        while (!r.name.empty() && (r.name.back() == ' ' || r.name.back() == '\r')) r.name.pop_back();
-        if (r.name.size() >= ellipsis.size() &&
-            r.name.compare(r.name.size() - ellipsis.size(), ellipsis.size(), ellipsis) == 0) {
-            r.name.resize(r.name.size() - ellipsis.size());
-            r.truncated = true;
-        }
-        rows.push_back(r);
-    }
-    return rows;
-}
-
-// nsys prints Time (%), Avg, Med and StdDev to one decimal, sizes in MB to three.
-bool close(double ours, double printed, double half) {
-    return std::fabs(ours - printed) <= half + 1e-9;
-}
-
-bool sameName(const PrintedRow& p, const std::string& ours) {
-    return p.truncated ? ours.rfind(p.name, 0) == 0 : ours == p.name;
-}
-
-// Time (%), Total, Instances, Avg, Med, Min, Max, StdDev of a duration table against a JSON row.
-bool sameDurations(const PrintedRow& p, const json& r) {
-    return r.value("total_ns", kMissing) == p.integer(1) && r.value("instances", kMissing) == p.integer(2) &&
-           r.value("min_ns", kMissing) == p.integer(5) && r.value("max_ns", kMissing) == p.integer(6) &&
-           close(r.value("time_percent", kNaN), p.at(0), 0.05) &&
-           close(r.value("avg_ns", kNaN), p.at(3), 0.05) && close(r.value("med_ns", kNaN), p.at(4), 0.05) &&
-           close(r.value("stddev_ns", kNaN), p.at(7), 0.05);
-}
 
 // Every printed row has a row of ours with its name and numbers, each of ours used once, in the printed
 // order of totals (rows of equal total may come in either order). `total` reads a row's total from either.
@@ -320,25 +262,7 @@ std::pair<Durations, Durations> memoryOracle(const std::filesystem::path& db) {
     return {time, bytes};
 }
 
-struct Stats {
-    std::int64_t total = 0, count = 0, min = 0, max = 0;
-    double avg = 0, med = 0, stddev = 0;
-};
-Stats stats(std::vector<std::int64_t> v) {
-    std::sort(v.begin(), v.end());
-    Stats s;
-    s.count = static_cast<std::int64_t>(v.size());
-    for (auto x : v) s.total += x;
-    s.min = v.front(), s.max = v.back();
-    s.avg = static_cast<double>(s.total) / static_cast<double>(v.size());
-    std::size_t m = v.size() / 2;
-    s.med = v.size() % 2 ? static_cast<double>(v[m])
-                         : (static_cast<double>(v[m - 1]) + static_cast<double>(v[m])) / 2;
-    double ss = 0;
-    for (auto x : v) ss += (static_cast<double>(x) - s.avg) * (static_cast<double>(x) - s.avg);
-    s.stddev = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0; // sample stddev
-    return s;
-}
+using analyzeoracle::stats;
 
 bool near(double ours, double expected) {
     return std::fabs(ours - expected) <= 1e-9 * std::max(1.0, std::fabs(expected));
@@ -355,7 +279,7 @@ void checkDurations(const json& rows, const json* leftOut, const Durations& expe
     for (const auto& [key, v] : expected) {
         auto s = stats(v);
         grand += s.total;
-        instances += s.count;
+        instances += s.instances;
         totals.push_back(s.total);
     }
     CHECK(rows.size() == std::min(cap, expected.size()));
@@ -376,7 +300,7 @@ void checkDurations(const json& rows, const json* leftOut, const Durations& expe
         }
         auto s = stats(it->second);
         CHECK(r.value("total_ns", kMissing) == s.total);
-        CHECK(r.value("instances", kMissing) == s.count);
+        CHECK(r.value("instances", kMissing) == s.instances);
         CHECK(r.value("min_ns", kMissing) == s.min);
         CHECK(r.value("max_ns", kMissing) == s.max);
         CHECK_MESSAGE(near(r.value("avg_ns", kNaN), s.avg), r.value("avg_ns", kNaN) << " vs " << s.avg);
@@ -386,7 +310,7 @@ void checkDurations(const json& rows, const json* leftOut, const Durations& expe
         CHECK(near(r.value("time_percent", kNaN),
                    100.0 * static_cast<double>(s.total) / static_cast<double>(grand)));
         listedTotal += s.total;
-        listedInstances += s.count;
+        listedInstances += s.instances;
         smallestListed = std::min(smallestListed, s.total);
     }
     if (expected.size() <= cap) {
@@ -418,7 +342,7 @@ void checkSizes(const json& rows, const Durations& bytes, const Durations& time)
             continue;
         }
         auto s = stats(it->second), t = stats(time.at(name));
-        CHECK(r.value("instances", kMissing) == s.count);
+        CHECK(r.value("instances", kMissing) == s.instances);
         CHECK(r.value("total_bytes", kMissing) == s.total);
         CHECK(r.value("min_bytes", kMissing) == s.min);
         CHECK(r.value("max_bytes", kMissing) == s.max);
