@@ -443,31 +443,32 @@ std::optional<std::int64_t> microsecondsTextToNs(const std::string& text) {
     return negative ? -v : v;
 }
 
-bool looksLikeChromeTrace(const std::filesystem::path& path) {
+namespace {
+
+// The first `bytes` of the file, decompressed when it is gzip ("" when it cannot be read).
+std::string head(const std::filesystem::path& path, std::size_t bytes) {
     gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) return false;
-    char head[64];
-    int n = gzread(f, head, sizeof head);
+    if (!f) return {};
+    std::string text(bytes, '\0');
+    int n = gzread(f, text.data(), static_cast<unsigned>(bytes));
     gzclose(f);
-    for (int i = 0; i < n; ++i) {
-        char c = head[i];
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-        return c == '{' || c == '[';
-    }
-    return false;
+    text.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    return text;
+}
+
+} // namespace
+
+bool looksLikeChromeTrace(const std::filesystem::path& path) {
+    std::string text = head(path, 64);
+    auto first = text.find_first_not_of(" \n\r\t");
+    return first != std::string::npos && (text[first] == '{' || text[first] == '[');
 }
 
 bool isChromeTraceFile(const std::filesystem::path& path) {
     std::string name = path.filename().string();
     if (name.ends_with(".json.gz")) return true;
     if (!name.ends_with(".json")) return false;
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) return false;
-    std::string head(1 << 20, '\0');
-    int n = gzread(f, head.data(), static_cast<unsigned>(head.size()));
-    gzclose(f);
-    head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
-    return head.find("\"traceEvents\"") != std::string::npos;
+    return head(path, 1 << 20).find("\"traceEvents\"") != std::string::npos;
 }
 
 TraceMetadata readChromeTrace(const std::filesystem::path& name, std::istream& in,
