@@ -86,16 +86,25 @@ TEST_CASE("cfg warnings: the older spelling Analyzer2D.num_columns is not read, 
     CHECK(std::count(header.begin(), header.end(), '\t') == 5);
 }
 
-TEST_CASE("cfg warnings: a window without type or functions is named, and evaluated with Paraver's defaults") {
-    // The fuzzer's window "T#" with the lines "t" and "n": nothing Paraver reads.
+TEST_CASE("cfg warnings: a window without type or functions is named, and read as Paraver reads it") {
+    // The fuzzer's window "T#" with the lines "t" and "n": Paraver makes a window at window_type only, so this
+    // name makes none and the cfg's last window, whose timeline is written, is still the first one.
     std::string text = std::string("#ParaverCFG\n") + kWindow + "window_name T#\nt\nn\n";
     auto e = evaluate("bare_window", text);
     REQUIRE_MESSAGE(e.result.exitCode == 0, e.result.output);
-    CHECK(says(e, "8", "window 'T#' has no window_type line: read as a single window"));
-    CHECK(says(e, "8", "window 'T#' selects no semantic functions"));
+    CHECK(says(e, "8", "window 'T#' has no window_type line: Paraver makes no window of it"));
     CHECK(says(e, "9", "unknown key 't' ignored"));
     CHECK(says(e, "10", "unknown key 'n' ignored"));
-    CHECK(std::filesystem::exists(e.out / "bare_window.csv"));
+    auto clean = evaluate("bare_window_clean", std::string("#ParaverCFG\n") + kWindow);
+    REQUIRE(clean.result.exitCode == 0);
+    CHECK(readText(e.out / "bare_window.csv") == readText(clean.out / "bare_window_clean.csv"));
+
+    // A window with a type and no functions: Paraver's defaults, said.
+    auto bare = evaluate("no_functions", std::string("#ParaverCFG\n") + kWindow +
+                                             "window_name defaults\nwindow_type single\n");
+    REQUIRE_MESSAGE(bare.result.exitCode == 0, bare.result.output);
+    CHECK(says(bare, "8", "window 'defaults' selects no semantic functions"));
+    CHECK(std::filesystem::exists(bare.out / "no_functions.csv"));
 }
 
 TEST_CASE("cfg warnings: names that are not UTF-8 are repaired and said, outputs stay valid text") {

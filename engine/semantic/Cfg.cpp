@@ -102,6 +102,7 @@ public:
             if (!parseLine()) break; // paramedir stops reading at a histogram line it cannot parse
         }
         if (!sawHeader) fail("empty file, not a Paraver cfg");
+        unusedName();
         if (expectedWindows_ && *expectedWindows_ != cfg_.windows.size())
             throw Error(path_ + ": ConfigFile.NumWindows says " + std::to_string(*expectedWindows_) +
                         " but " + std::to_string(cfg_.windows.size()) + " windows are defined");
@@ -113,8 +114,17 @@ public:
 
 private:
     WindowSpec& window() {
-        if (cfg_.windows.empty()) fail("window property before any window_name");
+        if (cfg_.windows.empty()) fail("window property before any window_type line");
         return cfg_.windows.back();
+    }
+
+    void unusedName() {
+        if (nameUnused_)
+            warn("window '" + name_ +
+                     "' has no window_type line: Paraver makes no window of it, and the lines after it go to "
+                     "the window before",
+                 nameLine_);
+        nameUnused_ = false;
     }
 
     // What a window must have once the cfg is read: a begin before its end, and the lines that say what it
@@ -124,8 +134,6 @@ private:
             throw Error(path_ + ":" + std::to_string(w.line) + ": window '" + w.name +
                         "': window_begin_time_relative (" + shortNumber(w.beginRelative) +
                         ") is after window_end_time_relative (" + shortNumber(w.endRelative) + ")");
-        if (!w.typeGiven)
-            warn("window '" + w.name + "' has no window_type line: read as a single window", w.line);
         if (w.derived && w.parents[0] < 0)
             throw Error(path_ + ":" + std::to_string(w.line) + ": window '" + w.name +
                         "' is composed but has no window_identifiers line naming its two parents");
@@ -165,16 +173,25 @@ private:
     }
 
     void windowLine(const std::string& key, const std::string& rest) {
+        // Paraver makes a window at its window_type line, named by the last window_name read: a name without a
+        // type makes no window, and the lines after it go to the window before.
         if (key == "window_name") {
             if (histograms_.open() || cfg_.histogram) fail("window defined after a histogram");
-            cfg_.windows.emplace_back();
-            cfg_.windows.back().name = validName("window", rest);
-            cfg_.windows.back().line = line_;
+            unusedName();
+            name_ = validName("window", rest);
+            nameLine_ = line_;
+            nameUnused_ = true;
             return;
+        }
+        if (key == "window_type") {
+            if (histograms_.open() || cfg_.histogram) fail("window defined after a histogram");
+            cfg_.windows.emplace_back();
+            cfg_.windows.back().name = name_;
+            cfg_.windows.back().line = nameUnused_ ? nameLine_ : line_;
+            nameUnused_ = false;
         }
         auto& w = window();
         if (key == "window_type") {
-            w.typeGiven = true;
             if (rest == "composed")
                 w.derived = true;
             else if (rest != "single")
@@ -492,6 +509,9 @@ private:
     HistogramReader histograms_;
     std::optional<std::size_t> expectedWindows_;
     bool inDescription_ = false;
+    std::string name_;          // the last window_name
+    std::size_t nameLine_ = 0;
+    bool nameUnused_ = false;   // no window_type has followed it yet
 };
 
 } // namespace

@@ -37,7 +37,6 @@ struct WindowSpec {
     std::string name;
     std::size_t line = 0; // where its definition starts
     bool derived = false;
-    bool typeGiven = false; // a window_type line was read
     Level level = Level::Thread;
     Unit unit = Unit::Nanoseconds;
     std::map<std::string, FunctionRef> functions; // "thread", "task", "compose_thread", "topcompose1", ...
