@@ -233,6 +233,7 @@ TEST_CASE("histogram --json: labels that are not UTF-8 are written as U+FFFD, no
     std::ofstream(dir / "t.pcf") << "STATES\n0    Idle\n1    Run\xff"
                                     "ning\n2    Wait\n";
     std::ofstream(dir / "s.cfg") << "#ParaverCFG\nwindow_name w\nwindow_type single\nwindow_level thread\n"
+                                    "window_units Nanoseconds\n"
                                     "window_selected_functions { 1, { {thread, State As Is} } }\n"
                                     "< NEW ANALYZER2D >\nAnalyzer2D.ControlWindow: 1\nAnalyzer2D.Minimum: 0\n"
                                     "Analyzer2D.Maximum: 2\nAnalyzer2D.Delta: 1\n";

@@ -28,6 +28,7 @@ Analyzer2D.Name: kernels
 Analyzer2D.ControlWindow: 1
 Analyzer2D.DataWindow: 1
 Analyzer2D.Statistic: Time
+Analyzer2D.AnalysisLimits: Alltrace
 Analyzer2D.ComputeYScale: True
 )";
 
@@ -63,8 +64,8 @@ TEST_CASE("cfg warnings: an unknown key is named with its line and changes nothi
     REQUIRE_MESSAGE(e.result.exitCode == 0, e.result.output);
     CHECK(says(e, "4", "unknown key 'window_colour_mode' ignored"));
     // A window key before any window is still only a key Paraver does not know.
-    CHECK(says(e, "17", "unknown histogram key 'Analyzer2D.NumColumn' ignored"));
-    CHECK(says(e, "18", "unknown key 'ConfigFile.Author' ignored"));
+    CHECK(says(e, "18", "unknown histogram key 'Analyzer2D.NumColumn' ignored"));
+    CHECK(says(e, "19", "unknown key 'ConfigFile.Author' ignored"));
     // The histogram is that of the clean cfg: three kernel values, one column each.
     auto clean = evaluate("unknown_keys_clean", std::string("#ParaverCFG\n") + kWindow + kHistogram);
     REQUIRE(clean.result.exitCode == 0);
@@ -79,7 +80,7 @@ TEST_CASE("cfg warnings: the older spelling Analyzer2D.num_columns is not read, 
                                          "Analyzer2D.ComputeYScale: False\nAnalyzer2D.Minimum: 3\n"
                                          "Analyzer2D.Maximum: 6\nAnalyzer2D.num_columns: 1\n");
     REQUIRE_MESSAGE(e.result.exitCode == 0, e.result.output);
-    CHECK(says(e, "17", "unknown histogram key 'Analyzer2D.num_columns' ignored"));
+    CHECK(says(e, "18", "unknown histogram key 'Analyzer2D.num_columns' ignored"));
     // Delta 1 from 3 to 6: four columns (3, 4, 5, 6), each label followed by a tab after the leading one.
     auto header = readText(e.out / "num_columns.txt");
     header = header.substr(0, header.find('\n'));
@@ -152,4 +153,16 @@ TEST_CASE("cfg warnings: rows a histogram names that the trace lacks are said (p
     REQUIRE_MESSAGE(zoom.result.exitCode == 0, zoom.result.output);
     CHECK(says(zoom, "2", "window 'CUDA Activity': window_zoom_objects 7 1 starts after it ends: the histogram has "
                           "no row (paramedir crashes here)"));
+}
+
+TEST_CASE("cfg warnings: a histogram without AnalysisLimits is analysed over the whole trace, and said") {
+    // paramedir sets the analysed range only from that line (HistogramProxy leaves it unset otherwise).
+    std::string histogram = kHistogram;
+    histogram.erase(histogram.find("Analyzer2D.AnalysisLimits: Alltrace\n"), 36);
+    auto e = evaluate("no_limits", std::string("#ParaverCFG\n") + kWindow + histogram);
+    REQUIRE_MESSAGE(e.result.exitCode == 0, e.result.output);
+    CHECK(says(e, "8", "histogram 'kernels' has no Analyzer2D.AnalysisLimits line: analysed over the whole trace"));
+    auto clean = evaluate("with_limits", std::string("#ParaverCFG\n") + kWindow + kHistogram);
+    REQUIRE(clean.result.exitCode == 0);
+    CHECK(readText(e.out / "no_limits.txt") == readText(clean.out / "with_limits.txt"));
 }

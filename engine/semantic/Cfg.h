@@ -38,7 +38,7 @@ struct WindowSpec {
     std::size_t line = 0; // where its definition starts
     bool derived = false;
     Level level = Level::Thread;
-    Unit unit = Unit::Nanoseconds;
+    Unit unit = Unit::Microseconds; // Paraver sets microseconds when it makes a window (WindowType::parseLine)
     std::map<std::string, FunctionRef> functions; // "thread", "task", "compose_thread", "topcompose1", ...
     // extratopcompose1 entries, in order: compose functions stacked on top of topcompose1, each on the one
     // before (what histograms and derived windows read).

@@ -88,6 +88,7 @@ bool HistogramReader::line(const std::string& text, std::size_t windowCount) {
         // Paraver knows three limits; any other word drops the histogram (as a bad number does).
         ok = value == "Alltrace" || value == "Allwindow" || value == "Region";
         if (ok) h.limits = value;
+        keyLines_[key] = r_.line();
     } else if (key == "Analyzer2D.ComputeYScale") {
         ok = flag(h.computeYScale);
     } else if (key == "Analyzer2D.Minimum") {
@@ -179,6 +180,13 @@ void HistogramReader::finish(Cfg& cfg) {
         throw Error(r_.path() + ":" + std::to_string(h.line) + ": histogram '" + h.name +
                     "' has no ControlWindow");
     if (h.data < 0) h.data = h.control;
+    // paramedir sets the analysed range only from this line and leaves it unset without one (its result is
+    // then undefined): gpueff analyses the whole trace, and says so.
+    if (!keyLines_.count("Analyzer2D.AnalysisLimits"))
+        r_.warn("histogram '" + h.name +
+                    "' has no Analyzer2D.AnalysisLimits line: analysed over the whole trace (Alltrace); paramedir "
+                    "leaves the range unset there",
+                h.line);
     // Paraver's loader: a scale neither computed nor given a number of columns has fixed-width columns.
     if (!h.computeYScale && !h.numColumns) h.useFixedDelta = true;
     if (!h.computeYScale) checkFixedScale(h);
