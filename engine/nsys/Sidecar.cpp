@@ -40,8 +40,7 @@ void writeSidecar(const std::filesystem::path& path, const std::filesystem::path
     SkippedRows skipped;
     std::map<std::string, std::uint64_t> repaired;
     for (const auto& o : summary.offsets) {
-        for (const auto& [table, reasons] : o.skippedRows)
-            for (const auto& [why, n] : reasons) skipped[table][why] += n;
+        addSkipped(skipped, o.skippedRows);
         for (const auto& [table, n] : o.repairedText) repaired[table] += n;
     }
     side["skipped_rows"] = nlohmann::json::object();
@@ -55,8 +54,6 @@ void writeSidecar(const std::filesystem::path& path, const std::filesystem::path
     for (const auto& [type, n] : summary.beginsByType) side["begins_by_event_type"][std::to_string(type)] = n;
     for (const auto& [tag, n] : summary.communicationsByTag)
         side["communications_by_tag"][std::to_string(tag)] = n;
-    side["skipped"] = nlohmann::json::object();
-    for (const auto& [why, n] : summary.skipped) side["skipped"][why] = n;
     {
         std::ofstream out(path);
         out << dumpJson(side);

@@ -212,9 +212,11 @@ std::vector<std::string> dataNotes(const std::string& input, const SkippedRows& 
                                    const std::map<std::string, std::uint64_t>& repaired) {
     std::vector<std::string> out;
     for (const auto& [table, reasons] : skipped)
-        for (const auto& [why, n] : reasons)
-            out.push_back(input + ": " + table + ": " + std::to_string(n) + (n == 1 ? " row" : " rows") +
-                          " skipped (" + why + ")");
+        for (const auto& [why, n] : reasons) {
+            bool kept = why.rfind("kept", 0) == 0; // translated without one of its values (SkippedRows.h)
+            out.push_back(input + ": " + table + ": " + std::to_string(n) + (n == 1 ? " row " : " rows ") +
+                          (kept ? why : "skipped (" + why + ")"));
+        }
     for (const auto& [table, n] : repaired)
         out.push_back(input + ": " + table + ": " + std::to_string(n) + (n == 1 ? " string" : " strings") +
                       " with invalid UTF-8 (bytes replaced by U+FFFD)");
@@ -405,6 +407,7 @@ TranslateSummary translate(const TranslateOptions& options,
     // Messages pair calls of different reports: computed up front (before workers read the reports), merged
     // as one more source, after every report's (by the root alone in a distributed run).
     std::unique_ptr<RecordSource> messages;
+    std::vector<std::uint64_t> unmatchedCalls(reports.size(), 0);
     if (wantMpi && reports.size() > 0 && (!dist || dist->root())) {
         std::vector<ReportContext*> ptrs;
         std::vector<std::map<std::int64_t, std::int64_t>> ranks(reports.size());
@@ -413,15 +416,9 @@ TranslateSummary translate(const TranslateOptions& options,
             for (const auto& [pid, p] : objects[i].processes)
                 if (p.mpiRank >= 0) ranks[i][pid] = p.mpiRank;
         }
-        std::uint64_t unmatched = 0;
-        messages = matchMpiMessages(ptrs, ranks, unmatched);
+        messages = matchMpiMessages(ptrs, ranks, unmatchedCalls);
         if (messages) messages->setOrigin(UINT64_MAX);
-        if (unmatched)
-            summary.skipped["MPI point-to-point calls without a matching partner (no message line)"] +=
-                unmatched;
     }
-    for (auto& o : objects)
-        for (const auto& [why, rows] : o.skipped) summary.skipped[why] += rows;
 
     std::filesystem::path prefix = options.prefix;
     auto withExt = [&](const char* ext) {
@@ -470,12 +467,10 @@ TranslateSummary translate(const TranslateOptions& options,
     info.timeOrdered = !inTurn; // the merge below
     head->begin(info);
     if (remotes && also) also->begin(info);
-    auto skippedBefore = summary.skipped;
     writeRecords(std::move(reportSources), std::move(messages), jobs, inTurn, dist, remotes, also, *head,
                  catalog, summary, tty);
-    // Sources report what they skipped as they go, so this is read after the merge.
-    for (auto i : own)
-        for (const auto& [why, rows] : contexts[i]->skipped) summary.skipped[why] += rows;
+    // Sources count what they leave out as they go, so this is read after the merge.
+    for (auto i : own) reports[i]->noteSkipped(contexts[i]->skipped);
     for (std::size_t i = 0; i < reports.size(); ++i) {
         summary.offsets[i].skippedRows = reports[i]->skippedRows();
         summary.offsets[i].repairedText = reports[i]->repairedText();
@@ -487,14 +482,18 @@ TranslateSummary translate(const TranslateOptions& options,
         // here, before the labels are written.
         PartFacts mine;
         mine.recordsByKind = summary.recordsByKind;
-        for (const auto& [why, rows] : summary.skipped)
-            if (auto n = rows - (skippedBefore.count(why) ? skippedBefore.at(why) : 0)) mine.skipped[why] = n;
         for (auto i : own)
             mine.reports.push_back({static_cast<std::uint32_t>(i), summary.offsets[i].skippedRows,
                                     summary.offsets[i].repairedText});
         collectCatalogFacts(catalog, own, mine);
         for (const auto& theirs : dist->exchange(mine)) applyPartFacts(theirs, catalog, summary);
     }
+    // The messages are matched where the trace is written (the root of a distributed run), after the
+    // exchange, which gives each report the counts of the process that read it.
+    const std::string noMessage = "kept without a message line (no matching call of the partner rank)";
+    for (std::size_t i = 0; i < reports.size(); ++i)
+        if (unmatchedCalls[i])
+            summary.offsets[i].skippedRows["MPI_P2P_EVENTS"][noMessage] += unmatchedCalls[i];
     pipeline::StreamLabels labels;
     labels.writePcf = [&catalog](std::FILE* f) { catalog.writePcf(f); };
     const std::string application =

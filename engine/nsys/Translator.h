@@ -1,4 +1,6 @@
 #pragma once
+#include "engine/nsys/SkippedRows.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -51,9 +53,6 @@ struct TranslateOptions {
     Distribution* distribution = nullptr;
 };
 
-// table -> reason -> rows: the rows of an export left out because they cannot be placed (RowValidity.h).
-using SkippedRows = std::map<std::string, std::map<std::string, std::uint64_t>>;
-
 struct ReportOffset {
     std::filesystem::path input;
     std::int64_t utcShiftNs = 0;  // from the session UTC starts
@@ -66,8 +65,9 @@ struct ReportOffset {
     std::map<std::string, std::uint64_t> repairedText; // table -> strings with invalid UTF-8 repaired
 };
 
-// One line per table and reason ("x.sqlite: CUPTI_ACTIVITY_KIND_KERNEL: 1 row skipped (end before start)"):
-// the warnings of `translate` and the notes of report.json say the same.
+// One line per table and reason ("x.sqlite: CUPTI_ACTIVITY_KIND_KERNEL: 1 row skipped (end before start)",
+// "x.sqlite: NVTX_EVENTS: 2 rows kept without the numeric payload (...)"): the warnings of `translate` and
+// the notes of report.json say the same.
 std::vector<std::string> dataNotes(const std::string& input, const SkippedRows& skipped,
                                    const std::map<std::string, std::uint64_t>& repaired);
 
@@ -79,7 +79,6 @@ struct TranslateSummary {
     std::map<std::string, std::uint64_t> recordsByKind;
     std::map<std::uint32_t, std::uint64_t> beginsByType; // records with a non-zero value, by first event type
     std::map<std::int64_t, std::uint64_t> communicationsByTag;
-    std::map<std::string, std::uint64_t> skipped;
     std::size_t tasks = 0, threads = 0, nodes = 0;
     double importSeconds = 0; // staging inputs of other formats (Kineto) into exports, summed over inputs
     std::vector<std::string> notes; // about the inputs as a whole (e.g. ranks of a larger job), for reports
