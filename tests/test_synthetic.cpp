@@ -363,6 +363,8 @@ TEST_CASE("synthetic MPI: two ranks on two hosts merged, aligned on MPI_Init, me
     CHECK(in[0].at("utc_shift_ns") == 3000);
     CHECK(in[0].at("sync_shift_ns") == 1500);
     CHECK(in[0].at("sync_point") == "MPI_Init end");
+    CHECK(in[0].at("alignment") == "utc+MPI_Init");
+    CHECK(in[1].at("alignment") == "utc+MPI_Init");
     CHECK(in[0].at("offset_ns") == 3500);
     CHECK(in[1].at("host") == "synth-host-beta");
     CHECK(in[1].at("utc_shift_ns") == 0);
