@@ -1,8 +1,7 @@
 // Clock alignment of merged exports says what it did, per input (docs/events.md "Time"): by the UTC session
 // start, refined by MPI_Init or the first collective, by the sync point alone for an export without a session
-// start, or not at all; with the uncertainty of a sync point over the collectives every input made. And a
-// row left out, whatever its table, is counted and warned about like every other (an orphan synchronization).
-// Expected values are worked by hand in the headers of data/synthetic/clocks_rank0.sql and sync_orphan.sql.
+// start, or not at all; with the uncertainty of a sync point over the collectives every input made.
+// Expected values are worked by hand in the header of data/synthetic/clocks_rank0.sql and in the comments.
 #include "engine/common/Error.h"
 #include "engine/nsys/ClockAlignment.h"
 #include "tests/JsonSchema.h"
@@ -172,30 +171,6 @@ TEST_CASE("clock alignment: uncertainty over several collectives in the sidecar,
     auto md = plainSpaces(readText(out / "report.md"));
     CHECK(md.find("| Offset | Clock | Uncertainty |") != std::string::npos);
     CHECK(md.find("| 2.000 µs | utc+MPI\\_Init | 400 ns |") != std::string::npos);
-}
-
-TEST_CASE("skipped rows: a synchronization without its API call is counted and warned about like any row") {
-    auto dir = tempDir("sync-orphan");
-    auto db = buildDatabase(sourceDir() / "data" / "synthetic" / "sync_orphan.sql", dir / "sync.sqlite");
-    auto out = dir / "out";
-    auto r =
-        run(gpueffBinary().string() + " analyze --quiet " + quoted(db) + " -o " + quoted(out) + " --name t");
-    CAPTURE(r.output);
-    REQUIRE(r.exitCode == 0);
-    const std::string table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
-    const std::string reason = "no CUDA API call with its correlation id (no thread to put it on)";
-    const std::string line = db.string() + ": " + table + ": 1 row skipped (" + reason + ")";
-    CHECK(occurrences(r.output, "gpueff: warning: " + line) == 1);
-    CHECK(occurrences(r.output, "gpueff: warning:") == 1); // nothing else is skipped
-    auto report = readJson(out / "report.json");
-    bool noted = false;
-    for (const auto& n : report.at("notes")) noted = noted || n == line;
-    CHECK(noted);
-    auto side = readJson(out / "t.json");
-    CHECK(side.at("skipped_rows") == json{{table, {{reason, 1}}}});
-    CHECK(side.at("inputs")[0].at("skipped_rows") == json{{table, {{reason, 1}}}});
-    CHECK(side.at("inputs")[0].at("alignment") == "single input");
-    CHECK(side.at("begins_by_event_type").at("63000009") == 1);
 }
 
 // The decision itself, on evidence written here (ns in each export's own clock).
