@@ -43,8 +43,10 @@ void htaSection(std::string& md, const json& report) {
           "\nIdle time between consecutive operations of each stream (summed over the device's streams, so "
           "it can exceed the device's idle time): host wait = the launch call of the next operation started "
           "after the previous one ended; kernel wait = a gap under " +
-          std::to_string(static_cast<long long>(number(hta, "consecutive_kernel_delay_ns").value_or(30))) +
-          " ns; other = the rest.\n\n" + causes.str() + "\n";
+          formatDuration(number(hta, "consecutive_kernel_delay_ns")) +
+          " (HTA's consecutive_kernel_delay of 30, compared with gaps in microseconds); "
+          "other = the rest.\n\n" +
+          causes.str() + "\n";
 }
 
 } // namespace gpueff::reports

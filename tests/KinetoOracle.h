@@ -110,7 +110,8 @@ struct Hta {
     std::optional<double> commCompOverlap;             // null without NCCL time
     std::int64_t hostWait = 0, kernelWait = 0, other = 0;
 };
-inline constexpr std::int64_t kConsecutiveKernelDelayNs = 30;
+// HTA's threshold of kernel wait: its consecutive_kernel_delay of 30 compared with gaps in microseconds.
+inline constexpr std::int64_t kConsecutiveKernelDelayNs = 30000;
 std::map<std::int64_t, Hta> hta(const Trace& trace); // args.device -> figures
 
 } // namespace kinetooracle

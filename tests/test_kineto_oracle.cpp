@@ -369,10 +369,10 @@ void checkAnalyzed(const std::vector<fs::path>& files, const std::vector<const T
 //   M = [4000,6000) [8600,8700): 2100. All: [2000,8500) [8600,8700) [11000,13000) = 6500 + 100 + 2000 = 8600.
 //   HTA: span [2000, 13000) = 11000; idle = 11000 - 8600 = 2400; compute 6001; non_compute = 11000 - 6001 -
 //   2400 = 2599; C intersect N = [5500, 6011) = 511: comm_comp_overlap = 511 / 3000.
-//   Idle by cause: stream 7: K2 gap 5010 - 5000 = 10, call 1000 <= 5000, 10 < 30: kernel_wait 10; K3 gap
-//   11000 - 6011 = 4989, call 10000 > 6011: host_wait 4989. Stream 13: NCCL gap 5500 - 6000 = -500, call 3000
-//   <= 6000, -500 < 30: kernel_wait -500; memset gap 8600 - 8500 = 100, no call, >= 30: other 100.
-//   Totals: host_wait 4989, kernel_wait -490, other 100.
+//   Idle by cause (kernel wait: a gap under 30 us = 30000 ns): stream 7: K2 gap 5010 - 5000 = 10, call 1000
+//   <= 5000, 10 < 30000: kernel_wait 10; K3 gap 11000 - 6011 = 4989, call 10000 > 6011: host_wait 4989.
+//   Stream 13: NCCL gap 5500 - 6000 = -500, call 3000 <= 6000: kernel_wait -500; memset gap 8600 - 8500 =
+//   100, no call, 100 < 30000: kernel_wait 100. Totals: host_wait 4989, kernel_wait -390, other 0.
 //   Kernels in flight (C + N) over the window [2000, 13000): 0 for [5000,5010) + [8500,11000) = 2510; 2 for
 //   [5500,6011) = 511; 1 for the rest = 11000 - 2510 - 511 = 7979.
 //   Overlap (while N or M runs, |N u M| = [4000,8500) + [8600,8700) = 4600): [4000,5000) K1+memcpy 2;
@@ -573,8 +573,8 @@ TEST_CASE("kineto oracle: the hand-worked tiny trace") {
     REQUIRE(h0.commCompOverlap);
     CHECK(*h0.commCompOverlap == doctest::Approx(511.0 / 3000.0).epsilon(1e-15));
     CHECK(h0.hostWait == 4989);
-    CHECK(h0.kernelWait == -490);
-    CHECK(h0.other == 100);
+    CHECK(h0.kernelWait == -390);
+    CHECK(h0.other == 0);
     const Hta& h1 = h.at(1);
     CHECK(h1.kernelTime == 1000);
     CHECK(h1.idle == 0);
