@@ -3,6 +3,7 @@
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
 #include "engine/common/MemorySize.h"
+#include "engine/kineto/ChromeTrace.h"
 #include "engine/nsys/Translator.h"
 #include "engine/paraver/OutputFiles.h"
 #include "engine/semantic/LoadedTrace.h"
@@ -130,6 +131,9 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
     auto summary = nsys::translate(o, log, out, &sharded.sink());
     if (!o.prefix.empty()) result.prvShown = out.final(first);
     for (const auto& i : summary.offsets) {
+        // HTA reads a Kineto trace's own microseconds: its rounding is replayed in that clock.
+        options.kinetoClockShifts.push_back(kineto::looksLikeChromeTrace(i.input) ? std::optional(i.offsetNs)
+                                                                                  : std::nullopt);
         result.sources.push_back(reportInput(i));
         for (auto& n : nsys::dataNotes(i.input.string(), i.skippedRows, i.repairedText))
             result.dataNotes.push_back(std::move(n));

@@ -24,6 +24,8 @@ namespace gpueff::metrics {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostRange, task, begin, end, name, parentBegin, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Projection, begin, end)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DetectedIterations, anchor, begins, lastEnd, period)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Span, begin, end, value)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HtaTaskEvidence, lastStepBegin, stepNames, streamEvents)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LevelPartial, useful, usefulWithNccl, commNotUseful, memoryNotUseful,
                                    communication, overlap, inFlight, busy, usefulEnd)
 
@@ -37,7 +39,8 @@ void to_json(nlohmann::json& j, const WindowEvidence& e) {
          {"detected", e.detected ? nlohmann::json(*e.detected) : nlohmann::json()},
          {"markerWork", e.markerWork},
          {"phaseWork", e.phaseWork},
-         {"launchLines", e.launchLines}};
+         {"launchLines", e.launchLines},
+         {"hta", e.hta}};
 }
 
 void from_json(const nlohmann::json& j, WindowEvidence& e) {
@@ -51,11 +54,54 @@ void from_json(const nlohmann::json& j, WindowEvidence& e) {
     j.at("markerWork").get_to(e.markerWork);
     j.at("phaseWork").get_to(e.phaseWork);
     j.at("launchLines").get_to(e.launchLines);
+    j.at("hta").get_to(e.hta);
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceTimes, compute, nccl, memory, kernels, memoryOperations,
                                    memoryByKind, launchedKernels)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HtaBreakdown, kernelTime, idle, compute, nonCompute, ncclTime,
-                                   computeDuringNccl, hostWait, kernelWait, other)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HtaBreakdown::Reading, kernelTime, idle, compute)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HtaBreakdown::AfterLastStep, stepBegin, dropped, droppedTime, reading)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HtaBreakdown::StreamHostEvents, events, time, reading)
+
+// An optional as its value or null.
+template <typename T>
+nlohmann::json orNull(const std::optional<T>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json();
+}
+template <typename T>
+void fromOrNull(const nlohmann::json& j, std::optional<T>& v) {
+    if (!j.is_null()) v = j.get<T>();
+}
+
+void to_json(nlohmann::json& j, const HtaBreakdown& h) {
+    j = {{"kernelTime", h.kernelTime},
+         {"idle", h.idle},
+         {"compute", h.compute},
+         {"nonCompute", h.nonCompute},
+         {"ncclTime", h.ncclTime},
+         {"computeDuringNccl", h.computeDuringNccl},
+         {"hostWait", h.hostWait},
+         {"kernelWait", h.kernelWait},
+         {"other", h.other},
+         {"afterLastStep", orNull(h.afterLastStep)},
+         {"wholeMicroseconds", orNull(h.wholeMicroseconds)},
+         {"streamHostEvents", orNull(h.streamHostEvents)}};
+}
+
+void from_json(const nlohmann::json& j, HtaBreakdown& h) {
+    for (auto [key, field] : {std::pair{"kernelTime", &h.kernelTime},
+                              {"idle", &h.idle},
+                              {"compute", &h.compute},
+                              {"nonCompute", &h.nonCompute},
+                              {"ncclTime", &h.ncclTime},
+                              {"computeDuringNccl", &h.computeDuringNccl},
+                              {"hostWait", &h.hostWait},
+                              {"kernelWait", &h.kernelWait},
+                              {"other", &h.other}})
+        j.at(key).get_to(*field);
+    fromOrNull(j.at("afterLastStep"), h.afterLastStep);
+    fromOrNull(j.at("wholeMicroseconds"), h.wholeMicroseconds);
+    fromOrNull(j.at("streamHostEvents"), h.streamHostEvents);
+}
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Efficiency::PerDevice, useful, communication, idle)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceConcurrency, inFlight, inFlightWithMemory, queued, overlap,
                                    communication)

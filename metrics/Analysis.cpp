@@ -68,6 +68,7 @@ struct WindowScout : WindowEvidence {
               const std::vector<std::size_t>& devices, const std::vector<std::size_t>& tasks,
               const AnalysisOptions& options) {
         traceEnd = trace.trace().endTime();
+        collectHtaEvidence(trace, activity, tasks, *this);
         if (options.iterationSource != IterationSource::Off) {
             collectMarkers(trace, activity, tasks, options.iterationPattern, *this);
             // Detected on the first device alone: one sequence decides the boundaries of every device.
@@ -120,10 +121,10 @@ struct WindowScout : WindowEvidence {
 
 // The shard's devices read and their partials computed; its tasks' too.
 void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window, const TraceFacts& facts,
-               const std::regex& gemm, const LevelPlan& plan, DeviceActivity& activity,
-               const std::vector<std::size_t>& devices, const std::vector<std::size_t>& tasks,
-               std::vector<DevicePartial>& devicePartials, std::vector<TaskPartial>& taskPartials,
-               ShardAnswers& answers) {
+               const std::regex& gemm, const LevelPlan& plan, const std::vector<HtaRuleInputs>& hta,
+               DeviceActivity& activity, const std::vector<std::size_t>& devices,
+               const std::vector<std::size_t>& tasks, std::vector<DevicePartial>& devicePartials,
+               std::vector<TaskPartial>& taskPartials, ShardAnswers& answers) {
     ShardReader shard(trace, window, facts, gemm);
     answers = {shard.queuedLines,    shard.queuedAvailable, shard.classifyGaps,   shard.tensorSamples,
                shard.blockingEvents, shard.mpiEvents,       shard.queuedAvailable};
@@ -133,7 +134,7 @@ void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window,
         auto u = deviceUnions(d, window);
         deviceModelOf(d, u, window.duration(), p);
         breakdownOf(shard, d, p);
-        htaOf(shard, d, u, p);
+        htaOf(shard, d, u, hta[i], p);
         concurrencyOf(shard, i, d, u, p);
         timelineOf(window, kTimelineBins, d, u, p);
         tensorCoreOf(shard, i, d, p);
@@ -161,6 +162,7 @@ void WindowEvidence::combine(const WindowEvidence& o) {
     markerWork.combine(o.markerWork);
     phaseWork.combine(o.phaseWork);
     launchLines = launchLines || o.launchLines;
+    for (const auto& [task, e] : o.hta) hta[task].combine(e);
 }
 
 TraceFacts factsOf(const semantic::LoadedTrace& trace) {
@@ -342,6 +344,7 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
     WindowScout scout;
     LevelScout levels(scout);
     LevelPlan plan;
+    std::vector<HtaRuleInputs> htaInputs; // once the evidence of every task is in
     auto readWork = [&](const semantic::LoadedTrace& trace, std::size_t s) {
         WorkReader reader(trace);
         for (auto i : devicesOf[s]) reader.read(a.activity.devices[i]);
@@ -354,9 +357,10 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
         if (devicePartials.empty()) {
             devicePartials.resize(a.activity.devices.size());
             taskPartials.resize(a.activity.tasks.size());
+            htaInputs = htaRuleInputs(scout, options, a.activity);
         }
-        readShard(trace, a.window, facts, gemm, plan, a.activity, devicesOf[s], tasksOf[s], devicePartials,
-                  taskPartials, answers);
+        readShard(trace, a.window, facts, gemm, plan, htaInputs, a.activity, devicesOf[s], tasksOf[s],
+                  devicePartials, taskPartials, answers);
     };
     if (sharded.shards() == 1) {
         // One look: the window and the partials from the same reading of the devices.

@@ -24,6 +24,10 @@ struct AnalysisOptions {
     std::string gemmPattern = kDefaultGemmPattern;
     std::string iterationPattern = kDefaultIterationPattern; // NVTX ranges marking iterations
     IterationSource iterationSource = IterationSource::Markers;
+    // Per input (TaskInfo::input), for a PyTorch profiler (Kineto) trace: the shift from its clock to the
+    // trace's (trace time = Kineto time in ns + shift), so that HTA's rounding to whole Kineto microseconds
+    // can be replayed (HtaBreakdown::wholeMicroseconds); absent for other inputs and traces read from files.
+    std::vector<std::optional<std::int64_t>> kinetoClockShifts;
 };
 
 struct AnalysisWindow {
@@ -126,10 +130,46 @@ struct DurationDistribution {
 // the time compute and NCCL kernels overlap over the NCCL time; the gaps between consecutive operations of a
 // stream by cause (HtaBreakdown.cpp).
 struct HtaBreakdown {
-    static constexpr std::int64_t kConsecutiveKernelDelayNs = 30; // HTA's default threshold of kernel wait
+    // HTA's consecutive_kernel_delay is documented as 30 ns, but HTA compares it with gaps measured in the
+    // trace's microseconds: the threshold HTA users get is 30 us (docs/report.md).
+    static constexpr std::int64_t kConsecutiveKernelDelayNs = 30000;
     std::int64_t kernelTime = 0, idle = 0, compute = 0, nonCompute = 0;
     std::int64_t ncclTime = 0, computeDuringNccl = 0;
     std::int64_t hostWait = 0, kernelWait = 0, other = 0;
+
+    // HTA's own rules that gpueff does not apply (HtaRules.cpp, docs/report.md): what the device's span, idle
+    // and compute time would be under each one alone; absent where the rule changes nothing here.
+    struct Reading {
+        std::int64_t kernelTime = 0, idle = 0, compute = 0;
+        bool operator==(const Reading&) const = default;
+    };
+    // HTA keeps only the GPU work launched before the last ProfilerStep#<n> range of the task began.
+    struct AfterLastStep {
+        std::int64_t stepBegin = 0;
+        std::uint64_t dropped = 0;    // operations launched at or after it, or with no launch call
+        std::int64_t droppedTime = 0; // |union of them| in the window
+        Reading reading;
+    };
+    // HTA counts the host events that carry a CUDA stream argument as GPU work.
+    struct StreamHostEvents {
+        std::uint64_t events = 0;
+        std::int64_t time = 0; // their durations in the window, summed
+        Reading reading;
+    };
+    std::optional<AfterLastStep> afterLastStep;
+    std::optional<Reading> wholeMicroseconds; // every start rounded up, every end down, in the Kineto clock
+    std::optional<StreamHostEvents> streamHostEvents;
+};
+
+// What HTA's rules read of one task's host rows (HtaRules.cpp): the begin of its last ProfilerStep#<n> range
+// and the names of those ranges, and the host events carrying a CUDA stream argument (a Kineto trace's NVTX
+// ranges with the JSON payload {"stream": N}, docs/events.md "Kineto"), value 1 when HTA counts it as a
+// compute kernel by its name.
+struct HtaTaskEvidence {
+    std::int64_t lastStepBegin = INT64_MIN;
+    std::vector<std::string> stepNames; // sorted, distinct
+    Spans streamEvents;                 // sorted by begin
+    void combine(const HtaTaskEvidence& other);
 };
 
 struct GapSummary {
@@ -266,6 +306,7 @@ struct WindowEvidence {
     std::optional<DetectedIterations> detected;
     Projection markerWork, phaseWork; // per marker / phase range of the combined, sorted lists
     bool launchLines = false;         // some device has launch lines (the markers can be placed on the GPU)
+    std::map<std::uint32_t, HtaTaskEvidence> hta; // task -> what HTA's rules read of its host rows
     void combine(const WindowEvidence& other);
 };
 

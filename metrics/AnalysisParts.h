@@ -50,8 +50,30 @@ void kernelStatisticsOf(const ShardReader&, const Device&, const DeviceUnions&, 
 TaskPartial taskOf(const ShardReader&, const TaskInfo&);
 // The device's memory time by kind and its kernels matched to a launch call (DeviceTimes).
 void breakdownOf(const ShardReader&, const Device&, DevicePartial&);
-// HTA's temporal breakdown, overlap and idle time by cause (HtaBreakdown).
-void htaOf(const ShardReader&, const Device&, const DeviceUnions&, DevicePartial&);
+// What HTA's own rules need of the rest of the trace for one device (HtaRules.cpp): the begin of its task's
+// last ProfilerStep when HTA filters by it, the clock of its Kineto input, its task's host events with a
+// CUDA stream (on the task's first device only).
+struct HtaRuleInputs {
+    std::optional<std::int64_t> stepBegin, clockShift;
+    const Spans* streamEvents = nullptr;
+};
+// The ProfilerStep ranges and host events with a stream on the host rows of `tasks`, into out.hta.
+void collectHtaEvidence(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
+                        const std::vector<std::size_t>& tasks, WindowEvidence& out);
+// Per device, from the evidence of the whole trace.
+std::vector<HtaRuleInputs> htaRuleInputs(const WindowEvidence& evidence, const AnalysisOptions& options,
+                                         const DeviceActivity& activity);
+// One operation of a device: its interval, the start of its launch call (-1: none found), and whether it is
+// compute work (compute kernels and graph launches).
+struct HtaOperation {
+    std::int64_t begin, end, launch;
+    bool compute;
+};
+// HTA's temporal breakdown, overlap and idle time by cause (HtaBreakdown), and what HTA's own rules would
+// make of them (htaRulesOf).
+void htaOf(const ShardReader&, const Device&, const DeviceUnions&, const HtaRuleInputs&, DevicePartial&);
+void htaRulesOf(const AnalysisWindow& window, const std::vector<HtaOperation>& operations,
+                const HtaRuleInputs& inputs, HtaBreakdown& out);
 // nsys_stats (metrics/NsysStats.cpp): the memory operations of a device's rows, the NVTX ranges and CUDA API
 // calls of a task's host rows, whole trace.
 void memoryOperationsOf(const ShardReader&, const Device&, DevicePartial&);

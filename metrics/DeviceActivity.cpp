@@ -72,6 +72,7 @@ DeviceActivity deviceLayout(const paraver::TraceLayout& layout) {
         info.label = layout.tasks[t].label;
         info.pid = layout.tasks[t].pid;
         info.host = layout.tasks[t].host;
+        info.input = layout.tasks[t].input;
     }
     std::map<std::pair<std::size_t, int>, std::size_t> byTaskGpu;
     std::map<std::pair<std::size_t, int>, std::size_t> metricRows; // (task, k) -> row

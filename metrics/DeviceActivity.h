@@ -39,6 +39,7 @@ struct Device {
 struct TaskInfo {
     std::string label, host;
     std::int64_t pid = -1;
+    std::uint32_t input = 0;             // the input it was read from (paraver::Task::input)
     std::vector<std::size_t> cpuRows;    // threads that are neither streams nor GPU-metrics rows
     std::vector<std::size_t> metricRows; // its "Metrics GPU<k>" rows
 };

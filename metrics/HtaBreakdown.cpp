@@ -1,6 +1,7 @@
 // HTA's figures of a device (Analysis.h HtaBreakdown), from the same rows as the POP model: HTA's temporal
 // breakdown and comm-comp overlap from the merged classes, its idle time by cause from each stream's
-// operations in order and the launch lines that queued them.
+// operations in order and the launch lines that queued them; HtaRules.cpp replays HTA's other rules on the
+// same operations.
 #include "engine/paraver/EventTypes.h"
 #include "metrics/AnalysisParts.h"
 
@@ -19,7 +20,8 @@ std::int64_t intersection(const Spans& a, const Spans& b) {
 
 } // namespace
 
-void htaOf(const ShardReader& shard, const Device& d, const DeviceUnions& u, DevicePartial& out) {
+void htaOf(const ShardReader& shard, const Device& d, const DeviceUnions& u, const HtaRuleInputs& rules,
+           DevicePartial& out) {
     namespace types = paraver::types;
     HtaBreakdown& h = out.hta;
     Spans all = unite({&u.compute, &u.nccl, &u.memory});
@@ -31,15 +33,12 @@ void htaOf(const ShardReader& shard, const Device& d, const DeviceUnions& u, Dev
     h.ncclTime = length(u.nccl);
     h.computeDuringNccl = intersection(u.compute, u.nccl);
 
-    // Idle by cause, per CUDA stream (a stream's lanes together): each operation starting in the window
-    // after the stream's previous one; the launching call's start comes from the launch line arriving at the
-    // operation's start on its row.
+    // Every operation of the device with the start of the call that launched it: the launch line arriving at
+    // the operation's start on its row.
     const auto& trace = shard.trace.trace();
     const auto& rows = shard.trace.layout().rows;
-    struct Operation {
-        std::int64_t begin, end, launch; // launch < 0: no launch call found
-    };
-    std::map<std::int64_t, std::vector<Operation>> byStream;
+    std::vector<HtaOperation> operations;
+    std::map<std::int64_t, std::vector<HtaOperation>> byStream; // kernels, copies, memsets (no graphs)
     for (std::size_t i = 0; i < d.rows.size(); ++i) {
         std::map<std::int64_t, std::int64_t> launches; // GPU start -> call start
         for (auto c : trace.threads[d.rows[i]].receives) {
@@ -48,17 +47,25 @@ void htaOf(const ShardReader& shard, const Device& d, const DeviceUnions& u, Dev
                 launches.emplace(line.logicalRecv, line.logicalSend);
         }
         auto stream = d.rows[i] < rows.size() ? rows[d.rows[i]].stream : -1;
-        auto& ops = byStream[stream];
-        for (auto c : {kCompute, kNccl, kMemory})
+        for (auto c : {kCompute, kGraph, kNccl, kMemory})
             if (i < d.work[c].size())
                 for (const auto& s : d.work[c][i]) {
-                    if (s.begin < shard.window.begin || s.begin >= shard.window.end) continue;
                     auto l = launches.find(s.begin);
-                    ops.push_back({s.begin, s.end, l == launches.end() ? -1 : l->second});
+                    HtaOperation op{s.begin, s.end, l == launches.end() ? -1 : l->second,
+                                    c == kCompute || c == kGraph};
+                    operations.push_back(op);
+                    if (c != kGraph) byStream[stream].push_back(op);
                 }
     }
+    htaRulesOf(shard.window, operations, rules, h);
+
+    // Idle by cause, per CUDA stream (a stream's lanes together): each operation starting in the window
+    // after the stream's previous one.
     for (auto& [stream, ops] : byStream) {
-        std::sort(ops.begin(), ops.end(), [](const Operation& a, const Operation& b) {
+        std::erase_if(ops, [&](const HtaOperation& op) {
+            return op.begin < shard.window.begin || op.begin >= shard.window.end;
+        });
+        std::sort(ops.begin(), ops.end(), [](const HtaOperation& a, const HtaOperation& b) {
             return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
         });
         for (std::size_t k = 1; k < ops.size(); ++k) {

@@ -2,6 +2,7 @@
 
 #include "metrics/KernelCategories.h"
 #include "reports/ExecutiveSummary.h"
+#include "reports/HtaMarkdown.h"
 
 #include <cmath>
 
@@ -88,6 +89,29 @@ json gapBins(const metrics::GapSummary& g) {
     return out;
 }
 
+json htaReading(const metrics::HtaBreakdown::Reading& r) {
+    return {{"kernel_time_ns", r.kernelTime}, {"idle_ns", r.idle}, {"compute_ns", r.compute}};
+}
+
+// What HTA's own rules would make of the device's figures, each alone; null where one changes nothing.
+json htaRules(const metrics::HtaBreakdown& h) {
+    json rules = {{"last_profiler_step", nullptr},
+                  {"whole_microseconds", nullptr},
+                  {"host_events_with_stream", nullptr}};
+    if (const auto& r = h.afterLastStep) {
+        rules["last_profiler_step"] = htaReading(r->reading);
+        rules["last_profiler_step"].update({{"step_begin_ns", r->stepBegin},
+                                            {"operations_dropped", r->dropped},
+                                            {"dropped_ns", r->droppedTime}});
+    }
+    if (const auto& r = h.wholeMicroseconds) rules["whole_microseconds"] = htaReading(*r);
+    if (const auto& r = h.streamHostEvents) {
+        rules["host_events_with_stream"] = htaReading(r->reading);
+        rules["host_events_with_stream"].update({{"events", r->events}, {"time_ns", r->time}});
+    }
+    return rules;
+}
+
 // HTA's definitions beside ours (docs/report.md "HTA's definitions").
 json htaJson(const metrics::Analysis& a) {
     json devices = json::array();
@@ -103,7 +127,8 @@ json htaJson(const metrics::Analysis& a) {
                                                          static_cast<double>(h.ncclTime))
                                                   : json()},
              {"idle_by_cause",
-              {{"host_wait_ns", h.hostWait}, {"kernel_wait_ns", h.kernelWait}, {"other_ns", h.other}}}});
+              {{"host_wait_ns", h.hostWait}, {"kernel_wait_ns", h.kernelWait}, {"other_ns", h.other}}},
+             {"rules", htaRules(h)}});
     }
     return {{"consecutive_kernel_delay_ns", metrics::HtaBreakdown::kConsecutiveKernelDelayNs},
             {"devices", devices}};
@@ -362,6 +387,7 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
     r["nsys_stats"] = nsysStatsJson(a);
     r["notes"] = info.dataNotes;
     for (const auto& n : a.notes) r["notes"].push_back(n);
+    for (auto& n : htaNotes(r)) r["notes"].push_back(std::move(n));
     return r;
 }
 

@@ -666,15 +666,23 @@ void gaps(std::string& md, const json& report, RenderedReport& out) {
     }
 }
 
-void notes(std::string& md, const json& report) {
+// The notes, less those the HTA section already shows (htaNotes of the report as written, device ids
+// unlabelled).
+void notes(std::string& md, const json& report, const json& original) {
     md += "## Notes\n\n";
+    auto shown = htaNotes(original);
     const json& list = array(report, "notes");
-    if (list.empty()) md += "None.\n";
-    for (const auto& n : list)
+    bool any = false;
+    for (const auto& n : list) {
+        if (n.is_string() && std::find(shown.begin(), shown.end(), n.get<std::string>()) != shown.end())
+            continue;
+        any = true;
         md += "- " +
               escapeMarkdown(n.is_string() ? n.get<std::string>()
                                            : n.dump(-1, ' ', false, json::error_handler_t::replace)) +
               "\n";
+    }
+    if (!any) md += shown.empty() ? "None.\n" : "None besides HTA's rules (\"HTA's definitions\").\n";
 }
 
 } // namespace
@@ -699,7 +707,7 @@ RenderedReport renderMarkdownReport(const json& original) {
     nsysStatsSection(md, report);
     htaSection(md, report);
     gaps(md, report, out);
-    notes(md, report);
+    notes(md, report, original);
     return out;
 }
 

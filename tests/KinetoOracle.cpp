@@ -1,8 +1,12 @@
 #include "tests/KinetoOracle.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <set>
 #include <stdexcept>
+#include <tuple>
 #include <zlib.h>
 
 using nlohmann::json;
@@ -88,6 +92,26 @@ const json& arg(const json& event, const char* key) {
 // A thread id as its JSON text (Kineto writes integers; the text keeps any other form apart).
 std::string tidOf(const json& event) {
     return event.contains("tid") ? event["tid"].dump() : std::string();
+}
+
+// A time as a float64 reader of the JSON holds it: the number's text read as a double.
+double asDouble(const json& number) {
+    if (number.is_string()) return std::strtod(number.get<std::string>().c_str(), nullptr);
+    return number.get<double>();
+}
+
+// A host range the contract keeps (cpu_op, user_annotation, python_function with numeric pid and tid).
+bool isHostRange(const json& e) {
+    const auto cat = e.value("cat", std::string());
+    return (cat == "cpu_op" || cat == "user_annotation" || cat == "python_function") && e.contains("pid") &&
+           e["pid"].is_number_integer() && e.contains("tid") && e["tid"].is_number_integer();
+}
+
+// args.stream is an integer other than -1 (a string such as ROCm's "0x0" is no stream to HTA).
+bool namesStream(const json& e) {
+    const json& s = arg(e, "stream");
+    if (s.is_number_unsigned()) return true;
+    return s.is_number_integer() && s.get<std::int64_t>() != -1;
 }
 
 std::string text(const json& o, const char* key) {
@@ -234,6 +258,19 @@ Trace fromJson(const json& document) {
     for (const auto& e : events) {
         if (text(e, "ph") != "X") continue;
         const auto cat = text(e, "cat");
+        if (isHostRange(e)) {
+            const auto begin = microsecondsToNs(e.at("ts")), end = begin + microsecondsToNs(e.at("dur"));
+            const auto name = text(e, "name");
+            if (name.rfind("ProfilerStep#", 0) == 0 && name.size() > 13 && isDigit(name[13]))
+                t.profilerSteps.emplace_back(begin, name);
+            if (namesStream(e)) t.streamHostEvents.push_back({begin, end, name});
+        }
+        if (cat == "cuda_sync" && namesStream(e) && arg(e, "correlation").is_number_integer() &&
+            t.callStart.count(arg(e, "correlation").get<std::int64_t>())) {
+            const auto begin = microsecondsToNs(e.at("ts"));
+            t.streamHostEvents.push_back(
+                {begin, begin + microsecondsToNs(e.at("dur")), text(e, "name"), true});
+        }
         if (cat == "cpu_op") ++t.counts.cpuOps, ++t.hostThreads[tidOf(e)].cpuOps;
         if (cat == "user_annotation") ++t.counts.userAnnotations, ++t.hostThreads[tidOf(e)].userAnnotations;
         if (cat == "cuda_sync") {
@@ -253,6 +290,8 @@ Trace fromJson(const json& document) {
         a.name = text(e, "name");
         a.begin = microsecondsToNs(e.at("ts"));
         a.end = a.begin + microsecondsToNs(e.at("dur"));
+        a.tsUs = asDouble(e.at("ts"));
+        a.durUs = asDouble(e.at("dur"));
         a.device = integerOf(arg(e, "device"), "args.device");
         a.stream = integerOf(arg(e, "stream"), "args.stream");
         if (arg(e, "correlation").is_number_integer())
@@ -350,6 +389,143 @@ std::map<std::int64_t, Hta> hta(const Trace& trace) {
                     h.other += gap;
             }
         }
+    }
+    return out;
+}
+
+namespace {
+
+// HTA's rule of compute kernels by name, restated from its source: a name is not compute when it begins with
+// nccl, hip, hccl, runFunction, job_exe, packet, pe_exe, cpum_exe_subgraph, collective_subgraph_execution or
+// "Stream Wait Event", holds Memcpy, Memset, dma or Sync anywhere, or begins with cuda and holds
+// LaunchKernel later.
+bool htaComputeName(const std::string& n) {
+    const std::vector<std::string> prefixes{"nccl",
+                                            "hip",
+                                            "hccl",
+                                            "runFunction",
+                                            "job_exe",
+                                            "packet",
+                                            "pe_exe",
+                                            "cpum_exe_subgraph",
+                                            "collective_subgraph_execution",
+                                            "Stream Wait Event"};
+    for (const auto& p : prefixes)
+        if (n.size() >= p.size() && std::equal(p.begin(), p.end(), n.begin())) return false;
+    for (const char* part : {"Memcpy", "Memset", "dma", "Sync"})
+        if (n.find(part) != std::string::npos) return false;
+    const auto launch = n.find("LaunchKernel");
+    return !(n.size() >= 4 && n.compare(0, 4, "cuda") == 0 && launch != std::string::npos && launch >= 4);
+}
+
+// gpueff's own reading: span first start .. last end, idle = span - |union|, compute = |compute union|.
+HtaReading plainReading(const Intervals& all, const Intervals& compute) {
+    HtaReading r;
+    if (all.empty()) return r;
+    std::int64_t lo = all.front().first, hi = all.front().second;
+    for (const auto& [b, e] : all) lo = std::min(lo, b), hi = std::max(hi, e);
+    r.kernelTime = hi - lo;
+    r.idle = r.kernelTime - analyzeoracle::length(all, lo, hi);
+    r.compute = analyzeoracle::length(compute, lo, hi);
+    return r;
+}
+
+// HTA's merge as its data frame code does it: rows sorted by start; a row with a start above the running
+// maximum of the ends before it opens a group; a group runs from its smallest start to its largest end
+// (negative for an inverted row alone). Returns (sum over groups, first group's start, last group's end).
+std::tuple<std::int64_t, std::int64_t, std::int64_t> htaGroups(Intervals rows) {
+    std::sort(rows.begin(), rows.end());
+    std::vector<std::size_t> groupOf(rows.size());
+    std::int64_t runningMax = std::numeric_limits<std::int64_t>::min();
+    std::size_t group = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (i > 0 && rows[i].first > runningMax) ++group;
+        groupOf[i] = group;
+        runningMax = std::max(runningMax, rows[i].second);
+    }
+    std::map<std::size_t, Interval> groups;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        auto [it, fresh] = groups.try_emplace(groupOf[i], rows[i]);
+        if (!fresh)
+            it->second = {std::min(it->second.first, rows[i].first),
+                          std::max(it->second.second, rows[i].second)};
+    }
+    std::int64_t sum = 0;
+    for (const auto& [g, iv] : groups) sum += iv.second - iv.first;
+    if (groups.empty()) return {0, 0, 0};
+    return {sum, groups.begin()->second.first, groups.rbegin()->second.second};
+}
+
+} // namespace
+
+std::map<std::int64_t, HtaRules> htaRules(const Trace& trace) {
+    std::map<std::int64_t, std::vector<const Activity*>> byDevice;
+    for (const auto& a : trace.activities) byDevice[a.device].push_back(&a);
+    std::set<std::string> stepNames;
+    std::int64_t lastStep = std::numeric_limits<std::int64_t>::min();
+    for (const auto& [begin, name] : trace.profilerSteps)
+        stepNames.insert(name), lastStep = std::max(lastStep, begin);
+
+    std::map<std::int64_t, HtaRules> out;
+    for (const auto& [device, acts] : byDevice) {
+        HtaRules& r = out[device];
+        Intervals all, compute;
+        for (const auto* a : acts) {
+            all.push_back({a->begin, a->end});
+            if (a->cls == 'C') compute.push_back({a->begin, a->end});
+        }
+        const HtaReading ours = plainReading(all, compute);
+
+        if (stepNames.size() >= 2) {
+            HtaRules::LastStep rule;
+            rule.stepBegin = lastStep;
+            Intervals kept, keptCompute, dropped;
+            for (const auto* a : acts) {
+                auto call = a->correlation ? trace.callStart.find(*a->correlation) : trace.callStart.end();
+                if (call != trace.callStart.end() && call->second < lastStep) {
+                    kept.push_back({a->begin, a->end});
+                    if (a->cls == 'C') keptCompute.push_back({a->begin, a->end});
+                } else {
+                    dropped.push_back({a->begin, a->end});
+                }
+            }
+            rule.dropped = static_cast<std::int64_t>(dropped.size());
+            rule.droppedTime = analyzeoracle::length(dropped, std::numeric_limits<std::int64_t>::min(),
+                                                     std::numeric_limits<std::int64_t>::max());
+            rule.reading = plainReading(kept, keptCompute);
+            if (rule.dropped > 0) r.lastStep = rule;
+        }
+
+        Intervals rounded, roundedCompute;
+        for (const auto* a : acts) {
+            const double end = a->tsUs + a->durUs;
+            const Interval iv{static_cast<std::int64_t>(std::ceil(a->tsUs)) * 1000,
+                              static_cast<std::int64_t>(std::floor(end)) * 1000};
+            rounded.push_back(iv);
+            if (a->cls == 'C') roundedCompute.push_back(iv);
+        }
+        auto [busy, first, last] = htaGroups(rounded);
+        HtaReading whole{last - first, last - first - busy, std::get<0>(htaGroups(roundedCompute))};
+        if (!(whole == ours)) r.wholeMicroseconds = whole;
+    }
+
+    // Host events with a stream go to the trace's lowest device (HTA counts a rank).
+    if (!trace.streamHostEvents.empty() && !byDevice.empty()) {
+        const auto device = byDevice.begin()->first;
+        HtaRules::StreamHost rule;
+        Intervals all, compute;
+        for (const auto* a : byDevice.begin()->second) {
+            all.push_back({a->begin, a->end});
+            if (a->cls == 'C') compute.push_back({a->begin, a->end});
+        }
+        for (const auto& e : trace.streamHostEvents) {
+            ++rule.events;
+            rule.time += e.end - e.begin;
+            all.push_back({e.begin, e.end});
+            if (htaComputeName(e.name)) compute.push_back({e.begin, e.end});
+        }
+        rule.reading = plainReading(all, compute);
+        out[device].streamHost = rule;
     }
     return out;
 }

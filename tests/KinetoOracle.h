@@ -17,6 +17,14 @@
 // with
 //   the same args.correlation; HTA's host-wait test uses that call's start (the earliest one if several
 //   share the id: the outer call, as for nsys exports).
+// - HTA's own rules (docs/report.md "HTA's figures as HTA users read them"), read from HTA's source, each
+//   replayed alone: (a) with two ProfilerStep#<n> names or more (host ranges: cpu_op, user_annotation,
+//   python_function), only the GPU work whose launch call began before the last one began is kept; (b) ts and
+//   dur are read as doubles from their JSON text, each start rounded up and each end (ts + dur, in doubles)
+//   down, then merged HTA's way (a group opens where a start exceeds every earlier end; inverted intervals
+//   count negative); (c) host events with an integer args.stream other than -1 (cpu_op, user_annotation,
+//   python_function; cuda_sync whose call exists: the contract keeps those) are GPU work, on the trace's
+//   lowest device, compute unless HTA's name rule sets them apart.
 #include "tests/AnalyzeOracle.h"
 
 #include <cstdint>
@@ -63,6 +71,14 @@ struct Activity {
     char cls = 'C'; // 'C' compute kernel, 'N' NCCL kernel, 'M' memcpy / memset
     bool memset = false;
     std::string name;
+    double tsUs = 0, durUs = 0; // ts and dur as a float64 reader of the JSON text holds them
+};
+
+// A host event HTA reads as GPU work (its integer args.stream is not -1).
+struct StreamHostEvent {
+    std::int64_t begin = 0, end = 0; // ns, export time
+    std::string name;
+    bool fromSync = false; // a cuda_sync event (else a host range)
 };
 
 // JSON events per kind of Paraver record the contract gives them.
@@ -93,6 +109,9 @@ struct Trace {
     std::map<std::int64_t, std::string> callThread; // correlation -> tid (JSON text) of that call
     std::map<std::string, HostThread> hostThreads;  // tid (JSON text) -> its records
     Counts counts;
+    std::vector<std::pair<std::int64_t, std::string>>
+        profilerSteps; // host ProfilerStep#<n>: (begin ns, name)
+    std::vector<StreamHostEvent> streamHostEvents;
 };
 
 Trace fromJson(const nlohmann::json& document);
@@ -110,7 +129,29 @@ struct Hta {
     std::optional<double> commCompOverlap;             // null without NCCL time
     std::int64_t hostWait = 0, kernelWait = 0, other = 0;
 };
-inline constexpr std::int64_t kConsecutiveKernelDelayNs = 30;
+// HTA's threshold of kernel wait: its consecutive_kernel_delay of 30 compared with gaps in microseconds.
+inline constexpr std::int64_t kConsecutiveKernelDelayNs = 30000;
 std::map<std::int64_t, Hta> hta(const Trace& trace); // args.device -> figures
+
+// HTA's span, idle and compute of a device under one of its own rules, each alone (contract above).
+struct HtaReading {
+    std::int64_t kernelTime = 0, idle = 0, compute = 0;
+    bool operator==(const HtaReading&) const = default;
+};
+struct HtaRules {
+    struct LastStep {
+        std::int64_t stepBegin = 0; // export ns
+        std::int64_t dropped = 0, droppedTime = 0;
+        HtaReading reading;
+    };
+    struct StreamHost {
+        std::int64_t events = 0, time = 0;
+        HtaReading reading;
+    };
+    std::optional<LastStep> lastStep;            // when some operation drops out
+    std::optional<HtaReading> wholeMicroseconds; // when rounding changes a figure
+    std::optional<StreamHost> streamHost;        // when the device gets such events
+};
+std::map<std::int64_t, HtaRules> htaRules(const Trace& trace); // args.device -> rules
 
 } // namespace kinetooracle

@@ -116,6 +116,20 @@ json handMadeReport() {
            {"host_wait_ns", 300},
            {"kernel_wait_count", 1},
            {"kernel_wait_ns", 75}}}},
+        {"hta", json::parse(R"({"consecutive_kernel_delay_ns": 30000, "devices": [
+            {"device": "modal:144:0", "kernel_time_ns": 1000, "idle_ns": 375, "compute_ns": 500,
+             "non_compute_ns": 125, "comm_comp_overlap": 0.5,
+             "idle_by_cause": {"host_wait_ns": 300, "kernel_wait_ns": 75, "other_ns": 0},
+             "rules": {"last_profiler_step": {"step_begin_ns": 600, "operations_dropped": 1, "dropped_ns": 250,
+                                              "kernel_time_ns": 600, "idle_ns": 225, "compute_ns": 250},
+                       "whole_microseconds": {"kernel_time_ns": 1000, "idle_ns": 1000, "compute_ns": -1000},
+                       "host_events_with_stream": {"events": 2, "time_ns": 100, "kernel_time_ns": 1050,
+                                                   "idle_ns": 350, "compute_ns": 550}}},
+            {"device": "modal:145:1", "kernel_time_ns": 0, "idle_ns": 0, "compute_ns": 0, "non_compute_ns": 0,
+             "comm_comp_overlap": null,
+             "idle_by_cause": {"host_wait_ns": 0, "kernel_wait_ns": 0, "other_ns": 0},
+             "rules": {"last_profiler_step": null, "whole_microseconds": null,
+                       "host_events_with_stream": null}}]})")},
         {"notes", json::array()}};
 }
 
@@ -261,4 +275,11 @@ TEST_CASE("report schema rejects what docs/report.md rules out") {
         "/kernel_summary/overall/0: unexpected key \"std_ns\"");
     rejects(
         "no devices", [](json& d) { d["devices"] = json::array(); }, "/devices: 0 items");
+    rejects(
+        "HTA rule left out", [](json& d) { d["hta"]["devices"][1]["rules"].erase("whole_microseconds"); },
+        "/hta/devices/1/rules: missing required key \"whole_microseconds\"");
+    rejects(
+        "HTA rule that drops nothing",
+        [](json& d) { d["hta"]["devices"][0]["rules"]["last_profiler_step"]["operations_dropped"] = 0; },
+        "/hta/devices/0/rules/last_profiler_step: matches no branch of oneOf");
 }

@@ -98,9 +98,11 @@ TEST_CASE("kineto: a small trace analyzes with its kernels, launch lines and ran
     const auto& hta = report["hta"]["devices"][0];
     CHECK(hta["kernel_time_ns"] == 20000);
     CHECK(hta["idle_ns"] == 5000);
-    // The relu's launch call (103 us) began before the gemm ended (120 us): not a host wait.
+    // The relu's launch call (103 us) began before the gemm ended (120 us): not a host wait; its gap of 5 us
+    // is under HTA's 30 us (consecutive_kernel_delay 30, in the trace's microseconds): a kernel wait.
     CHECK(hta["idle_by_cause"]["host_wait_ns"] == 0);
-    CHECK(hta["idle_by_cause"]["other_ns"] == 5000);
+    CHECK(hta["idle_by_cause"]["kernel_wait_ns"] == 5000);
+    CHECK(hta["idle_by_cause"]["other_ns"] == 0);
 }
 
 TEST_CASE("kineto: ranks are aligned by baseTimeNanoseconds (UTC of each trace's time 0)") {

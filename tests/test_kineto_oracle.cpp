@@ -89,12 +89,23 @@ std::string streamRow(const std::string& label) {
     return lane == std::string::npos ? first : first.substr(0, lane);
 }
 
-// The NVTX range types of a domain: those whose .pcf label names it (contract: "label contains").
+// The NVTX range types of a domain: those whose .pcf label names it (contract: "label contains"), but for
+// its payloads ("NVTX cpu_op JSON payload"), which ride on its ranges' begins (docs/events.md).
 std::set<std::uint32_t> domainTypes(const std::map<std::uint32_t, std::string>& labels,
                                     const std::string& domain) {
     std::set<std::uint32_t> out;
     for (const auto& [type, label] : labels)
-        if (label.find(domain) != std::string::npos) out.insert(type);
+        if (label.find(domain) != std::string::npos && label.find("payload") == std::string::npos)
+            out.insert(type);
+    return out;
+}
+
+// The JSON payload types of the domains of Kineto's host events (not NCCL's, whose ranges carry its payload).
+std::set<std::uint32_t> hostPayloadTypes(const std::map<std::uint32_t, std::string>& labels) {
+    std::set<std::uint32_t> out;
+    for (const auto& [type, label] : labels)
+        if (label.find("JSON payload") != std::string::npos && label.find("NCCL") == std::string::npos)
+            out.insert(type);
     return out;
 }
 
@@ -206,6 +217,16 @@ void checkRecords(const fs::path& prv, const std::vector<const Trace*>& traces) 
     CHECK(want.syncsWithoutCall == 0);
     CHECK(domainBegins(got, labels, "cpu_op") == want.cpuOps);
     CHECK(domainBegins(got, labels, "user_annotation") == want.userAnnotations);
+    // The stream argument of the host events HTA reads as GPU work: one payload each, and the cuda_sync ones
+    // as ranges of the domain cuda_sync (contract: those whose call exists).
+    std::int64_t payloads = 0, streamSyncs = 0;
+    for (auto type : hostPayloadTypes(labels)) payloads += beginsOf(got, type);
+    for (const auto* t : traces) {
+        payloads -= static_cast<std::int64_t>(t->streamHostEvents.size());
+        for (const auto& e : t->streamHostEvents) streamSyncs += e.fromSync;
+    }
+    CHECK(payloads == 0);
+    CHECK(domainBegins(got, labels, "cuda_sync") == streamSyncs);
     CHECK(got.commsByTag.count(55001) ? got.commsByTag.at(55001) == want.kernelLaunches
                                       : want.kernelLaunches == 0);
     CHECK(got.commsByTag.count(55002) ? got.commsByTag.at(55002) == want.memoryLaunches
@@ -228,12 +249,77 @@ void checkRecords(const fs::path& prv, const std::vector<const Trace*>& traces) 
 
 // ---------------------------------------------------------------------------------------------------------
 // report.json `hta` against the oracle's figures of each device of the traces.
-void checkHta(const json& report, const std::vector<const Trace*>& traces) {
+void checkReading(const json& got, const HtaReading& want) {
+    CHECK(got.value("kernel_time_ns", kMissing) == want.kernelTime);
+    CHECK(got.value("idle_ns", kMissing) == want.idle);
+    CHECK(got.value("compute_ns", kMissing) == want.compute);
+}
+
+// The notes of the report about device `id` that begin with `start` after "HTA on <id> ".
+std::vector<std::string> htaNotesOf(const json& report, const std::string& id, const std::string& start) {
+    std::vector<std::string> out;
+    const std::string prefix = "HTA on " + id + " " + start;
+    for (const auto& n : member(report, "notes"))
+        if (n.is_string() && n.get<std::string>().rfind(prefix, 0) == 0) out.push_back(n.get<std::string>());
+    return out;
+}
+
+// hta.devices[].rules and the notes against the oracle's replay of HTA's own rules: a rule that changes
+// nothing on a device is null there and has no note; one that does has its figures and one note saying so.
+void checkHtaRules(const json& report, const json& device, const std::string& id, const HtaRules& want,
+                   std::int64_t shift) {
+    const json& rules = member(device, "rules");
+    const json& last = member(rules, "last_profiler_step");
+    auto lastNotes = htaNotesOf(report, id, "keeps only the GPU work launched before the last ProfilerStep");
+    if (want.lastStep) {
+        CHECK_MESSAGE(last.is_object(), "no last_profiler_step rule");
+        CHECK(last.value("step_begin_ns", kMissing) == want.lastStep->stepBegin + shift);
+        CHECK(last.value("operations_dropped", kMissing) == want.lastStep->dropped);
+        CHECK(last.value("dropped_ns", kMissing) == want.lastStep->droppedTime);
+        checkReading(last, want.lastStep->reading);
+        REQUIRE(lastNotes.size() == 1);
+        const std::string dropped = std::to_string(want.lastStep->dropped) + " operation";
+        CHECK_MESSAGE(lastNotes[0].find("drops " + dropped) != std::string::npos, lastNotes[0]);
+    } else {
+        CHECK_MESSAGE(last.is_null(), last.dump());
+        CHECK(lastNotes.empty());
+    }
+    const json& whole = member(rules, "whole_microseconds");
+    auto wholeNotes = htaNotesOf(report, id, "rounds every start up and every end down");
+    if (want.wholeMicroseconds) {
+        CHECK_MESSAGE(whole.is_object(), "no whole_microseconds rule");
+        checkReading(whole, *want.wholeMicroseconds);
+        CHECK(wholeNotes.size() == 1);
+    } else {
+        CHECK_MESSAGE(whole.is_null(), whole.dump());
+        CHECK(wholeNotes.empty());
+    }
+    const json& host = member(rules, "host_events_with_stream");
+    auto hostNotes = htaNotesOf(report, id, "counts ");
+    if (want.streamHost) {
+        CHECK_MESSAGE(host.is_object(), "no host_events_with_stream rule");
+        CHECK(host.value("events", kMissing) == want.streamHost->events);
+        CHECK(host.value("time_ns", kMissing) == want.streamHost->time);
+        checkReading(host, want.streamHost->reading);
+        REQUIRE(hostNotes.size() == 1);
+        CHECK_MESSAGE(hostNotes[0].find("counts " + std::to_string(want.streamHost->events) +
+                                        " host event") != std::string::npos,
+                      hostNotes[0]);
+    } else {
+        CHECK_MESSAGE(host.is_null(), host.dump());
+        CHECK(hostNotes.empty());
+    }
+}
+
+void checkHta(const json& report, const std::vector<const Trace*>& traces,
+              const std::vector<std::int64_t>& shifts) {
     const json& h = member(report, "hta");
     REQUIRE_MESSAGE(h.is_object(), "report.json has no hta section");
     CHECK(h.value("consecutive_kernel_delay_ns", kMissing) == kConsecutiveKernelDelayNs);
     std::size_t expected = 0;
-    for (const auto* t : traces) {
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+        const Trace* t = traces[i];
+        const auto rules = htaRules(*t);
         for (const auto& [device, ours] : hta(*t)) {
             ++expected;
             const auto id = deviceId(*t, device);
@@ -263,6 +349,7 @@ void checkHta(const json& report, const std::vector<const Trace*>& traces) {
             CHECK(cause.value("host_wait_ns", kMissing) == ours.hostWait);
             CHECK(cause.value("kernel_wait_ns", kMissing) == ours.kernelWait);
             CHECK(cause.value("other_ns", kMissing) == ours.other);
+            checkHtaRules(report, *e, id, rules.count(device) ? rules.at(device) : HtaRules{}, shifts[i]);
         }
     }
     CHECK(member(h, "devices").size() == expected);
@@ -337,7 +424,7 @@ void checkAnalyzed(const std::vector<fs::path>& files, const std::vector<const T
     auto [lo, hi] = analyzeoracle::checkDeviceModel(report, all, idOf, 0);
     for (std::size_t i = 0; i < files.size(); ++i)
         checkKinetoDeviceExtras(report, *traces[i], lo, hi, shifts[i]);
-    checkHta(report, traces);
+    checkHta(report, traces, shifts);
 
     fs::path prv = member(member(report, "trace"), "prv").is_string()
                        ? fs::path(member(member(report, "trace"), "prv").get<std::string>())
@@ -369,16 +456,25 @@ void checkAnalyzed(const std::vector<fs::path>& files, const std::vector<const T
 //   M = [4000,6000) [8600,8700): 2100. All: [2000,8500) [8600,8700) [11000,13000) = 6500 + 100 + 2000 = 8600.
 //   HTA: span [2000, 13000) = 11000; idle = 11000 - 8600 = 2400; compute 6001; non_compute = 11000 - 6001 -
 //   2400 = 2599; C intersect N = [5500, 6011) = 511: comm_comp_overlap = 511 / 3000.
-//   Idle by cause: stream 7: K2 gap 5010 - 5000 = 10, call 1000 <= 5000, 10 < 30: kernel_wait 10; K3 gap
-//   11000 - 6011 = 4989, call 10000 > 6011: host_wait 4989. Stream 13: NCCL gap 5500 - 6000 = -500, call 3000
-//   <= 6000, -500 < 30: kernel_wait -500; memset gap 8600 - 8500 = 100, no call, >= 30: other 100.
-//   Totals: host_wait 4989, kernel_wait -490, other 100.
-//   Kernels in flight (C + N) over the window [2000, 13000): 0 for [5000,5010) + [8500,11000) = 2510; 2 for
-//   [5500,6011) = 511; 1 for the rest = 11000 - 2510 - 511 = 7979.
-//   Overlap (while N or M runs, |N u M| = [4000,8500) + [8600,8700) = 4600): [4000,5000) K1+memcpy 2;
-//   [5000,5010) memcpy 1; [5010,5500) K2+memcpy 2; [5500,6000) K2+memcpy+NCCL 3; [6000,6011) K2+NCCL 2;
-//   [6011,8500) NCCL 1; [8600,8700) memset 1: count 1 = 10 + 2489 + 100 = 2599, 2 = 1000 + 490 + 11 = 1501,
-//   3 = 500.
+//   Idle by cause (kernel wait: a gap under 30 us = 30000 ns): stream 7: K2 gap 5010 - 5000 = 10, call 1000
+//   <= 5000, 10 < 30000: kernel_wait 10; K3 gap 11000 - 6011 = 4989, call 10000 > 6011: host_wait 4989.
+//   Stream 13: NCCL gap 5500 - 6000 = -500, call 3000 <= 6000: kernel_wait -500; memset gap 8600 - 8500 =
+//   100, no call, 100 < 30000: kernel_wait 100. Totals: host_wait 4989, kernel_wait -390, other 0.
+//   HTA's rules: one ProfilerStep name, so no filter by the last one. Whole microseconds, in doubles of B + x
+//   (a double near 1.7e15 holds quarter microseconds): K1 [2, 5); K2's ts 5.010 is the double 5.0, its end
+//   5.0 + 1.0005 the double 6.0: [5, 6) (exact decimals would give [6, 6)); K3 [11, 13); memcpy [4, 6); NCCL
+//   5.5 up, 8.5 down: [6, 8); memset 8.6 is the double 8.5, its end 8.5 + 0.1 the double 8.5: [9, 8),
+//   inverted. HTA's groups in start order: [2,5) [4,6) [5,6) [6,8) (6 is not above 6: joined) = [2, 8);
+//   [9, 8) alone = -1; [11, 13) = 2: busy 6 + (-1) + 2 = 7 us, span 13 - 2 = 11 us, idle 4 us; compute K1 K2
+//   K3: [2, 6) + [11, 13) = 6 us. Reading (11000, 4000, 6000), not ours (11000, 2400, 6001): a rule to note.
+//   Host events with a stream: the Stream Sync (stream 7, its call 6 present) [20500, 21500), on device 0
+//   (the lowest): 1 event, 1000 ns; with C, N, M: busy 8600 + 1000 = 9600, span 21500 - 2000 = 19500, idle
+//   9900, compute 6001 (a Sync is no compute kernel to HTA). Kernels in flight (C + N) over the window [2000,
+//   13000): 0 for [5000,5010) + [8500,11000) = 2510; 2 for [5500,6011) = 511; 1 for the rest = 11000 - 2510 -
+//   511 = 7979. Overlap (while N or M runs, |N u M| = [4000,8500) + [8600,8700) = 4600): [4000,5000)
+//   K1+memcpy 2; [5000,5010) memcpy 1; [5010,5500) K2+memcpy 2; [5500,6000) K2+memcpy+NCCL 3; [6000,6011)
+//   K2+NCCL 2; [6011,8500) NCCL 1; [8600,8700) memset 1: count 1 = 10 + 2489 + 100 = 2599, 2 = 1000 + 490 +
+//   11 = 1501, 3 = 500.
 // Device 1: HTA span 1000, idle 0, compute 0, non_compute 1000, overlap 0 / 1000 = 0, no gaps.
 const char* const kTinyTrace = R"json({
   "schemaVersion": 1,
@@ -464,6 +560,77 @@ const char* const kKindsTrace = R"json({"traceEvents": [
    "args": {"device": 0, "stream": 7, "correlation": 6}},
   {"ph": "X", "cat": "cuda_sync", "name": "Event Sync", "pid": 0, "tid": 7, "ts": 8.2, "dur": 0.5,
    "args": {"cuda_sync_kind": "Event Sync", "correlation": 7, "device": 0, "stream": -1}}
+]})json";
+
+// HTA's own rules, each with a figure to note on device 0, worked out by hand (us of the Kineto clock; trace
+// time 0 is the first event, 1000.25, so HTA's whole microseconds are not the trace's).
+// Host (pid 10): ProfilerStep#1 [1000.25, 1010), ProfilerStep#2 [1010, 1020); launch calls at 1001 (K1),
+// 1002 (K2), 1003 (K5), 1004 (K6), 1011 (K3), 1012.5 (K4); aten::add [1020, 1023) (no stream) holding the
+// Triton operator triton_poi_fused_add_0 [1020, 1021) (stream 7: begins with its parent, so the stream is
+// its own); synchronize calls for a Stream Sync (stream 7) [1096, 1100), a Context Sync (stream 4294967295,
+// Kineto's old "none", which is not -1 to HTA) [1101, 1101.5) and an Event Sync (stream -1) [1102.1, 1102.4).
+// Device 0, stream 7: K1 [1003.2, 1005.6), K2 [1008, 1009.5), K3 [1045, 1046.25), K4 [1090, 1090.4); stream
+// 8: K5 [1030.3, 1030.7). Device 1: K6 [1005, 1006), whole microseconds, launched in step 1. Device 0 (all
+// compute): span 1090.4 - 1003.2 = 87200 ns; busy 2400 + 1500 + 400 + 1250 + 400 = 5950;
+//   idle 81250; compute 5950. Idle by cause, stream 7: K2 gap 2400, call 1002 <= 1005.6, under 30 us:
+//   kernel wait (at 30 ns it was "other"); K3 gap 35500, call 1011 > 1009.5: host wait; K4 gap 43750, call
+//   1012.5 <= 1046.25, not under 30 us: other. Host 35500, kernel 2400, other 43750.
+// (a) Two step names; the last begins at 1010 = 9750 ns of trace time. K1, K2, K5 launched before it stay;
+//   K3, K4 drop: 2 operations, 1250 + 400 = 1650 ns. Kept: span 1030.7 - 1003.2 = 27500, busy 4300, idle
+//   23200, compute 4300.
+// (b) Rounded (start up, end down): K1 [1004, 1005), K2 [1008, 1009), K5 [1031, 1030) (inverted), K3
+//   [1045, 1046), K4 [1090, 1090). Groups: each alone (every start is above the ends before it): 1 + 1 - 1 +
+//   1 + 0 = 2 us busy, span 1090 - 1004 = 86 us, idle 84 us; compute the same 2 us: (86000, 84000, 2000).
+// (c) Triton [1020, 1021) (compute by its name), Stream Sync, Context Sync: 3 events, 1000 + 4000 + 500 =
+//   5500 ns. With the kernels: span 1101.5 - 1003.2 = 98300, busy 5950 + 5500 = 11450, idle 86850, compute
+//   5950 + 1000 = 6950.
+// Device 1: no rule changes anything (nothing dropped, nothing to round, host events go to device 0).
+const char* const kHtaRulesTrace = R"json({"traceEvents": [
+  {"ph": "M", "name": "process_labels", "pid": 10, "tid": 0, "args": {"labels": "CPU"}},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 10, "tid": 10, "ts": 1000.25,
+   "dur": 9.75},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 10, "tid": 10, "ts": 1010.0,
+   "dur": 10.0},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 1001.0,
+   "dur": 0.5, "args": {"correlation": 1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 1002.0,
+   "dur": 0.5, "args": {"correlation": 2}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 1003.0,
+   "dur": 0.5, "args": {"correlation": 6}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 1004.0,
+   "dur": 0.5, "args": {"correlation": 8}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 1011.0,
+   "dur": 0.5, "args": {"correlation": 3}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 1012.5,
+   "dur": 0.5, "args": {"correlation": 4}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 10, "tid": 10, "ts": 1020.0, "dur": 3.0,
+   "args": {"External id": 20}},
+  {"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused_add_0", "pid": 10, "tid": 10, "ts": 1020.0,
+   "dur": 1.0, "args": {"kernel_backend": "triton", "stream": 7}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "pid": 10, "tid": 10, "ts": 1095.0,
+   "dur": 5.5, "args": {"correlation": 5}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaDeviceSynchronize", "pid": 10, "tid": 10, "ts": 1100.8,
+   "dur": 0.8, "args": {"correlation": 7}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaEventSynchronize", "pid": 10, "tid": 10, "ts": 1102.0,
+   "dur": 0.5, "args": {"correlation": 9}},
+  {"ph": "X", "cat": "kernel", "name": "gemm_a", "pid": 0, "tid": 7, "ts": 1003.2, "dur": 2.4,
+   "args": {"device": 0, "stream": 7, "correlation": 1}},
+  {"ph": "X", "cat": "kernel", "name": "gemm_b", "pid": 0, "tid": 7, "ts": 1008.0, "dur": 1.5,
+   "args": {"device": 0, "stream": 7, "correlation": 2}},
+  {"ph": "X", "cat": "kernel", "name": "gemm_small", "pid": 0, "tid": 8, "ts": 1030.3, "dur": 0.4,
+   "args": {"device": 0, "stream": 8, "correlation": 6}},
+  {"ph": "X", "cat": "kernel", "name": "gemm_a", "pid": 0, "tid": 7, "ts": 1045.0, "dur": 1.25,
+   "args": {"device": 0, "stream": 7, "correlation": 3}},
+  {"ph": "X", "cat": "kernel", "name": "gemm_b", "pid": 0, "tid": 7, "ts": 1090.0, "dur": 0.4,
+   "args": {"device": 0, "stream": 7, "correlation": 4}},
+  {"ph": "X", "cat": "kernel", "name": "gemm_c", "pid": 1, "tid": 7, "ts": 1005, "dur": 1,
+   "args": {"device": 1, "stream": 7, "correlation": 8}},
+  {"ph": "X", "cat": "cuda_sync", "name": "Stream Sync", "pid": 0, "tid": 7, "ts": 1096.0, "dur": 4.0,
+   "args": {"cuda_sync_kind": "Stream Sync", "stream": 7, "correlation": 5, "device": 0}},
+  {"ph": "X", "cat": "cuda_sync", "name": "Context Sync", "pid": 0, "tid": 7, "ts": 1101.0, "dur": 0.5,
+   "args": {"cuda_sync_kind": "Context Sync", "stream": 4294967295, "correlation": 7, "device": 0}},
+  {"ph": "X", "cat": "cuda_sync", "name": "Event Sync", "pid": 0, "tid": 7, "ts": 1102.1, "dur": 0.3,
+   "args": {"cuda_sync_kind": "Event Sync", "stream": -1, "correlation": 9, "device": 0}}
 ]})json";
 
 // A collective kernel is a name containing "nccl" or, for AMD's RCCL, "rccl" (any case; docs/events.md,
@@ -573,8 +740,8 @@ TEST_CASE("kineto oracle: the hand-worked tiny trace") {
     REQUIRE(h0.commCompOverlap);
     CHECK(*h0.commCompOverlap == doctest::Approx(511.0 / 3000.0).epsilon(1e-15));
     CHECK(h0.hostWait == 4989);
-    CHECK(h0.kernelWait == -490);
-    CHECK(h0.other == 100);
+    CHECK(h0.kernelWait == -390);
+    CHECK(h0.other == 0);
     const Hta& h1 = h.at(1);
     CHECK(h1.kernelTime == 1000);
     CHECK(h1.idle == 0);
@@ -583,6 +750,20 @@ TEST_CASE("kineto oracle: the hand-worked tiny trace") {
     REQUIRE(h1.commCompOverlap);
     CHECK(*h1.commCompOverlap == 0.0);
     CHECK(h1.hostWait + h1.kernelWait + h1.other == 0);
+
+    auto rules = htaRules(t);
+    const HtaRules& r0 = rules[0];
+    CHECK_FALSE(r0.lastStep);
+    REQUIRE(r0.wholeMicroseconds);
+    CHECK(*r0.wholeMicroseconds == HtaReading{11000, 4000, 6000});
+    REQUIRE(r0.streamHost);
+    CHECK(r0.streamHost->events == 1);
+    CHECK(r0.streamHost->time == 1000);
+    CHECK(r0.streamHost->reading == HtaReading{19500, 9900, 6001});
+    const HtaRules& r1 = rules[1]; // the Broadcast's whole microseconds change nothing
+    CHECK_FALSE(r1.lastStep);
+    CHECK_FALSE(r1.wholeMicroseconds);
+    CHECK_FALSE(r1.streamHost);
 
     // The "CPU" label decides the pid over a host event of another pid; without the label, the first
     // cpu_op / cuda_runtime event does (here the cpu_op). A host_name names the host.
@@ -617,6 +798,75 @@ TEST_CASE("kineto oracle: gpueff analyze of every Kineto trace equals the recomp
             checkAnalyzed({file}, {&t}, file.stem().stem().string());
         }
     }
+}
+
+TEST_CASE("kineto oracle: HTA's own rules on a hand-worked trace: each noted with its figures") {
+    const auto dir = testsupport::tempDir("kineto-oracle-hta-rules-input");
+    const auto file = dir / "hta_rules_kineto.json";
+    std::ofstream(file) << kHtaRulesTrace;
+    const Trace t = load(file);
+
+    // The oracle against the hand-worked figures above.
+    REQUIRE(t.streamHostEvents.size() == 3);
+    auto h = hta(t);
+    CHECK(h.at(0).kernelTime == 87200);
+    CHECK(h.at(0).idle == 81250);
+    CHECK(h.at(0).hostWait == 35500);
+    CHECK(h.at(0).kernelWait == 2400);
+    CHECK(h.at(0).other == 43750);
+    auto rules = htaRules(t);
+    const HtaRules& r0 = rules[0];
+    REQUIRE(r0.lastStep);
+    CHECK(r0.lastStep->stepBegin == 1010000);
+    CHECK(r0.lastStep->dropped == 2);
+    CHECK(r0.lastStep->droppedTime == 1650);
+    CHECK(r0.lastStep->reading == HtaReading{27500, 23200, 4300});
+    REQUIRE(r0.wholeMicroseconds);
+    CHECK(*r0.wholeMicroseconds == HtaReading{86000, 84000, 2000});
+    REQUIRE(r0.streamHost);
+    CHECK(r0.streamHost->events == 3);
+    CHECK(r0.streamHost->time == 5500);
+    CHECK(r0.streamHost->reading == HtaReading{98300, 86850, 6950});
+    const HtaRules& r1 = rules[1];
+    CHECK_FALSE(r1.lastStep);
+    CHECK_FALSE(r1.wholeMicroseconds);
+    CHECK_FALSE(r1.streamHost);
+
+    // gpueff against the oracle (every figure, rule and note of both devices), then a few by hand.
+    checkAnalyzed({file}, {&t}, "hta-rules");
+    const auto out = testsupport::tempDir("kineto-oracle-hta-rules");
+    const json report = analyzeoracle::analyzeInto({file}, out);
+    const json* d0 = findBy(report["hta"]["devices"], "device", deviceId(t, 0));
+    REQUIRE(d0);
+    CHECK((*d0)["rules"]["last_profiler_step"]["step_begin_ns"] == 9750);
+    CHECK((*d0)["rules"]["whole_microseconds"]["idle_ns"] == 84000);
+    CHECK((*d0)["rules"]["host_events_with_stream"]["idle_ns"] == 86850);
+    auto notes = htaNotesOf(report, deviceId(t, 0), "keeps only");
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0] ==
+          "HTA on localhost:10:0 keeps only the GPU work launched before the last ProfilerStep "
+          "began (9.750 \xC2\xB5s into the trace) and drops 2 operations launched later or without "
+          "a launch call (1.650 \xC2\xB5s of GPU time): it would show a span of 27.500 \xC2\xB5s "
+          "instead of 87.200 \xC2\xB5s, idle 23.200 \xC2\xB5s (84.36 % of the span) instead of "
+          "81.250 \xC2\xB5s (93.18 % of the span), compute 4.300 \xC2\xB5s instead of 5.950 "
+          "\xC2\xB5s");
+    const json* d1 = findBy(report["hta"]["devices"], "device", deviceId(t, 1));
+    REQUIRE(d1);
+    CHECK((*d1)["rules"] == json({{"last_profiler_step", nullptr},
+                                  {"whole_microseconds", nullptr},
+                                  {"host_events_with_stream", nullptr}}));
+    CHECK(htaNotesOf(report, deviceId(t, 1), "").empty());
+    // report.md shows the notes under "HTA's definitions", and not again among the other notes.
+    std::ifstream md(out / "report.md");
+    std::stringstream text;
+    text << md.rdbuf();
+    const std::string page = text.str();
+    const auto section = page.find("## HTA's definitions"), notesSection = page.find("## Notes");
+    REQUIRE(section != std::string::npos);
+    REQUIRE(notesSection != std::string::npos);
+    const auto shown = page.find("keeps only the GPU work", section);
+    CHECK(shown < notesSection);
+    CHECK(page.find("keeps only the GPU work", notesSection) == std::string::npos);
 }
 
 TEST_CASE(

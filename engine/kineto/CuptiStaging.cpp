@@ -30,6 +30,10 @@ public:
             sqlite3_bind_null(stmt_, ++n_);
         return *this;
     }
+    Insert& null() {
+        sqlite3_bind_null(stmt_, ++n_);
+        return *this;
+    }
     Insert& operator()(const std::string& s) {
         sqlite3_bind_text(stmt_, ++n_, s.data(), static_cast<int>(s.size()), SQLITE_STATIC);
         return *this;
@@ -48,6 +52,13 @@ private:
 };
 
 namespace {
+
+// The stream argument of a host event, which HTA reads as GPU work (docs/report.md "HTA's definitions"), kept
+// as the JSON payload of its NVTX range; empty when the event names none (-1 is Kineto's "no stream").
+std::string streamPayload(const ChromeEvent& e) {
+    if (!e.stream.present || e.stream.value == -1) return {};
+    return "{\"stream\":" + std::to_string(e.stream.value) + "}";
+}
 
 // nsys packs process and thread ids in 24 bits each (NsysExport.h); larger ids are stored as others,
 // counted down from the top of that range (a Kineto trace holds a handful of processes and threads).
@@ -114,13 +125,14 @@ CuptiStaging::CuptiStaging(const std::filesystem::path& database) {
                                           "deviceId, contextId, streamId, correlationId, syncType, eventId) "
                                           "VALUES (?, ?, ?, 0, ?, ?, ?, 0)");
     nvtx_ = std::make_unique<Insert>(db_, "INSERT INTO NVTX_EVENTS (start, end, eventType, textId, "
-                                          "globalTid, domainId) VALUES (?, ?, 59, ?, ?, ?)");
+                                          "globalTid, domainId, jsonText) VALUES (?, ?, 59, ?, ?, ?, ?)");
     nccl_ = std::make_unique<Insert>(db_, "INSERT INTO temp.nccl_launch VALUES (?, ?, ?)");
+    streamSync_ = std::make_unique<Insert>(db_, "INSERT INTO temp.stream_sync VALUES (?, ?, ?, ?, ?)");
 }
 
 CuptiStaging::~CuptiStaging() {
     strings_.reset(), runtime_.reset(), kernel_.reset(), memcpy_.reset(), memset_.reset(), sync_.reset();
-    nvtx_.reset(), nccl_.reset();
+    nvtx_.reset(), nccl_.reset(), streamSync_.reset();
     sqlite3_close(db_);
 }
 
@@ -181,7 +193,10 @@ void CuptiStaging::hostRange(const ChromeEvent& e, std::int64_t domain) {
     if (cpuPid_ < 0) cpuPid_ = e.pid.value;
     domains_.try_emplace(domain, domainName(domain));
     std::int64_t text = stringId(e.name); // names repeat: one StringIds row each
-    (*nvtx_)(e.ts.value)(e.ts.value + e.dur.value)(text)(globalTid(e.pid.value, e.tid.value))(domain).row();
+    auto& row =
+        (*nvtx_)(e.ts.value)(e.ts.value + e.dur.value)(text)(globalTid(e.pid.value, e.tid.value))(domain);
+    std::string payload = streamPayload(e);
+    (payload.empty() ? row.null() : row(payload)).row();
 }
 
 void CuptiStaging::runtimeCall(const ChromeEvent& e) {
@@ -232,6 +247,12 @@ void CuptiStaging::synchronization(const ChromeEvent& e) {
     (*sync_)(e.ts.value)(e.ts.value + e.dur.value)(device.value)(e.stream.present ? e.stream.value : -1)(
         e.correlation)(syncType(e.syncKind.empty() ? e.name : e.syncKind))
         .row();
+    // One that names a stream is also an NVTX range of the domain cuda_sync, placed on its call's thread at
+    // the end (finish).
+    if (std::string payload = streamPayload(e); !payload.empty() && e.correlation.present)
+        (*streamSync_)(e.ts.value)(e.ts.value + e.dur.value)(e.correlation)(e.name.empty() ? e.syncKind
+                                                                                           : e.name)(payload)
+            .row();
 }
 
 void CuptiStaging::finish(const TraceMetadata& metadata, const std::filesystem::path& input) {
@@ -254,6 +275,8 @@ void CuptiStaging::finish(const TraceMetadata& metadata, const std::filesystem::
     if (metadata.rank)
         Insert(db_, "UPDATE temp.nccl_launch SET payload = json_set(payload, '$.Rank', ?)")(*metadata.rank)
             .row();
+    // The translator joins GPU work to calls by correlation id, and so do the joins below.
+    exec("CREATE INDEX runtime_correlation ON CUPTI_ACTIVITY_KIND_RUNTIME (correlationId)");
     // The NCCL payloads as NCCL's NVTX ranges would hold them: around the call that launched the kernel.
     exec("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId, jsonText) "
          "SELECT r.start, r.end, 59, n.name, r.globalTid, " +
@@ -261,6 +284,14 @@ void CuptiStaging::finish(const TraceMetadata& metadata, const std::filesystem::
          ", n.payload FROM temp.nccl_launch n JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = "
          "n.correlationId");
     if (sqlite3_changes(db_) > 0) domains_.try_emplace(kNcclDomain, domainName(kNcclDomain));
+    // The synchronizations that name a stream, on the thread of their call (the earliest one of that id).
+    exec("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId, jsonText) "
+         "SELECT start, end, 59, name, tid, " +
+         std::to_string(kCudaSyncDomain) +
+         ", payload FROM (SELECT s.start, s.end, s.name, s.payload, (SELECT r.globalTid FROM "
+         "CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = s.correlationId ORDER BY r.start LIMIT 1) "
+         "AS tid FROM temp.stream_sync s) WHERE tid IS NOT NULL");
+    if (sqlite3_changes(db_) > 0) domains_.try_emplace(kCudaSyncDomain, domainName(kCudaSyncDomain));
     for (const auto& [id, domain] : domains_)
         Insert(db_,
                "INSERT INTO NVTX_EVENTS (start, eventType, text, domainId) VALUES (0, 75, ?, ?)")(domain)(id)
@@ -281,10 +312,9 @@ void CuptiStaging::finish(const TraceMetadata& metadata, const std::filesystem::
         .row();
     meta(std::string("EXPORT_SCHEMA_VERSION"))(std::string(kStagedSchemaVersion)).row();
     meta(std::string("EXPORT_PARAM_INPUT_FILE"))(input.filename().string()).row();
-    // The translator joins calls to NCCL ranges by thread and time, and GPU work to calls by correlation id:
-    // nsys' exports are indexed for neither either, but a staged trace is written once and read at once.
-    exec("CREATE INDEX runtime_thread_start ON CUPTI_ACTIVITY_KIND_RUNTIME (globalTid, start);"
-         "CREATE INDEX runtime_correlation ON CUPTI_ACTIVITY_KIND_RUNTIME (correlationId);");
+    // The translator joins calls to NCCL ranges by thread and time: nsys' exports are not indexed for it, but
+    // a staged trace is written once and read at once.
+    exec("CREATE INDEX runtime_thread_start ON CUPTI_ACTIVITY_KIND_RUNTIME (globalTid, start)");
     exec("COMMIT");
 }
 

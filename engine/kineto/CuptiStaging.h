@@ -50,7 +50,7 @@ private:
     void skip(const std::string& why) { ++skipped_[why]; }
 
     sqlite3* db_ = nullptr;
-    std::unique_ptr<Insert> strings_, runtime_, kernel_, memcpy_, memset_, sync_, nvtx_, nccl_;
+    std::unique_ptr<Insert> strings_, runtime_, kernel_, memcpy_, memset_, sync_, nvtx_, nccl_, streamSync_;
     std::unordered_map<std::string, std::int64_t> stringIds_;
     std::map<std::int64_t, std::int64_t> pids_, tids_; // ids beyond nsys' 24 bits -> ids stored
     std::int64_t cpuPid_ = -1;                         // the process of the host events (Kineto: one)

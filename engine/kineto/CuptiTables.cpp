@@ -67,6 +67,7 @@ INSERT INTO ENUM_CUPTI_SYNC_TYPE VALUES (0, 'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE
     (3, 'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE', 'Stream sync'),
     (4, 'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE', 'Context sync');
 CREATE TEMP TABLE nccl_launch (correlationId INTEGER, name TEXT, payload TEXT);
+CREATE TEMP TABLE stream_sync (start INTEGER, end INTEGER, correlationId INTEGER, name TEXT, payload TEXT);
 )sql";
 
 // Kineto's memory names ("Pageable", "Pinned", "Device", ...) as ENUM_CUDA_MEM_KIND codes.
@@ -94,6 +95,8 @@ std::string domainName(std::int64_t domain) {
         return "user_annotation";
     case kPythonDomain:
         return "python_function";
+    case kCudaSyncDomain:
+        return "cuda_sync";
     default:
         return "NCCL";
     }

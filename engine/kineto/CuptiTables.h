@@ -10,8 +10,10 @@ namespace gpueff::kineto {
 constexpr const char* kStagedSchemaVersion = "3.16.1";
 // ENUM_NSYS_EVENT_CLASS of CUPTI_ACTIVITY_KIND_RUNTIME rows.
 constexpr std::int64_t kRuntimeClass = 0, kDriverClass = 1;
-// NVTX domains (domainId) of Kineto's host events, named after their category.
-constexpr std::int64_t kCpuOpDomain = 1, kUserAnnotationDomain = 2, kPythonDomain = 3, kNcclDomain = 4;
+// NVTX domains (domainId) of Kineto's host events, named after their category; cuda_sync's holds only the
+// synchronizations that name a stream (CuptiStaging.cpp, streamPayload).
+constexpr std::int64_t kCpuOpDomain = 1, kUserAnnotationDomain = 2, kPythonDomain = 3, kNcclDomain = 4,
+                       kCudaSyncDomain = 5;
 std::string domainName(std::int64_t domain);
 
 // CREATE TABLE statements (and the enum tables' rows) of an empty staged export.
