@@ -5,6 +5,7 @@
 #include "engine/common/MemorySize.h"
 #include "engine/nsys/Translator.h"
 #include "engine/paraver/OutputFiles.h"
+#include "engine/paraver/ShortLabels.h"
 #include "engine/semantic/LoadedTrace.h"
 #include "jobs/Distributed.h"
 #include "jobs/JobInputs.h"
@@ -30,6 +31,23 @@ namespace fs = std::filesystem;
 std::uint64_t memoryLimit(const AnalyzeRequest& request) {
     if (request.memoryLimit) return request.memoryLimit;
     return availableMemory().value_or(std::uint64_t{8} << 30) / 2;
+}
+
+// A Paraver trace as semantic::LoadedTrace::load reads it, except that kernels labelled `short [full]` for
+// Paraver's histogram headers (a trace gpueff wrote) are named in full: the report of a trace is the report
+// of its exports. nsys2prv's plain names stay as they are.
+std::unique_ptr<semantic::LoadedTrace> loadForAnalysis(const fs::path& prv,
+                                                       const paraver::ReadOptions& read) {
+    if (!fs::exists(prv)) throw Error(prv.string() + ": no such trace");
+    auto trace = paraver::readPrv(prv, read);
+    paraver::TraceLabels labels;
+    auto stem = semantic::traceStem(prv).string();
+    paraver::readPcf(stem + ".pcf", labels);
+    paraver::useFullKernelNames(labels);
+    paraver::readRow(stem + ".row", labels, semantic::expectedRowSizes(trace.header));
+    auto loaded = std::make_unique<semantic::LoadedTrace>(std::move(trace), std::move(labels));
+    loaded->path = prv;
+    return loaded;
 }
 
 // Inputs as the sidecar of our translation recorded them (path, versions, host, clock offset), and the
@@ -163,7 +181,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, P
         // Only the event types the analysis reads.
         paraver::ReadOptions read;
         read.eventTypes = metrics::eventTypesRead();
-        auto trace = semantic::LoadedTrace::load(prv, read);
+        auto trace = loadForAnalysis(prv, read);
         translateSeconds = loadSeconds = since();
         for (const auto& w : trace->trace().warnings()) warn(w);
         exports.analysis = metrics::analyze(*trace, analysisOptions(request));
