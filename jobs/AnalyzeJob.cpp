@@ -10,6 +10,8 @@
 #include "jobs/Distributed.h"
 #include "jobs/JobInputs.h"
 #include "jobs/ShardedAnalysis.h"
+#include "jobs/StaleOutputs.h"
+#include "jobs/TraceCfgs.h"
 #include "metrics/Analysis.h"
 #include "reports/ReportJson.h"
 #include "reports/ReportMarkdown.h"
@@ -80,6 +82,8 @@ struct ExportAnalysis {
     std::size_t tasks = 0, threads = 0;
     double translateSeconds = 0; // the one pass, before the analysis reads its parts
     double importSeconds = 0;    // of it, staging Kineto traces
+    // The trace's cfgs of an earlier run that this one does not write (NAME.cfgs/, jobs/TraceCfgs.h).
+    std::unique_ptr<StaleOutputs> staleCfgs;
 };
 
 using Log = std::function<void(const std::string&)>;
@@ -128,8 +132,17 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
     // analysis then reads a shard at a time.
     ShardedAnalysis sharded(dir);
     std::size_t first = out.size();
-    auto summary = nsys::translate(o, log, out, &sharded.sink());
-    if (!o.prefix.empty()) result.prvShown = out.final(first);
+    // With the trace, what its cfgs are made from is gathered in the same pass.
+    TraceCfgFacts facts;
+    pipeline::Tee withFacts({&sharded.sink(), &facts});
+    auto summary = nsys::translate(o, log, out, o.prefix.empty() ? &sharded.sink() : &withFacts);
+    if (!o.prefix.empty()) {
+        result.prvShown = out.final(first);
+        std::set<std::int64_t> tags;
+        for (const auto& [tag, n] : summary.communicationsByTag) tags.insert(tag);
+        auto cfgs = traceCfgs(facts.layout, facts.pcf, tags, result.prvShown.filename().string());
+        result.staleCfgs = addTraceCfgs(out, dir, o.prefix, cfgs);
+    }
     for (const auto& i : summary.offsets) {
         result.sources.push_back({i.input.string(), i.nsysVersion, i.host, i.offsetNs});
         for (auto& n : nsys::dataNotes(i.input.string(), i.skippedRows, i.repairedText))
@@ -210,7 +223,9 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, P
         auto i = out.add(dir / rel);
         writeTextFile(out.temporary(i), out.final(i), text);
     }
+    if (exports.staleCfgs) exports.staleCfgs->moveAside();
     out.commit();
+    if (exports.staleCfgs) exports.staleCfgs->commit();
     double total = since();
     if (!request.quiet) {
         const auto& e = analysis->ncclAsCommunication;
