@@ -17,30 +17,34 @@ namespace {
 namespace fs = std::filesystem;
 using paraver::RowKind;
 
-// The cfgs of cfgs/ a trace may get, in the order they open (and cascade), with the rows each is about.
-// pypop's modelfactors cfgs are for CPU runs with states and PAPI counters: not written beside GPU traces.
+// The cfgs of cfgs/ a trace may get, with the rows each is about, in the order of their file names: the
+// order `wxparaver T.prv T.cfgs/*.cfg` opens them in, so that each frame opens below the one before and on
+// top of it (a cascade). pypop's modelfactors cfgs are for CPU runs with states and PAPI counters: not
+// written beside GPU traces.
 struct TraceCfgKind {
     const char* generic; // path under cfgs/
     RowKind rows;
 };
 constexpr TraceCfgKind kTraceCfgs[] = {
+    {"model/cuda_graphs.cfg", RowKind::CudaStream},
     {"model/device_activity.cfg", RowKind::CudaStream},
     {"views/device_state.cfg", RowKind::CudaStream},
-    {"model/nccl_kernels.cfg", RowKind::CudaStream},
-    {"model/cuda_graphs.cfg", RowKind::CudaStream},
-    {"model/memory_operations.cfg", RowKind::CudaStream},
+    {"model/host_blocking.cfg", RowKind::CpuThread},
     {"analysis/kernels_in_flight.cfg", RowKind::CudaStream},
     {"analysis/kernels_queued.cfg", RowKind::CudaStream},
     {"analysis/launches_in_transit.cfg", RowKind::CudaStream},
-    {"hwcounters/tensor_active.cfg", RowKind::GpuMetrics},
-    {"model/host_blocking.cfg", RowKind::CpuThread},
+    {"model/memory_operations.cfg", RowKind::CudaStream},
     {"model/mpi_calls.cfg", RowKind::CpuThread},
+    {"model/nccl_kernels.cfg", RowKind::CudaStream},
+    {"hwcounters/tensor_active.cfg", RowKind::GpuMetrics},
 };
 
-// Frames: timeline at the left of the free part of the screen, histogram at its right, each cfg 30 px below
-// the one before. Sizes are the cfg's drawing areas; wxparaver adds its title bar and borders around them.
+// Frames: timeline at the left of the free part of the screen, histogram at its right (wider: its columns
+// are as wide as their kernel names), each cfg 30 px below the one before: with all eleven cfgs the last
+// frame ends at 30 + 10 x 30 + 400 = 730 px, room for the title bars and borders a window manager adds.
+// Sizes are the drawing areas the cfg gives; wxparaver's frames add their toolbars around them.
 constexpr int kLeft = kMainWindowWidth + 10, kTop = 30, kCascade = 30;
-constexpr int kFrameWidth = 600, kFrameHeight = 330, kGap = 30;
+constexpr int kTimelineWidth = 500, kHistogramWidth = 740, kFrameHeight = 400, kGap = 20;
 
 struct Frame {
     int x, y, width, height;
@@ -256,8 +260,8 @@ std::vector<TraceCfg> traceCfgs(const paraver::TraceLayout& layout, const parave
         if (rows.threads.empty() || !applies(semantic::parseCfgText(*generic, kind.generic), pcf, tags))
             continue;
         const int y = kTop + kCascade * static_cast<int>(out.size());
-        Placement p{{kLeft, y, kFrameWidth, kFrameHeight},
-                    {kLeft + kFrameWidth + kGap, y, kFrameWidth, kFrameHeight},
+        Placement p{{kLeft, y, kTimelineWidth, kFrameHeight},
+                    {kLeft + kTimelineWidth + kGap, y, kHistogramWidth, kFrameHeight},
                     std::move(rows),
                     kind.rows,
                     name};

@@ -344,6 +344,21 @@ std::string key(const std::map<std::string, std::string>& keys, const std::strin
     return it == keys.end() ? "" : it->second;
 }
 
+// The screen the frames must fit: 1600x1000, wxparaver's main window 300 px wide at x = 0 (xwininfo under
+// Xvfb: 300x600+0+0). Around a cfg's drawing area (window_width/height, Analyzer2D.Width/Height) wxparaver
+// 4.11.4's histogram frames add their toolbar (64 px: 740x400 opens as a 740x464 frame) and a window manager
+// its title bar (about 30 px) and borders.
+constexpr int kFrameAbove = 100, kFrameAround = 20;
+constexpr int kScreenWidth = 1600, kScreenHeight = 1000, kMainWindowWidth = 300;
+
+// Whether the frame at (x, y) of that drawing size opens on the screen, right of the main window.
+bool fitsScreen(const std::string& x, const std::string& y, const std::string& width,
+                const std::string& height) {
+    int l = std::stoi(x), t = std::stoi(y), w = std::stoi(width), h = std::stoi(height);
+    return l >= kMainWindowWidth && t >= 0 && l + w + kFrameAround <= kScreenWidth &&
+           t + h + kFrameAbove + kFrameAround <= kScreenHeight;
+}
+
 } // namespace
 
 TEST_CASE("wxparaver: every cfg loads on every translated real export without the 'some events' question") {
@@ -418,6 +433,8 @@ TEST_CASE("wxparaver: the cfgs' look (colour modes, tiled frames, launch lines, 
             if (key(w.keys, "window_open") != "false") {
                 ++frames;
                 positions.insert({key(w.keys, "window_position_x"), key(w.keys, "window_position_y")});
+                CHECK(fitsScreen(key(w.keys, "window_position_x"), key(w.keys, "window_position_y"),
+                                 key(w.keys, "window_width"), key(w.keys, "window_height")));
             }
             if (!ours(name)) continue;
             CHECK(comm == "false"); // launch lines paint a GPU view solid
@@ -433,8 +450,11 @@ TEST_CASE("wxparaver: the cfgs' look (colour modes, tiled frames, launch lines, 
                 if (h.keys.count(flag)) CHECK((h.keys.at(flag) == "True" || h.keys.at(flag) == "False"));
             ++frames;
             positions.insert({key(h.keys, "Analyzer2D.X"), key(h.keys, "Analyzer2D.Y")});
+            CHECK(fitsScreen(key(h.keys, "Analyzer2D.X"), key(h.keys, "Analyzer2D.Y"),
+                             key(h.keys, "Analyzer2D.Width"), key(h.keys, "Analyzer2D.Height")));
+            // Enabled: a colour grid without numbers (pypop's total_useful_computation opened so).
+            CHECK(key(h.keys, "Analyzer2D.Zoom") == "Disabled");
             if (!ours(name)) continue;
-            CHECK(key(h.keys, "Analyzer2D.Zoom") == "Disabled"); // Enabled: a colour grid without numbers
             CHECK(key(h.keys, "Analyzer2D.HideCols") == "True"); // no empty columns between the values
             auto control = std::stoul(key(h.keys, "Analyzer2D.ControlWindow"));
             REQUIRE((control >= 1 && control <= cfg.windows.size()));
@@ -540,11 +560,6 @@ RowKind rowsOfCfg(const std::string& file) {
     if (file == "host_blocking.cfg" || file == "mpi_calls.cfg") return RowKind::CpuThread;
     return RowKind::CudaStream;
 }
-
-// wxparaver's frames around a cfg's drawing area (window_width/height, Analyzer2D.Width/Height), measured on
-// screenshots of wxparaver 4.11.4 under Xvfb: title bar and toolbar above, borders and scroll bar around.
-constexpr int kFrameAbove = 60, kFrameAround = 20;
-constexpr int kScreenWidth = 1600, kScreenHeight = 1000, kMainWindowWidth = 300;
 
 struct Selection {
     std::vector<bool> tasks, threads;
@@ -665,7 +680,8 @@ TEST_CASE("wxparaver: the cfgs beside each translated real export apply, select 
         CHECK(written.count("device_activity.cfg") == 1); // every export has kernels
         std::set<std::pair<std::string, std::string>> positions;
         std::size_t frames = 0;
-        for (const auto& file : written) {
+        int lastTop = -1;
+        for (const auto& file : written) { // a std::set: in file-name order
             CAPTURE(file);
             auto cfg = readCfg(t.cfgDir / file, file);
             CHECK(questionOnLoad(cfg, t) == Question::None);
@@ -702,14 +718,12 @@ TEST_CASE("wxparaver: the cfgs beside each translated real export apply, select 
                     CHECK(sel.threads == rows);
                 }
                 if (key(w.keys, "window_open") == "false") continue;
-                int x = std::stoi(key(w.keys, "window_position_x")),
-                    y = std::stoi(key(w.keys, "window_position_y"));
-                int width = std::stoi(key(w.keys, "window_width")),
-                    height = std::stoi(key(w.keys, "window_height"));
-                CHECK(x >= kMainWindowWidth);
-                CHECK(y >= 0);
-                CHECK(x + width + kFrameAround <= kScreenWidth);
-                CHECK(y + height + kFrameAbove + kFrameAround <= kScreenHeight);
+                CHECK(fitsScreen(key(w.keys, "window_position_x"), key(w.keys, "window_position_y"),
+                                 key(w.keys, "window_width"), key(w.keys, "window_height")));
+                // A cascade in the order `T.cfgs/*.cfg` opens them: each frame below the one opened before.
+                int y = std::stoi(key(w.keys, "window_position_y"));
+                CHECK(y > lastTop);
+                lastTop = y;
                 positions.insert({key(w.keys, "window_position_x"), key(w.keys, "window_position_y")});
                 ++frames;
             }
@@ -725,13 +739,8 @@ TEST_CASE("wxparaver: the cfgs beside each translated real export apply, select 
                 auto rows = indicesOf(taskLevel ? sel.tasks : sel.threads);
                 CHECK(histogramObjects(key(h.keys, "Analyzer2D.Objects"),
                                        taskLevel ? sel.tasks.size() : sel.threads.size()) == rows);
-                int x = std::stoi(key(h.keys, "Analyzer2D.X")), y = std::stoi(key(h.keys, "Analyzer2D.Y"));
-                int width = std::stoi(key(h.keys, "Analyzer2D.Width")),
-                    height = std::stoi(key(h.keys, "Analyzer2D.Height"));
-                CHECK(x >= kMainWindowWidth);
-                CHECK(y >= 0);
-                CHECK(x + width + kFrameAround <= kScreenWidth);
-                CHECK(y + height + kFrameAbove + kFrameAround <= kScreenHeight);
+                CHECK(fitsScreen(key(h.keys, "Analyzer2D.X"), key(h.keys, "Analyzer2D.Y"),
+                                 key(h.keys, "Analyzer2D.Width"), key(h.keys, "Analyzer2D.Height")));
                 positions.insert({key(h.keys, "Analyzer2D.X"), key(h.keys, "Analyzer2D.Y")});
                 ++frames;
             }
