@@ -196,36 +196,31 @@ RowKind rowKindOfLabel(const std::string& label) {
     return RowKind::CpuThread;
 }
 
+// `gpueff translate DB -o DIR/NAME`, and what the trace has.
+Translated translated(const std::filesystem::path& db, const std::filesystem::path& dir) {
+    auto prefix = dir / db.stem();
+    auto r =
+        run("'" + gpueffBinary().string() + "' translate --quiet " + quoted(db) + " -o " + quoted(prefix));
+    REQUIRE_MESSAGE(r.exitCode == 0, db.filename().string() << ": " << r.output);
+    Translated t{
+        db.stem().string(), prefix.string() + ".prv", {}, {}, {}, db, prefix.string() + ".cfgs", {}, {}, {}};
+    auto prv = readPrv(t.prv);
+    for (const auto& e : prv.events)
+        for (const auto& [type, value] : e.pairs) t.types.insert(type);
+    for (const auto& c : prv.comms) t.tags.insert(c.tag);
+    t.threadsPerTask = prv.threadsPerTask;
+    for (const auto& label : readRowLevel(prefix.string() + ".row", "THREAD"))
+        t.rows.push_back(rowKindOfLabel(label));
+    t.typeLabels = pcfTypeLabels(prefix.string() + ".pcf");
+    t.values = readPcfValues(prefix.string() + ".pcf");
+    return t;
+}
+
 const std::vector<Translated>& translatedExports() {
     static const std::vector<Translated> all = [] {
         std::vector<Translated> out;
         auto dir = tempDir("cfgs_wxparaver");
-        for (const auto& db : realExports()) {
-            auto prefix = dir / db.stem();
-            auto r = run("'" + gpueffBinary().string() + "' translate --quiet " + quoted(db) + " -o " +
-                         quoted(prefix));
-            REQUIRE_MESSAGE(r.exitCode == 0, db.filename().string() << ": " << r.output);
-            Translated t{db.stem().string(),
-                         prefix.string() + ".prv",
-                         {},
-                         {},
-                         {},
-                         db,
-                         prefix.string() + ".cfgs",
-                         {},
-                         {},
-                         {}};
-            auto prv = readPrv(t.prv);
-            for (const auto& e : prv.events)
-                for (const auto& [type, value] : e.pairs) t.types.insert(type);
-            for (const auto& c : prv.comms) t.tags.insert(c.tag);
-            t.threadsPerTask = prv.threadsPerTask;
-            for (const auto& label : readRowLevel(prefix.string() + ".row", "THREAD"))
-                t.rows.push_back(rowKindOfLabel(label));
-            t.typeLabels = pcfTypeLabels(prefix.string() + ".pcf");
-            t.values = readPcfValues(prefix.string() + ".pcf");
-            out.push_back(std::move(t));
-        }
+        for (const auto& db : realExports()) out.push_back(translated(db, dir));
         return out;
     }();
     return all;
@@ -666,8 +661,12 @@ std::map<std::string, std::string> definitionKeys(std::map<std::string, std::str
 
 } // namespace
 
-TEST_CASE("wxparaver: the cfgs beside each translated real export apply, select their rows, fit the screen") {
-    for (const auto& t : translatedExports()) {
+namespace {
+
+// The cfgs written beside a translated trace: those that apply and no other, each asking nothing on load,
+// showing its rows only, counting over them, its frames on the screen in a cascade.
+void checkTraceCfgs(const Translated& t) {
+    {
         CAPTURE(t.name);
         REQUIRE(std::filesystem::is_directory(t.cfgDir));
         std::set<std::string> written, expected;
@@ -747,6 +746,27 @@ TEST_CASE("wxparaver: the cfgs beside each translated real export apply, select 
         }
         CHECK_MESSAGE(positions.size() == frames,
                       frames << " frames open at " << positions.size() << " places");
+    }
+}
+
+} // namespace
+
+TEST_CASE("wxparaver: the cfgs beside each translated real export apply, select their rows, fit the screen") {
+    for (const auto& t : translatedExports()) checkTraceCfgs(t);
+}
+
+TEST_CASE("wxparaver: GPU metrics and CUDA graphs get their cfgs, on their rows (synthetic exports)") {
+    // What no real export has: GPU-metrics rows (Tensor Active) and graph launches
+    // (--cuda-graph-trace=graph).
+    auto dir = tempDir("cfgs_wxparaver_synthetic");
+    for (std::string fixture : {"gpu_metrics", "cuda_graph_graph_mode"}) {
+        CAPTURE(fixture);
+        auto db = buildDatabase(sourceDir() / "data" / "synthetic" / (fixture + ".sql"),
+                                dir / (fixture + ".sqlite"));
+        auto t = translated(db, dir);
+        checkTraceCfgs(t);
+        auto wanted = fixture == "gpu_metrics" ? "tensor_active.cfg" : "cuda_graphs.cfg";
+        CHECK_MESSAGE(std::filesystem::exists(t.cfgDir / wanted), wanted);
     }
 }
 
