@@ -40,9 +40,9 @@ constexpr TraceCfgKind kTraceCfgs[] = {
 };
 
 // Frames: timeline at the left of the free part of the screen, histogram at its right (wider: its columns
-// are as wide as their kernel names), each cfg 30 px below the one before: with all eleven cfgs the last
-// frame ends at 30 + 10 x 30 + 400 = 730 px, room for the title bars and borders a window manager adds.
-// Sizes are the drawing areas the cfg gives; wxparaver's frames add their toolbars around them.
+// are as wide as their kernel names), each cfg 30 px below the one before. Sizes are the drawing areas the
+// cfg gives; a histogram's frame adds a 64-px toolbar, so with all eleven cfgs the last one ends at
+// 30 + 10 x 30 + 464 = 794 px, room for the title bars and borders a window manager adds.
 constexpr int kLeft = kMainWindowWidth + 10, kTop = 30, kCascade = 30;
 constexpr int kTimelineWidth = 500, kHistogramWidth = 740, kFrameHeight = 400, kGap = 20;
 
@@ -74,14 +74,11 @@ RowChoice rowsOfKind(const paraver::TraceLayout& layout, RowKind kind) {
     return out;
 }
 
-// Paraver's object list "{ 1, 0, 1 }": numbers at the window's own level, All/None at the others
-// (api/cfg.cpp genericParseObjects).
-std::string objectList(const std::vector<bool>& on, bool numbers) {
+// Paraver's object list "{ 1, 0, 1 }" at the window's own level, where it reads numbers (api/cfg.cpp
+// genericParseObjects strips exactly one space around each item).
+std::string objectList(const std::vector<bool>& on) {
     std::string out = "{ ";
-    for (std::size_t i = 0; i < on.size(); ++i) {
-        if (i) out += ", ";
-        out += numbers ? (on[i] ? "1" : "0") : (on[i] ? "All" : "None");
-    }
+    for (std::size_t i = 0; i < on.size(); ++i) out += std::string(i ? ", " : "") + (on[i] ? "1" : "0");
     return out + " }";
 }
 
@@ -91,14 +88,14 @@ std::vector<std::string> objectLines(const RowChoice& rows, const std::string& l
     if (level == "task") {
         std::vector<bool> tasks(rows.threadsOfTask.size(), false);
         for (auto t : rows.tasks) tasks[t] = true;
-        out.push_back("window_object task { 0, " + std::to_string(tasks.size()) + ", " +
-                      objectList(tasks, true) + " }");
+        out.push_back("window_object task { 0, " + std::to_string(tasks.size()) + ", " + objectList(tasks) +
+                      " }");
     } else if (level == "thread") {
         for (std::size_t t = 0; t < rows.threadsOfTask.size(); ++t) {
             const auto& on = rows.threadsOfTask[t];
             if (on.empty()) continue;
             out.push_back("window_object thread { 0, " + std::to_string(t) + ", " +
-                          std::to_string(on.size()) + ", " + objectList(on, true) + " }");
+                          std::to_string(on.size()) + ", " + objectList(on) + " }");
         }
     } else {
         throw Error("internal error: a trace cfg window at level '" + level + "'");
@@ -199,6 +196,7 @@ std::vector<std::string> placedLine(const std::string& line, const Placement& p,
     if (sets(line, "window_height")) return with("window_height", std::to_string(t.height));
     if (sets(line, "window_object")) {
         if (line.rfind("window_object appl", 0) != 0) return {}; // replaced by the appl line's selection
+        if (levels.empty()) throw Error("internal error: a trace cfg's window_object before its window");
         return objectLines(p.rows, levels.back());
     }
     if (sets(line, "Analyzer2D.X:")) return with("Analyzer2D.X:", std::to_string(h.x));
