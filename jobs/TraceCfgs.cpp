@@ -242,9 +242,18 @@ void TraceCfgFacts::begin(const pipeline::StreamInfo& info) {
 }
 
 void TraceCfgFacts::end(const pipeline::StreamLabels& labels) {
-    // The .pcf Paraver reads: its types are those wxparaver's filters look for, picked by label too.
+    // The .pcf Paraver reads: its types are those wxparaver's filters look for, picked by label too. Only
+    // its EVENT_TYPE blocks are parsed: a trace may name millions of values (NVTX ranges), none needed here.
+    std::istringstream text(pipeline::labelText(labels.writePcf));
+    std::string types, line;
+    bool inTypes = false;
+    while (std::getline(text, line)) {
+        if (line == "EVENT_TYPE") inTypes = true;
+        if (line.empty() || line == "VALUES") inTypes = false;
+        if (inTypes) types += line + '\n';
+    }
     pcf = {};
-    std::istringstream in(pipeline::labelText(labels.writePcf));
+    std::istringstream in(types);
     paraver::readPcf(in, "(.pcf)", pcf);
 }
 
