@@ -52,8 +52,15 @@ std::unique_ptr<semantic::LoadedTrace> loadForAnalysis(const fs::path& prv,
     return loaded;
 }
 
-// Inputs as the sidecar of our translation recorded them (path, versions, host, clock offset), and the
-// rows each input had skipped (notes of the report).
+// An input of the report as the translation placed it.
+reports::ReportInput reportInput(const nsys::ReportOffset& o) {
+    const auto& a = o.alignment;
+    return {o.input.string(), o.nsysVersion, o.host,          o.offsetNs,
+            a.method,         a.syncPoint,   a.uncertaintyNs, a.evidence};
+}
+
+// Inputs as the sidecar of our translation recorded them (path, versions, host, clock offset and alignment),
+// and what the report's notes say of them: the rows each input had skipped, how the inputs were merged.
 std::vector<reports::ReportInput> sidecarInputs(const fs::path& sidecar, std::vector<std::string>& notes) {
     std::vector<reports::ReportInput> out;
     std::ifstream in(sidecar);
@@ -61,12 +68,21 @@ std::vector<reports::ReportInput> sidecarInputs(const fs::path& sidecar, std::ve
     try {
         auto j = nlohmann::json::parse(in);
         for (const auto& i : j.value("inputs", nlohmann::json::array())) {
-            out.push_back({i.value("path", ""), i.value("nsys_version", ""), i.value("host", ""),
-                           i.value("offset_ns", std::int64_t{0})});
+            auto& input = out.emplace_back();
+            input.path = i.value("path", "");
+            input.nsysVersion = i.value("nsys_version", "");
+            input.host = i.value("host", "");
+            input.offsetNs = i.value("offset_ns", std::int64_t{0});
+            input.alignment = i.value("alignment", "");
+            input.syncPoint = i.value("sync_point", "");
+            if (i.contains("alignment_uncertainty_ns") && i["alignment_uncertainty_ns"].is_number_integer())
+                input.alignmentUncertaintyNs = i["alignment_uncertainty_ns"].get<std::int64_t>();
+            input.alignmentEvidence = i.value("alignment_evidence", std::size_t{0});
             auto skipped = i.value("skipped_rows", nsys::SkippedRows{});
             auto repaired = i.value("repaired_text", std::map<std::string, std::uint64_t>{});
-            for (auto& n : nsys::dataNotes(out.back().path, skipped, repaired)) notes.push_back(std::move(n));
+            for (auto& n : nsys::dataNotes(input.path, skipped, repaired)) notes.push_back(std::move(n));
         }
+        for (const auto& w : j.value("warnings", std::vector<std::string>{})) notes.push_back(w);
     } catch (const nlohmann::json::exception& e) {
         throw Error(sidecar.string() + ": not a gpueff sidecar: " + e.what());
     }
@@ -119,6 +135,7 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
     if (request.writeTrace && root) o.prefix = dir / stem;
     o.progress = !request.quiet && root;
     o.jobs = request.jobs;
+    o.unaligned = request.unaligned;
     o.warn = warn;
     // Without the trace files, the analysis needs each row's records in order only: reports read in turn.
     o.rowOrderOnly = !request.writeTrace;
@@ -144,10 +161,11 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
         result.staleCfgs = addTraceCfgs(out, dir, o.prefix, cfgs);
     }
     for (const auto& i : summary.offsets) {
-        result.sources.push_back({i.input.string(), i.nsysVersion, i.host, i.offsetNs});
+        result.sources.push_back(reportInput(i));
         for (auto& n : nsys::dataNotes(i.input.string(), i.skippedRows, i.repairedText))
             result.dataNotes.push_back(std::move(n));
     }
+    for (const auto& w : summary.warnings) result.dataNotes.push_back(w);
     result.translateSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.importSeconds = summary.importSeconds;
     for (const auto& n : summary.notes) result.dataNotes.push_back(n);

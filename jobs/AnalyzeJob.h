@@ -12,12 +12,13 @@ namespace gpueff::jobs {
 struct AnalyzeRequest {
     std::vector<std::string> inputs; // nsys exports (.sqlite), or one Paraver trace
     std::string outDir = "gpueff-report", name, region, gemm;
-    std::string iterations;               // NVTX range names marking iterations (regex; empty: the default)
+    std::string iterations;                 // NVTX range names marking iterations (regex; empty: the default)
     std::string iterationsFrom = "markers"; // markers (then the GPU's kernel sequence), gpu, off
     std::optional<std::int64_t> begin, end;
     bool writeTrace = true; // false: the report only, no NAME.prv/.pcf/.row/.json beside it
     bool quiet = false, stats = false;
-    unsigned jobs = 0; // reports read in parallel (0: one worker per core)
+    unsigned jobs = 0;      // reports read in parallel (0: one worker per core)
+    bool unaligned = false; // nsys::TranslateOptions::unaligned
     // Bytes of records the analysis of exports holds at a time (0: half the available memory); the rest
     // waits in a temporary file in outDir.
     std::uint64_t memoryLimit = 0;

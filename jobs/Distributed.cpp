@@ -21,8 +21,7 @@ public:
     RemoteStream(Peers& peers, int from) : RecordSource(Relay{}), peers_(peers), from_(from) {}
     std::string name() const override { return "process " + std::to_string(from_); }
     // What it relayed is counted by its own process (PartFacts), not here.
-    void count(std::uint64_t, std::map<std::string, std::uint64_t>&,
-               std::map<std::string, std::uint64_t>&) const override {}
+    void count(std::uint64_t, std::map<std::string, std::uint64_t>&) const override {}
 
 protected:
     bool fill(nsys::TraceRecord& out) override {

@@ -75,7 +75,7 @@ void evaluateLoaded(const HistogramRequest& a, const std::vector<semantic::Cfg>&
         const auto& cfg = cfgs[i];
         warn(cfg.warnings);
         semantic::WindowSet windows(cfg, loaded.context());
-        if (!a.quiet) warn(windows.warnings());
+        warn(windows.warnings());
         auto out = openTemporary(outputs, i);
         if (cfg.histogram)
             writeTables(a, out, semantic::computeHistogramPlanes(cfg, windows));
@@ -124,7 +124,7 @@ void evaluateInPasses(const HistogramRequest& a, const std::vector<semantic::Cfg
             const auto& cfg = cfgs[i];
             if (g == 0) warn(cfg.warnings);
             semantic::WindowSet windows(cfg, loaded->context());
-            if (g == 0 && !a.quiet) warn(windows.warnings());
+            if (g == 0) warn(windows.warnings());
             if (!cfg.histogram) {
                 semantic::writeTimelineCsv(timelines[i], windows, windows.size() - 1, group);
                 continue;

@@ -12,8 +12,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NameFacts, families)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PartFacts::Report, index, skippedRows, repairedText)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PartFacts::TypeLabel, type, from, label)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PartFacts::ValueLabel, type, from, value, label)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PartFacts, recordsByKind, skipped, reports, typeLabels, valueLabels,
-                                   usedTypes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PartFacts, recordsByKind, reports, typeLabels, valueLabels, usedTypes)
 } // namespace gpueff::nsys
 
 namespace gpueff::pipeline {

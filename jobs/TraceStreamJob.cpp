@@ -99,6 +99,7 @@ TraceStreamSummary streamTrace(const TraceStreamRequest& request, const std::vec
         o.only = request.only;
         o.skip = request.skip;
         o.streamedKinds = request.streamedKinds;
+        o.unaligned = request.unaligned;
         o.progress = !request.quiet;
         o.stages = stages;
         o.warn = [](const std::string& line) { std::fprintf(stderr, "gpueff: warning: %s\n", line.c_str()); };

@@ -19,6 +19,7 @@ struct TraceStreamRequest {
     std::string prefix;               // empty: no files (a first pass into a sink only)
     std::set<std::string> only, skip; // record kinds of nsys exports (as `translate`)
     bool quiet = false, stats = false;
+    bool unaligned = false; // nsys::TranslateOptions::unaligned
     // nsys exports: only these kinds' records are read, in the full translation's trace time
     // (nsys::TranslateOptions::streamedKinds).
     std::set<std::string> streamedKinds;

@@ -207,11 +207,20 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
                   {"writer", metrics::writerName(a.writer)}};
     if (a.cutShift) r["trace"]["cut_shift_ns"] = *a.cutShift;
     r["inputs"] = json::array();
-    for (const auto& in : info.inputs)
-        r["inputs"].push_back({{"path", in.path},
-                               {"nsys_version", in.nsysVersion},
-                               {"host", in.host},
-                               {"offset_ns", in.offsetNs}});
+    for (const auto& in : info.inputs) {
+        json entry = {{"path", in.path},
+                      {"nsys_version", in.nsysVersion},
+                      {"host", in.host},
+                      {"offset_ns", in.offsetNs}};
+        if (!in.alignment.empty()) {
+            entry["alignment"] = in.alignment;
+            entry["sync_point"] = in.syncPoint;
+            entry["alignment_uncertainty_ns"] =
+                in.alignmentUncertaintyNs ? json(*in.alignmentUncertaintyNs) : json();
+            entry["alignment_evidence"] = in.alignmentEvidence;
+        }
+        r["inputs"].push_back(entry);
+    }
     r["window"] = {{"begin_ns", a.window.begin},
                    {"end_ns", a.window.end},
                    {"duration_ns", a.window.duration()},

@@ -3,12 +3,18 @@
 #include "metrics/Analysis.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace gpueff::reports {
 
 struct ReportInput {
     std::string path, nsysVersion, host;
     std::int64_t offsetNs = 0;
+    // How its clock was placed on the trace's (docs/events.md "Time"): "utc", "utc+MPI_Init", ...; empty when
+    // the sidecar does not say (written before gpueff recorded it).
+    std::string alignment, syncPoint;
+    std::optional<std::int64_t> alignmentUncertaintyNs;
+    std::size_t alignmentEvidence = 0;
 };
 
 struct ReportContextInfo {

@@ -59,7 +59,14 @@ void header(std::string& md, const json& report) {
     summarySection(md, report); // the losses first: what an analyst reads before anything else
     md += "## Inputs\n\n";
     // A path is one word a table cell cannot wrap: the table names the file, the list below the path.
-    MarkdownTable t({"#", "Input", "Recorded by", "Host", "Offset"}, "rlllr");
+    // How the clocks were aligned, when there were several to align and the sidecar says.
+    bool clocks = false;
+    for (const auto& in : array(report, "inputs"))
+        clocks = clocks || !(text(in, "alignment").empty() || text(in, "alignment") == "single input");
+    MarkdownTable t(clocks ? std::vector<std::string>{"#", "Input", "Recorded by", "Host", "Offset", "Clock",
+                                                      "Uncertainty"}
+                           : std::vector<std::string>{"#", "Input", "Recorded by", "Host", "Offset"},
+                    clocks ? "rlllrlr" : "rlllr");
     std::string paths;
     int i = 0;
     for (const auto& in : array(report, "inputs")) {
@@ -69,8 +76,14 @@ void header(std::string& md, const json& report) {
         std::string recorder = version.rfind("Kineto", 0) == 0 ? "PyTorch profiler (" + version + ")"
                                                                : "Nsight Systems " + version;
         std::string path = text(in, "path"), file = std::filesystem::path(path).filename().string();
-        t.row({std::to_string(++i), escapeMarkdown(na(file.empty() ? path : file)), escapeMarkdown(recorder),
-               escapeMarkdown(na(text(in, "host"))), formatDuration(number(in, "offset_ns"))});
+        std::vector<std::string> row = {std::to_string(++i), escapeMarkdown(na(file.empty() ? path : file)),
+                                        escapeMarkdown(recorder), escapeMarkdown(na(text(in, "host"))),
+                                        formatDuration(number(in, "offset_ns"))};
+        if (clocks) {
+            row.push_back(escapeMarkdown(na(text(in, "alignment"))));
+            row.push_back(formatDuration(number(in, "alignment_uncertainty_ns")));
+        }
+        t.row(row);
         if (!file.empty() && file != path) paths += std::to_string(i) + ". " + escapeMarkdown(path) + "\n";
     }
     std::string writer = text(trace, "writer");
@@ -78,8 +91,15 @@ void header(std::string& md, const json& report) {
         md +=
             t.str() + (paths.empty() ? "" : "\nPaths:\n\n" + paths) +
             "\nOffset: what is added to an input's own times to give the trace's (time 0 of the trace is "
-            "the first record of all inputs, aligned by their session start), so a time of report.json minus "
-            "the offset is the time in that export.\n\n";
+            "the first record of all inputs once aligned), so a time of report.json minus the offset is the "
+            "time in that export." +
+            (clocks ? " Clock: how the input was aligned: utc by its session start (UTC), +MPI_Init or "
+                      "+first collective refined so that the ends of that call coincide, MPI_Init or first "
+                      "collective by that alone (no session start), none not aligned; Uncertainty: the "
+                      "largest distance between its end of a call every input made and another input's "
+                      "after alignment (docs/events.md, \"Time\")."
+                    : "") +
+            "\n\n";
     else if (writer == "nsys2prv" && trace.contains("cut_shift_ns"))
         md += "n/a: the trace was written by nsys2prv, which records no inputs, then cut by gpueff cut: its "
               "time 0 "

@@ -259,7 +259,7 @@ bool haveNvtx(const std::filesystem::path& db) {
 
 // host.offload: blocking = |union of the process's synchronizations| in the window, for those whose API call
 // was recorded: the host blocks inside a call; a synchronization without one cannot be put on a host thread
-// (the translator counts it in the sidecar's skipped).
+// (the translator counts it as a skipped row of CUPTI_ACTIVITY_KIND_SYNCHRONIZATION).
 void checkOffload(const std::filesystem::path& db, const std::string& args = "") {
     CAPTURE(args);
     auto run = runOf(db, args);

@@ -96,8 +96,11 @@ const BadValue kBadValues[] = {
      "Analyzer2D.ControlWindow: must be a window of the cfg (1 to 1), got 4294967297"},
     {"total_runtime.cfg", "ConfigFile.NumWindows:", "ConfigFile.NumWindows: 1e21",
      "ConfigFile.NumWindows: must be a whole number from 1 to 10000, got 1e21"},
-    {"total_runtime.cfg", "window_end_time_relative", "window_end_time_relative 1e300",
-     "window_end_time_relative: must be a fraction of the trace from 0 to 1, got 1e300"},
+    // Above 1 reads as the trace end (as in Paraver); below 0 or nan names no time.
+    {"total_runtime.cfg", "window_end_time_relative", "window_end_time_relative -0.5",
+     "window_end_time_relative: must be a fraction of the trace >= 0 (above 1: the trace end), got -0.5"},
+    {"total_runtime.cfg", "window_end_time_relative", "window_end_time_relative nan",
+     "window_end_time_relative: must be a fraction of the trace >= 0 (above 1: the trace end), got nan"},
     {"total_runtime.cfg", "window_begin_time_relative", "window_begin_time_relative nan",
      "window_begin_time_relative: must be a fraction of the trace from 0 to 1, got nan"},
     // Window 4294967298 would wrap to window 2.
@@ -230,6 +233,7 @@ TEST_CASE("histogram --json: labels that are not UTF-8 are written as U+FFFD, no
     std::ofstream(dir / "t.pcf") << "STATES\n0    Idle\n1    Run\xff"
                                     "ning\n2    Wait\n";
     std::ofstream(dir / "s.cfg") << "#ParaverCFG\nwindow_name w\nwindow_type single\nwindow_level thread\n"
+                                    "window_units Nanoseconds\n"
                                     "window_selected_functions { 1, { {thread, State As Is} } }\n"
                                     "< NEW ANALYZER2D >\nAnalyzer2D.ControlWindow: 1\nAnalyzer2D.Minimum: 0\n"
                                     "Analyzer2D.Maximum: 2\nAnalyzer2D.Delta: 1\n";

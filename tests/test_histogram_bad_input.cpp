@@ -62,10 +62,10 @@ TEST_CASE("histogram: a histogram on an event type the trace lacks") {
 TEST_CASE("histogram: malformed cfg lines and unknown functions name the line") {
     auto dir = tempDir("bad_cfg");
     std::ofstream(dir / "a.cfg")
-        << "#ParaverCFG\nwindow_name w\nwindow_level thread\nwindow_units Fortnights\n";
+        << "#ParaverCFG\nwindow_name w\nwindow_type single\nwindow_level thread\nwindow_units Fortnights\n";
     expectFailure((epoch() / "epoch_1proc.prv.gz").string() + " " + (dir / "a.cfg").string(), dir / "out",
-                  "a.cfg:4: unknown window_units");
-    std::ofstream(dir / "b.cfg") << "#ParaverCFG\nwindow_name w\nwindow_level thread\n"
+                  "a.cfg:5: unknown window_units");
+    std::ofstream(dir / "b.cfg") << "#ParaverCFG\nwindow_name w\nwindow_type single\nwindow_level thread\n"
                                     "window_selected_functions { 1, { {thread, Teleport} } }\n";
     expectFailure((epoch() / "epoch_1proc.prv.gz").string() + " " + (dir / "b.cfg").string(), dir / "out2",
                   "unknown thread function 'Teleport'");

@@ -256,6 +256,24 @@ TEST_CASE("skipped rows are counted per table and reason, several at once") {
           valid);
 }
 
+TEST_CASE("skipped rows: a synchronization without its API call is counted and warned about like any row") {
+    // data/synthetic/sync_orphan.sql: of its two synchronizations, the one with correlation id 99 has no
+    // CUDA API call, hence no thread: skipped once, said in the three places; the other is translated.
+    auto dir = tempDir("bad-rows-sync-orphan");
+    auto db = buildDatabase(sourceDir() / "data" / "synthetic" / "sync_orphan.sql", dir / "sync.sqlite");
+    auto a = analyzeQuiet(db);
+    CAPTURE(a.result.output);
+    const std::string table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+    const std::string reason = "no CUDA API call with its correlation id (no thread to put it on)";
+    const std::string line = db.string() + ": " + table + ": 1 row skipped (" + reason + ")";
+    CHECK(a.result.output.find("gpueff: warning: " + line + "\n") != std::string::npos);
+    CHECK(a.result.output.find("gpueff: warning:") == a.result.output.rfind("gpueff: warning:")); // one
+    CHECK(hasNote(a.report, line));
+    CHECK(a.sidecar["skipped_rows"] == json{{table, {{reason, 1}}}});
+    CHECK(a.sidecar["inputs"][0]["skipped_rows"] == json{{table, {{reason, 1}}}});
+    CHECK(a.sidecar["begins_by_event_type"]["63000009"] == 1);
+}
+
 TEST_CASE("a clean export has no skipped rows and no warning") {
     auto dir = tempDir("bad-rows-clean-out");
     auto r = run(gpueffBinary().string() + " translate --quiet " + sample().string() + " -o " +

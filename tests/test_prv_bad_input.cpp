@@ -280,7 +280,7 @@ TEST_CASE("histogram: an event value near 2^63 labels its column without an out-
     writeFile(dir / "t.prv", "#Paraver (d):100_ns:1(1):1:1(1:1)\n2:1:1:1:1:10:7:9223372036854775807\n");
     writeFile(dir / "t.pcf", "EVENT_TYPE\n0 7 big\nVALUES\n9223372036854775807 largest\n");
     writeFile(dir / "v.cfg", "#ParaverCFG\nwindow_name v\nwindow_type single\nwindow_level thread\n"
-                             "window_selected_functions { 2, { {thread, Last Evt Val}, {evt_type, =} } }\n"
+                             "window_units Nanoseconds\nwindow_selected_functions { 2, { {thread, Last Evt Val}, {evt_type, =} } }\n"
                              "window_filter_module evt_type 1 7\n< NEW ANALYZER2D >\n"
                              "Analyzer2D.ControlWindow: 1\nAnalyzer2D.Statistic: Time\n"
                              "Analyzer2D.ComputeYScale: True\n");

@@ -114,13 +114,6 @@ std::pair<int, int> rowObject(const PrvTrace& t, std::size_t n) {
     return {0, 0};
 }
 
-std::int64_t skippedMatching(const nlohmann::json& side, const std::string& words) {
-    std::int64_t n = 0;
-    for (const auto& [why, count] : side.at("skipped").items())
-        if (why.find(words) != std::string::npos) n += count.get<std::int64_t>();
-    return n;
-}
-
 } // namespace
 
 TEST_CASE("synthetic GPU metrics: samples on the 'Metrics GPU0' row, negative timestamps dropped") {
@@ -370,6 +363,8 @@ TEST_CASE("synthetic MPI: two ranks on two hosts merged, aligned on MPI_Init, me
     CHECK(in[0].at("utc_shift_ns") == 3000);
     CHECK(in[0].at("sync_shift_ns") == 1500);
     CHECK(in[0].at("sync_point") == "MPI_Init end");
+    CHECK(in[0].at("alignment") == "utc+MPI_Init");
+    CHECK(in[1].at("alignment") == "utc+MPI_Init");
     CHECK(in[0].at("offset_ns") == 3500);
     CHECK(in[1].at("host") == "synth-host-beta");
     CHECK(in[1].at("utc_shift_ns") == 0);
@@ -434,7 +429,8 @@ TEST_CASE("synthetic MPI: two ranks on two hosts merged, aligned on MPI_Init, me
     }
 
     // Messages: one communication per matched send/receive pair, logical send = send call start, physical
-    // receive = receive call end. The MPI_Send with tag 99 has no receive: no line, counted as skipped.
+    // receive = receive call end. The MPI_Send with tag 99 (rank 0, the second input) has no receive: no
+    // line, and the call is counted as a row kept without a message line.
     std::vector<PrvComm> messages;
     for (const auto& c : trace.comms)
         if (c.tag != kTagKernelLaunch) messages.push_back(c);
@@ -461,7 +457,13 @@ TEST_CASE("synthetic MPI: two ranks on two hosts merged, aligned on MPI_Init, me
     checkMessage(messages[2], 2, 1, 66000 + 3500, 70000 - 1000, 72000 - 1000, 256,
                  19); // rank 1 -> rank 0
     CHECK(side["communications_by_tag"]["17"] == 1);
-    CHECK(skippedMatching(side, "without a matching partner") == 1);
+    const auto kept = nlohmann::json{
+        {"MPI_P2P_EVENTS", {{"kept without a message line (no matching call of the partner rank)", 1}}}};
+    CHECK(side["skipped_rows"] == kept);
+    CHECK(side["inputs"][1]["skipped_rows"] == kept);
+    CHECK(side["inputs"][0]["skipped_rows"].empty());
+    CHECK(t.result.output.find("gpueff: warning: " + (t.dir / "mpi_rank0.sqlite").string() +
+                               ": MPI_P2P_EVENTS: 1 row kept without a message line") != std::string::npos);
 }
 
 TEST_CASE("synthetic MPI: calls with a NULL end (the run ended inside them) become zero-length") {

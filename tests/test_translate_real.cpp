@@ -110,8 +110,10 @@ TEST_CASE("every real export translates into a trace that agrees with SQL on the
         for (const auto& e : t.prv.events)
             if (!e.pairs.empty() && e.pairs[0].first == 63000200) ++memoryInUse;
         std::int64_t memorySkipped = 0;
-        for (const auto& [why, n] : t.side["skipped"].items())
-            if (why.rfind("GPU memory events", 0) == 0) memorySkipped = n.get<std::int64_t>();
+        const auto& skippedRows = t.side.at("skipped_rows");
+        if (skippedRows.contains("CUDA_GPU_MEMORY_USAGE_EVENTS"))
+            for (const auto& [why, n] : skippedRows.at("CUDA_GPU_MEMORY_USAGE_EVENTS").items())
+                memorySkipped += n.get<std::int64_t>();
         CHECK(memoryInUse + memorySkipped == count(db, "CUDA_GPU_MEMORY_USAGE_EVENTS"));
         std::int64_t nvtx = 0;
         for (auto [type, n] : begins)

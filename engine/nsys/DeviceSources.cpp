@@ -99,8 +99,7 @@ protected:
                     if (auto byId = idType(st_.int64(4), st_.text(2))) out.add(byId, v);
                     out.add(type, v);
                 } else
-                    ++ctx_.skipped
-                          ["GPU metric samples that are not finite or beyond int64 (sample left out)"];
+                    ++ctx_.skipped[kSamples]["sample not finite or beyond int64"];
                 pending_ = st_.step();
             }
             if (out.pairCount == 0) continue;
@@ -115,9 +114,9 @@ private:
     // nsys2prv's type, 9400 + metricId; ids beyond the range nsys uses would run into other types.
     std::uint32_t idType(std::int64_t metricId, std::string_view metricName) {
         if (metricId < 0 || metricId >= types::kGpuMetricIdLimit) {
-            ++ctx_.skipped["GPU metric samples whose metricId is outside 0.." +
-                           std::to_string(types::kGpuMetricIdLimit - 1) + " (written under " +
-                           std::to_string(types::kGpuMetricByNameBase) + "+ only)"];
+            ++ctx_.skipped[kSamples]["kept without type 9400 + metricId (metricId outside 0.." +
+                                     std::to_string(types::kGpuMetricIdLimit - 1) + ": written under " +
+                                     std::to_string(types::kGpuMetricByNameBase) + "+ only)"];
             return 0;
         }
         auto t = types::kGpuMetricBase + static_cast<std::uint32_t>(metricId);
@@ -158,13 +157,14 @@ void discoverGpuMetrics(const NsysExport& ex, ReportObjects& o) {
     if (!hasMetrics(db)) return;
     requireColumns(db, kSamples, {"timestamp", "typeId", "metricId", "value"});
     requireColumns(db, kNames, {"typeId", "metricId", "metricName"});
-    sqlite::Statement st(db, std::string("SELECT typeId, min(timestamp), max(timestamp) FROM ") + kSamples +
-                                 " WHERE " + ex.validRows(kSamples) + " GROUP BY 1 ORDER BY 1");
+    sqlite::Statement st(db, std::string("SELECT typeId, min(timestamp), max(timestamp), count(*) FROM ") +
+                                 kSamples + " WHERE " + ex.validRows(kSamples) + " GROUP BY 1 ORDER BY 1");
     std::size_t index = 0;
     while (st.step()) {
         std::int64_t owner = ownerOf(o, index++);
         if (owner < 0) {
-            o.skipped["GPU metric samples of a GPU no traced process used"] += 1;
+            ex.noteSkipped(kSamples, "a GPU no traced process used (no row to put it on)",
+                           static_cast<std::uint64_t>(st.int64(3)));
             continue;
         }
         o.processes[owner].metricGpus.insert(st.int64(0));
@@ -233,14 +233,12 @@ protected:
             return true;
         }
         if (skipped_) {
-            ctx_.skipped
-                ["GPU memory events of a process without work on that device (no row to put them on)"] +=
+            ctx_.skipped[kMemoryUsage]["a process without work on that device (no row to put it on)"] +=
                 skipped_;
             skipped_ = 0;
         }
         if (badSizes_) {
-            ctx_.skipped["GPU memory events with a negative size or one overflowing the sum (skipped)"] +=
-                badSizes_;
+            ctx_.skipped[kMemoryUsage]["negative size, or one overflowing the running sum"] += badSizes_;
             badSizes_ = 0;
         }
         return false;

@@ -47,7 +47,6 @@ void applyNameFacts(const NameFacts& facts, paraver::EventCatalog& catalog) {
 
 void applyPartFacts(const PartFacts& facts, paraver::EventCatalog& catalog, TranslateSummary& summary) {
     for (const auto& [kind, n] : facts.recordsByKind) summary.recordsByKind[kind] += n;
-    for (const auto& [why, n] : facts.skipped) summary.skipped[why] += n;
     for (const auto& r : facts.reports) {
         auto& offset = summary.offsets.at(r.index);
         offset.skippedRows = r.skippedRows;

@@ -19,10 +19,10 @@
 namespace gpueff::nsys {
 
 // What one process learnt while reading its own reports that the trace as a whole needs: records by kind,
-// rows skipped, the rows skipped and text repaired per report, the labels its reports gave while their
+// the rows skipped and text repaired per report, the labels its reports gave while their
 // records were read (GPU metric names, MPI calls), the event types its records used.
 struct PartFacts {
-    std::map<std::string, std::uint64_t> recordsByKind, skipped;
+    std::map<std::string, std::uint64_t> recordsByKind;
     struct Report {
         std::uint32_t index = 0;
         SkippedRows skippedRows;

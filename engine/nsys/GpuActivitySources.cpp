@@ -220,8 +220,8 @@ void openKernels(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>&
     std::uint64_t undecoded = 0;
     auto payloads = NcclPayloads::read(ctx, undecoded);
     if (undecoded)
-        ctx.skipped["NCCL NVTX binary payloads not decoded (export with --include-json to attach them)"] +=
-            undecoded;
+        ctx.skipped["NVTX_EVENTS"]["kept without the NCCL payload (binary, not decoded: export with "
+                                   "--include-json to attach it)"] += undecoded;
     out.push_back(std::make_unique<KernelSource>(ctx, sqlite::Statement(db, sql), std::move(payloads)));
     out.back()->setReorderWindow(ctx.report.readWindow(t));
 }

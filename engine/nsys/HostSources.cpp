@@ -196,9 +196,12 @@ public:
     std::string name() const override { return "sync"; }
 
 protected:
-    // Rows without a matching API call have no thread to go on: skipped, and counted in the sidecar.
+    // Rows without a matching API call have no thread to go on: skipped, and counted like every other.
     bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
-        if (s.isNull(2)) return false;
+        if (s.isNull(2)) {
+            ++ctx_.skipped[kSyncTable]["no CUDA API call with its correlation id (no thread to put it on)"];
+            return false;
+        }
         iv.begin = shifted(s.int64(0));
         iv.end = shifted(s.int64(1));
         iv.row = ctx_.threadRow(s.int64(2));

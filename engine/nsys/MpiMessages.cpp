@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <set>
 #include <tuple>
 
 namespace gpueff::nsys {
@@ -13,16 +14,22 @@ namespace {
 struct Call {
     std::int64_t start, end;
     std::uint32_t row;
+    std::size_t report;
 };
 } // namespace
 
 std::unique_ptr<RecordSource>
 matchMpiMessages(std::vector<ReportContext*> reports,
                  const std::vector<std::map<std::int64_t, std::int64_t>>& rankOfPid,
-                 std::uint64_t& unmatched) {
+                 std::vector<std::uint64_t>& unmatched) {
+    unmatched.assign(reports.size(), 0);
     using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t>; // source rank, destination rank, tag
     std::map<Key, std::deque<std::pair<Call, std::int64_t>>> sends;   // with size
     std::map<Key, std::deque<Call>> receives;
+    // A call whose partner is a rank the inputs do not hold has no message line to miss.
+    std::set<std::int64_t> ranks;
+    for (const auto& pids : rankOfPid)
+        for (const auto& [pid, rank] : pids) ranks.insert(rank);
     for (std::size_t i = 0; i < reports.size(); ++i) {
         const auto& db = reports[i]->report.db();
         if (!db.hasTable("MPI_P2P_EVENTS")) continue;
@@ -40,7 +47,7 @@ matchMpiMessages(std::vector<ReportContext*> reports,
             if (rank == rankOfPid[i].end() || st.isNull(4)) continue;
             std::string_view name = reports[i]->report.string(st.int64(3));
             Call call{shiftTime(st.int64(0), reports[i]->shift), shiftTime(st.int64(1), reports[i]->shift),
-                      reports[i]->threadRow(st.int64(2))};
+                      reports[i]->threadRow(st.int64(2)), i};
             // MPI_Sendrecv both sends to and receives from its peer; persistent *_init calls are not
             // messages.
             if (receivesMessage(name)) receives[{st.int64(4), rank->second, st.int64(5)}].push_back(call);
@@ -49,7 +56,6 @@ matchMpiMessages(std::vector<ReportContext*> reports,
         }
     }
     std::vector<TraceRecord> records;
-    unmatched = 0;
     for (auto& [key, queue] : sends) {
         auto& recvs = receives[key];
         while (!queue.empty() && !recvs.empty()) {
@@ -66,9 +72,12 @@ matchMpiMessages(std::vector<ReportContext*> reports,
                       recv.start, recv.end, size,       std::get<2>(key)};
             records.push_back(r);
         }
-        unmatched += queue.size();
+        if (ranks.count(std::get<1>(key)))
+            for (const auto& [send, size] : queue) ++unmatched[send.report];
     }
-    for (auto& [key, q] : receives) unmatched += q.size();
+    for (auto& [key, q] : receives)
+        if (ranks.count(std::get<0>(key)))
+            for (const auto& recv : q) ++unmatched[recv.report];
     if (records.empty()) return nullptr;
     std::sort(records.begin(), records.end(),
               [](const TraceRecord& a, const TraceRecord& b) { return recordBefore(a, 0, b, 0); });

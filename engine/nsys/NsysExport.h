@@ -1,4 +1,5 @@
 #pragma once
+#include "engine/nsys/SkippedRows.h"
 #include "engine/sqlite/Database.h"
 
 #include <cstdint>
@@ -51,14 +52,14 @@ public:
     // SQL condition selecting the rows of `table` that can be translated (columns qualified by `alias`).
     // The other rows are skipped: the first call counts them by reason for skippedRows(). See RowValidity.h.
     std::string validRows(const std::string& table, const std::string& alias = "") const;
-    // Rows the input lost before it became this export (a staged trace's events), reported as skipped rows.
+    // Rows left out by something else than the SQL rule: lost before the input became this export (a staged
+    // trace's events), or found by the pre-pass and the record sources (SkippedRows.h).
     void noteSkipped(const std::string& table, const std::string& why, std::uint64_t rows) const {
         skippedRows_[table][why] += rows;
     }
+    void noteSkipped(const SkippedRows& rows) const { addSkipped(skippedRows_, rows); }
     // table -> reason -> rows skipped, for the tables read so far.
-    const std::map<std::string, std::map<std::string, std::uint64_t>>& skippedRows() const {
-        return skippedRows_;
-    }
+    const SkippedRows& skippedRows() const { return skippedRows_; }
     // Text from `table` as valid UTF-8: `raw` itself, or a repaired copy in `buffer` (counted per table).
     std::string_view utf8(std::string_view raw, const char* table, std::string& buffer) const;
     std::string utf8(std::string_view raw, const char* table) const;
@@ -103,7 +104,7 @@ private:
     std::int64_t utcEpochNs_ = 0;
     bool hasUtcStart_ = false;
     std::optional<std::int64_t> sessionEnd_;
-    mutable std::map<std::string, std::map<std::string, std::uint64_t>> skippedRows_;
+    mutable SkippedRows skippedRows_;
     mutable std::set<std::string> counted_;
     mutable std::map<std::string, std::uint64_t> repairedText_;
     std::unordered_map<std::int64_t, std::string> strings_; // ids are sparse (up to millions)

@@ -204,8 +204,7 @@ protected:
                 names(pt, d, "numeric payload");
                 r.add(pt, static_cast<std::int64_t>(std::llround(payload)));
             } else {
-                ++ctx_.skipped
-                      ["NVTX numeric payloads that are not finite or beyond int64 (payload left out)"];
+                ++ctx_.skipped[kTable]["kept without the numeric payload (not finite or beyond int64)"];
             }
         }
         if (!s.isNull(8) || !s.isNull(9)) {

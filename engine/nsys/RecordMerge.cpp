@@ -56,7 +56,7 @@ void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline:
     }
     if (progress) std::fprintf(stderr, "\r\x1b[K");
     for (std::size_t i = 0; i < sources.size(); ++i)
-        sources[i]->count(countBySource[i], summary.recordsByKind, summary.skipped);
+        sources[i]->count(countBySource[i], summary.recordsByKind);
 }
 
 } // namespace gpueff::nsys

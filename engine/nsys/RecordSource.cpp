@@ -1,5 +1,7 @@
 #include "engine/nsys/RecordSource.h"
 
+#include "engine/common/Error.h"
+
 #include <algorithm>
 
 namespace gpueff::nsys {
@@ -56,16 +58,11 @@ bool IntervalSource::loadBegin() {
         nextBegin_.pairCount = 0;
         nextBegin_.isCommunication = false;
         Interval iv;
-        if (!decode(statement_, nextBegin_, iv)) {
-            ++skipped_;
-            continue;
-        }
-        // The queries leave out rows ending before they start (RowValidity.h); an end heap fed one would
-        // emit records out of time order.
-        if (iv.hasEnd && iv.end < iv.begin) {
-            ++skipped_;
-            continue;
-        }
+        if (!decode(statement_, nextBegin_, iv)) continue;
+        // The queries leave out rows ending before they start (RowValidity.h), and a shift moves both ends
+        // alike; an end heap fed one would emit records out of time order.
+        if (iv.hasEnd && iv.end < iv.begin)
+            throw Error("internal error: " + name() + ": a row ending before it starts reached the records");
         nextBegin_.time = iv.begin;
         nextBegin_.row = iv.row;
         nextBegin_.order = RecordOrder::Begin;

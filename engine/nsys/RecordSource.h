@@ -30,11 +30,9 @@ public:
         if (!relays_) ++sequence_;
     }
     virtual std::string name() const = 0;
-    // After the merge: adds the `written` records of this source to `byKind` (by source name) and the rows it
-    // skipped to `skipped` (by reason). A stream relaying other sources adds theirs.
-    virtual void count(std::uint64_t written, std::map<std::string, std::uint64_t>& byKind,
-                       std::map<std::string, std::uint64_t>& skipped) const {
-        (void)skipped;
+    // After the merge: adds the `written` records of this source to `byKind` (by source name). A stream
+    // relaying other sources adds theirs. (Rows left out are counted by each report: ReportContext::skipped.)
+    virtual void count(std::uint64_t written, std::map<std::string, std::uint64_t>& byKind) const {
         byKind[name()] += written;
     }
 
@@ -96,17 +94,10 @@ public:
     IntervalSource(sqlite::Statement statement, std::int64_t shift);
 
 protected:
-    // Decodes the statement's current row; returns false to skip it (it is counted as skipped).
+    // Decodes the statement's current row; returns false to skip it, having counted it with its table and
+    // reason (ReportContext::skipped), as every row left out is.
     virtual bool decode(const sqlite::Statement& row, TraceRecord& begin, Interval& interval) = 0;
     std::int64_t shifted(std::int64_t t) const { return shiftTime(t, shift_); }
-
-public:
-    std::uint64_t skipped() const { return skipped_; }
-    void count(std::uint64_t written, std::map<std::string, std::uint64_t>& byKind,
-               std::map<std::string, std::uint64_t>& skipped) const override {
-        byKind[name()] += written;
-        if (skipped_) skipped["rows skipped by " + name()] += skipped_;
-    }
 
 private:
     struct PendingEnd {
@@ -126,7 +117,7 @@ private:
     TraceRecord nextBegin_;
     bool haveBegin_ = false, exhausted_ = false;
     std::vector<PendingEnd> ends_;
-    std::uint64_t endSeq_ = 0, skipped_ = 0;
+    std::uint64_t endSeq_ = 0;
 };
 
 // Records computed up front (e.g. matched MPI messages), replayed in order.

@@ -38,9 +38,8 @@ struct ReportObjects {
     };
     std::map<std::int64_t, Process> processes; // by globalPid
     std::int64_t firstTime = INT64_MAX, lastTime = INT64_MIN;
-    std::map<std::string, std::uint64_t> skipped; // reason -> rows
-    std::set<std::string> scanned;                // tables already discovered (several kinds share tables)
-    std::map<LaneKey, std::uint32_t> laneOf;      // activities on a lane > 0 (rare: overlapping activities)
+    std::set<std::string> scanned;           // tables already discovered (several kinds share tables)
+    std::map<LaneKey, std::uint32_t> laneOf; // activities on a lane > 0 (rare: overlapping activities)
 
     bool firstScan(const std::string& table) { return scanned.insert(table).second; }
 
@@ -92,7 +91,9 @@ public:
     std::map<std::pair<StreamKey, std::uint32_t>, std::uint32_t> laneRows; // (stream, lane > 0) -> row
     std::map<LaneKey, std::uint32_t> laneOf;
     std::unordered_map<std::int64_t, std::uint32_t> metricRows;
-    std::map<std::string, std::uint64_t> skipped; // reason -> count, found while opening sources
+    // Rows its sources left out or translated without a value (SkippedRows.h), counted while they are
+    // opened and read; the translator adds them to the export's after the merge.
+    SkippedRows skipped;
     // Base event type of each NVTX domain that is neither the default, NCCL nor neSmiK, by name: nsys2prv's
     // 9600 + 100 * k for the k-th name in byte order over the whole trace (every report), set before sources
     // open.

@@ -42,12 +42,10 @@ public:
     Stream(ReportStreams& owner, std::size_t report)
         : RecordSource(Relay{}), owner_(owner), report_(report) {}
     std::string name() const override { return "report " + std::to_string(report_ + 1); }
-    void count(std::uint64_t, std::map<std::string, std::uint64_t>& byKind,
-               std::map<std::string, std::uint64_t>& skipped) const override {
+    void count(std::uint64_t, std::map<std::string, std::uint64_t>& byKind) const override {
         // Read once the stream is exhausted: its worker has finished (seen under the lock in next()).
         const Report& r = owner_.reports_[report_];
         for (const auto& [kind, n] : r.byKind) byKind[kind] += n;
-        for (const auto& [why, n] : r.skipped) skipped[why] += n;
     }
 
 protected:
@@ -144,7 +142,7 @@ void ReportStreams::work() {
             if (!more) {
                 // Its end: what it counted is kept, its sources (and their SQLite statements) closed.
                 for (std::size_t i = 0; i < r->sources.size(); ++i)
-                    r->sources[i]->count(r->written[i], r->byKind, r->skipped);
+                    r->sources[i]->count(r->written[i], r->byKind);
                 r->sources.clear();
             }
         } catch (...) {

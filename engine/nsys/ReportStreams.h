@@ -56,7 +56,7 @@ private:
         std::int64_t lastTime = INT64_MIN;
         bool started = false;
         // What its sources counted, kept when they are closed at its end (their statements' memory freed).
-        std::map<std::string, std::uint64_t> byKind, skipped;
+        std::map<std::string, std::uint64_t> byKind;
         // Under mutex_.
         std::deque<std::unique_ptr<Block>> ready;
         std::vector<std::unique_ptr<Block>> spare;

@@ -23,25 +23,32 @@ void writeSidecar(const std::filesystem::path& path, const std::filesystem::path
                      {"threads", summary.threads}};
     for (std::size_t i = 0; i < reports.size(); ++i) {
         const auto& r = *reports[i];
-        side["inputs"].push_back({{"path", r.path().string()},
-                                  {"nsys_version", r.productVersion()},
-                                  {"schema_version", r.schemaVersion()},
-                                  {"host", r.host()},
-                                  {"session_utc_ns", r.utcEpochNs()},
-                                  {"utc_shift_ns", summary.offsets[i].utcShiftNs},
-                                  {"sync_shift_ns", summary.offsets[i].syncShiftNs},
-                                  {"sync_point", summary.offsets[i].syncPoint},
-                                  {"offset_ns", summary.offsets[i].offsetNs},
-                                  {"gpu_activity", summary.offsets[i].gpuActivity},
-                                  {"skipped_rows", summary.offsets[i].skippedRows},
-                                  {"repaired_text", summary.offsets[i].repairedText}});
+        const auto& o = summary.offsets[i];
+        const auto& a = o.alignment;
+        side["inputs"].push_back(
+            {{"path", r.path().string()},
+             {"nsys_version", r.productVersion()},
+             {"schema_version", r.schemaVersion()},
+             {"host", r.host()},
+             {"session_utc_ns", r.hasUtcStart() ? nlohmann::json(r.utcEpochNs()) : nlohmann::json()},
+             {"alignment", a.method},
+             {"utc_shift_ns", a.utcShiftNs},
+             {"sync_shift_ns", a.syncShiftNs},
+             {"sync_point", a.syncPoint},
+             {"alignment_uncertainty_ns",
+              a.uncertaintyNs ? nlohmann::json(*a.uncertaintyNs) : nlohmann::json()},
+             {"alignment_evidence", a.evidence},
+             {"offset_ns", o.offsetNs},
+             {"gpu_activity", o.gpuActivity},
+             {"skipped_rows", o.skippedRows},
+             {"repaired_text", o.repairedText}});
     }
+    side["warnings"] = summary.warnings;
     // Totals over the inputs, per table and reason (each input's own counts are in its entry above).
     SkippedRows skipped;
     std::map<std::string, std::uint64_t> repaired;
     for (const auto& o : summary.offsets) {
-        for (const auto& [table, reasons] : o.skippedRows)
-            for (const auto& [why, n] : reasons) skipped[table][why] += n;
+        addSkipped(skipped, o.skippedRows);
         for (const auto& [table, n] : o.repairedText) repaired[table] += n;
     }
     side["skipped_rows"] = nlohmann::json::object();
@@ -55,8 +62,6 @@ void writeSidecar(const std::filesystem::path& path, const std::filesystem::path
     for (const auto& [type, n] : summary.beginsByType) side["begins_by_event_type"][std::to_string(type)] = n;
     for (const auto& [tag, n] : summary.communicationsByTag)
         side["communications_by_tag"][std::to_string(tag)] = n;
-    side["skipped"] = nlohmann::json::object();
-    for (const auto& [why, n] : summary.skipped) side["skipped"][why] = n;
     {
         std::ofstream out(path);
         out << dumpJson(side);

@@ -32,8 +32,6 @@ namespace gpueff::nsys {
 
 namespace {
 
-// Clocks of one job's nodes agree within milliseconds after NTP; a larger sync correction is suspicious.
-constexpr std::int64_t kMaxSyncCorrectionNs = 10'000'000'000;
 // SQLite's page cache for all reports together, shared out when the exports are opened (the number of
 // reports is known up front), so the budget holds from the first query on, pre-pass included: 16 MiB for one
 // report, 256 KiB each for 64. Reads are mostly sequential scans, which a cache does not speed up; the pages
@@ -206,15 +204,40 @@ void writeRecords(std::vector<std::vector<std::unique_ptr<RecordSource>>> report
     sources.clear(); // before the workers they may refer to
 }
 
+// Each report's place on the trace clock (output time = export time + offset: time 0 is the earliest record
+// of all), the trace's duration and the wall clock of its time 0.
+void placeReports(const ClockAlignment& clocks, const std::vector<ReportObjects>& objects,
+                  const std::vector<std::filesystem::path>& inputs, const std::vector<char>& gpuActivity,
+                  TranslateSummary& summary) {
+    std::int64_t zero = INT64_MAX, end = INT64_MIN;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        zero = std::min(zero, checkedAdd(objects[i].firstTime, clocks.inputs[i].shiftNs()));
+        end = std::max(end, checkedAdd(objects[i].lastTime, clocks.inputs[i].shiftNs()));
+    }
+    summary.durationNs = checkedSub(end, zero);
+    summary.originUtcNs = clocks.originUtcNs ? checkedAdd(*clocks.originUtcNs, zero) : 0;
+    summary.warnings = clocks.warnings;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        ReportOffset offset;
+        offset.input = inputs[i];
+        offset.alignment = clocks.inputs[i];
+        offset.offsetNs = checkedSub(clocks.inputs[i].shiftNs(), zero);
+        offset.gpuActivity = gpuActivity[i] != 0;
+        summary.offsets.push_back(offset);
+    }
+}
+
 } // namespace
 
 std::vector<std::string> dataNotes(const std::string& input, const SkippedRows& skipped,
                                    const std::map<std::string, std::uint64_t>& repaired) {
     std::vector<std::string> out;
     for (const auto& [table, reasons] : skipped)
-        for (const auto& [why, n] : reasons)
-            out.push_back(input + ": " + table + ": " + std::to_string(n) + (n == 1 ? " row" : " rows") +
-                          " skipped (" + why + ")");
+        for (const auto& [why, n] : reasons) {
+            bool kept = why.rfind("kept", 0) == 0; // translated without one of its values (SkippedRows.h)
+            out.push_back(input + ": " + table + ": " + std::to_string(n) + (n == 1 ? " row " : " rows ") +
+                          (kept ? why : "skipped (" + why + ")"));
+        }
     for (const auto& [table, n] : repaired)
         out.push_back(input + ": " + table + ": " + std::to_string(n) + (n == 1 ? " string" : " strings") +
                       " with invalid UTF-8 (bytes replaced by U+FFFD)");
@@ -256,6 +279,7 @@ TranslateSummary translate(const TranslateOptions& options,
     std::vector<ReportObjects> objects(inputCount);
     std::vector<char> gpuActivity(inputCount, 1);
     std::vector<StagingFacts> staging(inputCount);
+    std::vector<ClockEvidence> clockEvidence(inputCount);
     bool tty = options.progress && ::isatty(STDERR_FILENO);
     // The pre-pass, one report per worker: a report only writes its own slots.
     forEachReport(inputCount, jobs, [&](std::size_t i) {
@@ -283,6 +307,7 @@ TranslateSummary translate(const TranslateOptions& options,
         }
         if (objects[i].firstTime > objects[i].lastTime)
             reports[i]->db().fail("nothing to translate with the selected kinds");
+        clockEvidence[i] = readClockEvidence(*reports[i], inputCount > 1);
     });
     // One rank per process. Two Kineto traces of one rank (distributedInfo.rank) are that rank profiled twice
     // or ranks of different runs: refused, their labels would collide. Exports of different runs merged on
@@ -308,7 +333,6 @@ TranslateSummary translate(const TranslateOptions& options,
     if (withoutGpu.size() == reports.size()) failNoGpuActivity(*reports.front());
     for (auto i : withoutGpu)
         if (log) log(options.inputs[i].string() + ": no GPU activity; merged for its CPU-side records");
-    // Clock alignment: UTC session starts, then the end of MPI_Init when every report has one.
     TranslateSummary summary;
     std::int64_t worldSize = 0;
     std::size_t kinetoInputs = 0;
@@ -322,54 +346,22 @@ TranslateSummary translate(const TranslateOptions& options,
                                 std::to_string(worldSize) +
                                 " ranks of their job (distributedInfo.world_size): load balance, stragglers "
                                 "and collectives concern these ranks only");
-    std::vector<std::int64_t> shift(reports.size(), 0);
-    bool utc = std::all_of(reports.begin(), reports.end(), [](auto& r) { return r->hasUtcStart(); });
-    std::int64_t minUtc = 0;
-    if (utc) {
-        minUtc = (*std::min_element(reports.begin(), reports.end(), [](auto& a, auto& b) {
-                     return a->utcEpochNs() < b->utcEpochNs();
-                 }))->utcEpochNs();
-        // Session starts are validated (0 .. kMaxUtcNs, NsysExport), so the shifts are too.
-        for (std::size_t i = 0; i < reports.size(); ++i)
-            shift[i] = checkedSub(reports[i]->utcEpochNs(), minUtc);
-    }
-    for (std::size_t i = 0; i < reports.size(); ++i) {
-        ReportOffset offset;
-        offset.input = options.inputs[i];
-        offset.utcShiftNs = shift[i];
-        summary.offsets.push_back(offset);
-    }
-    if (reports.size() > 1) {
-        std::vector<std::optional<SyncPoint>> points;
-        for (auto& r : reports) points.push_back(syncPoint(*r));
-        std::string why;
-        auto corrections = syncCorrections(points, shift, kMaxSyncCorrectionNs, why);
-        for (std::size_t i = 0; i < reports.size(); ++i) {
-            summary.offsets[i].syncShiftNs = corrections[i];
-            if (why.empty()) summary.offsets[i].syncPoint = points[i]->name;
-            shift[i] = checkedAdd(shift[i], corrections[i]);
-        }
-        if (!why.empty() && log) log("clocks aligned by UTC session start only: " + why);
-    }
-    std::int64_t zero = INT64_MAX, end = INT64_MIN;
-    for (std::size_t i = 0; i < reports.size(); ++i) {
-        zero = std::min(zero, checkedAdd(objects[i].firstTime, shift[i]));
-        end = std::max(end, checkedAdd(objects[i].lastTime, shift[i]));
-    }
-    summary.durationNs = checkedSub(end, zero);
-    for (std::size_t i = 0; i < reports.size(); ++i) {
-        summary.offsets[i].offsetNs = checkedSub(shift[i], zero);
-        summary.offsets[i].gpuActivity =
-            std::find(withoutGpu.begin(), withoutGpu.end(), i) == withoutGpu.end();
-    }
-    summary.originUtcNs = utc ? checkedAdd(minUtc, zero) : 0;
+    // Clock alignment (ClockAlignment.h), from the pre-pass: alike on every process of a distributed run.
+    std::vector<std::string> names;
+    for (const auto& in : options.inputs) names.push_back(in.string());
+    auto clocks = alignClocks(clockEvidence, names, options.unaligned);
+    if (options.warn)
+        for (const auto& w : clocks.warnings) options.warn(w);
+    if (log)
+        for (const auto& r : clocks.remarks) log(r);
+    placeReports(clocks, objects, options.inputs, gpuActivity, summary);
 
     paraver::EventCatalog catalog;
     declareEventTypes(catalog);
     std::vector<std::unique_ptr<ReportContext>> contexts;
     for (std::size_t i = 0; i < reports.size(); ++i)
         contexts.push_back(
-            std::make_unique<ReportContext>(*reports[i], i, checkedSub(shift[i], zero), catalog));
+            std::make_unique<ReportContext>(*reports[i], i, summary.offsets[i].offsetNs, catalog));
     paraver::TraceLayout layout = buildTaskLayout(reports, objects, options.threadNames, contexts);
     summary.tasks = layout.tasks.size();
     summary.threads = layout.rows.size();
@@ -405,6 +397,7 @@ TranslateSummary translate(const TranslateOptions& options,
     // Messages pair calls of different reports: computed up front (before workers read the reports), merged
     // as one more source, after every report's (by the root alone in a distributed run).
     std::unique_ptr<RecordSource> messages;
+    std::vector<std::uint64_t> unmatchedCalls(reports.size(), 0);
     if (wantMpi && reports.size() > 0 && (!dist || dist->root())) {
         std::vector<ReportContext*> ptrs;
         std::vector<std::map<std::int64_t, std::int64_t>> ranks(reports.size());
@@ -413,15 +406,9 @@ TranslateSummary translate(const TranslateOptions& options,
             for (const auto& [pid, p] : objects[i].processes)
                 if (p.mpiRank >= 0) ranks[i][pid] = p.mpiRank;
         }
-        std::uint64_t unmatched = 0;
-        messages = matchMpiMessages(ptrs, ranks, unmatched);
+        messages = matchMpiMessages(ptrs, ranks, unmatchedCalls);
         if (messages) messages->setOrigin(UINT64_MAX);
-        if (unmatched)
-            summary.skipped["MPI point-to-point calls without a matching partner (no message line)"] +=
-                unmatched;
     }
-    for (auto& o : objects)
-        for (const auto& [why, rows] : o.skipped) summary.skipped[why] += rows;
 
     std::filesystem::path prefix = options.prefix;
     auto withExt = [&](const char* ext) {
@@ -470,12 +457,10 @@ TranslateSummary translate(const TranslateOptions& options,
     info.timeOrdered = !inTurn; // the merge below
     head->begin(info);
     if (remotes && also) also->begin(info);
-    auto skippedBefore = summary.skipped;
     writeRecords(std::move(reportSources), std::move(messages), jobs, inTurn, dist, remotes, also, *head,
                  catalog, summary, tty);
-    // Sources report what they skipped as they go, so this is read after the merge.
-    for (auto i : own)
-        for (const auto& [why, rows] : contexts[i]->skipped) summary.skipped[why] += rows;
+    // Sources count what they leave out as they go, so this is read after the merge.
+    for (auto i : own) reports[i]->noteSkipped(contexts[i]->skipped);
     for (std::size_t i = 0; i < reports.size(); ++i) {
         summary.offsets[i].skippedRows = reports[i]->skippedRows();
         summary.offsets[i].repairedText = reports[i]->repairedText();
@@ -487,14 +472,18 @@ TranslateSummary translate(const TranslateOptions& options,
         // here, before the labels are written.
         PartFacts mine;
         mine.recordsByKind = summary.recordsByKind;
-        for (const auto& [why, rows] : summary.skipped)
-            if (auto n = rows - (skippedBefore.count(why) ? skippedBefore.at(why) : 0)) mine.skipped[why] = n;
         for (auto i : own)
             mine.reports.push_back({static_cast<std::uint32_t>(i), summary.offsets[i].skippedRows,
                                     summary.offsets[i].repairedText});
         collectCatalogFacts(catalog, own, mine);
         for (const auto& theirs : dist->exchange(mine)) applyPartFacts(theirs, catalog, summary);
     }
+    // The messages are matched where the trace is written (the root of a distributed run), after the
+    // exchange, which gives each report the counts of the process that read it.
+    const std::string noMessage = "kept without a message line (no matching call of the partner rank)";
+    for (std::size_t i = 0; i < reports.size(); ++i)
+        if (unmatchedCalls[i])
+            summary.offsets[i].skippedRows["MPI_P2P_EVENTS"][noMessage] += unmatchedCalls[i];
     pipeline::StreamLabels labels;
     labels.writePcf = [&catalog](std::FILE* f) { catalog.writePcf(f); };
     labels.writeFullNamesPcf = [&catalog](std::FILE* f) {
@@ -516,12 +505,10 @@ TranslateSummary translate(const TranslateOptions& options,
             for (const auto& line : dataNotes(o.input.string(), o.skippedRows, o.repairedText))
                 options.warn(line);
     if (log) {
-        for (const auto& o : summary.offsets)
-            if (reports.size() > 1)
-                log("clock offset for " + o.input.string() + ": " + std::to_string(o.utcShiftNs) +
-                    " ns from UTC start" +
-                    (o.syncPoint.empty() ? ""
-                                         : ", " + std::to_string(o.syncShiftNs) + " ns from " + o.syncPoint));
+        if (reports.size() > 1)
+            for (const auto& o : summary.offsets)
+                log("clock of " + o.input.string() + ": offset " + std::to_string(o.offsetNs) + " ns, " +
+                    describe(o.alignment));
         for (const auto& n : summary.notes) log("note: " + n);
     }
     return summary;

@@ -1,4 +1,7 @@
 #pragma once
+#include "engine/nsys/ClockAlignment.h"
+#include "engine/nsys/SkippedRows.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -33,9 +36,13 @@ struct TranslateOptions {
     // Reports read in parallel by this many workers (0: one per core, std::thread::hardware_concurrency);
     // 1 reads them one after the other on the calling thread. The output does not depend on it.
     unsigned jobs = 0;
-    // Called once per table and reason for rows skipped or text repaired (after the outputs are written);
-    // the CLI prints each as "gpueff: warning: <line>" whatever --quiet says.
+    // Called once per table and reason for rows skipped or text repaired (after the outputs are written),
+    // and for each input whose clock could not be aligned by its session start (before any record is
+    // read); the CLI prints each as "gpueff: warning: <line>" whatever --quiet says.
     std::function<void(const std::string&)> warn;
+    // Several inputs that can be placed neither by their session start nor by a shared sync point are
+    // merged anyway, each with its session start taken as the earliest input's (refused otherwise).
+    bool unaligned = false;
     // When not empty: the exports themselves, serialized SQLite images (one per input, which then only names
     // it in messages), opened in memory (sqlite3_deserialize). For the fuzz harness.
     std::vector<std::vector<unsigned char>> images;
@@ -51,23 +58,19 @@ struct TranslateOptions {
     Distribution* distribution = nullptr;
 };
 
-// table -> reason -> rows: the rows of an export left out because they cannot be placed (RowValidity.h).
-using SkippedRows = std::map<std::string, std::map<std::string, std::uint64_t>>;
-
 struct ReportOffset {
     std::filesystem::path input;
-    std::int64_t utcShiftNs = 0;  // from the session UTC starts
-    std::int64_t syncShiftNs = 0; // refinement from the sync point
-    std::string syncPoint;        // "MPI_Init end", or empty
-    std::int64_t offsetNs = 0;    // output time = export time + offsetNs
+    InputAlignment alignment;  // how its clock was placed (ClockAlignment.h)
+    std::int64_t offsetNs = 0; // output time = export time + offsetNs
     std::string nsysVersion, host;
     bool gpuActivity = true;
     SkippedRows skippedRows;
     std::map<std::string, std::uint64_t> repairedText; // table -> strings with invalid UTF-8 repaired
 };
 
-// One line per table and reason ("x.sqlite: CUPTI_ACTIVITY_KIND_KERNEL: 1 row skipped (end before start)"):
-// the warnings of `translate` and the notes of report.json say the same.
+// One line per table and reason ("x.sqlite: CUPTI_ACTIVITY_KIND_KERNEL: 1 row skipped (end before start)",
+// "x.sqlite: NVTX_EVENTS: 2 rows kept without the numeric payload (...)"): the warnings of `translate` and
+// the notes of report.json say the same.
 std::vector<std::string> dataNotes(const std::string& input, const SkippedRows& skipped,
                                    const std::map<std::string, std::uint64_t>& repaired);
 
@@ -79,10 +82,12 @@ struct TranslateSummary {
     std::map<std::string, std::uint64_t> recordsByKind;
     std::map<std::uint32_t, std::uint64_t> beginsByType; // records with a non-zero value, by first event type
     std::map<std::int64_t, std::uint64_t> communicationsByTag;
-    std::map<std::string, std::uint64_t> skipped;
     std::size_t tasks = 0, threads = 0, nodes = 0;
     double importSeconds = 0; // staging inputs of other formats (Kineto) into exports, summed over inputs
     std::vector<std::string> notes; // about the inputs as a whole (e.g. ranks of a larger job), for reports
+    // About how the inputs were merged (an input whose clock could not be aligned by its session start):
+    // printed as warnings by translate, listed in the sidecar and in the notes of reports.
+    std::vector<std::string> warnings;
 };
 
 // Translates Nsight Systems SQLite exports into one Paraver trace. Throws gpueff::Error on bad input; no

@@ -2,6 +2,9 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/Text.h"
+#include "engine/common/Utf8.h"
+#include "engine/semantic/CfgHistogram.h"
+#include "engine/semantic/CfgReader.h"
 #include "engine/semantic/WholeNumber.h"
 
 #include <algorithm>
@@ -69,142 +72,123 @@ constexpr std::uint32_t kMaxLruDepth = 1'000'000;
 // A row index beyond any trace gpueff reads (the Paraver reader caps threads, tasks and CPUs at 1,000,000).
 constexpr std::size_t kMaxObjectIndex = 1'000'000'000;
 
-class Parser {
+class Parser : public CfgReader {
 public:
-    explicit Parser(std::string path) : path_(std::move(path)) {}
+    explicit Parser(std::string path) : CfgReader(std::move(path), cfg_.warnings), histograms_(*this) {}
 
     Cfg run(std::istream& in) {
         cfg_.path = path_;
         cfg_.name = std::filesystem::path(path_).stem().string();
         std::string raw;
+        std::size_t number = 0;
         bool sawHeader = false;
         while (std::getline(in, raw)) {
-            ++line_;
-            line_text_ = trim(raw);
-            if (line_text_.empty()) continue;
-            if (line_ == 1 || !sawHeader) {
-                if (line_text_ == "#ParaverCFG") {
+            at(++number, trim(raw));
+            if (lineText_.empty()) continue;
+            if (number == 1 || !sawHeader) {
+                if (lineText_ == "#ParaverCFG") {
                     sawHeader = true;
                     continue;
                 }
                 if (!sawHeader) fail("not a Paraver cfg (the first line must be #ParaverCFG)");
             }
             if (inDescription_) {
-                if (line_text_.rfind("ConfigFile.EndDescription", 0) == 0) inDescription_ = false;
+                if (lineText_.rfind("ConfigFile.EndDescription", 0) == 0 ||
+                    lineText_.rfind("end_description", 0) == 0)
+                    inDescription_ = false;
                 continue;
             }
-            if (line_text_[0] == '#') continue;
-            if (histogramDropped_) continue; // paramedir stops reading at a histogram line it cannot parse
-            parseLine();
+            if (lineText_[0] == '#') continue;
+            if (!parseLine()) break; // paramedir stops reading at a histogram line it cannot parse
         }
         if (!sawHeader) fail("empty file, not a Paraver cfg");
+        unusedName();
         if (expectedWindows_ && *expectedWindows_ != cfg_.windows.size())
             throw Error(path_ + ": ConfigFile.NumWindows says " + std::to_string(*expectedWindows_) +
                         " but " + std::to_string(cfg_.windows.size()) + " windows are defined");
         if (cfg_.windows.empty()) throw Error(path_ + ": no window defined");
-        for (const auto& w : cfg_.windows)
-            if (w.beginRelative > w.endRelative)
-                throw Error(path_ + ":" + std::to_string(w.line) + ": window '" + w.name +
-                            "': window_begin_time_relative (" + shortNumber(w.beginRelative) +
-                            ") is after window_end_time_relative (" + shortNumber(w.endRelative) + ")");
-        if (histogram_) finishHistogram();
+        for (const auto& w : cfg_.windows) checkWindow(w);
+        histograms_.finish(cfg_);
         return std::move(cfg_);
     }
 
 private:
-    [[noreturn]] void fail(const std::string& why) const {
-        throw Error(path_ + ":" + std::to_string(line_) + ": " + why + ": " + line_text_.substr(0, 160));
-    }
-
     WindowSpec& window() {
-        if (cfg_.windows.empty()) fail("window property before any window_name");
+        if (cfg_.windows.empty()) fail("window property before any window_type line");
         return cfg_.windows.back();
     }
 
-    // "a.cfg:12: Analyzer2D.Delta: must be a finite number > 0, got nan": the key, what it must be, and
-    // the value as written.
-    [[noreturn]] void badValue(const std::string& key, const std::string& what, const std::string& given,
-                               std::size_t line = 0) const {
-        throw Error(path_ + ":" + std::to_string(line ? line : line_) + ": " + key + ": " + what + ", got " +
-                    given.substr(0, 60));
+    void unusedName() {
+        if (nameUnused_)
+            warn("window '" + name_ +
+                     "' has no window_type line: Paraver makes no window of it, and the lines after it go to "
+                     "the window before",
+                 nameLine_);
+        nameUnused_ = false;
     }
 
-    static std::string shortNumber(double v) {
-        std::ostringstream s;
-        s << v;
-        return s.str();
+    // What a window must have once the cfg is read: a begin before its end, and the lines that say what it
+    // is. A window without them is evaluated with Paraver's defaults, said in a warning.
+    void checkWindow(const WindowSpec& w) {
+        if (w.beginRelative > w.endRelative)
+            throw Error(path_ + ":" + std::to_string(w.line) + ": window '" + w.name +
+                        "': window_begin_time_relative (" + shortNumber(w.beginRelative) +
+                        ") is after window_end_time_relative (" + shortNumber(w.endRelative) + ")");
+        if (w.derived && w.parents[0] < 0)
+            throw Error(path_ + ":" + std::to_string(w.line) + ": window '" + w.name +
+                        "' is composed but has no window_identifiers line naming its two parents");
+        if (!w.derived && w.functions.empty())
+            warn("window '" + w.name +
+                     "' selects no semantic functions (no window_selected_functions line): Paraver's defaults "
+                     "are used",
+                 w.line);
     }
 
-    double number(const std::string& key, const std::string& text) {
-        const char* b = text.c_str();
-        char* e = nullptr;
-        double v = std::strtod(b, &e);
-        if (e == b || trim(e) != "") badValue(key, "must be a number", "'" + text + "'");
-        return v;
-    }
-
-    double finiteNumber(const std::string& key, const std::string& text) {
-        double v = number(key, text);
-        if (!std::isfinite(v)) badValue(key, "must be a finite number", text);
-        return v;
-    }
-
-    // A count or an index: a whole number in [lo, hi] (checked before any conversion to an integer).
-    std::size_t wholeNumber(const std::string& key, const std::string& text, std::size_t lo, std::size_t hi,
-                            const std::string& what) {
-        double v = number(key, text);
-        auto n = wholeAs<std::size_t>(v);
-        if (!n || *n < lo || *n > hi) badValue(key, what, text);
-        return *n;
-    }
-
-    // Words left in `in`: a bound for counts a line announces (its values must follow on the same line).
-    static std::size_t wordsLeft(std::istringstream& in) {
-        auto position = in.tellg();
-        std::size_t n = 0;
-        std::string word;
-        while (in >> word) ++n;
-        in.clear();
-        in.seekg(position);
-        return n;
-    }
-
-    bool boolean(const std::string& text) {
-        if (text == "true" || text == "True") return true;
-        if (text == "false" || text == "False") return false;
-        fail("'" + text + "' is not true or false");
-    }
-
-    void parseLine() {
-        const std::string& l = line_text_;
-        if (l.rfind("< NEW ANALYZER2D >", 0) == 0) return startHistogram();
-        if (l[0] == '<') return; // "< NEW DISPLAYING WINDOW ... >" banners
-        if (l.rfind("Analyzer2D.", 0) == 0 || l.rfind("Analyzer3D.", 0) == 0) return histogramLine();
+    // One line; false when the cfg is read no further (a histogram line paramedir cannot parse).
+    bool parseLine() {
+        const std::string& l = lineText_;
+        if (l.rfind("< NEW ANALYZER2D >", 0) == 0) {
+            histograms_.start(cfg_);
+            return true;
+        }
+        if (l[0] == '<') return true; // "< NEW DISPLAYING WINDOW ... >" banners
+        if (l.rfind("Analyzer2D.", 0) == 0 || l.rfind("Analyzer3D.", 0) == 0)
+            return histograms_.line(l, cfg_.windows.size());
         auto sp = l.find_first_of(" \t");
         std::string key = sp == std::string::npos ? l : l.substr(0, sp);
         std::string rest = sp == std::string::npos ? "" : trim(l.substr(sp));
-        if (key == "ConfigFile.Version:" || key == "version") return;
-        if (key == "ConfigFile.NumWindows:" || key == "number_of_windows") {
-            auto name = key.back() == ':' ? key.substr(0, key.size() - 1) : key;
-            expectedWindows_ = wholeNumber(name, rest, 1, kMaxWindows,
+        if (!key.empty() && key.back() == ':') key.pop_back();
+        if (key == "ConfigFile.NumWindows" || key == "number_of_windows") {
+            expectedWindows_ = wholeNumber(key, rest, 1, kMaxWindows,
                                            "must be a whole number from 1 to " + std::to_string(kMaxWindows));
-            return;
-        }
-        if (key == "ConfigFile.BeginDescription" || key == "begin_description") {
+        } else if (key == "ConfigFile.BeginDescription" || key == "begin_description") {
             inDescription_ = true;
-            return;
+        } else if (key.rfind("window_", 0) == 0 && isParaverCfgKey(key)) {
+            windowLine(key, rest);
+        } else if (!isParaverCfgKey(key)) {
+            // Paraver skips a line it has no tag for; a typo there would silently change nothing.
+            warn("unknown key '" + printableExcerpt(key, 60) + "' ignored (Paraver ignores it too)");
         }
-        if (key.rfind("window_", 0) != 0) return; // other global keys (cfg4d aliases...) change nothing
-        windowLine(key, rest);
+        return true; // other global keys (version, cfg4d aliases) change nothing
     }
 
     void windowLine(const std::string& key, const std::string& rest) {
+        // Paraver makes a window at its window_type line, named by the last window_name read: a name without a
+        // type makes no window, and the lines after it go to the window before.
         if (key == "window_name") {
-            if (histogram_) fail("window defined after a histogram");
-            cfg_.windows.emplace_back();
-            cfg_.windows.back().name = rest;
-            cfg_.windows.back().line = line_;
+            if (histograms_.open() || cfg_.histogram) fail("window defined after a histogram");
+            unusedName();
+            name_ = validName("window", rest);
+            nameLine_ = line_;
+            nameUnused_ = true;
             return;
+        }
+        if (key == "window_type") {
+            if (histograms_.open() || cfg_.histogram) fail("window defined after a histogram");
+            cfg_.windows.emplace_back();
+            cfg_.windows.back().name = name_;
+            cfg_.windows.back().line = nameUnused_ ? nameLine_ : line_;
+            nameUnused_ = false;
         }
         auto& w = window();
         if (key == "window_type") {
@@ -258,13 +242,20 @@ private:
                     badValue(key, "must be two whole numbers of intervals from -32768 to 32767", word);
                 w.shifts[i] = static_cast<int>(*n);
             }
-        } else if (key == "window_begin_time_relative" || key == "window_end_time_relative") {
+        } else if (key == "window_begin_time_relative") {
             // A fraction of the trace: outside [0, 1] it would name times the trace does not have.
             double v = number(key, rest);
             if (!(v >= 0.0 && v <= 1.0)) badValue(key, "must be a fraction of the trace from 0 to 1", rest);
-            bool isBegin = key == "window_begin_time_relative";
-            (isBegin ? w.beginRelative : w.endRelative) = v;
-            (isBegin ? w.beginAbsolute : w.stopAbsolute).reset();
+            w.beginRelative = v;
+            w.beginAbsolute.reset();
+        } else if (key == "window_end_time_relative" || key == "window_scale_relative") {
+            // Both set the window's end to this fraction of the trace end, in the order they come (Paraver's
+            // WindowEndTimeRelative and WindowScaleRelative). Past 1 the end is the trace end: Paraver stores
+            // the product and clamps it where it is used (textoutput's dumpWindow, KHistogram::execute).
+            double v = number(key, rest);
+            if (!(v >= 0.0)) badValue(key, "must be a fraction of the trace >= 0 (above 1: the trace end)", rest);
+            w.endRelative = std::min(v, 1.0);
+            w.stopAbsolute.reset();
         } else if (key == "window_begin_time" || key == "window_stop_time") {
             // Absolute times in trace units (Paraver clamps them to the trace once it is loaded).
             double v = number(key, firstWord(rest));
@@ -274,9 +265,9 @@ private:
             // Paraver reads this key and drops the value (the end is window_stop_time's): say so, since the
             // window then runs to the trace end.
             number(key, firstWord(rest));
-            cfg_.warnings.push_back(path_ + ":" + std::to_string(line_) + ": window '" + w.name +
-                                    "': window_end_time is ignored, as Paraver ignores it (window_stop_time "
-                                    "or window_end_time_relative set the end)");
+            warn("window '" + w.name +
+                 "': window_end_time is ignored, as Paraver ignores it (window_stop_time or "
+                 "window_end_time_relative set the end)");
         } else if (key == "window_color_mode") {
             // Paraver sets only the gradient-like modes from this key (code colour is the default, which
             // "window_in_code_mode" leaves as it is), and ignores it once the window draws a function line.
@@ -310,7 +301,12 @@ private:
         } else if (key == "window_filter_module") {
             if (!w.derived) filterModule(w, rest);
         } else if (key == "window_zoom_objects") {
-            fail("window_zoom_objects (a subset of rows) is not supported");
+            auto words = numbers(key, rest, 2);
+            std::size_t rows[2];
+            for (int i = 0; i < 2; ++i)
+                rows[i] = wholeNumber(key, words[static_cast<std::size_t>(i)], 0, kMaxObjectIndex,
+                                      "must be two 0-based row numbers");
+            w.zoomRows = std::make_pair(rows[0], rows[1]);
         }
         // Other window_ keys (position, size, drawing, colours, object selection "All") change no number.
     }
@@ -509,181 +505,13 @@ private:
         if (list) *list = std::move(values);
     }
 
-    void startHistogram() {
-        if (histogram_) finishHistogram();
-        histogram_ = HistogramSpec{};
-        histogram_->line = line_;
-        keyLines_.clear();
-    }
-
-    int windowIndex(const std::string& key, const std::string& text) {
-        auto n = cfg_.windows.size();
-        return static_cast<int>(wholeNumber(key, text, 1, n,
-                                            "must be a window of the cfg (1 to " + std::to_string(n) + ")")) -
-               1;
-    }
-
-    void histogramLine() {
-        if (!histogram_) fail("histogram property before '< NEW ANALYZER2D >'");
-        auto colon = line_text_.find(':');
-        if (colon == std::string::npos) fail("expected 'Analyzer2D.Key: value'");
-        auto key = line_text_.substr(0, colon);
-        auto value = trim(line_text_.substr(colon + 1));
-        auto& h = *histogram_;
-        // A value paramedir cannot parse makes it drop the histogram and stop reading the cfg; do the same,
-        // loudly, so the cfg still gives its last window's timeline as paramedir's output does.
-        auto numeric = [&](double& out) {
-            const char* b = value.c_str();
-            char* e = nullptr;
-            double v = std::strtod(b, &e);
-            if (e == b || trim(e) != "") {
-                dropHistogram(key, "'" + value + "' is not a number");
-                return false;
-            }
-            out = v;
-            return true;
-        };
-        // A number paramedir reads (strtod takes "nan" and "inf" too): finite, else refused.
-        auto finite = [&](double& out) {
-            double v = 0;
-            if (!numeric(v)) return false;
-            if (!std::isfinite(v)) badValue(key, "must be a finite number", value);
-            out = v;
-            keyLines_[key] = line_;
-            return true;
-        };
-        double v = 0;
-        if (key == "Analyzer2D.Name")
-            h.name = value;
-        else if (key == "Analyzer2D.ControlWindow")
-            h.control = windowIndex(key, value);
-        else if (key == "Analyzer2D.DataWindow")
-            h.data = windowIndex(key, value);
-        else if (key == "Analyzer2D.3D_ControlWindow")
-            h.extra = windowIndex(key, value);
-        else if (key == "Analyzer2D.Statistic")
-            h.statistic = value;
-        else if (key == "Analyzer2D.HideCols")
-            h.hideColumns = boolean(value);
-        else if (key == "Analyzer2D.HorizVert") {
-            if (value == "Horizontal")
-                h.horizontal = true;
-            else if (value == "Vertical")
-                h.horizontal = false;
-            else
-                fail("unknown HorizVert");
-        } else if (key == "Analyzer2D.AnalysisLimits") {
-            // Paraver knows three limits; any other word drops the histogram (as a bad number does).
-            if (value == "Alltrace" || value == "Allwindow" || value == "Region")
-                h.limits = value;
-            else
-                dropHistogram(key, "'" + value + "' is not Alltrace, Allwindow or Region");
-        } else if (key == "Analyzer2D.ComputeYScale")
-            h.computeYScale = boolean(value);
-        else if (key == "Analyzer2D.Minimum") {
-            if (finite(v)) h.minimum = v;
-        } else if (key == "Analyzer2D.Maximum") {
-            if (finite(v)) h.maximum = v;
-        } else if (key == "Analyzer2D.Delta") {
-            if (numeric(v)) {
-                if (!(std::isfinite(v) && v > 0)) badValue(key, "must be a finite number > 0", value);
-                h.delta = v;
-                keyLines_[key] = line_;
-            }
-        } else if (key == "Analyzer2D.NumColumns" || key == "Analyzer2D.num_columns") {
-            if (numeric(v)) {
-                auto n = wholeAs<std::size_t>(v);
-                if (!n || *n < 1 || *n > kMaxHistogramColumns)
-                    badValue(key,
-                             "must be a whole number from 1 to " + std::to_string(kMaxHistogramColumns) +
-                                 " (gpueff's limit)",
-                             value);
-                h.numColumns = *n;
-            }
-        } else if (key == "Analyzer2D.3D_Minimum") {
-            if (finite(v)) h.extraMinimum = v;
-        } else if (key == "Analyzer2D.3D_Maximum") {
-            if (finite(v)) h.extraMaximum = v;
-        } else if (key == "Analyzer2D.3D_Delta") {
-            if (finite(v) && !(v > 0)) badValue(key, "must be a finite number > 0", value);
-            h.extraDelta = v;
-        } else if (key == "Analyzer2D.Accumulator") {
-            if (value != "Semantic") fail("only the Semantic accumulator is supported");
-        } else if (key == "Analyzer3D.ComputeYScale") {
-            h.extraComputeScale = boolean(value);
-        } else if (key == "Analyzer2D.Objects") {
-            h.objects = objectList(key, value);
-        } else if (key == "Analyzer2D.AccumulateByControlWindow" || key == "Analyzer2D.3D_FixedValue") {
-            // display-only for paramedir
-        }
-        // Remaining Analyzer2D keys are display settings (position, colours, sorting, gradient).
-    }
-
-    // "All" or "1,3": 0-based rows of the control window's level (rows past the last are ignored later,
-    // as Paraver does, once the trace is known).
-    std::optional<std::vector<std::size_t>> objectList(const std::string& key, const std::string& value) {
-        if (value == "All") return std::nullopt;
-        std::vector<std::size_t> rows;
-        std::stringstream in(value);
-        std::string word;
-        while (std::getline(in, word, ','))
-            rows.push_back(wholeNumber(key, trim(word), 0, kMaxObjectIndex,
-                                       "must be All or 0-based row numbers separated by commas"));
-        std::sort(rows.begin(), rows.end());
-        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-        return rows;
-    }
-
-    // A histogram line paramedir cannot take makes it drop the histogram and stop reading the cfg; gpueff
-    // does the same, loudly, so the cfg still gives its last window's timeline as paramedir's output does.
-    void dropHistogram(const std::string& key, const std::string& why) {
-        cfg_.warnings.push_back(path_ + ":" + std::to_string(line_) + ": histogram '" + histogram_->name +
-                                "' dropped: " + key + " " + why +
-                                " (paramedir drops it too and writes the last window's timeline)");
-        histogram_.reset();
-        histogramDropped_ = true;
-    }
-
-    void finishHistogram() {
-        auto& h = *histogram_;
-        if (h.control < 0)
-            throw Error(path_ + ":" + std::to_string(h.line) + ": histogram '" + h.name +
-                        "' has no ControlWindow");
-        if (h.data < 0) h.data = h.control;
-        if (!h.computeYScale) checkFixedScale(h);
-        cfg_.histogram = h;
-    }
-
-    // A fixed scale must be a range with a number of columns gpueff can allocate (ComputeYScale takes its
-    // range from the data and at most 10001 columns, or NumColumns, checked where it is read).
-    void checkFixedScale(const HistogramSpec& h) {
-        auto lineOf = [&](const char* key) {
-            auto it = keyLines_.find(key);
-            return it == keyLines_.end() ? h.line : it->second;
-        };
-        if (h.maximum < h.minimum)
-            badValue("Analyzer2D.Maximum",
-                     "must not be below Analyzer2D.Minimum (" + shortNumber(h.minimum) + ")",
-                     shortNumber(h.maximum), lineOf("Analyzer2D.Maximum"));
-        if (h.numColumns) return;
-        double columns = std::ceil((h.maximum - h.minimum) / h.delta);
-        if (!(columns <= static_cast<double>(kMaxHistogramColumns)))
-            badValue("Analyzer2D.Delta",
-                     "(Maximum - Minimum) / Delta gives more columns than gpueff's limit of " +
-                         std::to_string(kMaxHistogramColumns) + " (Minimum " + shortNumber(h.minimum) +
-                         ", Maximum " + shortNumber(h.maximum) + ")",
-                     shortNumber(h.delta), lineOf("Analyzer2D.Delta"));
-    }
-
-    std::string path_;
-    std::size_t line_ = 0;
-    std::string line_text_;
     Cfg cfg_;
+    HistogramReader histograms_;
     std::optional<std::size_t> expectedWindows_;
-    std::map<std::string, std::size_t> keyLines_; // line of each numeric histogram key, for later checks
-    std::optional<HistogramSpec> histogram_;
     bool inDescription_ = false;
-    bool histogramDropped_ = false;
+    std::string name_;          // the last window_name
+    std::size_t nameLine_ = 0;
+    bool nameUnused_ = false;   // no window_type has followed it yet
 };
 
 } // namespace

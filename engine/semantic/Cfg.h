@@ -38,7 +38,7 @@ struct WindowSpec {
     std::size_t line = 0; // where its definition starts
     bool derived = false;
     Level level = Level::Thread;
-    Unit unit = Unit::Nanoseconds;
+    Unit unit = Unit::Microseconds; // Paraver sets microseconds when it makes a window (WindowType::parseLine)
     std::map<std::string, FunctionRef> functions; // "thread", "task", "compose_thread", "topcompose1", ...
     // extratopcompose1 entries, in order: compose functions stacked on top of topcompose1, each on the one
     // before (what histograms and derived windows read).
@@ -53,6 +53,9 @@ struct WindowSpec {
     // window_begin_time / window_stop_time in trace units; the later of a window's absolute and relative
     // keys wins, as each sets the same property in Paraver.
     std::optional<double> beginAbsolute, stopAbsolute;
+    // window_zoom_objects FIRST LAST: the rows (0-based, each past the last row reads as the last) a histogram
+    // whose control window this is computes; a timeline dump lists every row whatever it says (paramedir's).
+    std::optional<std::pair<std::size_t, std::size_t>> zoomRows;
     bool codeColor = true;     // Paraver's default colour mode; decides the column scale of ComputeYScale
     bool functionLine = false; // window_noncolor_mode false: drawn as a function line, never in code colour
 };
@@ -62,6 +65,9 @@ struct WindowSpec {
 // every row are allocated up front.
 inline constexpr std::size_t kMaxHistogramColumns = 100'000;
 
+// Analyzer2D.SortCriteria: the column totals Paraver sorts the columns by (SortCols).
+enum class SortCriterion { Total, Average, Maximum, Minimum, Stdev, AvgDivMax };
+
 struct HistogramSpec {
     std::string name;
     std::size_t line = 0;
@@ -70,10 +76,20 @@ struct HistogramSpec {
     bool computeYScale = false;
     double minimum = 0, maximum = 0, delta = 1;
     std::optional<std::size_t> numColumns; // 1 .. kMaxHistogramColumns
+    // Analyzer2D.UseFixedDelta: the columns are Delta wide, whatever NumColumns says. Paraver also fixes the
+    // delta when the scale is not computed and no NumColumns line was read (finishHistogram).
+    bool useFixedDelta = false;
     double extraMinimum = 0, extraMaximum = 0, extraDelta = 1;
     bool extraComputeScale = false; // Analyzer3D.ComputeYScale
     bool hideColumns = false;
     bool horizontal = true;
+    // Analyzer2D.ShortHeaderLabels: an event-value column's label without its "[...]" part. On unless the
+    // cfg says False (ParaverConfig's default, which paramedir uses).
+    bool shortLabels = true;
+    // Analyzer2D.SortCols / SortCriteria / SortReverse: columns ordered by a column total, largest first
+    // (SortReverse: smallest first); SortReverse without SortCols reverses the value order.
+    bool sortColumns = false, sortReverse = false;
+    SortCriterion sortCriterion = SortCriterion::Average;
     std::string limits = "Alltrace";
     std::optional<std::vector<std::size_t>> objects; // Analyzer2D.Objects: 0-based rows, sorted; none = all
 };

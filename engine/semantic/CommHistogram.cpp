@@ -1,6 +1,7 @@
 #include "engine/semantic/CommHistogram.h"
 
 #include "engine/common/Error.h"
+#include "engine/semantic/HistogramColumns.h"
 #include "engine/semantic/RowGroup.h"
 
 #include <algorithm>
@@ -143,7 +144,7 @@ HistogramTable CommunicationCells::table(const WindowSet& windows) const {
     for (std::size_t i = 0; i < rows_.size(); ++i)
         for (std::size_t k = 0; k < partners_; ++k)
             if (cells_[i][k].written) all[i][k] = cells_[i][k].statistic(spec_.statistic);
-    fillColumns(t, all, partners_, spec_.hideColumns,
+    fillColumns(t, all, printedColumns(spec_, all, all, partners_),
                 [&](std::size_t k) { return windows.rowLabel(control, k, true, true); });
     return t;
 }

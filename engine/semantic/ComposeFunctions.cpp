@@ -225,13 +225,14 @@ double ComposeInterval::apply(double v) {
     return v;
 }
 
-// Join Bursts: extend the interval over the following child intervals with the same value.
+// Join Bursts: extend the interval over the following child intervals with the same value, up to the trace
+// end. A zero-length child interval (two records at one time) does not stop the join: paraver-kernel's guard
+// compares record iterators, not times, so it only fires when the child stops advancing, which a cursor here
+// does only at the trace end (Interval.h).
 void ComposeInterval::joinFrom() {
-    std::int64_t lastEnd = -1;
     while (child_->value == value) {
         end = child_->end;
-        if (end >= context_.endTime || end == lastEnd) break;
-        lastEnd = end;
+        if (end >= context_.endTime) break;
         child_->next();
     }
 }

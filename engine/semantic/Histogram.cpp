@@ -78,7 +78,14 @@ public:
         }
         // Analyzer2D.Objects: the rows computed and printed (0-based; Paraver ignores those past the last).
         std::size_t rows = windows.rows(control_);
-        for (std::size_t r = 0; r < rows; ++r)
+        // window_zoom_objects of the control window bounds the rows, each end past the last row read as the
+        // last (paraver-kernel's WindowZoomObjects::parseLine).
+        std::size_t zoomFirst = 0, zoomLast = rows == 0 ? 0 : rows - 1;
+        if (const auto& zoom = cfg.windows[control_].zoomRows) {
+            zoomFirst = std::min(zoom->first, zoomLast);
+            zoomLast = std::min(zoom->second, zoomLast);
+        }
+        for (std::size_t r = zoomFirst; r < rows && r <= zoomLast; ++r)
             if (!spec_.objects || std::binary_search(spec_.objects->begin(), spec_.objects->end(), r))
                 selected_.push_back(r);
         if (communication_)
@@ -110,12 +117,8 @@ public:
     }
 
     void finishScales() {
-        columns_ = scale(control_, spec_.computeYScale, spec_.minimum, spec_.maximum, spec_.delta,
-                         spec_.numColumns, true, controlScan_);
-        planes_ = spec_.extra >= 0 ? scale(static_cast<std::size_t>(spec_.extra), spec_.extraComputeScale,
-                                           spec_.extraMinimum, spec_.extraMaximum, spec_.extraDelta,
-                                           std::nullopt, false, extraScan_)
-                                   : Columns{};
+        columns_ = controlScale();
+        planes_ = spec_.extra >= 0 ? extraScale() : Columns{};
         scaleFixed_ = true;
         if (communication_) return;
         std::size_t rows = windows_->rows(control_);
@@ -149,15 +152,23 @@ public:
     std::vector<HistogramTable> tables() {
         if (communication_) return {communicationCells_->table(*windows_)};
         std::vector<HistogramTable> out;
+        // paramedir prints the planes with values, each under its label, with the columns of every plane
+        // sorted by the totals of the first of them (its selected plane).
+        std::optional<CellColumns> sortCells;
         for (std::size_t p = 0; p < planes_.count; ++p) {
             bool written = false;
             for (auto r : selected_)
                 for (const auto& c : cells_[p][r]) written = written || c.written;
-            // paramedir prints the planes with values, each under its label.
-            if (spec_.extra >= 0 && written) out.push_back(table(p));
+            if (spec_.extra < 0 || !written) continue;
+            auto values = cellValues(p);
+            if (!sortCells) sortCells = values;
+            out.push_back(table(p, values, *sortCells));
         }
         // A 2D histogram prints its one table; a 3D one with no plane holding a value prints nothing.
-        if (spec_.extra < 0) out.push_back(table(0));
+        if (spec_.extra < 0) {
+            auto values = cellValues(0);
+            out.push_back(table(0, values, values));
+        }
         return out;
     }
 
@@ -300,32 +311,45 @@ private:
         }
     }
 
-    // ComputeYScale: window `w`'s scale from its scan (Paraver's compute2DScale with its 5 % margin and
-    // integer columns; compute3DScale without either).
-    Columns scale(std::size_t w, bool compute, double minimum, double maximum, double delta,
-                  std::optional<std::size_t> numColumns, bool twoD, const Scan& s) {
-        if (!compute) {
-            if (numColumns) return byCount(minimum, maximum, *numColumns);
-            return fixedDelta(minimum, maximum, delta, where());
+    // The columns of the control window (Paraver's HistogramProxy::compute2DScale and
+    // KHistogram::initTranslators): a computed scale runs from the smallest non-zero value to the largest plus
+    // 5 %; a fixed delta (UseFixedDelta, or forced by the loader, Cfg's finish) gives columns Delta wide,
+    // otherwise NumColumns columns. With a computed scale NumColumns is never used: without a fixed delta the
+    // width is 1 for a zero range or a code-coloured window spanning at most 10000, else the range / 200.
+    Columns controlScale() {
+        if (!spec_.computeYScale) {
+            if (spec_.useFixedDelta || !spec_.numColumns)
+                return fixedDelta(spec_.minimum, spec_.maximum, spec_.delta, where());
+            return byCount(spec_.minimum, spec_.maximum, *spec_.numColumns);
         }
-        double minY = s.minY, maxY = s.maxY;
-        double max = twoD ? maxY + (maxY - minY) * 0.05 : maxY;
-        // Values a compose function pushed past double's range leave no scale to compute.
-        if (!std::isfinite(minY) || !std::isfinite(max))
-            throw Error(where() + ": ComputeYScale: the " + (twoD ? "control" : "3D") + " window '" +
-                        windows_->name(w) + "' reaches " + std::to_string(std::isfinite(minY) ? maxY : minY) +
-                        ", no column scale covers it");
-        if (!twoD) {
-            if (maxY - minY == 0 || windows_->codeColor(w)) return fixedDelta(minY, max, 1.0, where());
-            return Columns{
-                minY, max, (max - minY) / static_cast<double>(kDefaultColumns),
-                fixedDelta(minY, max, (max - minY) / static_cast<double>(kDefaultColumns), where()).count};
-        }
-        if (numColumns) return byCount(minY, max, *numColumns);
+        double minY = controlScan_.minY, maxY = controlScan_.maxY;
+        double max = maxY + (maxY - minY) * 0.05;
+        checkScale(control_, "control", minY, maxY, max);
+        if (spec_.useFixedDelta) return fixedDelta(minY, max, spec_.delta, where());
         if (maxY - minY == 0) return fixedDelta(minY, max, 1.0, where());
-        if (windows_->codeColor(w) && maxY - minY <= 10000)
+        if (windows_->codeColor(control_) && maxY - minY <= 10000)
             return fixedDelta(minY, std::floor(max), 1.0, where());
         return byCount(minY, max, kDefaultColumns);
+    }
+
+    // The planes of a 3D histogram (compute3DScale: no margin; width 1 for a zero range or a code-coloured
+    // window, else the range / 200), or the cfg's fixed 3D scale.
+    Columns extraScale() {
+        auto w = static_cast<std::size_t>(spec_.extra);
+        if (!spec_.extraComputeScale)
+            return fixedDelta(spec_.extraMinimum, spec_.extraMaximum, spec_.extraDelta, where());
+        double minY = extraScan_.minY, maxY = extraScan_.maxY;
+        checkScale(w, "3D", minY, maxY, maxY);
+        if (maxY - minY == 0 || windows_->codeColor(w)) return fixedDelta(minY, maxY, 1.0, where());
+        double delta = (maxY - minY) / static_cast<double>(kDefaultColumns);
+        return Columns{minY, maxY, delta, fixedDelta(minY, maxY, delta, where()).count};
+    }
+
+    // Values a compose function pushed past double's range leave no scale to compute.
+    void checkScale(std::size_t w, const char* which, double minY, double maxY, double max) const {
+        if (!std::isfinite(minY) || !std::isfinite(max))
+            throw Error(where() + ": ComputeYScale: the " + which + " window '" + windows_->name(w) + "' reaches " +
+                        std::to_string(std::isfinite(minY) ? maxY : minY) + ", no column scale covers it");
     }
 
     double statistic(const Cell& c, double rowTime, double rowTimeNotZero, double rowBursts) const {
@@ -355,20 +379,10 @@ private:
         return c.sumValue; // Sum bursts
     }
 
-    HistogramTable table(std::size_t plane) {
-        HistogramTable t;
-        t.name = spec_.name;
-        if (spec_.extra >= 0) {
-            t.planeCount = planes_.count;
-            t.planeLabel = columnLabel(*windows_, static_cast<std::size_t>(spec_.extra), planes_, plane);
-        }
-        t.statistic = spec_.statistic;
-        t.horizontal = spec_.horizontal;
-        t.beginTime = begin_;
-        t.endTime = end_;
+    // The statistic of every cell of plane `plane`, [printed row][column]; empty where no burst fell.
+    CellColumns cellValues(std::size_t plane) const {
         std::size_t rows = selected_.size();
-        std::vector<std::vector<std::optional<double>>> all(
-            rows, std::vector<std::optional<double>>(columns_.count));
+        CellColumns all(rows, std::vector<std::optional<double>>(columns_.count));
         for (std::size_t i = 0; i < rows; ++i) {
             const auto& cells = cells_[plane][selected_[i]];
             double rowTime = 0, rowNotZero = 0, rowBursts = 0;
@@ -380,9 +394,25 @@ private:
             for (std::size_t k = 0; k < columns_.count; ++k)
                 if (cells[k].written) all[i][k] = statistic(cells[k], rowTime, rowNotZero, rowBursts);
         }
+        return all;
+    }
+
+    HistogramTable table(std::size_t plane, const CellColumns& values, const CellColumns& sortCells) {
+        HistogramTable t;
+        t.name = spec_.name;
+        if (spec_.extra >= 0) {
+            t.planeCount = planes_.count;
+            t.planeLabel = columnLabel(*windows_, static_cast<std::size_t>(spec_.extra), planes_, plane,
+                                       spec_.shortLabels);
+        }
+        t.statistic = spec_.statistic;
+        t.horizontal = spec_.horizontal;
+        t.beginTime = begin_;
+        t.endTime = end_;
         for (auto r : selected_) t.rowLabels.push_back(windows_->rowLabel(control_, r, true, true));
-        fillColumns(t, all, columns_.count, spec_.hideColumns,
-                    [&](std::size_t k) { return columnLabel(*windows_, control_, columns_, k); });
+        fillColumns(t, values, printedColumns(spec_, values, sortCells, columns_.count), [&](std::size_t k) {
+            return columnLabel(*windows_, control_, columns_, k, spec_.shortLabels);
+        });
         return t;
     }
 
@@ -435,15 +465,10 @@ void addTotals(HistogramTable::Totals& t, const std::vector<std::optional<double
 }
 
 void fillColumns(HistogramTable& t, const std::vector<std::vector<std::optional<double>>>& values,
-                 std::size_t columns, bool hideColumns,
-                 const std::function<std::string(std::size_t)>& label) {
+                 const std::vector<std::size_t>& printed, const std::function<std::string(std::size_t)>& label) {
     std::size_t rows = values.size();
     t.cells.assign(rows, {});
-    for (std::size_t k = 0; k < columns; ++k) {
-        double total = 0;
-        for (std::size_t i = 0; i < rows; ++i)
-            if (values[i][k]) total += *values[i][k];
-        if (hideColumns && total == 0) continue;
+    for (auto k : printed) {
         t.columnLabels.push_back(label(k));
         std::vector<std::optional<double>> column;
         for (std::size_t i = 0; i < rows; ++i) {

@@ -76,10 +76,10 @@ private:
 // Appends the totals of `values` (empty entries skipped) to `totals`.
 void addTotals(HistogramTable::Totals& totals, const std::vector<std::optional<double>>& values);
 
-// Fills `t`'s cells, column labels and column and row totals from every cell value ([row][column] of
-// `columns`, empty: no burst); HideCols (`hideColumns`) leaves out the columns whose total is 0; `label(k)`
-// names column k.
+// Fills `t`'s cells, column labels and column and row totals from every cell value ([row][column], empty: no
+// burst): the columns printed are `printed`, in that order (printedColumns), `label(k)` names column k. Row
+// totals are over every column, printed or not, as Paraver's.
 void fillColumns(HistogramTable& t, const std::vector<std::vector<std::optional<double>>>& values,
-                 std::size_t columns, bool hideColumns, const std::function<std::string(std::size_t)>& label);
+                 const std::vector<std::size_t>& printed, const std::function<std::string(std::size_t)>& label);
 
 } // namespace gpueff::semantic

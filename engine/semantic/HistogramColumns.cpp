@@ -3,7 +3,9 @@
 #include "engine/common/Error.h"
 #include "engine/semantic/WholeNumber.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace gpueff::semantic {
@@ -106,7 +108,8 @@ std::string semanticLabel(const WindowSet& windows, std::size_t w, double v) {
 
 } // namespace
 
-std::string columnLabel(const WindowSet& windows, std::size_t w, const Columns& c, std::size_t i) {
+std::string columnLabel(const WindowSet& windows, std::size_t w, const Columns& c, std::size_t i,
+                        bool shortLabels) {
     double intPart = 0;
     double from = static_cast<double>(i) * c.delta + c.min;
     if (std::modf(c.min, &intPart) != 0.0 || c.delta != 1.0) {
@@ -114,7 +117,102 @@ std::string columnLabel(const WindowSet& windows, std::size_t w, const Columns& 
         if (to >= c.max) return "[" + grouped(from, 2) + ".." + grouped(c.max, 2) + "]";
         return "[" + grouped(from, 2) + ".." + grouped(to, 2) + ")";
     }
-    return semanticLabel(windows, w, from);
+    auto label = semanticLabel(windows, w, from);
+    return shortLabels && windows.infoType(w) == InfoType::EventValue ? shortLabel(std::move(label)) : label;
+}
+
+std::string shortLabel(std::string label) {
+    auto open = label.find('[');
+    auto close = label.rfind(']');
+    if (open == std::string::npos || close == std::string::npos) return label;
+    // Paraver erases (close - open + 1) characters as an unsigned count: a ']' before the first '[' erases
+    // to the end of the label, unless it sits just before it (nothing erased).
+    if (close + 1 == open) return label;
+    label.erase(open, close > open ? close - open + 1 : std::string::npos);
+    return label;
+}
+
+namespace {
+
+// The value each column is sorted by: its total of the criterion over the cells with a value, as
+// KHistogramTotals computes it (an empty column reads 0; Stdev as sqrt(|E[x^2] - E[x]^2|), Avg/Max 0 where
+// the maximum is 0).
+std::vector<double> sortKeys(SortCriterion criterion, const CellColumns& cells, std::size_t columns) {
+    std::vector<double> keys(columns, 0.0);
+    for (std::size_t k = 0; k < columns; ++k) {
+        double n = 0, total = 0, squares = 0, maximum = -std::numeric_limits<double>::max(),
+               minimum = std::numeric_limits<double>::max();
+        for (const auto& row : cells) {
+            if (k >= row.size() || !row[k]) continue;
+            double v = *row[k];
+            n += 1;
+            total += v;
+            squares += v * v;
+            maximum = std::max(maximum, v);
+            if (v != 0.0 && v < minimum) minimum = v;
+        }
+        if (n == 0) continue;
+        double average = total / n;
+        switch (criterion) {
+        case SortCriterion::Total:
+            keys[k] = total;
+            break;
+        case SortCriterion::Average:
+            keys[k] = average;
+            break;
+        case SortCriterion::Maximum:
+            keys[k] = maximum;
+            break;
+        case SortCriterion::Minimum:
+            keys[k] = minimum == std::numeric_limits<double>::max() ? 0.0 : minimum;
+            break;
+        case SortCriterion::Stdev:
+            keys[k] = std::sqrt(std::fabs((squares - n * average * average) / n));
+            break;
+        case SortCriterion::AvgDivMax:
+            keys[k] = maximum != 0.0 ? average / maximum : 0.0;
+            break;
+        }
+    }
+    return keys;
+}
+
+} // namespace
+
+std::vector<std::size_t> printedColumns(const HistogramSpec& spec, const CellColumns& cells,
+                                        const CellColumns& sortCells, std::size_t columns) {
+    bool hide = spec.hideColumns, sort = spec.sortColumns, reverse = spec.sortReverse;
+    std::vector<std::size_t> withValues; // Paraver's noVoidSemRanges: columns whose total is not 0
+    for (std::size_t k = 0; k < columns; ++k) {
+        double total = 0;
+        for (const auto& row : cells)
+            if (k < row.size() && row[k]) total += *row[k];
+        if (!hide || total != 0) withValues.push_back(k);
+    }
+    std::vector<std::size_t> sorted(columns);
+    for (std::size_t k = 0; k < columns; ++k) sorted[k] = k;
+    if (sort) {
+        auto keys = sortKeys(spec.sortCriterion, sortCells, columns);
+        std::stable_sort(sorted.begin(), sorted.end(),
+                         [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    }
+    auto sortedColumn = [&](std::size_t c) {
+        if (sort) return reverse ? sorted[c] : sorted[columns - c - 1];
+        if (reverse && !hide) return columns - c - 1;
+        return c;
+    };
+    std::size_t printed = hide ? withValues.size() : columns, n = withValues.size();
+    std::vector<std::size_t> out;
+    out.reserve(printed);
+    for (std::size_t k = 0; k < printed; ++k) {
+        std::size_t real = k;
+        if (hide && sort && reverse)
+            real = columns - n + k;
+        else if (hide && !sort)
+            real = reverse ? withValues[n - k - 1] : withValues[k];
+        out.push_back(sortedColumn(real));
+    }
+    return out;
 }
 
 } // namespace gpueff::semantic

@@ -58,6 +58,38 @@ WindowSet::WindowSet(const Cfg& cfg, const TraceContext& context) : cfg_(cfg), c
     windows_.resize(cfg.windows.size());
     for (std::size_t w = 0; w < cfg.windows.size(); ++w) compile(w);
     checkEventTypes();
+    checkObjects();
+}
+
+// Analyzer2D.Objects naming rows the control window's level does not have: Paraver ignores them, and crashes
+// when none is left (nsys2prv's analysis/kernel-timepercent on a 2-thread trace); gpueff writes the rows that
+// exist, and says which it could not.
+void WindowSet::checkObjects() {
+    if (!cfg_.histogram || cfg_.histogram->control < 0) return;
+    auto control = static_cast<std::size_t>(cfg_.histogram->control);
+    if (control >= windows_.size()) return;
+    std::size_t count = rows(control);
+    const auto& spec = cfg_.windows[control];
+    if (spec.zoomRows && count > 0 && std::min(spec.zoomRows->first, count - 1) > std::min(spec.zoomRows->second, count - 1))
+        warnings_.push_back(cfg_.path + ":" + std::to_string(spec.line) + ": window '" + spec.name +
+                            "': window_zoom_objects " + std::to_string(spec.zoomRows->first) + " " +
+                            std::to_string(spec.zoomRows->second) +
+                            " starts after it ends: the histogram has no row (paramedir crashes here)");
+    if (!cfg_.histogram->objects) return;
+    std::string past;
+    std::size_t kept = 0;
+    for (auto r : *cfg_.histogram->objects) {
+        if (r < count)
+            ++kept;
+        else
+            past += (past.empty() ? "" : ",") + std::to_string(r);
+    }
+    if (past.empty()) return;
+    warnings_.push_back(cfg_.path + ":" + std::to_string(cfg_.histogram->line) + ": histogram '" +
+                        cfg_.histogram->name + "': Analyzer2D.Objects " + past + " past the last of the " +
+                        std::to_string(count) + " " + levelName(level(control)) + " rows (0-based), ignored" +
+                        (kept == 0 ? "; no row is left, so the histogram has none (paramedir crashes here)"
+                                   : ""));
 }
 
 void WindowSet::compile(std::size_t w) {

@@ -76,6 +76,7 @@ private:
         std::string absentRange;         // "x to y": a [x,y] filter none of whose types the trace has
     };
     void checkEventTypes();
+    void checkObjects();
 
     void compile(std::size_t w);
     IntervalPtr compose(std::size_t w, const std::string& key, IntervalPtr child) const;

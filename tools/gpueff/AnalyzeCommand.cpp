@@ -76,6 +76,7 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
                   "print the seconds of each phase (for benchmarks; import_s, the staging of Kineto traces, "
                   "is part of translate_s)");
     addJobsOption(cmd, args->jobs);
+    addUnalignedOption(cmd, args->unaligned);
     addMemoryLimitOption(cmd, args->memoryLimit,
                          "records of nsys exports the analysis holds in memory at a time (default: half the "
                          "memory available); beyond it, the analysis reads the trace in parts, one device or "

@@ -47,6 +47,8 @@ Action addFilter(CLI::App& app);
 
 // -j,--jobs N of translate and analyze: reports read by N parallel workers.
 void addJobsOption(CLI::App* command, unsigned& jobs);
+// --unaligned of the commands that merge exports (nsys::TranslateOptions::unaligned).
+void addUnalignedOption(CLI::App* command, bool& unaligned);
 
 using gpueff::writeTextFile;
 using nsys::exportedSqlite;

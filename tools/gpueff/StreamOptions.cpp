@@ -14,6 +14,7 @@ void addStreamInputs(CLI::App* cmd, jobs::TraceStreamRequest& job) {
         ->check(CLI::ExistingFile);
     cmd->add_option("-o,--output", job.prefix, "output prefix: writes PREFIX.prv, PREFIX.pcf, PREFIX.row")
         ->required();
+    addUnalignedOption(cmd, job.unaligned);
 }
 
 void addKindOptions(CLI::App* cmd, std::string& only, std::string& skip) {

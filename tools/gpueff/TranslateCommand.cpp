@@ -21,7 +21,7 @@ struct TranslateArgs {
     std::vector<std::string> inputs;
     std::string prefix;
     std::string only, skip;
-    bool threadNames = false, quiet = false, stats = false;
+    bool threadNames = false, quiet = false, stats = false, unaligned = false;
     unsigned jobs = 0;
 };
 
@@ -35,6 +35,14 @@ void addJobsOption(CLI::App* command, unsigned& jobs) {
                          "); the output is the same for every N")
         ->type_name("N")
         ->check(CLI::Range(1u, 4096u));
+}
+
+void addUnalignedOption(CLI::App* command, bool& unaligned) {
+    command->add_flag(
+        "--unaligned", unaligned,
+        "merge inputs whose clocks cannot be aligned (no session start and no sync point shared "
+        "by every input: docs/events.md, Time), each starting at the earliest session start; "
+        "without it, several such inputs are refused");
 }
 
 Action addTranslate(CLI::App& app) {
@@ -51,7 +59,8 @@ Action addTranslate(CLI::App& app) {
                     "nsys SQLite exports (.sqlite), .nsys-rep reports when nsys is on PATH, or PyTorch "
                     "profiler (Kineto) "
                     "traces (.json, .json.gz: docs/events.md); several reports are "
-                    "merged, clocks aligned by their UTC session start and refined by the end of MPI_Init")
+                    "merged, clocks aligned by their UTC session start and refined by the end of MPI_Init or "
+                    "of the first MPI collective (an input without a session start is placed by those alone)")
         ->required()
         ->check(CLI::ExistingFile);
     cmd->add_option("-o,--output", args->prefix,
@@ -64,6 +73,7 @@ Action addTranslate(CLI::App& app) {
     cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
     cmd->add_flag("--stats", args->stats, "print records/s and MB/s of the translation (for benchmarks)");
     addJobsOption(cmd, args->jobs);
+    addUnalignedOption(cmd, args->unaligned);
     return [args] {
         nsys::TranslateOptions o;
         for (const auto& in : args->inputs) o.inputs.push_back(exportedSqlite(in));
@@ -73,6 +83,7 @@ Action addTranslate(CLI::App& app) {
         o.threadNames = args->threadNames;
         o.progress = !args->quiet;
         o.jobs = args->jobs;
+        o.unaligned = args->unaligned;
         auto start = std::chrono::steady_clock::now();
         auto log = [quiet = args->quiet](const std::string& line) {
             if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());
