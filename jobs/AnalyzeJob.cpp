@@ -6,10 +6,13 @@
 #include "engine/kineto/ChromeTrace.h"
 #include "engine/nsys/Translator.h"
 #include "engine/paraver/OutputFiles.h"
+#include "engine/paraver/ShortLabels.h"
 #include "engine/semantic/LoadedTrace.h"
 #include "jobs/Distributed.h"
 #include "jobs/JobInputs.h"
 #include "jobs/ShardedAnalysis.h"
+#include "jobs/StaleOutputs.h"
+#include "jobs/TraceCfgs.h"
 #include "metrics/Analysis.h"
 #include "reports/ReportJson.h"
 #include "reports/ReportMarkdown.h"
@@ -31,6 +34,23 @@ namespace fs = std::filesystem;
 std::uint64_t memoryLimit(const AnalyzeRequest& request) {
     if (request.memoryLimit) return request.memoryLimit;
     return availableMemory().value_or(std::uint64_t{8} << 30) / 2;
+}
+
+// A Paraver trace as semantic::LoadedTrace::load reads it, except that kernels labelled `short [full]` for
+// Paraver's histogram headers (a trace gpueff wrote) are named in full: the report of a trace is the report
+// of its exports. nsys2prv's plain names stay as they are.
+std::unique_ptr<semantic::LoadedTrace> loadForAnalysis(const fs::path& prv,
+                                                       const paraver::ReadOptions& read) {
+    if (!fs::exists(prv)) throw Error(prv.string() + ": no such trace");
+    auto trace = paraver::readPrv(prv, read);
+    paraver::TraceLabels labels;
+    auto stem = semantic::traceStem(prv).string();
+    paraver::readPcf(stem + ".pcf", labels);
+    paraver::useFullKernelNames(labels);
+    paraver::readRow(stem + ".row", labels, semantic::expectedRowSizes(trace.header));
+    auto loaded = std::make_unique<semantic::LoadedTrace>(std::move(trace), std::move(labels));
+    loaded->path = prv;
+    return loaded;
 }
 
 // An input of the report as the translation placed it.
@@ -79,6 +99,8 @@ struct ExportAnalysis {
     std::size_t tasks = 0, threads = 0;
     double translateSeconds = 0; // the one pass, before the analysis reads its parts
     double importSeconds = 0;    // of it, staging Kineto traces
+    // The trace's cfgs of an earlier run that this one does not write (NAME.cfgs/, jobs/TraceCfgs.h).
+    std::unique_ptr<StaleOutputs> staleCfgs;
 };
 
 using Log = std::function<void(const std::string&)>;
@@ -128,8 +150,17 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
     // analysis then reads a shard at a time.
     ShardedAnalysis sharded(dir);
     std::size_t first = out.size();
-    auto summary = nsys::translate(o, log, out, &sharded.sink());
-    if (!o.prefix.empty()) result.prvShown = out.final(first);
+    // With the trace, what its cfgs are made from is gathered in the same pass.
+    TraceCfgFacts facts;
+    pipeline::Tee withFacts({&sharded.sink(), &facts});
+    auto summary = nsys::translate(o, log, out, o.prefix.empty() ? &sharded.sink() : &withFacts);
+    if (!o.prefix.empty()) {
+        result.prvShown = out.final(first);
+        std::set<std::int64_t> tags;
+        for (const auto& [tag, n] : summary.communicationsByTag) tags.insert(tag);
+        auto cfgs = traceCfgs(facts.layout, facts.pcf, tags, result.prvShown.filename().string());
+        result.staleCfgs = addTraceCfgs(out, dir, o.prefix, cfgs);
+    }
     for (const auto& i : summary.offsets) {
         // HTA reads a Kineto trace's own microseconds: its rounding is replayed in that clock.
         options.kinetoClockShifts.push_back(kineto::looksLikeChromeTrace(i.input) ? std::optional(i.offsetNs)
@@ -185,7 +216,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, P
         // Only the event types the analysis reads.
         paraver::ReadOptions read;
         read.eventTypes = metrics::eventTypesRead();
-        auto trace = semantic::LoadedTrace::load(prv, read);
+        auto trace = loadForAnalysis(prv, read);
         translateSeconds = loadSeconds = since();
         for (const auto& w : trace->trace().warnings()) warn(w);
         exports.analysis = metrics::analyze(*trace, analysisOptions(request));
@@ -214,7 +245,9 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, P
         auto i = out.add(dir / rel);
         writeTextFile(out.temporary(i), out.final(i), text);
     }
+    if (exports.staleCfgs) exports.staleCfgs->moveAside();
     out.commit();
+    if (exports.staleCfgs) exports.staleCfgs->commit();
     double total = since();
     if (!request.quiet) {
         const auto& e = analysis->ncclAsCommunication;

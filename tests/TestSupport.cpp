@@ -248,4 +248,16 @@ std::filesystem::path buildDatabase(const std::filesystem::path& script, const s
     return out;
 }
 
+std::string pcfKernelName(const std::string& label) {
+    auto open = label.find(" [");
+    if (open == std::string::npos || label.empty() || label.back() != ']') return label;
+    return label.substr(open + 2, label.size() - open - 3);
+}
+
+std::string shortHeader(std::string label) {
+    auto begin = label.find('['), end = label.rfind(']');
+    if (begin != std::string::npos && end != std::string::npos) label.erase(begin, end - begin + 1);
+    return label;
+}
+
 } // namespace testsupport

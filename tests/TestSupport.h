@@ -18,7 +18,7 @@ std::string readText(const std::filesystem::path& path); // the whole file, byte
 // Markdown with the non-breaking spaces of its table cells of figures (reports/MarkdownTable.h) as plain
 // spaces: for tests of what a table says, not of where it may wrap.
 std::string plainSpaces(std::string markdown);
-std::string quoted(const std::filesystem::path& path);   // 'path', for a shell command line
+std::string quoted(const std::filesystem::path& path); // 'path', for a shell command line
 
 struct CommandResult {
     int exitCode;
@@ -50,6 +50,13 @@ std::map<std::uint32_t, std::map<std::int64_t, std::string>> readPcfValues(const
 // .pcf: event type -> its label (the text after the type on its EVENT_TYPE line)
 std::map<std::uint32_t, std::string> readPcfTypeLabels(const std::filesystem::path& path);
 std::vector<std::string> readRowLevel(const std::filesystem::path& path, const std::string& level);
+// A kernel's name from its .pcf label in a trace gpueff wrote (docs/events.md "Kernel labels"): the text
+// between the first " [" and the final ']' of a label `short [full]`, the label itself otherwise (a short
+// name never holds '[', a name holding one is always labelled `short [full]`).
+std::string pcfKernelName(const std::string& label);
+// What wxparaver heads a histogram column with when ShortHeaderLabels is on (paraver-kernel's
+// LabelConstructor::transformToShort): the label without its first '[' to its last ']'.
+std::string shortHeader(std::string label);
 
 // Runs a query on an SQLite file and returns every row as strings (NULL as "").
 std::vector<std::vector<std::string>> query(const std::filesystem::path& db, const std::string& sql);

@@ -36,6 +36,10 @@ struct CfgWindow {
     std::vector<std::uint32_t> types;
     std::vector<std::string> typeLabels;
     bool hasValueLabels = false;
+    std::vector<std::string> objects; // every window_object line, in order
+    std::string threadFunction;       // {thread, ...} of window_selected_functions
+    std::string tagFunction = "All";  // {tag_msg, ...}
+    std::vector<std::int64_t> tags;   // window_filter_module tag_msg
 };
 
 struct CfgHistogram {
@@ -76,19 +80,24 @@ CfgFile readCfg(const std::filesystem::path& path, const std::string& name) {
         auto key = line.substr(0, space);
         auto rest = space == std::string::npos ? "" : trimmed(line.substr(space + 1));
         if (key == "window_name") {
-            cfg.windows.push_back({rest, {}, "All", {}, {}, false});
+            cfg.windows.push_back({rest, {}, "All", {}, {}, false, {}, "", "All", {}});
             inHistogram = false;
             continue;
         }
         REQUIRE_MESSAGE(!cfg.windows.empty(), name << ": " << key << " before any window_name");
         auto& w = cfg.windows.back();
         w.keys[key] = rest;
+        if (key == "window_object") w.objects.push_back(rest);
         if (key == "window_selected_functions") {
-            auto at = rest.find("{evt_type,");
-            if (at != std::string::npos) {
+            auto function = [&rest](const std::string& level) -> std::string {
+                auto at = rest.find("{" + level + ",");
+                if (at == std::string::npos) return "";
                 auto e = rest.find('}', at);
-                w.typeFunction = trimmed(rest.substr(at + 10, e - at - 10));
-            }
+                return trimmed(rest.substr(at + level.size() + 2, e - at - level.size() - 2));
+            };
+            if (auto f = function("evt_type"); !f.empty()) w.typeFunction = f;
+            if (auto f = function("tag_msg"); !f.empty()) w.tagFunction = f;
+            w.threadFunction = function("thread");
         } else if (key == "window_filter_module") {
             std::istringstream ls(rest);
             std::string tag;
@@ -112,6 +121,12 @@ CfgFile readCfg(const std::filesystem::path& path, const std::string& name) {
                 }
             } else if (tag == "evt_value_label") {
                 w.hasValueLabels = true;
+            } else if (tag == "tag_msg") {
+                for (std::size_t i = 0; i < n; ++i) {
+                    std::int64_t t = 0;
+                    ls >> t;
+                    w.tags.push_back(t);
+                }
             }
         }
     }
@@ -159,31 +174,53 @@ bool labelMatches(const std::string& label, const std::string& pattern, std::siz
     return l < label.size() && label[l] == pattern[p] && labelMatches(label, pattern, l + 1, p + 1);
 }
 
+enum class RowKind { CpuThread, CudaStream, GpuMetrics };
+
 struct Translated {
     std::string name;
     std::filesystem::path prv;
     std::set<std::uint32_t> types; // types of the .prv body's events
     std::map<std::uint32_t, std::string> typeLabels;
     std::map<std::uint32_t, std::map<std::int64_t, std::string>> values;
+    std::filesystem::path export_, cfgDir; // the source export; PREFIX.cfgs
+    std::vector<int> threadsPerTask;       // from the .prv header
+    std::vector<RowKind> rows;             // per thread in the .row's order, from its labels
+    std::set<std::int64_t> tags;           // communication tags of the .prv body
 };
+
+// What a .row thread label says the row is (docs/events.md "Rows"): "CUDA-D<device>.S<stream>" a CUDA
+// stream, "Metrics GPU<n>" a GPU-metrics row, anything else a CPU thread.
+RowKind rowKindOfLabel(const std::string& label) {
+    if (label.rfind("CUDA-D", 0) == 0 && label.find(".S") != std::string::npos) return RowKind::CudaStream;
+    if (label.rfind("Metrics GPU", 0) == 0) return RowKind::GpuMetrics;
+    return RowKind::CpuThread;
+}
+
+// `gpueff translate DB -o DIR/NAME`, and what the trace has.
+Translated translated(const std::filesystem::path& db, const std::filesystem::path& dir) {
+    auto prefix = dir / db.stem();
+    auto r =
+        run("'" + gpueffBinary().string() + "' translate --quiet " + quoted(db) + " -o " + quoted(prefix));
+    REQUIRE_MESSAGE(r.exitCode == 0, db.filename().string() << ": " << r.output);
+    Translated t{
+        db.stem().string(), prefix.string() + ".prv", {}, {}, {}, db, prefix.string() + ".cfgs", {}, {}, {}};
+    auto prv = readPrv(t.prv);
+    for (const auto& e : prv.events)
+        for (const auto& [type, value] : e.pairs) t.types.insert(type);
+    for (const auto& c : prv.comms) t.tags.insert(c.tag);
+    t.threadsPerTask = prv.threadsPerTask;
+    for (const auto& label : readRowLevel(prefix.string() + ".row", "THREAD"))
+        t.rows.push_back(rowKindOfLabel(label));
+    t.typeLabels = pcfTypeLabels(prefix.string() + ".pcf");
+    t.values = readPcfValues(prefix.string() + ".pcf");
+    return t;
+}
 
 const std::vector<Translated>& translatedExports() {
     static const std::vector<Translated> all = [] {
         std::vector<Translated> out;
         auto dir = tempDir("cfgs_wxparaver");
-        for (const auto& db : realExports()) {
-            auto prefix = dir / db.stem();
-            auto r = run("'" + gpueffBinary().string() + "' translate --quiet " + quoted(db) + " -o " +
-                         quoted(prefix));
-            REQUIRE_MESSAGE(r.exitCode == 0, db.filename().string() << ": " << r.output);
-            Translated t{db.stem().string(), prefix.string() + ".prv", {}, {}, {}};
-            auto prv = readPrv(t.prv);
-            for (const auto& e : prv.events)
-                for (const auto& [type, value] : e.pairs) t.types.insert(type);
-            t.typeLabels = pcfTypeLabels(prefix.string() + ".pcf");
-            t.values = readPcfValues(prefix.string() + ".pcf");
-            out.push_back(std::move(t));
-        }
+        for (const auto& db : realExports()) out.push_back(translated(db, dir));
         return out;
     }();
     return all;
@@ -302,6 +339,21 @@ std::string key(const std::map<std::string, std::string>& keys, const std::strin
     return it == keys.end() ? "" : it->second;
 }
 
+// The screen the frames must fit: 1600x1000, wxparaver's main window 300 px wide at x = 0 (xwininfo under
+// Xvfb: 300x600+0+0). Around a cfg's drawing area (window_width/height, Analyzer2D.Width/Height) wxparaver
+// 4.11.4's histogram frames add their toolbar (64 px: 740x400 opens as a 740x464 frame) and a window manager
+// its title bar (about 30 px) and borders.
+constexpr int kFrameAbove = 100, kFrameAround = 20;
+constexpr int kScreenWidth = 1600, kScreenHeight = 1000, kMainWindowWidth = 300;
+
+// Whether the frame at (x, y) of that drawing size opens on the screen, right of the main window.
+bool fitsScreen(const std::string& x, const std::string& y, const std::string& width,
+                const std::string& height) {
+    int l = std::stoi(x), t = std::stoi(y), w = std::stoi(width), h = std::stoi(height);
+    return l >= kMainWindowWidth && t >= 0 && l + w + kFrameAround <= kScreenWidth &&
+           t + h + kFrameAbove + kFrameAround <= kScreenHeight;
+}
+
 } // namespace
 
 TEST_CASE("wxparaver: every cfg loads on every translated real export without the 'some events' question") {
@@ -376,6 +428,8 @@ TEST_CASE("wxparaver: the cfgs' look (colour modes, tiled frames, launch lines, 
             if (key(w.keys, "window_open") != "false") {
                 ++frames;
                 positions.insert({key(w.keys, "window_position_x"), key(w.keys, "window_position_y")});
+                CHECK(fitsScreen(key(w.keys, "window_position_x"), key(w.keys, "window_position_y"),
+                                 key(w.keys, "window_width"), key(w.keys, "window_height")));
             }
             if (!ours(name)) continue;
             CHECK(comm == "false"); // launch lines paint a GPU view solid
@@ -391,8 +445,11 @@ TEST_CASE("wxparaver: the cfgs' look (colour modes, tiled frames, launch lines, 
                 if (h.keys.count(flag)) CHECK((h.keys.at(flag) == "True" || h.keys.at(flag) == "False"));
             ++frames;
             positions.insert({key(h.keys, "Analyzer2D.X"), key(h.keys, "Analyzer2D.Y")});
+            CHECK(fitsScreen(key(h.keys, "Analyzer2D.X"), key(h.keys, "Analyzer2D.Y"),
+                             key(h.keys, "Analyzer2D.Width"), key(h.keys, "Analyzer2D.Height")));
+            // Enabled: a colour grid without numbers (pypop's total_useful_computation opened so).
+            CHECK(key(h.keys, "Analyzer2D.Zoom") == "Disabled");
             if (!ours(name)) continue;
-            CHECK(key(h.keys, "Analyzer2D.Zoom") == "Disabled"); // Enabled: a colour grid without numbers
             CHECK(key(h.keys, "Analyzer2D.HideCols") == "True"); // no empty columns between the values
             auto control = std::stoul(key(h.keys, "Analyzer2D.ControlWindow"));
             REQUIRE((control >= 1 && control <= cfg.windows.size()));
@@ -485,4 +542,281 @@ TEST_CASE(
             }
         }
     }
+}
+
+// ---- The cfgs written beside a trace (PREFIX.cfgs/, jobs/TraceCfgs.h) ----
+
+namespace {
+
+// The rows each cfg of PREFIX.cfgs is about: GPU views the CUDA stream rows, Tensor Active the GPU-metrics
+// rows, host views the CPU threads.
+RowKind rowsOfCfg(const std::string& file) {
+    if (file == "tensor_active.cfg") return RowKind::GpuMetrics;
+    if (file == "host_blocking.cfg" || file == "mpi_calls.cfg") return RowKind::CpuThread;
+    return RowKind::CudaStream;
+}
+
+struct Selection {
+    std::vector<bool> tasks, threads;
+};
+
+// Paraver's row selection after a window's window_object lines (api/cfg.cpp WindowObject::parseLine and
+// genericParseObjects): every row starts selected; a "task { appl, n, { ... } }" or "thread { appl, task, n,
+// { ... } }" line sets the first n objects of its application or task (a line naming more objects than
+// there are is skipped); at the window's own level an object is "1" or "0", at other levels "None" deselects
+// and any other word selects. Each list must be written "{ a, b, c }", as the parser strips exactly one
+// space around each item.
+Selection selectedRows(const CfgWindow& w, const Translated& t) {
+    const std::string level = key(w.keys, "window_level").empty() ? "thread" : key(w.keys, "window_level");
+    std::size_t threads = 0;
+    std::vector<std::size_t> firstThread;
+    for (int n : t.threadsPerTask) {
+        firstThread.push_back(threads);
+        threads += static_cast<std::size_t>(n);
+    }
+    Selection sel{std::vector<bool>(t.threadsPerTask.size(), true), std::vector<bool>(threads, true)};
+    for (const auto& line : w.objects) {
+        auto space = line.find(' ');
+        auto objectLevel = line.substr(0, space);
+        auto outer = line.find('{'), inner = line.find('{', outer + 1), close = line.find('}', inner);
+        REQUIRE_MESSAGE(
+            (outer != std::string::npos && inner != std::string::npos && close != std::string::npos), line);
+        std::vector<std::size_t> numbers;
+        std::istringstream head(line.substr(outer + 1, inner - outer - 1));
+        for (std::string n; std::getline(head, n, ',');)
+            if (!trimmed(n).empty()) numbers.push_back(std::stoul(trimmed(n)));
+        std::vector<std::string> items;
+        std::istringstream list(line.substr(inner + 2, close - inner - 3));
+        for (std::string item; std::getline(list, item, ',');) items.push_back(trimmed(item));
+        std::string rewritten = "{ ";
+        for (std::size_t i = 0; i < items.size(); ++i) rewritten += (i ? ", " : "") + items[i];
+        CHECK_MESSAGE(line.substr(inner, close - inner + 1) == rewritten + " }", line);
+        auto on = [&](const std::string& item) {
+            if (objectLevel != level) return item != "None";
+            CHECK_MESSAGE((item == "1" || item == "0"), line); // anything else fails the line
+            return item == "1";
+        };
+        if (objectLevel == "task") {
+            REQUIRE(numbers.size() == 2);
+            CHECK(numbers[1] == items.size());
+            if (numbers[0] != 0 || numbers[1] > sel.tasks.size()) continue;
+            for (std::size_t i = 0; i < items.size(); ++i) sel.tasks[i] = on(items[i]);
+        } else if (objectLevel == "thread") {
+            REQUIRE(numbers.size() == 3);
+            CHECK(numbers[2] == items.size());
+            if (numbers[0] != 0 || numbers[1] >= sel.tasks.size() ||
+                numbers[2] > static_cast<std::size_t>(t.threadsPerTask[numbers[1]]))
+                continue;
+            for (std::size_t i = 0; i < items.size(); ++i)
+                sel.threads[firstThread[numbers[1]] + i] = on(items[i]);
+        } else {
+            CHECK_MESSAGE(objectLevel == "appl", line);
+        }
+    }
+    return sel;
+}
+
+std::vector<std::size_t> indicesOf(const std::vector<bool>& on) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < on.size(); ++i)
+        if (on[i]) out.push_back(i);
+    return out;
+}
+
+// Analyzer2D.Objects: "All" or "3,4,5".
+std::vector<std::size_t> histogramObjects(const std::string& text, std::size_t all) {
+    std::vector<std::size_t> out;
+    if (text == "All") {
+        for (std::size_t i = 0; i < all; ++i) out.push_back(i);
+        return out;
+    }
+    std::istringstream in(text);
+    for (std::string n; std::getline(in, n, ',');) out.push_back(std::stoul(trimmed(n)));
+    return out;
+}
+
+// Whether a cfg of cfgs/ is one the trace should get: it opens without a question, the trace has rows of
+// its kind, and its windows counting messages find a line of a tag they keep.
+bool shouldApply(const CfgFile& cfg, const std::string& file, const Translated& t) {
+    if (questionOnLoad(cfg, t) != Question::None) return false;
+    if (std::find(t.rows.begin(), t.rows.end(), rowsOfCfg(file)) == t.rows.end()) return false;
+    for (const auto& w : cfg.windows) {
+        if (w.threadFunction.find("Messages") == std::string::npos) continue;
+        bool any = std::any_of(t.tags.begin(), t.tags.end(), [&](std::int64_t tag) {
+            return w.tagFunction == "All" || std::find(w.tags.begin(), w.tags.end(), tag) != w.tags.end();
+        });
+        if (!any) return false;
+    }
+    return true;
+}
+
+// The keys of a window or histogram that say what it computes (all but frames and rows).
+std::map<std::string, std::string> definitionKeys(std::map<std::string, std::string> keys) {
+    for (const char* k :
+         {"window_position_x", "window_position_y", "window_width", "window_height", "window_object",
+          "Analyzer2D.X", "Analyzer2D.Y", "Analyzer2D.Width", "Analyzer2D.Height", "Analyzer2D.Objects"})
+        keys.erase(k);
+    return keys;
+}
+
+} // namespace
+
+namespace {
+
+// The cfgs written beside a translated trace: those that apply and no other, each asking nothing on load,
+// showing its rows only, counting over them, its frames on the screen in a cascade.
+void checkTraceCfgs(const Translated& t) {
+    {
+        CAPTURE(t.name);
+        REQUIRE(std::filesystem::is_directory(t.cfgDir));
+        std::set<std::string> written, expected;
+        for (const auto& e : std::filesystem::directory_iterator(t.cfgDir))
+            written.insert(e.path().filename());
+        for (const auto& [name, path] : allCfgs())
+            if (ours(name) && shouldApply(readCfg(path, name), path.filename(), t))
+                expected.insert(path.filename());
+        CHECK(written == expected);
+        CHECK(written.count("device_activity.cfg") == 1); // every export has kernels
+        std::set<std::pair<std::string, std::string>> positions;
+        std::size_t frames = 0;
+        int lastTop = -1;
+        for (const auto& file : written) { // a std::set: in file-name order
+            CAPTURE(file);
+            auto cfg = readCfg(t.cfgDir / file, file);
+            CHECK(questionOnLoad(cfg, t) == Question::None);
+            // The definitions are cfgs/' own: only frames and rows differ.
+            std::string generic;
+            for (const auto& [name, path] : allCfgs())
+                if (path.filename() == file) generic = name;
+            auto original = readCfg(sourceDir() / "cfgs" / generic, generic);
+            REQUIRE(original.windows.size() == cfg.windows.size());
+            REQUIRE(original.histograms.size() == cfg.histograms.size());
+            for (std::size_t i = 0; i < cfg.windows.size(); ++i)
+                CHECK(definitionKeys(cfg.windows[i].keys) == definitionKeys(original.windows[i].keys));
+            for (std::size_t i = 0; i < cfg.histograms.size(); ++i)
+                CHECK(definitionKeys(cfg.histograms[i].keys) == definitionKeys(original.histograms[i].keys));
+
+            std::vector<Selection> selections;
+            const auto kind = rowsOfCfg(file);
+            for (const auto& w : cfg.windows) {
+                CAPTURE(w.name);
+                selections.push_back(selectedRows(w, t));
+                const auto& sel = selections.back();
+                if (key(w.keys, "window_level") == "task") {
+                    // A task is shown when it has rows of the kind.
+                    std::vector<bool> tasks(t.threadsPerTask.size(), false);
+                    std::size_t g = 0;
+                    for (std::size_t task = 0; task < t.threadsPerTask.size(); ++task)
+                        for (int i = 0; i < t.threadsPerTask[task]; ++i, ++g)
+                            if (t.rows[g] == kind) tasks[task] = true;
+                    CHECK(sel.tasks == tasks);
+                } else {
+                    CHECK(key(w.keys, "window_level") == "thread");
+                    std::vector<bool> rows;
+                    for (auto r : t.rows) rows.push_back(r == kind);
+                    CHECK(sel.threads == rows);
+                }
+                if (key(w.keys, "window_open") == "false") continue;
+                CHECK(fitsScreen(key(w.keys, "window_position_x"), key(w.keys, "window_position_y"),
+                                 key(w.keys, "window_width"), key(w.keys, "window_height")));
+                // A cascade in the order `T.cfgs/*.cfg` opens them: each frame below the one opened before.
+                int y = std::stoi(key(w.keys, "window_position_y"));
+                CHECK(y > lastTop);
+                lastTop = y;
+                positions.insert({key(w.keys, "window_position_x"), key(w.keys, "window_position_y")});
+                ++frames;
+            }
+            for (const auto& h : cfg.histograms) {
+                CHECK(key(h.keys, "Analyzer2D.Zoom") == "Disabled");
+                CHECK(key(h.keys, "Analyzer2D.ShortHeaderLabels") == "True");
+                CHECK(key(h.keys, "Analyzer2D.HideCols") == "True");
+                // The histogram counts over the control window's rows only (no host row adds an idle line).
+                auto control = std::stoul(key(h.keys, "Analyzer2D.ControlWindow")) - 1;
+                REQUIRE(control < cfg.windows.size());
+                bool taskLevel = key(cfg.windows[control].keys, "window_level") == "task";
+                const auto& sel = selections[control];
+                auto rows = indicesOf(taskLevel ? sel.tasks : sel.threads);
+                CHECK(histogramObjects(key(h.keys, "Analyzer2D.Objects"),
+                                       taskLevel ? sel.tasks.size() : sel.threads.size()) == rows);
+                CHECK(fitsScreen(key(h.keys, "Analyzer2D.X"), key(h.keys, "Analyzer2D.Y"),
+                                 key(h.keys, "Analyzer2D.Width"), key(h.keys, "Analyzer2D.Height")));
+                positions.insert({key(h.keys, "Analyzer2D.X"), key(h.keys, "Analyzer2D.Y")});
+                ++frames;
+            }
+        }
+        CHECK_MESSAGE(positions.size() == frames,
+                      frames << " frames open at " << positions.size() << " places");
+    }
+}
+
+} // namespace
+
+TEST_CASE("wxparaver: the cfgs beside each translated real export apply, select their rows, fit the screen") {
+    for (const auto& t : translatedExports()) checkTraceCfgs(t);
+}
+
+TEST_CASE("wxparaver: GPU metrics and CUDA graphs get their cfgs, on their rows (synthetic exports)") {
+    // What no real export has: GPU-metrics rows (Tensor Active) and graph launches
+    // (--cuda-graph-trace=graph).
+    auto dir = tempDir("cfgs_wxparaver_synthetic");
+    for (std::string fixture : {"gpu_metrics", "cuda_graph_graph_mode"}) {
+        CAPTURE(fixture);
+        auto db = buildDatabase(sourceDir() / "data" / "synthetic" / (fixture + ".sql"),
+                                dir / (fixture + ".sqlite"));
+        auto t = translated(db, dir);
+        checkTraceCfgs(t);
+        auto wanted = fixture == "gpu_metrics" ? "tensor_active.cfg" : "cuda_graphs.cfg";
+        CHECK_MESSAGE(std::filesystem::exists(t.cfgDir / wanted), wanted);
+    }
+}
+
+TEST_CASE("wxparaver: kernel columns are headed by unique short names standing for the export's kernels") {
+    for (const auto& t : translatedExports()) {
+        CAPTURE(t.name);
+        std::set<std::string> names;
+        for (std::uint32_t type : {63000006u, 63000007u}) {
+            auto it = t.values.find(type);
+            if (it == t.values.end()) continue;
+            std::set<std::string> headers;
+            for (const auto& [value, label] : it->second) {
+                if (value == 0) continue; // "End"
+                auto header = shortHeader(label);
+                CAPTURE(label);
+                CHECK(header.find_first_of("[]") == std::string::npos);
+                CHECK(header.size() <= 80); // a column a few hundred pixels wide at most
+                CHECK_MESSAGE(headers.insert(header).second, "two columns headed " << header);
+                names.insert(pcfKernelName(label));
+            }
+        }
+        // Every name the .pcf stands for is a kernel of the export, and every kernel has its label.
+        std::set<std::string> kernels;
+        bool demangled =
+            queryInt(t.export_, "SELECT count(*) FROM pragma_table_info('CUPTI_ACTIVITY_KIND_KERNEL') "
+                                "WHERE name = 'demangledName'") > 0;
+        for (const auto& row :
+             query(t.export_, std::string("SELECT DISTINCT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                                          "k JOIN StringIds s ON s.id = k.") +
+                                  (demangled ? "demangledName" : "shortName")))
+            kernels.insert(row[0]);
+        CHECK(names == kernels);
+    }
+}
+
+TEST_CASE("wxparaver: analyze writes beside its trace the cfgs translate writes") {
+    auto db = dataDir() / "nsys" / "saxpy_mpi_a100_rank0.sqlite";
+    auto dir = tempDir("cfgs_wxparaver_analyze");
+    auto r =
+        run("'" + gpueffBinary().string() + "' analyze --quiet " + quoted(db) + " -o " + quoted(dir / "out"));
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    const Translated* translated = nullptr;
+    for (const auto& t : translatedExports())
+        if (t.name == "saxpy_mpi_a100_rank0") translated = &t;
+    REQUIRE(translated);
+    std::set<std::string> fromAnalyze, fromTranslate;
+    for (const auto& e : std::filesystem::directory_iterator(dir / "out" / "saxpy_mpi_a100_rank0.cfgs"))
+        fromAnalyze.insert(e.path().filename().string() + "\n" + readText(e.path()));
+    for (const auto& e : std::filesystem::directory_iterator(translated->cfgDir))
+        fromTranslate.insert(e.path().filename().string() + "\n" + readText(e.path()));
+    CHECK(fromAnalyze == fromTranslate);
+    CHECK(fromAnalyze.size() >= 2);
 }

@@ -93,6 +93,13 @@ std::map<std::int64_t, std::string> named(std::map<std::int64_t, std::string> va
     return values;
 }
 
+// The kernel names a kernel type's .pcf labels stand for (`short [full]`: docs/events.md "Kernel labels").
+std::map<std::int64_t, std::string> kernelNamed(std::map<std::int64_t, std::string> values) {
+    values = named(std::move(values));
+    for (auto& [v, label] : values) label = pcfKernelName(label);
+    return values;
+}
+
 std::optional<std::int64_t> valueOf(const PrvEvent& e, std::uint32_t type) {
     for (const auto& [t, v] : e.pairs)
         if (t == type) return v;
@@ -104,7 +111,7 @@ std::map<std::int64_t, std::string> kernelsByTime(const PrvTrace& prv,
                                                   std::map<std::int64_t, std::string>& labels) {
     std::map<std::int64_t, std::string> out;
     for (const auto& e : prv.events)
-        if (auto v = valueOf(e, kKernel); v && *v != 0) out[e.time] = labels[*v];
+        if (auto v = valueOf(e, kKernel); v && *v != 0) out[e.time] = pcfKernelName(labels[*v]);
     return out;
 }
 
@@ -133,8 +140,8 @@ TEST_CASE("dense values: two exports sharing kernel names number each name by it
     REQUIRE(namesA.size() == 3);
     REQUIRE(namesB.size() == 4);
     CHECK(namesB.front() == "aaa_first_kernel");
-    CHECK(named(pcfA[kKernel]) == numbered(namesA));
-    CHECK(named(pcfB[kKernel]) == numbered(namesB));
+    CHECK(kernelNamed(pcfA[kKernel]) == numbered(namesA));
+    CHECK(kernelNamed(pcfB[kKernel]) == numbered(namesB));
     // A shared name: value 1 in A, 2 in B (its positions), the same name behind both.
     CHECK(pcfA[kKernel][1] == "ampere_sgemm_128x64_nn");
     CHECK(pcfB[kKernel][2] == "ampere_sgemm_128x64_nn");
@@ -164,7 +171,7 @@ TEST_CASE("dense values: several exports merged in one translate share one table
     translate({r0, r1}, dir / "merged");
     auto pcf = readPcfValues(dir / "merged.pcf");
     // Kernels and API calls: the union of both exports' names, numbered once.
-    CHECK(named(pcf[kKernel]) == numbered(kernelNames({r0, r1})));
+    CHECK(kernelNamed(pcf[kKernel]) == numbered(kernelNames({r0, r1})));
     CHECK(named(pcf[kApi]) == numbered(apiNames({r0, r1})));
     // MPI: Extrae's values for the calls it knows; a name it does not know (MPI_Type_commit) is numbered
     // after the largest Extrae value gpueff knows (MPI_Init_thread, 71), in the one table of the five types.
@@ -203,15 +210,17 @@ TEST_CASE("dense values: every name type of the real exports is numbered 1..N in
         CHECK(named(pcf[kApi]) == numbered(apiNames({db})));
         // Kernels and NCCL kernels share one table: both types list it whole.
         auto kernels = numbered(kernelNames({db}));
-        CHECK(named(pcf[kKernel]) == kernels);
-        if (pcf.count(kNcclKernel)) CHECK(named(pcf[kNcclKernel]) == kernels);
+        CHECK(kernelNamed(pcf[kKernel]) == kernels);
+        if (pcf.count(kNcclKernel)) CHECK(kernelNamed(pcf[kNcclKernel]) == kernels);
         // Every type's name values run 1..N without holes, ordered like their names (the MPI and pthread
         // types start with Extrae's values and are left out here).
         for (const auto& [type, values] : pcf) {
             if ((type >= 50000001 && type <= 50000005) || type == 61000000) continue;
+            // Kernel labels are `short [full]`: their names are in byte order.
+            bool kernelType = type == kKernel || type == kNcclKernel;
             std::vector<std::string> labels;
             for (const auto& [v, label] : values)
-                if (v != 0) labels.push_back(label);
+                if (v != 0) labels.push_back(kernelType ? pcfKernelName(label) : label);
             if (type != 63000001 && type != 63000003 && type != 63000004 && type != 63000009 &&
                 !labels.empty()) {
                 CHECK_MESSAGE(std::is_sorted(labels.begin(), labels.end()), type);

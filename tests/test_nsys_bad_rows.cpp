@@ -311,7 +311,7 @@ TEST_CASE("a session start the clock arithmetic cannot take is refused, previous
             CAPTURE(e.path());
             ++files;
         }
-        CHECK(files == 4); // the previous .prv/.pcf/.row/.json, no temporary
+        CHECK(files == 5); // the previous .prv/.pcf/.row/.json and .cfgs/, no temporary
     }
 }
 

@@ -172,6 +172,52 @@ TEST_CASE("translate: a directory where PREFIX.row goes leaves the previous trac
     CHECK(leftovers(dir / "out").empty());
 }
 
+TEST_CASE("translate: PREFIX.cfgs/ ends with this trace's cfgs: an earlier trace's extra cfg goes, the "
+          "user's stay") {
+    auto dir = tempDir("atomic-translate-cfgs");
+    auto mpi = fixture("mpi_rank0", dir), metrics = fixture("gpu_metrics", dir);
+    fs::create_directories(dir / "out");
+    fs::create_directories(dir / "fresh");
+    auto names = [](const fs::path& cfgDir) {
+        std::map<std::string, std::string> out;
+        for (const auto& e : fs::directory_iterator(cfgDir)) out[e.path().filename()] = readText(e.path());
+        return out;
+    };
+    auto first = run(bin() + " translate -q " + quoted(mpi) + " -o " + quoted(dir / "out" / "t"));
+    REQUIRE_MESSAGE(first.exitCode == 0, first.output);
+    auto before = names(dir / "out" / "t.cfgs");
+    writeText(dir / "out" / "t.cfgs" / "mine.cfg", "a cfg of the user");
+    auto second = run(bin() + " translate -q " + quoted(metrics) + " -o " + quoted(dir / "out" / "t"));
+    REQUIRE_MESSAGE(second.exitCode == 0, second.output);
+    auto alone = run(bin() + " translate -q " + quoted(metrics) + " -o " + quoted(dir / "fresh" / "t"));
+    REQUIRE_MESSAGE(alone.exitCode == 0, alone.output);
+    auto expected = names(dir / "fresh" / "t.cfgs");
+    // Not vacuous: the MPI trace had a cfg (mpi_calls) the metrics trace does not get.
+    CHECK(before.count("mpi_calls.cfg") == 1);
+    CHECK(expected.count("mpi_calls.cfg") == 0);
+    expected["mine.cfg"] = "a cfg of the user";
+    CHECK(names(dir / "out" / "t.cfgs") == expected);
+    CHECK(leftovers(dir / "out").empty());
+}
+
+TEST_CASE("translate: a file where PREFIX.cfgs/ goes leaves the previous trace byte-identical") {
+    auto dir = tempDir("atomic-translate-cfg-file");
+    auto input = fixture("gpu_metrics", dir);
+    fs::create_directories(dir / "out");
+    auto prefix = dir / "out" / "t";
+    auto good = run(bin() + " translate -q " + quoted(input) + " -o " + quoted(prefix));
+    REQUIRE_MESSAGE(good.exitCode == 0, good.output);
+    fs::remove_all(dir / "out" / "t.cfgs");
+    writeText(dir / "out" / "t.cfgs", "not a directory");
+    auto before = snapshot(dir / "out");
+    auto r = run(bin() + " translate -q " + quoted(input) + " -o " + quoted(prefix));
+    CAPTURE(r.output);
+    CHECK(r.exitCode == 1);
+    CHECK(r.output.find((dir / "out" / "t.cfgs").string() + ": not a directory") != std::string::npos);
+    CHECK(snapshot(dir / "out") == before);
+    CHECK(leftovers(dir / "out").empty());
+}
+
 TEST_CASE("histogram, modelfactors, compare: a directory where one output goes keeps the others") {
     auto dir = tempDir("atomic-others");
     auto db = fixture("gpu_metrics", dir);

@@ -15,6 +15,7 @@
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+#include <set>
 
 using namespace testsupport;
 namespace fs = std::filesystem;
@@ -69,7 +70,13 @@ TEST_CASE("one pass: the trace the analysis keeps is the trace the .prv written 
         auto reread = gpueff::semantic::LoadedTrace::load(dir / "t.prv", read);
         requireSameThreads(streamed->trace(), reread->trace());
         CHECK(streamed->trace().header.totalThreads() == reread->trace().header.totalThreads());
-        CHECK(streamed->context().labels.eventValues == reread->context().labels.eventValues);
+        // The file labels kernels `short [full]` for Paraver's column headers (docs/events.md "Kernel
+        // labels"); the analysis reads the same labels with the kernels' full names.
+        auto fileValues = reread->context().labels.eventValues;
+        for (std::uint32_t type : {63000006u, 63000007u, 63000008u})
+            if (auto it = fileValues.find(type); it != fileValues.end())
+                for (auto& [value, label] : it->second) label = pcfKernelName(label);
+        CHECK(streamed->context().labels.eventValues == fileValues);
         CHECK(streamed->context().labels.rows == reread->context().labels.rows);
 
         // Devices as data: the importer's layout is what the written .row says, row by row.
@@ -124,6 +131,34 @@ TEST_CASE("analyze --no-trace writes the report only, and the report is the one 
     REQUIRE(y["inputs"].size() == 1);
     CHECK(y["inputs"][0]["path"] == input.string());
     CHECK_FALSE(y["inputs"][0]["nsys_version"].get<std::string>().empty());
+}
+
+TEST_CASE("analyze of a trace gpueff wrote names its kernels in full, as the export does") {
+    // fuser_matmul_h100: demangled names up to 1,397 characters, labelled `short [full]` in the .pcf.
+    auto input = dataDir() / "nsys" / "fuser_matmul_h100.sqlite";
+    auto dir = tempDir("pipeline_full_names");
+    auto a = run(gpueffBinary().string() + " analyze -q " + quoted(input) + " -o " + quoted(dir / "export"));
+    REQUIRE_MESSAGE(a.exitCode == 0, a.output);
+    auto b = run(gpueffBinary().string() + " analyze -q " + quoted(dir / "export" / "fuser_matmul_h100.prv") +
+                 " -o " + quoted(dir / "trace"));
+    REQUIRE_MESSAGE(b.exitCode == 0, b.output);
+    auto names = [](const fs::path& report) {
+        std::set<std::string> out;
+        auto json = nlohmann::json::parse(readText(report));
+        for (const auto& row : json["kernel_summary"]["overall"]) out.insert(row["name"].get<std::string>());
+        return out;
+    };
+    std::set<std::string> kernels;
+    for (const auto& row : query(input, "SELECT DISTINCT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN "
+                                        "StringIds s ON s.id = k.demangledName"))
+        kernels.insert(row[0]);
+    CHECK(names(dir / "export" / "report.json") == kernels);
+    CHECK(names(dir / "trace" / "report.json") == kernels);
+    // Not vacuous: the .pcf does label some of them short.
+    bool shortened = false;
+    auto pcf = readPcfValues(dir / "export" / "fuser_matmul_h100.pcf");
+    for (const auto& [value, label] : pcf[63000006]) shortened = shortened || pcfKernelName(label) != label;
+    CHECK(shortened);
 }
 
 TEST_CASE("the event types cfgs can see: '=' lists and ranges, by number or .pcf label: anything else all") {

@@ -65,6 +65,9 @@ void declareEventTypes(paraver::EventCatalog& c) {
     // a histogram over kernels, NCCL kernels and graph launches; one MPI call table over the five MPI types,
     // numbered after Extrae's values.
     c.shareNames({t::kKernel, t::kNcclKernel, t::kGraphLaunch});
+    // Kernel names run to a thousand characters: `short [full]` in the .pcf, so that a histogram with
+    // ShortHeaderLabels heads each column with the short name (engine/paraver/ShortLabels.h).
+    c.labelShort(t::kKernel);
     c.shareNames({t::kPthread}, largestExtraePthreadValue() + 1);
     c.shareNames({t::kOpenAccOtherName, t::kOpenAccDataName, t::kOpenAccLaunchName});
     c.shareNames({t::kOpenAccOtherFunction, t::kOpenAccDataFunction, t::kOpenAccLaunchFunction});

@@ -486,6 +486,9 @@ TranslateSummary translate(const TranslateOptions& options,
             summary.offsets[i].skippedRows["MPI_P2P_EVENTS"][noMessage] += unmatchedCalls[i];
     pipeline::StreamLabels labels;
     labels.writePcf = [&catalog](std::FILE* f) { catalog.writePcf(f); };
+    labels.writeFullNamesPcf = [&catalog](std::FILE* f) {
+        catalog.writePcf(f, paraver::EventCatalog::Names::Full);
+    };
     const std::string application =
         prefix.empty() ? options.inputs.front().stem().string() : prefix.filename().string();
     labels.writeRow = [&layout, &application](std::FILE* f) {

@@ -1,9 +1,11 @@
 #include "engine/paraver/EventCatalog.h"
 
 #include "engine/common/Error.h"
+#include "engine/paraver/ShortLabels.h"
 
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 namespace gpueff::paraver {
 
@@ -58,6 +60,11 @@ void EventCatalog::joinFamily(std::uint32_t type, std::uint32_t member) {
     t.names = &names(member);
 }
 
+void EventCatalog::labelShort(std::uint32_t type) {
+    std::lock_guard lock(mutex_);
+    shortLabelled_.insert(&names(type));
+}
+
 NameDictionary& EventCatalog::names(std::uint32_t type) {
     std::lock_guard lock(mutex_);
     auto& t = at(type);
@@ -81,13 +88,33 @@ std::string oneLine(const std::string& s) {
 }
 } // namespace
 
-void EventCatalog::writePcf(std::FILE* f) const {
+namespace {
+// A family's names by value, single-line, and the .pcf labels Paraver gets for them.
+struct FamilyLabels {
+    std::vector<std::int64_t> values;
+    std::vector<std::string> labels;
+};
+
+FamilyLabels shortFamilyLabels(const NameDictionary& names) {
+    FamilyLabels out;
+    std::vector<std::string> full;
+    names.forEachByValue([&](std::int64_t v, std::string_view name) {
+        out.values.push_back(v);
+        full.push_back(oneLine(std::string(name)));
+    });
+    out.labels = shortLabels(full);
+    return out;
+}
+} // namespace
+
+void EventCatalog::writePcf(std::FILE* f, Names labels) const {
     std::fputs("DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
                "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
                "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\nDEFAULT_SEMANTIC\n\n"
                "THREAD_FUNC          State As Is\n\n\nSTATES\n0    Idle\n1    Running\n\n\n"
                "STATES_COLOR\n0    {117,195,255}\n1    {0,0,255}\n\n",
                f);
+    std::map<const NameDictionary*, FamilyLabels> shortened; // computed once for the types of a family
     for (const auto& [type, info] : types_) {
         if (!info.used) continue;
         std::fprintf(f, "\nEVENT_TYPE\n0    %u    %s\n", type, oneLine(info.label).c_str());
@@ -106,7 +133,12 @@ void EventCatalog::writePcf(std::FILE* f) const {
             };
             for (const auto& [v, name] : info.fixed) line(v, name);
             // A structured binding is captured through a reference of its own (clang 14 refuses it as is).
-            if (named)
+            if (named && labels == Names::ForParaver && shortLabelled_.count(info.names)) {
+                auto& family = shortened[info.names];
+                if (family.values.empty()) family = shortFamilyLabels(*info.names);
+                for (std::size_t i = 0; i < family.values.size(); ++i)
+                    if (info.fixed.count(family.values[i]) == 0) line(family.values[i], family.labels[i]);
+            } else if (named)
                 info.names->forEachByValue(
                     [&line, &fixed = info.fixed](std::int64_t v, std::string_view name) {
                         if (fixed.count(v) == 0) line(v, name);

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -36,9 +37,15 @@ public:
         std::map<std::int64_t, std::uint32_t> fixedFrom; // writer of each label in `fixed`
     };
 
+    // Which labels writePcf gives the names of a family marked by labelShort(): `short [full]` for Paraver
+    // (the .pcf file), or the full names (what the analysis reads, so reports name kernels in full).
+    enum class Names { ForParaver, Full };
+
     void declare(std::uint32_t type, std::string label, std::uint32_t from = 0);
     // Puts `types` in one family whose values start at `firstValue` (above fixed values such as Extrae's).
     void shareNames(std::initializer_list<std::uint32_t> types, std::int64_t firstValue = 1);
+    // The names of `type`'s family (kernels) are labelled `short [full]` in the .pcf (ShortLabels.h).
+    void labelShort(std::uint32_t type);
     // Puts `type` in the family of `member` (created for `member` alone when it has none yet).
     void joinFamily(std::uint32_t type, std::uint32_t member);
     std::int64_t nameValue(std::uint32_t type, std::string_view name) { return names(type).valueOf(name); }
@@ -61,7 +68,7 @@ public:
     bool declared(std::uint32_t type) const;
     // Only while no worker runs (after the merge).
     const std::map<std::uint32_t, TypeInfo>& types() const { return types_; }
-    void writePcf(std::FILE* f) const; // the .pcf content
+    void writePcf(std::FILE* f, Names names = Names::ForParaver) const; // the .pcf content
 
 private:
     struct Family {
@@ -71,8 +78,9 @@ private:
     TypeInfo& at(std::uint32_t type);
     Family& newFamily(std::int64_t firstValue);
     std::map<std::uint32_t, TypeInfo> types_;
-    std::deque<Family> families_;                // stable addresses: TypeInfo::names points into it
-    std::array<std::uint32_t, 256> usedCache_{}; // type 0 is never written
+    std::deque<Family> families_;                   // stable addresses: TypeInfo::names points into it
+    std::set<const NameDictionary*> shortLabelled_; // the families labelShort() marked
+    std::array<std::uint32_t, 256> usedCache_{};    // type 0 is never written
     bool assigned_ = false;
     mutable std::recursive_mutex mutex_; // joinFamily calls names()
 };

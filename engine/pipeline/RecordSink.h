@@ -38,6 +38,13 @@ struct StreamInfo {
 // The writers are valid until end() returns.
 struct StreamLabels {
     std::function<void(std::FILE*)> writePcf, writeRow;
+    // The same .pcf with full names where writePcf gives Paraver `short [full]` labels (kernels,
+    // engine/paraver/ShortLabels.h): what readers of names (the analysis) take, so that reports name kernels
+    // as the export does without reading the short form back. Empty when writePcf has no short labels.
+    std::function<void(std::FILE*)> writeFullNamesPcf;
+    const std::function<void(std::FILE*)>& fullNamesPcf() const {
+        return writeFullNamesPcf ? writeFullNamesPcf : writePcf;
+    }
 };
 
 // What one of the label writers writes, as text.

@@ -39,8 +39,8 @@ void RegionFinder::consume(const TraceRecord& r) {
 void RegionFinder::end(const StreamLabels& labels) {
     // The .pcf names the values: written into memory and read as a file would be.
     paraver::TraceLabels names;
-    if (labels.writePcf) {
-        std::istringstream in(labelText(labels.writePcf));
+    if (labels.fullNamesPcf()) {
+        std::istringstream in(labelText(labels.fullNamesPcf()));
         paraver::readPcf(in, source_ + " (.pcf)", names);
     }
     for (const auto& [type, values] : names.eventValues)

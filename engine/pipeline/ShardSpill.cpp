@@ -218,7 +218,7 @@ void ShardSpill::end(const StreamLabels& labels) {
         flush(u);
         std::vector<char>().swap(u.block);
     }
-    pcf_ = labelText(labels.writePcf);
+    pcf_ = labelText(labels.fullNamesPcf()); // the analysis reads full names
     row_ = labelText(labels.writeRow);
     totals_.eventTypes = typesSeen_;
     std::sort(totals_.eventTypes.begin(), totals_.eventTypes.end());

@@ -89,7 +89,7 @@ void TraceBuilder::consume(const TraceRecord& r) {
 }
 
 void TraceBuilder::end(const StreamLabels& labels) {
-    pcf_ = labelText(labels.writePcf);
+    pcf_ = labelText(labels.fullNamesPcf());
     row_ = labelText(labels.writeRow);
     for (auto& t : trace_.threads) sortByTime(t);
     paraver::buildRecordStreams(trace_);

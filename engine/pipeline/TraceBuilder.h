@@ -17,7 +17,8 @@ public:
     void end(const StreamLabels& labels) override;
 
     // After end(): the trace, and the stream's labels as a user reads them in the .pcf and .row (kept as
-    // text: the stream's label writers live only until end() returns).
+    // text: the stream's label writers live only until end() returns), kernels by their full names
+    // (StreamLabels::fullNamesPcf).
     paraver::Trace takeTrace() { return std::move(trace_); }
     const std::string& pcfText() const { return pcf_; }
     const std::string& rowText() const { return row_; }

@@ -32,6 +32,7 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
         "same per iteration (NVTX markers or the repeating kernel "
         "sequence) and per phase, stragglers at NCCL collectives, kernels alone vs under communication. "
         "Nsight Systems exports and PyTorch profiler (Kineto) traces are translated into DIR/NAME.prv "
+        "(with the cfgs that apply to it in DIR/NAME.cfgs/, for wxparaver) "
         "and analyzed in the same pass (--no-trace: the report only); "
         "writes DIR/report.json (docs/report.md), DIR/report.md and DIR/plots/*.svg. Without inputs, "
         "analyzes "
@@ -69,7 +70,7 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
         ->capture_default_str();
     cmd->add_flag(
         "--no-trace", [args](std::int64_t) { args->writeTrace = false; },
-        "do not write the translated trace (NAME.prv/.pcf/.row/.json), only the report");
+        "do not write the translated trace (NAME.prv/.pcf/.row/.json, NAME.cfgs/), only the report");
     cmd->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
     cmd->add_flag("--stats", args->stats,
                   "print the seconds of each phase (for benchmarks; import_s, the staging of Kineto traces, "

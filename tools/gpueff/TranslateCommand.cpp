@@ -1,5 +1,6 @@
 #include "engine/common/Error.h"
 #include "engine/nsys/Translator.h"
+#include "jobs/TranslateJob.h"
 #include "tools/gpueff/Commands.h"
 
 #include <algorithm>
@@ -52,7 +53,8 @@ Action addTranslate(CLI::App& app) {
         "translate", "Translate Nsight Systems SQLite exports or PyTorch profiler traces (one per rank or "
                      "node) into one Paraver trace PREFIX.prv/.pcf/.row, "
                      "with a PREFIX.json sidecar recording inputs, versions, "
-                     "clock offsets, per-kind counts and anything skipped.");
+                     "clock offsets, per-kind counts and anything skipped, and in PREFIX.cfgs/ the cfgs of "
+                     "gpueff that apply to this trace, made for it (open them with the trace in wxparaver).");
     cmd->add_option("reports", args->inputs,
                     "nsys SQLite exports (.sqlite), .nsys-rep reports when nsys is on PATH, or PyTorch "
                     "profiler (Kineto) "
@@ -62,7 +64,7 @@ Action addTranslate(CLI::App& app) {
         ->required()
         ->check(CLI::ExistingFile);
     cmd->add_option("-o,--output", args->prefix,
-                    "output prefix: writes PREFIX.prv, PREFIX.pcf, PREFIX.row, PREFIX.json")
+                    "output prefix: writes PREFIX.prv, PREFIX.pcf, PREFIX.row, PREFIX.json and PREFIX.cfgs/")
         ->required();
     cmd->add_option("--only", args->only, "translate only these record kinds (comma-separated): " + kinds);
     cmd->add_option("--skip", args->skip, "do not translate these record kinds (comma-separated)");
@@ -87,7 +89,7 @@ Action addTranslate(CLI::App& app) {
             if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());
         };
         o.warn = [](const std::string& line) { std::fprintf(stderr, "gpueff: warning: %s\n", line.c_str()); };
-        auto s = nsys::translate(o, log);
+        auto s = jobs::translateToPrefix(o, log);
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!args->quiet)
             std::fprintf(

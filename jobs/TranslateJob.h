@@ -1,0 +1,12 @@
+#pragma once
+// `gpueff translate` as a library call: the trace PREFIX.prv/.pcf/.row, its sidecar PREFIX.json and the cfgs
+// that apply to it in PREFIX.cfgs/ (jobs/TraceCfgs.h), written as one all-or-nothing output set.
+#include "engine/nsys/Translator.h"
+
+namespace gpueff::jobs {
+
+// Throws gpueff::Error on bad input; nothing is written then, and the previous outputs stay as they were.
+nsys::TranslateSummary translateToPrefix(const nsys::TranslateOptions& options,
+                                         const std::function<void(const std::string&)>& log);
+
+} // namespace gpueff::jobs
