@@ -69,8 +69,6 @@ std::optional<std::string> levelKey(const std::string& word) {
 // Caps on counts a cfg states, checked before anything is sized by them.
 constexpr std::size_t kMaxWindows = 10'000;
 constexpr std::uint32_t kMaxLruDepth = 1'000'000;
-// A row index beyond any trace gpueff reads (the Paraver reader caps threads, tasks and CPUs at 1,000,000).
-constexpr std::size_t kMaxObjectIndex = 1'000'000'000;
 
 class Parser : public CfgReader {
 public:

@@ -12,8 +12,6 @@ namespace gpueff::semantic {
 
 namespace {
 
-// A row index beyond any trace gpueff reads (the Paraver reader caps threads, tasks and CPUs at 1,000,000).
-constexpr std::size_t kMaxObjectIndex = 1'000'000'000;
 
 const std::map<std::string, SortCriterion>& sortCriteria() {
     static const std::map<std::string, SortCriterion> names = {
@@ -61,22 +59,22 @@ bool HistogramReader::line(const std::string& text, std::size_t windowCount) {
         out = value == "True";
         return true;
     };
-    auto window = [&](int& out) {
-        out = static_cast<int>(r_.wholeNumber(key, value, 1, windowCount,
-                                              "must be a window of the cfg (1 to " +
-                                                  std::to_string(windowCount) + ")")) -
-              1;
-        return true;
+    // A window of the cfg, 1-based in the cfg and 0-based here; anything else is refused.
+    auto window = [&] {
+        return static_cast<int>(r_.wholeNumber(key, value, 1, windowCount,
+                                               "must be a window of the cfg (1 to " +
+                                                   std::to_string(windowCount) + ")")) -
+               1;
     };
     bool ok = true;
     if (key == "Analyzer2D.Name") {
         h.name = r_.validName("histogram", value);
     } else if (key == "Analyzer2D.ControlWindow") {
-        ok = window(h.control);
+        h.control = window();
     } else if (key == "Analyzer2D.DataWindow") {
-        ok = window(h.data);
+        h.data = window();
     } else if (key == "Analyzer2D.3D_ControlWindow") {
-        ok = window(h.extra);
+        h.extra = window();
     } else if (key == "Analyzer2D.Statistic") {
         h.statistic = value;
     } else if (key == "Analyzer2D.HideCols") {

@@ -10,6 +10,10 @@
 
 namespace gpueff::semantic {
 
+// A row index beyond any trace gpueff reads (the Paraver reader caps threads, tasks and CPUs at 1,000,000):
+// the bound of every row number a cfg gives (Analyzer2D.Objects, window_zoom_objects).
+inline constexpr std::size_t kMaxObjectIndex = 1'000'000'000;
+
 class CfgReader {
 public:
     CfgReader(std::string path, std::vector<std::string>& warnings) : path_(std::move(path)), warnings_(warnings) {}

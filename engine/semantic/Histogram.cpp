@@ -77,15 +77,10 @@ public:
             end_ = traceEnd_;
         }
         // Analyzer2D.Objects: the rows computed and printed (0-based; Paraver ignores those past the last).
-        std::size_t rows = windows.rows(control_);
-        // window_zoom_objects of the control window bounds the rows, each end past the last row read as the
-        // last (paraver-kernel's WindowZoomObjects::parseLine).
-        std::size_t zoomFirst = 0, zoomLast = rows == 0 ? 0 : rows - 1;
-        if (const auto& zoom = cfg.windows[control_].zoomRows) {
-            zoomFirst = std::min(zoom->first, zoomLast);
-            zoomLast = std::min(zoom->second, zoomLast);
-        }
-        for (std::size_t r = zoomFirst; r < rows && r <= zoomLast; ++r)
+        // window_zoom_objects of the control window bounds the rows (paraver-kernel's
+        // WindowZoomObjects::parseLine).
+        auto [zoomFirst, zoomLast] = windows.zoomedRows(control_);
+        for (std::size_t r = zoomFirst; r <= zoomLast; ++r)
             if (!spec_.objects || std::binary_search(spec_.objects->begin(), spec_.objects->end(), r))
                 selected_.push_back(r);
         if (communication_)

@@ -70,7 +70,8 @@ void WindowSet::checkObjects() {
     if (control >= windows_.size()) return;
     std::size_t count = rows(control);
     const auto& spec = cfg_.windows[control];
-    if (spec.zoomRows && count > 0 && std::min(spec.zoomRows->first, count - 1) > std::min(spec.zoomRows->second, count - 1))
+    auto [first, last] = zoomedRows(control);
+    if (spec.zoomRows && count > 0 && first > last)
         warnings_.push_back(cfg_.path + ":" + std::to_string(spec.line) + ": window '" + spec.name +
                             "': window_zoom_objects " + std::to_string(spec.zoomRows->first) + " " +
                             std::to_string(spec.zoomRows->second) +
@@ -206,6 +207,14 @@ void WindowSet::checkEventTypes() {
 
 std::size_t WindowSet::rows(std::size_t w) const {
     return context_.objects.count(level(w));
+}
+
+std::pair<std::size_t, std::size_t> WindowSet::zoomedRows(std::size_t w) const {
+    std::size_t count = rows(w);
+    if (count == 0) return {1, 0};
+    const auto& zoom = windows_[w].spec->zoomRows;
+    if (!zoom) return {0, count - 1};
+    return {std::min(zoom->first, count - 1), std::min(zoom->second, count - 1)};
 }
 
 namespace {

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace gpueff::semantic {
@@ -22,6 +23,10 @@ public:
 
     std::size_t size() const { return windows_.size(); }
     std::size_t rows(std::size_t w) const;
+    // The rows window `w` bounds a histogram to, [first, last] (window_zoom_objects, each end past the last
+    // row read as the last; all rows without it). Empty (first > last) when the zoom starts after its end or
+    // the level has no row.
+    std::pair<std::size_t, std::size_t> zoomedRows(std::size_t w) const;
     Level level(std::size_t w) const { return windows_[w].spec->level; }
     Unit unit(std::size_t w) const { return windows_[w].spec->unit; }
     const std::string& name(std::size_t w) const { return windows_[w].spec->name; }
