@@ -41,16 +41,7 @@ std::uint64_t memoryLimit(const AnalyzeRequest& request) {
 // of its exports. nsys2prv's plain names stay as they are.
 std::unique_ptr<semantic::LoadedTrace> loadForAnalysis(const fs::path& prv,
                                                        const paraver::ReadOptions& read) {
-    if (!fs::exists(prv)) throw Error(prv.string() + ": no such trace");
-    auto trace = paraver::readPrv(prv, read);
-    paraver::TraceLabels labels;
-    auto stem = semantic::traceStem(prv).string();
-    paraver::readPcf(stem + ".pcf", labels);
-    paraver::useFullKernelNames(labels);
-    paraver::readRow(stem + ".row", labels, semantic::expectedRowSizes(trace.header));
-    auto loaded = std::make_unique<semantic::LoadedTrace>(std::move(trace), std::move(labels));
-    loaded->path = prv;
-    return loaded;
+    return semantic::LoadedTrace::load(prv, read, std::nullopt, paraver::useFullKernelNames);
 }
 
 // An input of the report as the translation placed it.

@@ -54,12 +54,14 @@ std::map<std::string, std::size_t> expectedRowSizes(const paraver::TraceHeader& 
 
 std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv,
                                                const paraver::ReadOptions& options,
-                                               std::optional<std::vector<std::uint32_t>> eventTypes) {
+                                               std::optional<std::vector<std::uint32_t>> eventTypes,
+                                               void (*relabel)(paraver::TraceLabels&)) {
     if (!std::filesystem::exists(prv)) throw Error(prv.string() + ": no such trace");
     auto trace = paraver::readPrv(prv, options);
     paraver::TraceLabels labels;
     auto stem = traceStem(prv);
     paraver::readPcf(stem.string() + ".pcf", labels);
+    if (relabel) relabel(labels);
     paraver::readRow(stem.string() + ".row", labels, expectedRowSizes(trace.header));
     auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(labels), std::nullopt,
                                                 std::move(eventTypes));

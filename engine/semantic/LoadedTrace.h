@@ -24,9 +24,12 @@ public:
     // `eventTypes` (sorted, distinct) stands for the event types the trace has when `options` keeps only
     // some threads' records: what a window's filter finds is a property of the whole trace, not of the rows
     // loaded (gpueff histogram's passes count them in their first pass).
+    // `relabel`, when given, changes the .pcf's labels as read before anything uses them (analyze names
+    // kernels labelled `short [full]` by their full names, paraver::useFullKernelNames).
     static std::unique_ptr<LoadedTrace> load(const std::filesystem::path& prv,
                                              const paraver::ReadOptions& options = {},
-                                             std::optional<std::vector<std::uint32_t>> eventTypes = {});
+                                             std::optional<std::vector<std::uint32_t>> eventTypes = {},
+                                             void (*relabel)(paraver::TraceLabels&) = nullptr);
     // The trace a TraceBuilder kept of a record stream, labelled by the stream's .pcf and .row content;
     // `shown` names it in messages (the .prv written beside it, or the input). With `whole`, the builder saw
     // a part of the stream (a shard): the end time and the event types are the whole stream's, so windows
