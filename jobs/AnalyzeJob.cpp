@@ -147,10 +147,7 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
     auto summary = nsys::translate(o, log, out, o.prefix.empty() ? &sharded.sink() : &withFacts);
     if (!o.prefix.empty()) {
         result.prvShown = out.final(first);
-        std::set<std::int64_t> tags;
-        for (const auto& [tag, n] : summary.communicationsByTag) tags.insert(tag);
-        auto cfgs = traceCfgs(facts.layout, facts.pcf, tags, result.prvShown.filename().string());
-        result.staleCfgs = addTraceCfgs(out, dir, o.prefix, cfgs);
+        result.staleCfgs = addTraceCfgs(out, dir, o.prefix, facts, summary.communicationsByTag);
     }
     for (const auto& i : summary.offsets) {
         // HTA reads a Kineto trace's own microseconds: its rounding is replayed in that clock.

@@ -290,7 +290,11 @@ fs::path traceCfgDir(const fs::path& prefix) {
 }
 
 std::unique_ptr<StaleOutputs> addTraceCfgs(OutputFiles& files, const fs::path& root, const fs::path& prefix,
-                                           const std::vector<TraceCfg>& cfgs) {
+                                           const TraceCfgFacts& facts,
+                                           const std::map<std::int64_t, std::uint64_t>& communicationsByTag) {
+    std::set<std::int64_t> tags;
+    for (const auto& [tag, n] : communicationsByTag) tags.insert(tag);
+    auto cfgs = traceCfgs(facts.layout, facts.pcf, tags, prefix.filename().string() + ".prv");
     auto dir = traceCfgDir(prefix);
     auto relative = dir.lexically_normal().lexically_relative(root.lexically_normal());
     std::set<std::string> written;

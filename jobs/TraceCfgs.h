@@ -17,7 +17,9 @@
 #include "engine/paraver/TraceLayout.h"
 #include "engine/pipeline/RecordSink.h"
 
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -62,10 +64,12 @@ std::vector<std::string> traceCfgFiles();
 // PREFIX.cfgs: where a trace's cfgs go.
 std::filesystem::path traceCfgDir(const std::filesystem::path& prefix);
 
-// Adds the cfgs to `files`, whose root directory `root` holds PREFIX; the cfgs an earlier run wrote there
-// and this one does not are returned as stale outputs (moveAside() before files.commit(), commit() after).
+// Adds the cfgs of the trace written at PREFIX (`facts` gathered from its stream, `communicationsByTag` the
+// lines its .prv has per tag) to `files`, whose root directory `root` holds PREFIX; the cfgs an earlier run
+// wrote there and this one does not are returned as stale outputs (moveAside() before files.commit(),
+// commit() after).
 std::unique_ptr<StaleOutputs> addTraceCfgs(OutputFiles& files, const std::filesystem::path& root,
-                                           const std::filesystem::path& prefix,
-                                           const std::vector<TraceCfg>& cfgs);
+                                           const std::filesystem::path& prefix, const TraceCfgFacts& facts,
+                                           const std::map<std::int64_t, std::uint64_t>& communicationsByTag);
 
 } // namespace gpueff::jobs

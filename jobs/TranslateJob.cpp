@@ -23,10 +23,7 @@ nsys::TranslateSummary translateToPrefix(const nsys::TranslateOptions& options,
     OutputFiles files({}, root);
     TraceCfgFacts facts;
     auto summary = nsys::translate(options, log, files, &facts);
-    std::set<std::int64_t> tags;
-    for (const auto& [tag, n] : summary.communicationsByTag) tags.insert(tag);
-    auto prvName = options.prefix.filename().string() + ".prv";
-    auto stale = addTraceCfgs(files, root, options.prefix, traceCfgs(facts.layout, facts.pcf, tags, prvName));
+    auto stale = addTraceCfgs(files, root, options.prefix, facts, summary.communicationsByTag);
     stale->moveAside();
     files.commit();
     stale->commit();
