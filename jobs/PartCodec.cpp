@@ -67,9 +67,15 @@ template <typename T>
 nlohmann::json orNull(const std::optional<T>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json();
 }
+// Read into a value made here rather than through j.get<T>(): clang decides whether HtaBreakdown's nested
+// structs are default-constructible while HtaBreakdown is still incomplete (its std::optional members), caches
+// "no", and then finds no get<T>() for them (the fuzz build, scripts/fuzz, failed there).
 template <typename T>
 void fromOrNull(const nlohmann::json& j, std::optional<T>& v) {
-    if (!j.is_null()) v = j.get<T>();
+    if (j.is_null()) return;
+    T value;
+    from_json(j, value);
+    v = std::move(value);
 }
 
 void to_json(nlohmann::json& j, const HtaBreakdown& h) {
