@@ -27,7 +27,7 @@ FilterResult filterTrace(const FilterRequest& request) {
         const auto& input = stream.inputs.front();
         paraver::TraceLabels labels;
         paraver::readRow(pipeline::companionFile(input, ".row"), labels, {});
-        paraver::GzipFile file(input);
+        paraver::FileBytes file(input);
         paraver::LineReader in(file, input);
         o.layout = paraver::layoutFromLabels(paraver::readHeaderLine(in, paraver::kMaxObjects), labels);
     }

@@ -123,7 +123,7 @@ PassPlan planPasses(const std::string& trace, const paraver::ReadOptions& option
     plan.level = groupLevel(cfgs, wholeTraceWindow);
 
     // Count the records per thread: the same parser as the load, without keeping anything.
-    paraver::GzipFile file(trace);
+    paraver::FileBytes file(trace);
     paraver::LineReader in(file, trace);
     auto header = paraver::readHeaderLine(in, options.maxObjects);
     paraver::PrvBodyParser parser(header, in, options.lenient);

@@ -1,14 +1,15 @@
 #include "engine/kineto/ChromeTrace.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/GzipStream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <istream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <streambuf>
-#include <zlib.h>
 
 namespace gpueff::kineto {
 
@@ -16,47 +17,29 @@ namespace {
 
 using json = nlohmann::json;
 
-// The file through zlib (which reads uncompressed files as they are), as a stream buffer nlohmann's SAX
-// parser pulls characters from: one 1 MiB buffer, whatever the file's size.
+// GzipStream (plain or gzip, one end-of-file rule for every input) as the stream buffer nlohmann's SAX parser
+// pulls characters from: one 1 MiB buffer, whatever the file's size.
 class GzStreamBuffer : public std::streambuf {
 public:
     GzStreamBuffer(const std::filesystem::path& path, const std::function<void(std::uint64_t)>& progress)
-        : path_(path), progress_(progress), file_(gzopen(path.c_str(), "rb")), buffer_(1 << 20) {
-        if (!file_) throw Error(path.string() + ": cannot open: " + std::strerror(errno));
-        gzbuffer(file_, 1 << 18);
-    }
-    ~GzStreamBuffer() override {
-        if (file_) gzclose(file_);
-    }
-    GzStreamBuffer(const GzStreamBuffer&) = delete;
-    GzStreamBuffer& operator=(const GzStreamBuffer&) = delete;
-    std::uint64_t consumed() const { return read_ - static_cast<std::uint64_t>(egptr() - gptr()); }
+        : file_(path), progress_(progress), buffer_(1 << 20) {}
 
 protected:
     int_type underflow() override {
         if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-        int n = gzread(file_, buffer_.data(), static_cast<unsigned>(buffer_.size()));
-        if (n < 0) {
-            int code = Z_OK;
-            const char* what = gzerror(file_, &code);
-            throw Error(path_.string() + ": cannot decompress after " + std::to_string(read_) +
-                        " bytes: " + (what ? what : "zlib error") + " (a truncated or damaged .gz file?)");
-        }
+        auto n = file_.read(buffer_.data(), buffer_.size());
         if (n == 0) return traits_type::eof();
-        read_ += static_cast<std::uint64_t>(n);
-        if (progress_ && read_ / kProgressStep != (read_ - static_cast<std::uint64_t>(n)) / kProgressStep)
-            progress_(read_);
+        std::uint64_t read = file_.contentPosition();
+        if (progress_ && read / kProgressStep != (read - n) / kProgressStep) progress_(read);
         setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
         return traits_type::to_int_type(*gptr());
     }
 
 private:
     static constexpr std::uint64_t kProgressStep = 16u << 20;
-    std::filesystem::path path_;
+    GzipStream file_;
     const std::function<void(std::uint64_t)>& progress_;
-    gzFile file_;
     std::vector<char> buffer_;
-    std::uint64_t read_ = 0;
 };
 
 // The keys the reader acts on, named once when the parser reads them (every value is then dispatched on an
@@ -445,14 +428,20 @@ std::optional<std::int64_t> microsecondsTextToNs(const std::string& text) {
 
 namespace {
 
-// The first `bytes` of the file, decompressed when it is gzip ("" when it cannot be read).
+// The first `bytes` of the file, decompressed when it is gzip ("" when it cannot be opened; what could be
+// read when it is damaged: telling formats apart is not where a damaged file is reported).
 std::string head(const std::filesystem::path& path, std::size_t bytes) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) return {};
-    std::string text(bytes, '\0');
-    int n = gzread(f, text.data(), static_cast<unsigned>(bytes));
-    gzclose(f);
-    text.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    std::string text;
+    try {
+        GzipStream file(path);
+        char block[1 << 16];
+        while (text.size() < bytes) {
+            auto n = file.read(block, std::min(sizeof block, bytes - text.size()));
+            if (n == 0) break;
+            text.append(block, n);
+        }
+    } catch (const Error&) {
+    }
     return text;
 }
 

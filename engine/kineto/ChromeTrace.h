@@ -54,8 +54,8 @@ struct TraceMetadata {
 
 // Parses `path` (.json, or gzip-compressed: detected from its first bytes, not its name), calling `onEvent`
 // for every element of traceEvents in file order. Throws gpueff::Error naming the file and the byte offset
-// at fault for truncated or invalid JSON, or a file that is not a Chrome trace. `progress` (may be empty)
-// gets the uncompressed bytes read so far, every few megabytes.
+// at fault for truncated or invalid JSON, a truncated or corrupt gzip file (GzipStream), or a file that is not
+// a Chrome trace. `progress` (may be empty) gets the uncompressed bytes read so far, every few megabytes.
 TraceMetadata readChromeTrace(const std::filesystem::path& path,
                               const std::function<void(const ChromeEvent&)>& onEvent,
                               const std::function<void(std::uint64_t)>& progress = {});

@@ -9,53 +9,10 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
-#include <zlib.h>
 
 namespace gpueff::paraver {
 
-namespace {
-gzFile gz(void* f) {
-    return static_cast<gzFile>(f);
-}
-} // namespace
-
-GzipFile::GzipFile(const std::string& path) : path_(path) {
-    gzFile f = gzopen(path_.c_str(), "rb");
-    if (!f) throw Error(path_ + ": cannot open");
-    gzbuffer(f, 1 << 18);
-    file_ = f;
-}
-
-GzipFile::~GzipFile() {
-    gzclose(gz(file_));
-}
-
-std::size_t GzipFile::read(char* out, std::size_t size, std::uint64_t lineNumber) {
-    if (eof_) return 0;
-    auto want = static_cast<unsigned>(std::min<std::size_t>(size, 1U << 30));
-    int n = gzread(gz(file_), out, want);
-    if (n < 0 || (n == 0 && !gzeof(gz(file_)))) {
-        int code = 0;
-        const char* msg = gzerror(gz(file_), &code);
-        throw Error(path_ + ":" + std::to_string(lineNumber + 1) + ": cannot read (" + (msg ? msg : "?") +
-                    "): truncated or corrupt file");
-    }
-    if (n == 0) {
-        eof_ = true;
-        int code = 0;
-        gzerror(gz(file_), &code);
-        if (code != Z_OK && code != Z_STREAM_END)
-            throw Error(path_ + ": truncated or corrupt compressed file");
-    }
-    return static_cast<std::size_t>(n);
-}
-
-std::uint64_t GzipFile::position() const {
-    auto off = gzoffset(gz(file_));
-    return off < 0 ? 0 : static_cast<std::uint64_t>(off);
-}
-
-std::size_t MemoryBytes::read(char* out, std::size_t size, std::uint64_t) {
+std::size_t MemoryBytes::read(char* out, std::size_t size) {
     auto n = std::min(size, text_.size());
     std::copy_n(text_.data(), n, out);
     text_.remove_prefix(n);
@@ -98,7 +55,7 @@ void LineReader::fill() {
                         std::to_string(kMaxLineBytes >> 20) + " MiB: not a Paraver trace");
         buffer_.resize(std::min(buffer_.size() * 2, kMaxLineBytes));
     }
-    auto n = source_.read(buffer_.data() + end_, buffer_.size() - end_, lineNumber_);
+    auto n = source_.read(buffer_.data() + end_, buffer_.size() - end_);
     if (n == 0) eof_ = true;
     end_ += n;
 }

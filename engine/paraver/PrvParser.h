@@ -1,6 +1,7 @@
 #pragma once
 // The .prv body grammar and its checks, in one place: the in-memory reader (readPrv) and the streaming
 // importer (pipeline::PrvSource) both run this parser and differ only in what they do with its records.
+#include "engine/common/GzipStream.h"
 #include "engine/paraver/PrvWriter.h"
 #include "engine/paraver/TraceHeader.h"
 #include "engine/paraver/TraceRecord.h"
@@ -12,35 +13,31 @@
 
 namespace gpueff::paraver {
 
-// Where the bytes of a trace come from: a plain or gzip-compressed file (zlib reads both), or memory.
+// Where the bytes of a trace come from: a file (plain or gzip-compressed, read by GzipStream), or memory.
 class ByteSource {
 public:
     virtual ~ByteSource() = default;
-    // Up to `size` bytes into `out`; 0 at the end. Throws gpueff::Error on a read error.
-    virtual std::size_t read(char* out, std::size_t size, std::uint64_t lineNumber) = 0;
+    // Up to `size` bytes into `out`; 0 at the end. Throws gpueff::Error on a read error or a truncated or
+    // corrupt compressed file.
+    virtual std::size_t read(char* out, std::size_t size) = 0;
     // Bytes of the file consumed so far (compressed bytes for a .gz), for progress lines.
     virtual std::uint64_t position() const { return 0; }
 };
 
-class GzipFile : public ByteSource {
+class FileBytes : public ByteSource {
 public:
-    explicit GzipFile(const std::string& path);
-    ~GzipFile() override;
-    GzipFile(const GzipFile&) = delete;
-    GzipFile& operator=(const GzipFile&) = delete;
-    std::size_t read(char* out, std::size_t size, std::uint64_t lineNumber) override;
-    std::uint64_t position() const override;
+    explicit FileBytes(const std::string& path) : file_(path) {}
+    std::size_t read(char* out, std::size_t size) override { return file_.read(out, size); }
+    std::uint64_t position() const override { return file_.filePosition(); }
 
 private:
-    std::string path_;
-    void* file_ = nullptr; // gzFile
-    bool eof_ = false;
+    GzipStream file_;
 };
 
 class MemoryBytes : public ByteSource {
 public:
     explicit MemoryBytes(std::string_view text) : text_(text) {}
-    std::size_t read(char* out, std::size_t size, std::uint64_t) override;
+    std::size_t read(char* out, std::size_t size) override;
 
 private:
     std::string_view text_;

@@ -64,7 +64,7 @@ Trace read(ByteSource& source, const std::string& name, const ReadOptions& optio
 } // namespace
 
 Trace readPrv(const std::filesystem::path& path, const ReadOptions& options) {
-    GzipFile file(path.string());
+    FileBytes file(path.string());
     return read(file, path.string(), options);
 }
 

@@ -34,7 +34,8 @@ struct ReadOptions {
     bool keepsThread(std::uint32_t thread) const { return firstThread <= thread && thread < endThread; }
 };
 
-// Reads NAME.prv or NAME.prv.gz (zlib reads both) into columns. Errors name the file and line.
+// Reads NAME.prv or NAME.prv.gz (GzipStream reads both) into columns. Errors name the file and line; a
+// truncated or corrupt .gz is refused as GzipStream says.
 //
 // What the reader refuses (gpueff::Error "FILE:LINE: ..."; with `lenient`, skipped and counted): a line
 // that is not a record, a record of a thread or CPU the header does not declare or of a CPU on another node

@@ -119,7 +119,7 @@ PrvSourceSummary stream(paraver::ByteSource& bytes, const std::string& name, std
 
 PrvSourceSummary streamPrv(const std::filesystem::path& path, RecordSink& sink,
                            const PrvSourceOptions& options) {
-    paraver::GzipFile file(path.string());
+    paraver::FileBytes file(path.string());
     std::error_code ec;
     auto size = std::filesystem::file_size(path, ec);
     StreamLabels labels;
