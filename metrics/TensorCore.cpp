@@ -1,8 +1,8 @@
 // Per-GEMM tensor-core profile: the time-weighted mean of the Tensor Active samples of the device
 // (hwcounters/tensor_active.cfg) over the executions of each GEMM kernel name.
 #include "engine/common/Error.h"
-#include "engine/nsys/DeviceSources.h"
 #include "engine/paraver/EventTypes.h"
+#include "engine/paraver/GpuMetricTypes.h"
 #include "metrics/AnalysisParts.h"
 
 #include <algorithm>
@@ -70,8 +70,8 @@ void reduceTensorCore(Analysis& a, const std::string& gemmPattern, const std::ve
     if (!answers.tensorSamples || !anyMetricsRow) {
         p.reason = anyMetricsRow
                        ? "the GPU metrics samples have no Tensor Active metric (event types " +
-                             std::to_string(nsys::gpuMetricType("Tensor Active [Throughput %]")) + "/" +
-                             std::to_string(nsys::gpuMetricType("Tensor Active")) + ")"
+                             std::to_string(paraver::types::gpuMetricType("Tensor Active [Throughput %]")) +
+                             "/" + std::to_string(paraver::types::gpuMetricType("Tensor Active")) + ")"
                        : "the trace has no GPU metrics (profile with nsys --gpu-metrics-devices to get "
                          "Tensor Active samples)";
         return;

@@ -2,9 +2,9 @@
 
 #include "engine/nsys/SqlColumns.h"
 #include "engine/paraver/EventTypes.h"
+#include "engine/paraver/GpuMetricTypes.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <set>
 
@@ -14,42 +14,6 @@ namespace types = paraver::types;
 
 namespace {
 
-constexpr std::array<std::string_view, 34> kKnownMetrics{
-    "GPC Clock Frequency [MHz]",
-    "SYS Clock Frequency [MHz]",
-    "GR Active [Throughput %]",
-    "Sync Compute In Flight [Throughput %]",
-    "Async Compute In Flight [Throughput %]",
-    "SMs Active [Throughput %]",
-    "SM Issue [Throughput %]",
-    "Tensor Active [Throughput %]",
-    "Compute Warps in Flight [Throughput %]",
-    "Vertex/Tess/Geometry Warps in Flight [Throughput %]",
-    "Pixel Warps in Flight [Throughput %]",
-    "Unallocated Warps in Active SMs [Throughput %]",
-    "DRAM Read Bandwidth [Throughput %]",
-    "DRAM Write Bandwidth [Throughput %]",
-    "PCIe RX Throughput [Throughput %]",
-    "PCIe TX Throughput [Throughput %]",
-    "PCIe Read Requests to BAR1 [Requests]",
-    "PCIe Write Requests to BAR1 [Requests]",
-    "NVLink RX Throughput [Throughput %]",
-    "NVLink TX Throughput [Throughput %]",
-    "NVLink RX Responses User Data [Throughput %]",
-    "NVLink TX Requests User Data [Throughput %]",
-    "Compute Warps in Flight",
-    "Tensor Active",
-    "SMs Active",
-    "SM Issue",
-    "DRAM Read Bandwidth",
-    "DRAM Write Bandwidth",
-    "C2C RX Throughput [Throughput %]",
-    "C2C TX Throughput [Throughput %]",
-    "Graphics Warps in Flight [Throughput %]",
-    "Tensor Pipe Active [Throughput %]",
-    "FP64 Active [Throughput %]",
-    "Video Decoder Active [Throughput %]",
-};
 constexpr std::uint32_t kUnknownMetricBase = 50;
 constexpr std::uint32_t kMetricSlots = types::kGpuMetricByNameSlots;
 
@@ -126,7 +90,7 @@ private:
     std::uint32_t typeOf(std::string_view metricName) {
         auto it = types_.find(std::string(metricName));
         if (it != types_.end()) return it->second;
-        std::uint32_t t = gpuMetricType(metricName);
+        std::uint32_t t = types::gpuMetricType(metricName);
         if (t == 0)
             t = types::kGpuMetricByNameBase + kUnknownMetricBase +
                 unknown_++ % (kMetricSlots - kUnknownMetricBase);
@@ -144,13 +108,6 @@ private:
 };
 
 } // namespace
-
-std::uint32_t gpuMetricType(std::string_view metricName) {
-    for (std::size_t i = 0; i < kKnownMetrics.size(); ++i)
-        if (kKnownMetrics[i] == metricName)
-            return types::kGpuMetricByNameBase + static_cast<std::uint32_t>(i);
-    return 0;
-}
 
 void discoverGpuMetrics(const NsysExport& ex, ReportObjects& o) {
     const auto& db = ex.db();
