@@ -5,7 +5,7 @@
 #include "engine/common/MemorySize.h"
 #include "engine/kineto/ChromeTrace.h"
 #include "engine/nsys/Translator.h"
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 #include "engine/paraver/ShortLabels.h"
 #include "engine/semantic/LoadedTrace.h"
 #include "jobs/Distributed.h"
@@ -115,7 +115,7 @@ metrics::AnalysisOptions analysisOptions(const AnalyzeRequest& request) {
 
 // The exports translated (the trace into `out` unless told not to) and analysed in the same pass; with
 // peers, this process's share of a distributed run (jobs/Distributed.h). The spill goes into `dir`.
-ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir, OutputFiles& out,
+ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir, output::OutputFiles& out,
                               Peers* peers, const Log& log, const Log& warn) {
     ExportAnalysis result;
     auto start = std::chrono::steady_clock::now();
@@ -194,7 +194,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, P
     // Rows skipped from the inputs are printed even with --quiet: the numbers leave them out.
     Log warn = [](const std::string& line) { std::fprintf(stderr, "gpueff: warning: %s\n", line.c_str()); };
     bool paraverInput = inputKind(request.inputs, "analyze") == InputKind::ParaverTrace;
-    OutputFiles out({}, dir);
+    output::OutputFiles out({}, dir);
     ExportAnalysis exports;
     double translateSeconds = 0, loadSeconds = 0, importSeconds = 0;
     if (paraverInput) {
@@ -227,11 +227,11 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, P
     double analyzeSeconds = since();
     auto rendered = reports::renderMarkdownReport(report);
     auto json = out.add(dir / "report.json"), markdown = out.add(dir / "report.md");
-    writeTextFile(out.temporary(json), out.final(json), dumpJson(report));
-    writeTextFile(out.temporary(markdown), out.final(markdown), rendered.markdown);
+    output::writeTextFile(out.temporary(json), out.final(json), dumpJson(report));
+    output::writeTextFile(out.temporary(markdown), out.final(markdown), rendered.markdown);
     for (const auto& [rel, text] : rendered.files) {
         auto i = out.add(dir / rel);
-        writeTextFile(out.temporary(i), out.final(i), text);
+        output::writeTextFile(out.temporary(i), out.final(i), text);
     }
     if (exports.staleCfgs) exports.staleCfgs->moveAside();
     out.commit();
@@ -264,7 +264,7 @@ nlohmann::json analyzeToDirectory(const AnalyzeRequest& request, Peers* peers) {
         throw RequestError("a Paraver trace is analysed by one process: run gpueff analyze without mpirun");
     if (peers && peers->rank() != 0) {
         // The other processes write nothing: their share of the records waits in a temporary file.
-        OutputFiles none;
+        output::OutputFiles none;
         auto quiet = [](const std::string&) {};
         analyzeExports(request, fs::temp_directory_path(), none, peers, quiet, quiet);
         return {};

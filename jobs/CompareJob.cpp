@@ -4,7 +4,7 @@
 #include "engine/common/JsonText.h"
 #include "engine/kineto/ChromeTrace.h"
 #include "engine/nsys/ReportExport.h"
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 #include "engine/semantic/LoadedTrace.h"
 #include "jobs/AnalyzeJob.h"
 #include "jobs/JobInputs.h"
@@ -111,14 +111,14 @@ void writeComparison(const reports::Comparison& comparison, const fs::path& dir)
     fs::create_directories(dir, ec);
     if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
     try {
-        OutputFiles outputs({}, dir);
+        output::OutputFiles outputs({}, dir);
         auto md = outputs.add(dir / "compare.md"), json = outputs.add(dir / "compare.json");
-        writeTextFile(outputs.temporary(md), outputs.final(md), comparison.markdown);
-        writeTextFile(outputs.temporary(json), outputs.final(json), dumpJson(comparison.json));
+        output::writeTextFile(outputs.temporary(md), outputs.final(md), comparison.markdown);
+        output::writeTextFile(outputs.temporary(json), outputs.final(json), dumpJson(comparison.json));
         std::set<std::string> written;
         for (const auto& [relative, text] : comparison.files) {
             auto i = outputs.add(dir / relative);
-            writeTextFile(outputs.temporary(i), outputs.final(i), text);
+            output::writeTextFile(outputs.temporary(i), outputs.final(i), text);
             written.insert(relative);
         }
         // Plots of an earlier comparison that this one does not draw go with the commit (back on failure).

@@ -2,7 +2,7 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 #include "engine/semantic/HistogramOutput.h"
 #include "engine/semantic/LoadedTrace.h"
 #include "engine/semantic/TypesRead.h"
@@ -29,7 +29,7 @@ void warn(const std::vector<std::string>& warnings) {
 // Each cfg's output in DIR, all or none (OutputFiles): a/x.cfg and b/x.cfg would write the same file, the
 // second silently replacing the first; refused before anything is written.
 void declareOutputs(const HistogramRequest& a, const std::vector<semantic::Cfg>& cfgs,
-                    const std::filesystem::path& dir, OutputFiles& outputs) {
+                    const std::filesystem::path& dir, output::OutputFiles& outputs) {
     std::map<std::filesystem::path, std::string> writer; // output -> the cfg writing it
     for (std::size_t i = 0; i < cfgs.size(); ++i) {
         const char* extension = cfgs[i].histogram ? (a.json ? ".json" : ".txt") : ".csv";
@@ -41,13 +41,13 @@ void declareOutputs(const HistogramRequest& a, const std::vector<semantic::Cfg>&
     }
 }
 
-std::ofstream openTemporary(const OutputFiles& outputs, std::size_t i) {
+std::ofstream openTemporary(const output::OutputFiles& outputs, std::size_t i) {
     std::ofstream out(outputs.temporary(i));
     if (!out) throw Error(outputs.temporary(i).string() + ": cannot write");
     return out;
 }
 
-void closeOutput(std::ofstream& out, const OutputFiles& outputs, std::size_t i) {
+void closeOutput(std::ofstream& out, const output::OutputFiles& outputs, std::size_t i) {
     out.close();
     if (!out) throw Error(outputs.final(i).string() + ": write failed (disk full?)");
 }
@@ -60,7 +60,7 @@ void writeTables(const HistogramRequest& a, std::ostream& out,
         semantic::writeHistogramText(out, t, a.precision);
 }
 
-void commit(const HistogramRequest& a, OutputFiles& outputs) {
+void commit(const HistogramRequest& a, output::OutputFiles& outputs) {
     outputs.commit();
     if (!a.quiet)
         for (std::size_t i = 0; i < outputs.size(); ++i)
@@ -69,7 +69,7 @@ void commit(const HistogramRequest& a, OutputFiles& outputs) {
 
 // The whole trace in memory: every cfg evaluated on it in turn.
 void evaluateLoaded(const HistogramRequest& a, const std::vector<semantic::Cfg>& cfgs,
-                    const semantic::LoadedTrace& loaded, OutputFiles& outputs) {
+                    const semantic::LoadedTrace& loaded, output::OutputFiles& outputs) {
     for (std::size_t i = 0; i < cfgs.size(); ++i) {
         auto cfgStart = std::chrono::steady_clock::now();
         const auto& cfg = cfgs[i];
@@ -93,7 +93,7 @@ void evaluateLoaded(const HistogramRequest& a, const std::vector<semantic::Cfg>&
 // (ComputeYScale) fill their cells in a second round, from the last group loaded backwards (that group is
 // still in memory).
 void evaluateInPasses(const HistogramRequest& a, const std::vector<semantic::Cfg>& cfgs,
-                      paraver::ReadOptions options, const PassPlan& plan, OutputFiles& outputs) {
+                      paraver::ReadOptions options, const PassPlan& plan, output::OutputFiles& outputs) {
     std::vector<std::unique_ptr<semantic::HistogramByRows>> histograms(cfgs.size());
     std::vector<std::ofstream> timelines(cfgs.size());
     for (std::size_t i = 0; i < cfgs.size(); ++i)
@@ -215,7 +215,7 @@ int runHistogram(const HistogramRequest& a) {
     std::filesystem::create_directories(dir, ec);
     if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
     try {
-        OutputFiles outputs({}, dir);
+        output::OutputFiles outputs({}, dir);
         declareOutputs(a, cfgs, dir, outputs);
         if (plan.groups.size() > 1) {
             evaluateInPasses(a, cfgs, options, plan, outputs);

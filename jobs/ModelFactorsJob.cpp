@@ -2,7 +2,7 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 #include "engine/semantic/LoadedTrace.h"
 #include "metrics/ModelFactors.h"
 #include "reports/ModelFactorsReport.h"
@@ -37,7 +37,7 @@ int runModelFactors(const ModelFactorsRequest& a) {
         finals.emplace_back(a.md);
         texts.push_back(reports::modelFactorsMarkdown(factors));
     }
-    OutputFiles outputs(finals);
+    output::OutputFiles outputs(finals);
     for (std::size_t i = 0; i < finals.size(); ++i) {
         std::ofstream out(outputs.temporary(i));
         out << texts[i];

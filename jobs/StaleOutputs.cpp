@@ -1,7 +1,7 @@
 #include "jobs/StaleOutputs.h"
 
 #include "engine/common/Error.h"
-#include "engine/paraver/DirectoryLock.h"
+#include "engine/output/DirectoryLock.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -30,9 +30,9 @@ StaleOutputs::~StaleOutputs() {
 void StaleOutputs::moveAside() {
     if (stale_.empty()) return;
     // mkdtemp: a fresh name, unique among concurrent runs, on the file system of the files (a rename).
-    std::string pattern =
-        (dir_ / (std::string(DirectoryLock::kStagingPrefix) + std::to_string(::getpid()) + "-stale-XXXXXX"))
-            .string();
+    std::string pattern = (dir_ / (std::string(output::DirectoryLock::kStagingPrefix) +
+                                   std::to_string(::getpid()) + "-stale-XXXXXX"))
+                              .string();
     if (!::mkdtemp(pattern.data()))
         throw Error(dir_.string() + ": cannot set the previous outputs aside (" + std::strerror(errno) + ")");
     aside_ = pattern;

@@ -1,7 +1,7 @@
 #pragma once
 // Files that an earlier run of a command wrote into its output directory and this run does not (a comparison
 // of fewer device counts draws no scaling plots): removed as part of the run's all-or-nothing output set
-// (engine/paraver/OutputFiles), so that the directory holds this run's outputs alone and a failure leaves it
+// (engine/output/OutputFiles), so that the directory holds this run's outputs alone and a failure leaves it
 // as it was. Only names the command can write are candidates, and only regular files: never anything else
 // a user keeps there.
 #include <filesystem>

@@ -2,7 +2,7 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/Text.h"
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 #include "engine/semantic/Cfg.h"
 #include "jobs/StaleOutputs.h"
 #include "metrics/EmbeddedCfgs.h"
@@ -289,8 +289,8 @@ fs::path traceCfgDir(const fs::path& prefix) {
     return dir;
 }
 
-std::unique_ptr<StaleOutputs> addTraceCfgs(OutputFiles& files, const fs::path& root, const fs::path& prefix,
-                                           const TraceCfgFacts& facts,
+std::unique_ptr<StaleOutputs> addTraceCfgs(output::OutputFiles& files, const fs::path& root,
+                                           const fs::path& prefix, const TraceCfgFacts& facts,
                                            const std::map<std::int64_t, std::uint64_t>& communicationsByTag) {
     std::set<std::int64_t> tags;
     for (const auto& [tag, n] : communicationsByTag) tags.insert(tag);
@@ -300,7 +300,7 @@ std::unique_ptr<StaleOutputs> addTraceCfgs(OutputFiles& files, const fs::path& r
     std::set<std::string> written;
     for (const auto& cfg : cfgs) {
         auto i = files.add(dir / cfg.file);
-        writeTextFile(files.temporary(i), files.final(i), cfg.text);
+        output::writeTextFile(files.temporary(i), files.final(i), cfg.text);
         written.insert((relative / cfg.file).string());
     }
     std::vector<std::string> candidates;

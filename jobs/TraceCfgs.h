@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace gpueff {
+namespace gpueff::output {
 class OutputFiles;
 }
 
@@ -68,7 +68,7 @@ std::filesystem::path traceCfgDir(const std::filesystem::path& prefix);
 // lines its .prv has per tag) to `files`, whose root directory `root` holds PREFIX; the cfgs an earlier run
 // wrote there and this one does not are returned as stale outputs (moveAside() before files.commit(),
 // commit() after).
-std::unique_ptr<StaleOutputs> addTraceCfgs(OutputFiles& files, const std::filesystem::path& root,
+std::unique_ptr<StaleOutputs> addTraceCfgs(output::OutputFiles& files, const std::filesystem::path& root,
                                            const std::filesystem::path& prefix, const TraceCfgFacts& facts,
                                            const std::map<std::int64_t, std::uint64_t>& communicationsByTag);
 

@@ -3,7 +3,7 @@
 #include "engine/common/Error.h"
 #include "engine/nsys/ReportExport.h"
 #include "engine/nsys/Translator.h"
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 #include "engine/pipeline/PrvSink.h"
 #include "engine/pipeline/PrvSource.h"
 #include "jobs/JobInputs.h"
@@ -53,7 +53,7 @@ TraceStreamSummary streamTrace(const TraceStreamRequest& request, const std::vec
                                pipeline::RecordSink* sink) {
     bool prv = paraverInput(request);
     auto start = std::chrono::steady_clock::now();
-    OutputFiles files;
+    output::OutputFiles files;
     std::unique_ptr<pipeline::PrvSink> prvSink;
     std::unique_ptr<NoSidecarComments> comments;
     if (!request.prefix.empty()) {

@@ -1,7 +1,7 @@
 #include "jobs/TranslateJob.h"
 
 #include "engine/common/Error.h"
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 #include "jobs/StaleOutputs.h"
 #include "jobs/TraceCfgs.h"
 
@@ -20,7 +20,7 @@ nsys::TranslateSummary translateToPrefix(const nsys::TranslateOptions& options,
         prv += ".prv";
         throw Error(prv.string() + ": cannot write output: directory " + root.string() + " does not exist");
     }
-    OutputFiles files({}, root);
+    output::OutputFiles files({}, root);
     TraceCfgFacts facts;
     auto summary = nsys::translate(options, log, files, &facts);
     auto stale = addTraceCfgs(files, root, options.prefix, facts, summary.communicationsByTag);

@@ -2,7 +2,7 @@
 // A failure at the final moves (a directory where one output goes) must leave the previous outputs
 // byte-identical and nothing temporary behind; a second run into a locked directory fails at once.
 #include "engine/common/Error.h"
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 #include "tests/TestSupport.h"
 
 #include <doctest/doctest.h>
@@ -70,7 +70,7 @@ TEST_CASE("outputs: a failure in the middle of the moves restores every previous
     writeText(dir / "b.txt", "old b");
     auto before = snapshot(dir);
     {
-        gpueff::OutputFiles out({dir / "a.txt", dir / "b.txt", dir / "c.txt"});
+        gpueff::output::OutputFiles out({dir / "a.txt", dir / "b.txt", dir / "c.txt"});
         for (std::size_t i = 0; i < out.size(); ++i) writeText(out.temporary(i), "new " + std::to_string(i));
         int moves = 0;
         out.setMoveForTesting([&moves](const fs::path& from, const fs::path& to, std::error_code& ec) {
@@ -96,7 +96,7 @@ TEST_CASE("outputs: a directory in the way is refused before anything moves: new
     fs::create_directories(dir / "report.md");
     auto before = snapshot(dir);
     {
-        gpueff::OutputFiles out({}, dir);
+        gpueff::output::OutputFiles out({}, dir);
         for (const char* name : {"report.json", "plots/a.svg", "report.md"}) {
             auto i = out.add(dir / name);
             writeText(out.temporary(i), "new");
@@ -113,7 +113,7 @@ TEST_CASE("outputs: a directory in the way is refused before anything moves: new
 
 TEST_CASE("outputs: two outputs of one run with the same name are refused") {
     auto dir = tempDir("outputs-same-name");
-    gpueff::OutputFiles out({dir / "x.txt"});
+    gpueff::output::OutputFiles out({dir / "x.txt"});
     CHECK_THROWS_AS(out.add(dir / "." / "x.txt"), gpueff::Error);
 }
 

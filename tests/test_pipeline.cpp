@@ -4,7 +4,7 @@
 // report made with it.
 #include "TestSupport.h"
 #include "engine/nsys/Translator.h"
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 #include "engine/paraver/PrvReader.h"
 #include "engine/paraver/RowModel.h"
 #include "engine/pipeline/TraceBuilder.h"
@@ -63,7 +63,7 @@ TEST_CASE("one pass: the trace the analysis keeps is the trace the .prv written 
         gpueff::paraver::ReadOptions read;
         read.eventTypes = gpueff::metrics::eventTypesRead(); // what analyze reads
         gpueff::pipeline::TraceBuilder builder(read);
-        gpueff::OutputFiles files;
+        gpueff::output::OutputFiles files;
         gpueff::nsys::translate(o, nullptr, files, &builder);
         files.commit();
         auto streamed = gpueff::semantic::LoadedTrace::fromStream(builder, dir / "t.prv");

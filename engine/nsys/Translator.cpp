@@ -15,7 +15,7 @@
 #include "engine/nsys/RowValidity.h"
 #include "engine/nsys/Sidecar.h"
 #include "engine/nsys/TaskLayout.h"
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 #include "engine/paraver/RowFile.h"
 #include "engine/paraver/TraceHeader.h"
 #include "engine/pipeline/PrvSink.h"
@@ -252,14 +252,14 @@ std::vector<std::string> kindNames() {
 
 TranslateSummary translate(const TranslateOptions& options,
                            const std::function<void(const std::string&)>& log) {
-    OutputFiles files;
+    output::OutputFiles files;
     auto summary = translate(options, log, files);
     files.commit();
     return summary;
 }
 
 TranslateSummary translate(const TranslateOptions& options,
-                           const std::function<void(const std::string&)>& log, OutputFiles& files,
+                           const std::function<void(const std::string&)>& log, output::OutputFiles& files,
                            pipeline::RecordSink* also) {
     if (options.inputs.empty()) throw Error("no input reports given");
     auto kinds = selectKinds(options);

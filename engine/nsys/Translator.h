@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace gpueff {
+namespace gpueff::output {
 class OutputFiles;
 }
 namespace gpueff::pipeline {
@@ -99,7 +99,7 @@ TranslateSummary translate(const TranslateOptions& options,
 // committing them, and streaming the records into `also` (the analysis) in the same pass when given: the
 // caller commits the files together with its own outputs.
 TranslateSummary translate(const TranslateOptions& options,
-                           const std::function<void(const std::string&)>& log, OutputFiles& files,
+                           const std::function<void(const std::string&)>& log, output::OutputFiles& files,
                            pipeline::RecordSink* also = nullptr);
 
 std::vector<std::string> kindNames();

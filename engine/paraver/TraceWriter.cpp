@@ -1,7 +1,7 @@
 #include "engine/paraver/TraceWriter.h"
 
 #include "engine/common/Error.h"
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -73,15 +73,15 @@ void writeTrace(const Trace& trace, const std::filesystem::path& path) {
     std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
         return a.time != b.time ? a.time < b.time : a.kind < b.kind;
     });
-    OutputFiles output({path});
-    std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(output.temporary(0).c_str(), "w"), &std::fclose);
+    output::OutputFiles files({path});
+    std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(files.temporary(0).c_str(), "w"), &std::fclose);
     if (!f) throw Error(path.string() + ": cannot write");
     std::fprintf(f.get(), "%s\n", formatHeader(trace.header).c_str());
     for (const auto& c : trace.communicatorLines) std::fprintf(f.get(), "%s\n", c.c_str());
     for (const auto& l : lines) std::fprintf(f.get(), "%s\n", l.text.c_str());
     if (std::fflush(f.get()) != 0) throw Error(path.string() + ": write failed");
     f.reset();
-    output.commit();
+    files.commit();
 }
 
 } // namespace gpueff::paraver

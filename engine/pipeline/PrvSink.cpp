@@ -15,7 +15,7 @@ std::filesystem::path withExtension(std::filesystem::path prefix, const char* ex
 }
 } // namespace
 
-PrvSink::PrvSink(OutputFiles& files, std::filesystem::path prefix)
+PrvSink::PrvSink(output::OutputFiles& files, std::filesystem::path prefix)
     : files_(files), prefix_(std::move(prefix)) {
     prv_ = files_.add(withExtension(prefix_, ".prv"));
     files_.add(withExtension(prefix_, ".pcf"));

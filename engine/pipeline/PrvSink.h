@@ -1,5 +1,5 @@
 #pragma once
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 #include "engine/pipeline/RecordSink.h"
 
 #include <filesystem>
@@ -11,7 +11,7 @@ namespace gpueff::pipeline {
 // construction (in that order), committed by the caller with its other outputs.
 class PrvSink : public RecordSink {
 public:
-    PrvSink(OutputFiles& files, std::filesystem::path prefix);
+    PrvSink(output::OutputFiles& files, std::filesystem::path prefix);
     ~PrvSink() override;
     void begin(const StreamInfo& info) override;
     void consume(const TraceRecord& record) override { writer_->write(record); }
@@ -21,7 +21,7 @@ public:
     std::uint64_t bytes() const { return bytes_; }
 
 private:
-    OutputFiles& files_;
+    output::OutputFiles& files_;
     std::filesystem::path prefix_;
     std::size_t prv_;
     std::unique_ptr<paraver::PrvWriter> writer_;

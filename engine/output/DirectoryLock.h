@@ -2,7 +2,7 @@
 #include <filesystem>
 #include <string>
 
-namespace gpueff {
+namespace gpueff::output {
 
 // An exclusive lock on an output directory (flock on DIR/.gpueff.lock), taken without waiting: two gpueff
 // runs writing into one directory would otherwise interleave their outputs, so the second one fails at once
@@ -24,4 +24,4 @@ private:
     std::string key_;
 };
 
-} // namespace gpueff
+} // namespace gpueff::output

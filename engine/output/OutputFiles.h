@@ -1,5 +1,5 @@
 #pragma once
-#include "engine/paraver/DirectoryLock.h"
+#include "engine/output/DirectoryLock.h"
 
 #include <filesystem>
 #include <functional>
@@ -8,7 +8,7 @@
 #include <system_error>
 #include <vector>
 
-namespace gpueff {
+namespace gpueff::output {
 
 // The output set of one command, written as a whole or not at all.
 //
@@ -70,4 +70,4 @@ private:
 void writeTextFile(const std::filesystem::path& temporary, const std::filesystem::path& final,
                    const std::string& text);
 
-} // namespace gpueff
+} // namespace gpueff::output

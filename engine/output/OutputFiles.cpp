@@ -1,4 +1,4 @@
-#include "engine/paraver/OutputFiles.h"
+#include "engine/output/OutputFiles.h"
 
 #include "engine/common/Error.h"
 
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <unistd.h>
 
-namespace gpueff {
+namespace gpueff::output {
 
 namespace {
 
@@ -186,4 +186,4 @@ void writeTextFile(const std::filesystem::path& temporary, const std::filesystem
     if (!out) throw Error(final.string() + ": write failed (disk full?)");
 }
 
-} // namespace gpueff
+} // namespace gpueff::output

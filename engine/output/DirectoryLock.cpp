@@ -1,4 +1,4 @@
-#include "engine/paraver/DirectoryLock.h"
+#include "engine/output/DirectoryLock.h"
 
 #include "engine/common/Error.h"
 
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace gpueff {
+namespace gpueff::output {
 
 namespace {
 
@@ -97,4 +97,4 @@ DirectoryLock::~DirectoryLock() {
     registry().erase(it);
 }
 
-} // namespace gpueff
+} // namespace gpueff::output
