@@ -556,7 +556,7 @@ TEST_CASE("cut and filter are library calls: requests that cannot run are Reques
                          jobs::RequestError);
     CHECK_THROWS_AS(jobs::inputKind({}, "cut"), jobs::RequestError);
     CHECK(jobs::inputKind({"a.prv.gz"}, "cut") == jobs::InputKind::ParaverTrace);
-    CHECK(jobs::inputKind({"a.sqlite", "b.nsys-rep"}, "cut") == jobs::InputKind::NsysExports);
+    CHECK(jobs::inputKind({"a.sqlite", "b.nsys-rep"}, "cut") == jobs::InputKind::Profiles);
     // The kept window, counted by the job: every kernel begin of the export inside [begin, end] is kept.
     cut.end = 300'000'000;
     cut.stream.prefix = (dir / "ok").string();

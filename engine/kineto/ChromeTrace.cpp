@@ -443,34 +443,6 @@ std::optional<std::int64_t> microsecondsTextToNs(const std::string& text) {
     return negative ? -v : v;
 }
 
-namespace {
-
-// The first `bytes` of the file, decompressed when it is gzip ("" when it cannot be read).
-std::string head(const std::filesystem::path& path, std::size_t bytes) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) return {};
-    std::string text(bytes, '\0');
-    int n = gzread(f, text.data(), static_cast<unsigned>(bytes));
-    gzclose(f);
-    text.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
-    return text;
-}
-
-} // namespace
-
-bool looksLikeChromeTrace(const std::filesystem::path& path) {
-    std::string text = head(path, 64);
-    auto first = text.find_first_not_of(" \n\r\t");
-    return first != std::string::npos && (text[first] == '{' || text[first] == '[');
-}
-
-bool isChromeTraceFile(const std::filesystem::path& path) {
-    std::string name = path.filename().string();
-    if (name.ends_with(".json.gz")) return true;
-    if (!name.ends_with(".json")) return false;
-    return head(path, 1 << 20).find("\"traceEvents\"") != std::string::npos;
-}
-
 TraceMetadata readChromeTrace(const std::filesystem::path& name, std::istream& in,
                               const std::function<void(const ChromeEvent&)>& onEvent) {
     Handler handler(name, onEvent);

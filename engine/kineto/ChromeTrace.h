@@ -64,13 +64,6 @@ TraceMetadata readChromeTrace(const std::filesystem::path& path,
 TraceMetadata readChromeTrace(const std::filesystem::path& name, std::istream& in,
                               const std::function<void(const ChromeEvent&)>& onEvent);
 
-// True when the file starts like a Kineto/Chrome trace: gzip magic, or '{' or '[' after white space.
-bool looksLikeChromeTrace(const std::filesystem::path& path);
-
-// True when the file is a Chrome trace by name (.json.gz) or content (a "traceEvents" key within its first
-// MiB): tells a Kineto trace from a report.json where both end in .json (gpueff compare).
-bool isChromeTraceFile(const std::filesystem::path& path);
-
 // Kineto's decimal microseconds ("4458676522690.655", "1695835542514261", "1.5e3") as nanoseconds, rounded
 // half away from zero; nullopt when the text is no number or the result leaves int64. Exact for every
 // digit count: a double would lose nanoseconds beyond 2^53 (epoch microseconds with 3 decimals).

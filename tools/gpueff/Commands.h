@@ -1,7 +1,6 @@
 #pragma once
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
-#include "engine/nsys/ReportExport.h"
 #include "engine/paraver/OutputFiles.h"
 #include "jobs/JobInputs.h"
 #include "jobs/Peers.h"
@@ -51,6 +50,5 @@ void addJobsOption(CLI::App* command, unsigned& jobs);
 void addUnalignedOption(CLI::App* command, bool& unaligned);
 
 using gpueff::writeTextFile;
-using nsys::exportedSqlite;
 
 } // namespace gpueff::cli
