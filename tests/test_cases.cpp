@@ -174,7 +174,7 @@ void runCase(Case& c) {
         }
         std::string differences;
         for (const auto& d : subsetDifferences(subset, actual, tolerance))
-            differences += "\n  case " + c.name + ": " + output + d;
+            differences += "\n  case " + c.name + ": " + output + "#" + d;
         CHECK_MESSAGE(differences.empty(), "case " << c.name << ", " << output << ":" << differences);
     }
 }
