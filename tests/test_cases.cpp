@@ -1,9 +1,10 @@
 // Tests as data (tests/cases/README.md): every folder tests/cases/<name>/ holding a case.json is one case, a
-// command run in-process through its job (jobs/AnalyzeJob.h, jobs/TranslateJob.h) on the inputs the case
-// names, into a fresh temporary directory; then each output file the case lists is compared with its expected
-// JSON subset (tests/JsonSubset.h). A difference names the case, the file, the JSON pointer and both values.
-// Where each expected value comes from is written in the case (its "provenance"), never in this file.
+// command run in-process through its job (jobs/AnalyzeJob.h, TranslateJob.h, HistogramJob.h) on the inputs
+// the case names, into a fresh temporary directory; then each output file the case lists is compared with its
+// expected JSON subset (tests/JsonSubset.h). A difference names the case, the file, the JSON pointer and both
+// values. Where each expected value comes from is written in the case (its "provenance"), never in this file.
 #include "jobs/AnalyzeJob.h"
+#include "jobs/HistogramJob.h"
 #include "jobs/TranslateJob.h"
 #include "metrics/Analysis.h"
 #include "tests/JsonSchema.h"
@@ -129,6 +130,24 @@ void runTranslate(const std::vector<std::string>& inputs, const json& args, cons
     std::ofstream(out / "warnings.json") << warnings.dump(2) << "\n";
 }
 
+// One trace (the first input), every cfg of "cfgs" on it: out/<cfg>.json (histograms) or .csv (timelines).
+void runHistogram(const Case& c, const std::vector<std::string>& inputs, const json& args,
+                  const fs::path& out) {
+    gpueff::jobs::HistogramRequest r;
+    if (inputs.size() != 1) throw std::runtime_error("histogram takes one trace");
+    r.trace = inputs[0];
+    r.outputDir = out.string();
+    r.json = r.quiet = true;
+    applyArgs(args, {{"cfgs",
+                      [&](const json& v) {
+                          for (const auto& cfg : v)
+                              r.cfgs.push_back(resolve(c, cfg.get<std::string>()).string());
+                      }},
+                     {"lenient", into(r.lenient)},
+                     {"memory_limit", into(r.memoryLimit)}});
+    gpueff::jobs::runHistogram(r);
+}
+
 void runCommand(const Case& c, const fs::path& work, const fs::path& out) {
     std::vector<std::string> inputs;
     for (const auto& in : c.spec.at("inputs")) inputs.push_back(prepareInput(c, in, work));
@@ -137,6 +156,7 @@ void runCommand(const Case& c, const fs::path& work, const fs::path& out) {
     fs::create_directories(out);
     if (command == "analyze") return runAnalyze(inputs, args, out);
     if (command == "translate") return runTranslate(inputs, args, out);
+    if (command == "histogram") return runHistogram(c, inputs, args, out);
     throw std::runtime_error("unknown command \"" + command + "\"");
 }
 
