@@ -73,12 +73,11 @@ private:
         }
     }
 
-    // By index: every element given must be there and match; elements beyond them are not looked at
-    // ($length pins the count).
+    // By index, as many elements as given (like Jest's toMatchObject): an element to skip is {}.
     void compareArray(const json& expected, const json& actual, const std::string& at) {
         if (!actual.is_array()) return differ(at, "expected an array, got " + shown(actual));
-        if (actual.size() < expected.size())
-            return differ(at, "expected at least " + std::to_string(expected.size()) + " elements, got " +
+        if (actual.size() != expected.size())
+            return differ(at, "expected " + std::to_string(expected.size()) + " elements, got " +
                                   std::to_string(actual.size()));
         for (std::size_t i = 0; i < expected.size(); ++i)
             compare(expected[i], actual[i], at + "/" + std::to_string(i));

@@ -1,8 +1,8 @@
 #pragma once
 // An expected JSON *subset* against an actual document (tests/cases/README.md "expected.json"): every key the
-// expected value gives must be in the actual one with that value; arrays are compared by index, or by a key
-// field, or element by element with a matcher. Each difference is one line naming the JSON pointer and both
-// values, so that a failing case says where it failed without a debugger.
+// expected value gives must be in the actual one with that value; arrays are compared by index (as many
+// elements as given), or by a key field, or element by element with a matcher. Each difference is one line
+// naming the JSON pointer and both values, so that a failing case says where it failed without a debugger.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>

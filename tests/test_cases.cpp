@@ -113,8 +113,20 @@ void runAnalyze(const std::vector<std::string>& inputs, const json& args, const 
     gpueff::jobs::analyzeToDirectory(r);
 }
 
-// The sidecar is out/<name>.json; the warnings the CLI would print go to out/warnings.json (an array).
-void runTranslate(const std::vector<std::string>& inputs, const json& args, const fs::path& out) {
+// A path of this run as the same text on every machine: the temporary directory as $WORK, the repository as
+// $REPO.
+std::string portablePaths(std::string line, const fs::path& work) {
+    for (const auto& [dir, name] :
+         {std::pair{work.string() + "/", "$WORK/"}, std::pair{sourceDir().string() + "/", "$REPO/"}})
+        for (auto at = line.find(dir); at != std::string::npos; at = line.find(dir, at + 1))
+            line.replace(at, dir.size(), name);
+    return line;
+}
+
+// The sidecar is out/<name>.json; the warnings the CLI would print go to out/warnings.json (an array, paths
+// as portablePaths writes them).
+void runTranslate(const std::vector<std::string>& inputs, const json& args, const fs::path& work,
+                  const fs::path& out) {
     gpueff::nsys::TranslateOptions o;
     for (const auto& in : inputs) o.inputs.emplace_back(in);
     std::string name = "trace";
@@ -125,7 +137,7 @@ void runTranslate(const std::vector<std::string>& inputs, const json& args, cons
                      {"unaligned", into(o.unaligned)}});
     o.prefix = out / name;
     json warnings = json::array();
-    o.warn = [&warnings](const std::string& line) { warnings.push_back(line); };
+    o.warn = [&](const std::string& line) { warnings.push_back(portablePaths(line, work)); };
     gpueff::jobs::translateToPrefix(o, [](const std::string&) {});
     std::ofstream(out / "warnings.json") << warnings.dump(2) << "\n";
 }
@@ -155,7 +167,7 @@ void runCommand(const Case& c, const fs::path& work, const fs::path& out) {
     const json args = c.spec.value("args", json::object());
     fs::create_directories(out);
     if (command == "analyze") return runAnalyze(inputs, args, out);
-    if (command == "translate") return runTranslate(inputs, args, out);
+    if (command == "translate") return runTranslate(inputs, args, work, out);
     if (command == "histogram") return runHistogram(c, inputs, args, out);
     throw std::runtime_error("unknown command \"" + command + "\"");
 }
@@ -216,8 +228,10 @@ TEST_CASE("tests/cases: every case's outputs hold its expected subset") {
 TEST_CASE("tests/cases: the expected subset names the pointer and both values of each difference") {
     const json actual = json::parse(R"({"devices": [{"id": "a", "ns": 10}, {"id": "b", "ns": 20}],
         "ratio": 0.5, "notes": ["1 row skipped", "no GPU metrics"], "name": "x/y"})");
-    CHECK(subsetDifferences(json::parse(R"({"devices": [{"id": "a"}], "ratio": 0.5})"), actual).empty());
-    CHECK(subsetDifferences(json::parse(R"({"devices": [{"ns": 11}]})"), actual) ==
+    CHECK(subsetDifferences(json::parse(R"({"devices": [{"id": "a"}, {}], "ratio": 0.5})"), actual).empty());
+    CHECK(subsetDifferences(json::parse(R"({"devices": [{"id": "a"}]})"), actual) ==
+          std::vector<std::string>{"/devices: expected 1 elements, got 2"});
+    CHECK(subsetDifferences(json::parse(R"({"devices": [{"ns": 11}, {}]})"), actual) ==
           std::vector<std::string>{"/devices/0/ns: expected 11, got 10"});
     CHECK(subsetDifferences(json::parse(R"({"missing": 1})"), actual) ==
           std::vector<std::string>{"/missing: expected 1, key missing"});
