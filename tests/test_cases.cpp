@@ -18,6 +18,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace testsupport;
 using nlohmann::json;
@@ -180,9 +184,23 @@ void checkSchema(const Case& c, const fs::path& out) {
         FAIL_CHECK("case " << c.name << ": report.json does not follow docs/report.schema.json: " << e);
 }
 
+// A misspelt key of case.json ("expect", "tolerence") would quietly fall back to a default: refused.
+void checkKeys(const Case& c) {
+    static const std::set<std::string> known = {"description", "command",   "inputs",    "args",
+                                                "expected",    "tolerance", "provenance"};
+    for (const auto& [key, value] : c.spec.items())
+        REQUIRE_MESSAGE(known.count(key),
+                        "case " << c.name << ": case.json has an unknown key \"" << key << "\"");
+    const json tolerance = c.spec.value("tolerance", json::object());
+    for (const auto& [key, value] : tolerance.items())
+        REQUIRE_MESSAGE((key == "relative" || key == "absolute"),
+                        "case " << c.name << ": tolerance has an unknown key \"" << key << "\"");
+    REQUIRE_MESSAGE(c.spec.contains("provenance"), "case " << c.name << ": no provenance");
+}
+
 void runCase(Case& c) {
     c.spec = readJson(c.dir / "case.json");
-    REQUIRE_MESSAGE(c.spec.contains("provenance"), "case " << c.name << ": no provenance");
+    checkKeys(c);
     auto work = tempDir("case-" + c.name);
     auto out = work / "out";
     try {
