@@ -131,7 +131,8 @@ std::string portablePaths(std::string line, const fs::path& work) {
 // as portablePaths writes them).
 void runTranslate(const std::vector<std::string>& inputs, const json& args, const fs::path& work,
                   const fs::path& out) {
-    gpueff::nsys::TranslateOptions o;
+    gpueff::jobs::TranslateRequest request;
+    auto& o = request.import;
     for (const auto& in : inputs) o.inputs.emplace_back(in);
     std::string name = "trace";
     applyArgs(args, {{"name", into(name)},
@@ -139,10 +140,10 @@ void runTranslate(const std::vector<std::string>& inputs, const json& args, cons
                      {"skip", [&](const json& v) { o.skip = kinds(v); }},
                      {"thread_names", into(o.threadNames)},
                      {"unaligned", into(o.unaligned)}});
-    o.prefix = out / name;
+    request.prefix = out / name;
     json warnings = json::array();
     o.warn = [&](const std::string& line) { warnings.push_back(portablePaths(line, work)); };
-    gpueff::jobs::translateToPrefix(o, [](const std::string&) {});
+    gpueff::jobs::translateToPrefix(request, [](const std::string&) {});
     std::ofstream(out / "warnings.json") << warnings.dump(2) << "\n";
 }
 
