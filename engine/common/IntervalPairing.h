@@ -58,8 +58,8 @@ public:
         return Pairing::Closed;
     }
 
-    // The innermost interval open under `key`, nullptr when none.
-    const Open* innermost(std::uint32_t key) const {
+    // The innermost interval open under `key`, nullptr when none (to add to it what comes after its begin).
+    Open* innermost(std::uint32_t key) {
         auto it = find(key);
         return it == lanes_.end() || it->open.empty() ? nullptr : &it->open.back();
     }
@@ -81,7 +81,7 @@ private:
         std::uint32_t key;
         std::vector<Open> open; // innermost last
     };
-    typename std::vector<Lane>::const_iterator find(std::uint32_t key) const {
+    typename std::vector<Lane>::iterator find(std::uint32_t key) {
         auto it = std::lower_bound(lanes_.begin(), lanes_.end(), key,
                                    [](const Lane& l, std::uint32_t k) { return l.key < k; });
         return it != lanes_.end() && it->key == key ? it : lanes_.end();
