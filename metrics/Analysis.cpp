@@ -52,7 +52,10 @@ void extendRegionSpan(const semantic::LoadedTrace& trace, const std::map<std::ui
             if (w == wanted.end()) continue;
             const auto time = th.eventTime[i];
             open.event(
-                w->first, th.eventValue[i], [&](const Open*) { return Open{th.eventValue[i], time}; },
+                w->first, th.eventValue[i],
+                [&](const Open*) {
+                    return Open{th.eventValue[i], time};
+                },
                 [&](const Open& range, const Open*) {
                     if (range.value != w->second) return;
                     first = std::min(first, range.begin);

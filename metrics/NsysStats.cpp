@@ -201,7 +201,10 @@ void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& ou
             if (type == types::kCudaApi) {
                 // A call never ended is not counted.
                 apis.event(
-                    type, value, [&](const auto*) { return std::pair{value, t}; },
+                    type, value,
+                    [&](const auto*) {
+                        return std::pair{value, t};
+                    },
                     [&](const auto& call, const auto*) { calls.api[call.first].push_back(t - call.second); });
                 continue;
             }

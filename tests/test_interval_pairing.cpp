@@ -30,9 +30,9 @@ struct Event {
 };
 
 struct Outcome {
-    std::vector<Pairing> what;  // per event
-    std::vector<Seen> closed;   // in the order closed
-    std::vector<Seen> open;     // at the end, by forEachOpen
+    std::vector<Pairing> what;               // per event
+    std::vector<Seen> closed;                // in the order closed
+    std::vector<Seen> open;                  // at the end, by forEachOpen
     std::vector<std::int64_t> aroundAtBegin; // per begin, the enclosing value (0 none)
 };
 
@@ -51,8 +51,9 @@ Outcome pairAll(Nesting nesting, const std::vector<Event>& events) {
                 out.closed.push_back({e.key, o.value, o.begin, e.time, enclosing ? enclosing->value : 0});
             }));
     }
-    pairing.forEachOpen(
-        [&](std::uint32_t key, const Open& o) { out.open.push_back({key, o.value, o.begin, -1, o.around}); });
+    pairing.forEachOpen([&](std::uint32_t key, const Open& o) {
+        out.open.push_back({key, o.value, o.begin, -1, o.around});
+    });
     return out;
 }
 
@@ -64,7 +65,8 @@ TEST_CASE("nested begins close innermost first, each end knowing the interval ar
     // Key 5: 1 opens at 10, 2 at 20 inside it, 3 at 30 inside 2; the ends at 40, 50, 60 close 3, then 2,
     // then 1. So the intervals are 3 = [30, 40] inside 2, 2 = [20, 50] inside 1, 1 = [10, 60] inside none;
     // at their begins, 1 had nothing around it, 2 had 1, 3 had 2.
-    auto r = pairAll(Nesting::Stack, {{5, 10, 1}, {5, 20, 2}, {5, 30, 3}, {5, 40, 0}, {5, 50, 0}, {5, 60, 0}});
+    auto r =
+        pairAll(Nesting::Stack, {{5, 10, 1}, {5, 20, 2}, {5, 30, 3}, {5, 40, 0}, {5, 50, 0}, {5, 60, 0}});
     CHECK(r.what == std::vector<Pairing>{O, O, O, C, C, C});
     CHECK(r.closed == std::vector<Seen>{{5, 3, 30, 40, 2}, {5, 2, 20, 50, 1}, {5, 1, 10, 60, 0}});
     CHECK(r.aroundAtBegin == std::vector<std::int64_t>{0, 1, 2});
@@ -103,7 +105,8 @@ TEST_CASE("a begin and an end at equal times pair in the order given") {
     // 4 opens at 100 and the end at 100 closes it: [100, 100], a duration of 0. Then 1 = [10, 20] and a 2
     // begun at 20, the time 1 ended, closed at 20 too: [20, 20]. Times are not compared, only order counts:
     // the end at 20 before the begin at 20 closes 1, not 2.
-    auto r = pairAll(Nesting::Stack, {{1, 100, 4}, {1, 100, 0}, {2, 10, 1}, {2, 20, 0}, {2, 20, 2}, {2, 20, 0}});
+    auto r =
+        pairAll(Nesting::Stack, {{1, 100, 4}, {1, 100, 0}, {2, 10, 1}, {2, 20, 0}, {2, 20, 2}, {2, 20, 0}});
     CHECK(r.what == std::vector<Pairing>{O, C, O, C, O, C});
     CHECK(r.closed == std::vector<Seen>{{1, 4, 100, 100, 0}, {2, 1, 10, 20, 0}, {2, 2, 20, 20, 0}});
 }

@@ -131,7 +131,10 @@ void FilterStage::durations(const TraceRecord& r) {
         if (r.row >= open_.size()) open_.resize(r.row + 1);
         // Calls and ranges of one type nest on a row; an end with nothing open passes.
         auto paired = open_[r.row].event(
-            r.pairs[0].type, r.pairs[0].value, [&](const Open*) { return Open{seq, r.time}; },
+            r.pairs[0].type, r.pairs[0].value,
+            [&](const Open*) {
+                return Open{seq, r.time};
+            },
             [&](const Open& o, const Open*) {
                 if (o.seq < firstSeq_) return; // its begin is out already: it lasted minDuration
                 auto& begin = held_[o.seq - firstSeq_];

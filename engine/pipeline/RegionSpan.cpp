@@ -22,7 +22,9 @@ void RegionFinder::consume(const TraceRecord& r) {
         if (r.row >= open_.size()) open_.resize(r.row + 1);
         open_[r.row].event(
             p.type, p.value,
-            [&](const Open*) { return Open{p.value, r.time, ++found_[{p.type, r.row, p.value}].count}; },
+            [&](const Open*) {
+                return Open{p.value, r.time, ++found_[{p.type, r.row, p.value}].count};
+            },
             [&](const Open& o, const Open*) {
                 auto& f = found_[{p.type, r.row, o.value}];
                 f.first = std::min(f.first, o.begin);
