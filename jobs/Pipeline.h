@@ -34,10 +34,10 @@ struct PipelineRequest {
 
 struct PipelineResult {
     import::InputFormat format = import::InputFormat::NsysExport; // of the first input
-    nsys::TranslateSummary translation; // nsys exports and Kineto traces
-    pipeline::PrvSourceSummary prv;     // a Paraver trace
-    std::uint64_t records = 0;          // records read
-    std::uint64_t traceBytes = 0;       // of the .prv written (0 without trace files)
+    nsys::TranslateSummary translation;                           // nsys exports and Kineto traces
+    pipeline::PrvSourceSummary prv;                               // a Paraver trace
+    std::uint64_t records = 0;                                    // records read
+    std::uint64_t traceBytes = 0; // of the .prv written (0 without trace files)
 };
 
 // Runs the pipeline: the trace files (and sidecar) are added to `files`, uncommitted (the caller commits

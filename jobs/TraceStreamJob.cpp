@@ -14,14 +14,14 @@ namespace gpueff::jobs {
 
 namespace {
 
-// Between the stages and the .prv writer: the output is written without a sidecar JSON, so a comment line
-// that points to one (translate's, made with no sidecar or copied from a trace that has one) loses that part.
+// Between the stages and the .prv writer: the output is written without a sidecar JSON, so a translation it
+// comes from (made with no sidecar, or a trace that has one) names none.
 class NoSidecarComments : public pipeline::Stage {
 public:
     using Stage::Stage;
     void begin(const pipeline::StreamInfo& info) override {
         auto out = info;
-        for (auto& c : out.comments) c = withoutSidecarReference(c);
+        if (out.provenance.translation) out.provenance.translation->sidecar.clear();
         next_.begin(out);
     }
     void consume(const pipeline::TraceRecord& record) override { next_.consume(record); }
@@ -30,12 +30,6 @@ public:
 
 } // namespace
 
-std::string withoutSidecarReference(const std::string& comment) {
-    if (comment.rfind("# gpueff ", 0) != 0 || comment.find(" translate: ") == std::string::npos)
-        return comment;
-    auto see = comment.rfind("; see ");
-    return see == std::string::npos ? comment : comment.substr(0, see);
-}
 
 bool paraverInput(const TraceStreamRequest& request) {
     bool prv = inputKind(request.inputs, request.command) == InputKind::ParaverTrace;

@@ -46,8 +46,5 @@ struct TraceStreamSummary {
 TraceStreamSummary streamTrace(const TraceStreamRequest& request, const std::vector<StageFactory>& stages,
                                pipeline::RecordSink* sink = nullptr);
 
-// "# gpueff <version> translate: time 0 = N ns since the UNIX epoch (UTC); see X.json" -> the same without
-// "; see X.json", for a trace written without a sidecar; other comment lines are returned as they are.
-std::string withoutSidecarReference(const std::string& comment);
 
 } // namespace gpueff::jobs

@@ -331,7 +331,7 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
                         ":1: analyze reads traces timed in nanoseconds (\"_ns\" in the header), as gpueff "
                         "translate writes them; this one is not");
         a.writer = recogniseWriter(trace);
-        if (auto cut = pipeline::cutOrigin(trace.trace().comments); cut && cut->unit == "ns")
+        if (auto cut = trace.trace().provenance.cutOrigin(); cut && cut->unit == "ns")
             a.cutShift = cut->shift;
         a.activity = deviceLayout(trace.layout());
         auto units = analysisUnits(a.activity, trace.layout().rows.size());

@@ -84,7 +84,8 @@ TEST_CASE("importers: what no importer reads is refused with the file named") {
     for (const char* command : {"translate", "analyze", "cut", "filter"}) {
         CAPTURE(command);
         auto out = dir / command;
-        std::string args = std::string(command) == "analyze" ? " -o " + quoted(out) : " -o " + quoted(out / "t");
+        std::string args =
+            std::string(command) == "analyze" ? " -o " + quoted(out) : " -o " + quoted(out / "t");
         if (std::string(command) != "analyze") fs::create_directories(out);
         if (std::string(command) == "cut") args += " --begin 0 --end 10";
         auto r = run(gpueffBinary().string() + " " + command + " -q " + quoted(notes) + args);

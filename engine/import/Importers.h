@@ -28,7 +28,8 @@ struct Importer {
     std::string_view name;                  // "nsys", "kineto", "paraver": report.json's inputs[].format
     std::string_view what;                  // for messages and --help
     std::vector<std::string_view> suffixes; // the file name ends with one of them
-    // The first bytes of the file (decompressed when gzip), at most kSniffBytes: whether they are this format.
+    // The first bytes of the file (decompressed when gzip), at most kSniffBytes: whether they are this
+    // format.
     bool (*sniff)(std::string_view head);
 };
 

@@ -246,7 +246,6 @@ std::vector<std::string> kindNames() {
     return names;
 }
 
-
 namespace {
 
 // What the pre-pass learns of each report, one slot per input (a worker writes only its report's slots).
@@ -311,9 +310,11 @@ void scanReports(const TranslateOptions& options, const std::vector<const Source
             ReportObjects ranks;
             discoverMpi(report, ranks);
             for (const auto& [pid, p] : ranks.processes)
-                if (p.mpiRank >= 0 && objects.processes.count(pid)) objects.processes[pid].mpiRank = p.mpiRank;
+                if (p.mpiRank >= 0 && objects.processes.count(pid))
+                    objects.processes[pid].mpiRank = p.mpiRank;
         }
-        if (objects.firstTime > objects.lastTime) report.db().fail("nothing to translate with the selected kinds");
+        if (objects.firstTime > objects.lastTime)
+            report.db().fail("nothing to translate with the selected kinds");
         pass.clockEvidence[i] = readClockEvidence(report, n > 1);
     });
 }
@@ -349,7 +350,8 @@ void checkInputs(const PrePass& pass, const std::function<void(const std::string
         summary.importSeconds += s.seconds;
         worldSize = std::max(worldSize, s.worldSize);
     }
-    auto kinetoInputs = std::count(pass.formats.begin(), pass.formats.end(), import::InputFormat::KinetoTrace);
+    auto kinetoInputs =
+        std::count(pass.formats.begin(), pass.formats.end(), import::InputFormat::KinetoTrace);
     if (worldSize > kinetoInputs)
         summary.notes.push_back("the Kineto traces are " + std::to_string(kinetoInputs) + " of the " +
                                 std::to_string(worldSize) +
@@ -383,10 +385,10 @@ pipeline::StreamInfo streamInfo(const paraver::TraceLayout& layout, const Transl
     auto cpuOfRow = layout.cpuOfRows();
     for (std::size_t r = 0; r < layout.rows.size(); ++r)
         info.rows.push_back({cpuOfRow[r], 1, layout.rows[r].task + 1, layout.rows[r].local + 1});
-    info.comments.push_back("# gpueff " GPUEFF_VERSION " translate: time 0 = " +
-                            std::to_string(summary.originUtcNs) + " ns since the UNIX epoch (UTC); see " +
-                            (outputs.sidecarPath.empty() ? std::string("the sidecar JSON")
-                                                         : outputs.sidecarFile.filename().string()));
+    info.provenance.translation =
+        paraver::Translation{GPUEFF_VERSION, summary.originUtcNs,
+                             outputs.sidecarPath.empty() ? std::string("the sidecar JSON")
+                                                         : outputs.sidecarFile.filename().string()};
     info.layout = layout;
     return info;
 }
@@ -394,8 +396,9 @@ pipeline::StreamInfo streamInfo(const paraver::TraceLayout& layout, const Transl
 // What the sources counted while reading (they count what they leave out as they go), each report's
 // facts, and in a distributed run the other processes' counts and labels, before the labels are written.
 void collectReportFacts(const PrePass& pass, const std::vector<std::unique_ptr<ReportContext>>& contexts,
-                        const std::vector<std::size_t>& own, Distribution* dist, paraver::EventCatalog& catalog,
-                        const std::vector<std::uint64_t>& unmatchedCalls, TranslateSummary& summary) {
+                        const std::vector<std::size_t>& own, Distribution* dist,
+                        paraver::EventCatalog& catalog, const std::vector<std::uint64_t>& unmatchedCalls,
+                        TranslateSummary& summary) {
     for (auto i : own) pass.reports[i]->noteSkipped(contexts[i]->skipped);
     for (std::size_t i = 0; i < pass.reports.size(); ++i) {
         auto& offset = summary.offsets[i];
@@ -418,7 +421,8 @@ void collectReportFacts(const PrePass& pass, const std::vector<std::unique_ptr<R
     // exchange, which gives each report the counts of the process that read it.
     const std::string noMessage = "kept without a message line (no matching call of the partner rank)";
     for (std::size_t i = 0; i < pass.reports.size(); ++i)
-        if (unmatchedCalls[i]) summary.offsets[i].skippedRows["MPI_P2P_EVENTS"][noMessage] += unmatchedCalls[i];
+        if (unmatchedCalls[i])
+            summary.offsets[i].skippedRows["MPI_P2P_EVENTS"][noMessage] += unmatchedCalls[i];
 }
 
 void reportOutcome(const TranslateOptions& options, const std::function<void(const std::string&)>& log,
@@ -438,7 +442,8 @@ void reportOutcome(const TranslateOptions& options, const std::function<void(con
 } // namespace
 
 TranslateSummary translate(const TranslateOptions& options,
-                           const std::function<void(const std::string&)>& log, const TranslateOutputs& outputs) {
+                           const std::function<void(const std::string&)>& log,
+                           const TranslateOutputs& outputs) {
     if (options.inputs.empty()) throw Error("no input reports given");
     if (!outputs.head) throw Error("internal error: translate without an output");
     Distribution* dist = options.distribution;
@@ -516,8 +521,8 @@ TranslateSummary translate(const TranslateOptions& options,
     pipeline::RecordSink& head = *outputs.head;
     auto info = streamInfo(layout, summary, pass, outputs);
     // Trace files (written here, or by the root from what this process relays) need the one time order.
-    const bool inTurn = outputs.rowOrderOnly && !outputs.traceWritten && !outputs.stages &&
-                        !(dist && dist->traceWritten());
+    const bool inTurn =
+        outputs.rowOrderOnly && !outputs.traceWritten && !outputs.stages && !(dist && dist->traceWritten());
     info.timeOrdered = !inTurn; // the merge below
     head.begin(info);
     if (local) local->begin(info);
@@ -531,7 +536,9 @@ TranslateSummary translate(const TranslateOptions& options,
     };
     const std::string application =
         outputs.application.empty() ? pass.inputs.front().stem().string() : outputs.application;
-    labels.writeRow = [&layout, &application](std::FILE* f) { paraver::writeRowFile(f, layout, application); };
+    labels.writeRow = [&layout, &application](std::FILE* f) {
+        paraver::writeRowFile(f, layout, application);
+    };
     head.end(labels);
     if (local) local->end(labels);
     if (outputs.traceBytes) summary.bytes = outputs.traceBytes();

@@ -63,7 +63,7 @@ struct TranslateOutputs {
     // Of the root of a distributed run that writes the trace from every process's records: the analysis of
     // this process's own records, beside the chain (which then writes the trace files only).
     pipeline::RecordSink* localOnly = nullptr;
-    std::string application;           // the .row's application name (default: the first input's stem)
+    std::string application; // the .row's application name (default: the first input's stem)
     // PREFIX.json: written to sidecarPath (a temporary file of the caller's output set; empty: no sidecar),
     // named sidecarFile (its file name in the trace's comment line, the whole path in errors); it names the
     // trace prvName and gives its size, traceBytes() after the stream's end.
@@ -109,7 +109,8 @@ struct TranslateSummary {
 // record stream into `outputs`, in trace time. Throws gpueff::Error on bad input (the caller's output set is
 // then not committed: no output file exists unless the whole translation succeeded).
 TranslateSummary translate(const TranslateOptions& options,
-                           const std::function<void(const std::string&)>& log, const TranslateOutputs& outputs);
+                           const std::function<void(const std::string&)>& log,
+                           const TranslateOutputs& outputs);
 
 std::vector<std::string> kindNames();
 

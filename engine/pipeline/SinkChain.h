@@ -1,8 +1,8 @@
 #pragma once
 // The back half of every command's pipeline, built once from what the command asks for: stages -> Tee ->
-// sinks (the trace files PREFIX.prv/.pcf/.row, the analysis, any other RecordSink) -> the caller's output set.
-// translate, analyze, cut and filter build it here, whatever their input's format; the importer only streams
-// into head() (paraver-kernel's edit chain, parse -> cut -> filter -> write, is the model).
+// sinks (the trace files PREFIX.prv/.pcf/.row, the analysis, any other RecordSink) -> the caller's output
+// set. translate, analyze, cut and filter build it here, whatever their input's format; the importer only
+// streams into head() (paraver-kernel's edit chain, parse -> cut -> filter -> write, is the model).
 #include "engine/pipeline/PrvSink.h"
 #include "engine/pipeline/RecordSink.h"
 
@@ -17,7 +17,7 @@ namespace gpueff::pipeline {
 using StageFactory = std::function<std::unique_ptr<RecordSink>(RecordSink& next)>;
 
 struct ChainRequest {
-    std::filesystem::path prefix;   // PREFIX.prv/.pcf/.row added to the output set; empty: no trace files
+    std::filesystem::path prefix;     // PREFIX.prv/.pcf/.row added to the output set; empty: no trace files
     std::vector<StageFactory> stages; // first = nearest the importer
     std::vector<RecordSink*> sinks;   // beside the trace files, after the stages (the analysis)
     // Between the stages and the trace files only (what the written trace says differently from the stream,
