@@ -2,7 +2,8 @@
 // file, opened in memory with sqlite3_deserialize and translated into a scratch prefix; a gpueff::Error is
 // a clean refusal, anything else escaping (or a sanitizer report) is a finding.
 #include "engine/common/Error.h"
-#include "engine/nsys/Translator.h"
+#include "engine/output/OutputFiles.h"
+#include "jobs/Pipeline.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -34,13 +35,16 @@ const std::filesystem::path& scratch() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {
-        gpueff::nsys::TranslateOptions options;
-        options.inputs = {"fuzz.sqlite"};
-        options.images.emplace_back(data, data + size);
-        options.prefix = scratch() / "trace";
+        gpueff::jobs::PipelineRequest request;
+        request.import.inputs = {"fuzz.sqlite"};
+        request.import.images.emplace_back(data, data + size);
+        request.chain.prefix = scratch() / "trace";
+        request.sidecar = true;
         // One thread: a finding replays the same way (the parallel path is tested by test_parallel_reports).
-        options.jobs = 1;
-        gpueff::nsys::translate(options, {});
+        request.import.jobs = 1;
+        gpueff::output::OutputFiles files;
+        gpueff::jobs::runPipeline(request, files, {});
+        files.commit();
     } catch (const gpueff::Error& e) {
         // A refusal with a message is the expected outcome for most mutations; an input must never reach
         // an invariant check of the importer (those say "internal error").

@@ -3,13 +3,13 @@
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
 #include "engine/common/MemorySize.h"
-#include "engine/kineto/ChromeTrace.h"
 #include "engine/nsys/Translator.h"
 #include "engine/output/OutputFiles.h"
 #include "engine/paraver/ShortLabels.h"
 #include "engine/semantic/LoadedTrace.h"
 #include "jobs/Distributed.h"
 #include "jobs/JobInputs.h"
+#include "jobs/Pipeline.h"
 #include "jobs/ShardedAnalysis.h"
 #include "jobs/StaleOutputs.h"
 #include "jobs/TraceCfgs.h"
@@ -121,16 +121,19 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
     auto start = std::chrono::steady_clock::now();
     std::vector<fs::path> inputs(request.inputs.begin(), request.inputs.end());
     bool root = !peers || peers->rank() == 0;
-    nsys::TranslateOptions o;
+    PipelineRequest pipeline;
+    pipeline.command = "analyze";
+    auto& o = pipeline.import;
     o.inputs = inputs;
     auto stem = request.name.empty() ? inputStem(inputs.front()) : request.name;
-    if (request.writeTrace && root) o.prefix = dir / stem;
+    fs::path prefix;
+    if (request.writeTrace && root) prefix = dir / stem;
     o.progress = !request.quiet && root;
     o.jobs = request.jobs;
     o.unaligned = request.unaligned;
     o.warn = warn;
     // Without the trace files, the analysis needs each row's records in order only: reports read in turn.
-    o.rowOrderOnly = !request.writeTrace;
+    pipeline.rowOrderOnly = !request.writeTrace;
     std::unique_ptr<PeerDistribution> distribution;
     if (peers) {
         distribution = std::make_unique<PeerDistribution>(*peers, inputs, request.writeTrace, log);
@@ -144,15 +147,24 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
     // With the trace, what its cfgs are made from is gathered in the same pass.
     TraceCfgFacts facts;
     pipeline::Tee withFacts({&sharded.sink(), &facts});
-    auto summary = nsys::translate(o, log, out, o.prefix.empty() ? &sharded.sink() : &withFacts);
-    if (!o.prefix.empty()) {
+    pipeline::RecordSink* analysis = prefix.empty() ? &sharded.sink() : &withFacts;
+    pipeline.chain.prefix = prefix;
+    pipeline.sidecar = true;
+    // The root of a distributed run writing the trace merges every process's records into it; its analysis
+    // gets its own records alone, beside the chain.
+    if (distribution && distribution->root() && distribution->traceWritten() && !prefix.empty())
+        pipeline.localOnly = analysis;
+    else
+        pipeline.chain.sinks = {analysis};
+    auto summary = runPipeline(pipeline, out, log).translation;
+    if (!prefix.empty()) {
         result.prvShown = out.final(first);
-        result.staleCfgs = addTraceCfgs(out, dir, o.prefix, facts, summary.communicationsByTag);
+        result.staleCfgs = addTraceCfgs(out, dir, prefix, facts, summary.communicationsByTag);
     }
     for (const auto& i : summary.offsets) {
         // HTA reads a Kineto trace's own microseconds: its rounding is replayed in that clock.
-        options.kinetoClockShifts.push_back(kineto::looksLikeChromeTrace(i.input) ? std::optional(i.offsetNs)
-                                                                                  : std::nullopt);
+        options.kinetoClockShifts.push_back(
+            i.format == import::InputFormat::KinetoTrace ? std::optional(i.offsetNs) : std::nullopt);
         result.sources.push_back(reportInput(i));
         for (auto& n : nsys::dataNotes(i.input.string(), i.skippedRows, i.repairedText))
             result.dataNotes.push_back(std::move(n));

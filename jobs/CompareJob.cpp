@@ -2,10 +2,8 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
-#include "engine/kineto/ChromeTrace.h"
-#include "engine/nsys/ReportExport.h"
+#include "engine/import/Importers.h"
 #include "engine/output/OutputFiles.h"
-#include "engine/semantic/LoadedTrace.h"
 #include "jobs/AnalyzeJob.h"
 #include "jobs/JobInputs.h"
 #include "jobs/StaleOutputs.h"
@@ -28,9 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A trace (analyzed first) rather than a report: anything the importers' registry recognises.
 bool isTrace(const std::string& input) {
-    return input.ends_with(".sqlite") || input.ends_with(".nsys-rep") || semantic::isParaverTrace(input) ||
-           kineto::isChromeTraceFile(input);
+    return import::sniffInput(input) != nullptr;
 }
 
 // A private scratch directory (mkdtemp under $TMPDIR: a fresh name even for concurrent runs), removed with
@@ -63,7 +61,7 @@ private:
 nlohmann::json analyzeTrace(const std::string& input) {
     ScratchDirectory scratch;
     AnalyzeRequest request;
-    request.inputs = {semantic::isParaverTrace(input) ? input : nsys::exportedSqlite(input).string()};
+    request.inputs = {input};
     request.outDir = (scratch.path() / "analysis").string();
     request.gemm = metrics::kDefaultGemmPattern;
     request.quiet = true;

@@ -1,18 +1,22 @@
 #include "jobs/JobInputs.h"
 
-#include "engine/semantic/LoadedTrace.h"
+#include "engine/import/Importers.h"
+
+#include <algorithm>
 
 namespace gpueff::jobs {
 
 InputKind inputKind(const std::vector<std::string>& inputs, const std::string& command) {
     if (inputs.empty()) throw RequestError(command + ": no input given");
-    std::size_t traces = 0;
-    for (const auto& in : inputs) traces += semantic::isParaverTrace(in);
-    if (traces == 0) return InputKind::NsysExports;
+    std::vector<char> isTrace;
+    for (const auto& in : inputs)
+        isTrace.push_back(import::importerOf(in).format == import::InputFormat::ParaverTrace);
+    auto traces = static_cast<std::size_t>(std::count(isTrace.begin(), isTrace.end(), 1));
+    if (traces == 0) return InputKind::Profiles;
     if (traces < inputs.size())
-        for (const auto& in : inputs)
-            if (semantic::isParaverTrace(in))
-                throw RequestError(command + ": " + in +
+        for (std::size_t i = 0; i < inputs.size(); ++i)
+            if (isTrace[i])
+                throw RequestError(command + ": " + inputs[i] +
                                    ": a Paraver trace cannot be mixed with nsys exports (give one trace, or "
                                    "the exports of one run)");
     if (traces > 1)

@@ -16,12 +16,14 @@ public:
     using Error::Error;
 };
 
-enum class InputKind { NsysExports, ParaverTrace };
+// Profiles: nsys exports (.sqlite, or .nsys-rep exported on the way) and Kineto traces, translated into one
+// stream; or one Paraver trace of any writer, read as it is.
+enum class InputKind { Profiles, ParaverTrace };
 
-// The inputs of analyze, cut and filter: one Paraver trace (.prv or .prv.gz), or one or more nsys exports
-// (.sqlite, or .nsys-rep exported on the way) of one run; never a trace among exports, nor several traces.
-// Decided from the names alone, so it runs before any export or read. `command` starts the messages.
-// Throws RequestError.
+// The inputs of translate, analyze, cut and filter: one Paraver trace, or one or more profiles of one run;
+// never a trace among profiles, nor several traces. Each input recognised by the importers' registry
+// (engine/import: its first bytes, or its name when they say nothing), before any export or record is read.
+// `command` starts the messages. Throws RequestError, or gpueff::Error for an input of no known format.
 InputKind inputKind(const std::vector<std::string>& inputs, const std::string& command);
 
 // The name of an input without its format's extensions: run.sqlite, run.json and run.json.gz -> run.

@@ -2,7 +2,7 @@
 // What `gpueff cut` and `gpueff filter` share, as a library call: the inputs (nsys exports, translated on the
 // way, or one Paraver trace of any writer, streamed) -> stages -> PREFIX.prv/.pcf/.row, written as a whole or
 // not at all. The CLI only parses options into a request (CutJob.h, FilterJob.h).
-#include "engine/pipeline/RecordSink.h"
+#include "engine/pipeline/SinkChain.h"
 
 #include <cstdint>
 #include <functional>
@@ -29,7 +29,7 @@ struct TraceStreamRequest {
 // exports); returns whether the input is a Paraver trace. Throws RequestError.
 bool paraverInput(const TraceStreamRequest& request);
 
-using StageFactory = std::function<std::unique_ptr<pipeline::RecordSink>(pipeline::RecordSink& next)>;
+using StageFactory = pipeline::StageFactory;
 
 struct TraceStreamSummary {
     std::uint64_t records = 0;   // records read (of a .prv: up to where the stages were satisfied)
@@ -46,8 +46,5 @@ struct TraceStreamSummary {
 TraceStreamSummary streamTrace(const TraceStreamRequest& request, const std::vector<StageFactory>& stages,
                                pipeline::RecordSink* sink = nullptr);
 
-// "# gpueff <version> translate: time 0 = N ns since the UNIX epoch (UTC); see X.json" -> the same without
-// "; see X.json", for a trace written without a sidecar; other comment lines are returned as they are.
-std::string withoutSidecarReference(const std::string& comment);
 
 } // namespace gpueff::jobs

@@ -5,8 +5,13 @@
 
 namespace gpueff::jobs {
 
+struct TranslateRequest {
+    nsys::TranslateOptions import; // the inputs and how they are read
+    std::filesystem::path prefix;  // PREFIX.prv/.pcf/.row/.json and PREFIX.cfgs/
+};
+
 // Throws gpueff::Error on bad input; nothing is written then, and the previous outputs stay as they were.
-nsys::TranslateSummary translateToPrefix(const nsys::TranslateOptions& options,
+nsys::TranslateSummary translateToPrefix(const TranslateRequest& request,
                                          const std::function<void(const std::string&)>& log);
 
 } // namespace gpueff::jobs

@@ -1,6 +1,7 @@
 #include "metrics/Analysis.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/IntervalPairing.h"
 #include "engine/paraver/EventTypes.h"
 #include "engine/pipeline/CutStage.h"
 #include "metrics/LevelParts.h"
@@ -40,22 +41,26 @@ std::map<std::uint32_t, std::int64_t> regionValues(const semantic::LoadedTrace& 
 
 void extendRegionSpan(const semantic::LoadedTrace& trace, const std::map<std::uint32_t, std::int64_t>& wanted,
                       std::int64_t& first, std::int64_t& last) {
+    struct Open {
+        std::int64_t value, begin;
+    };
+    IntervalPairing<Open> open(Nesting::Stack); // per thread, by type
     for (const auto& th : trace.trace().threads) {
-        std::map<std::uint32_t, std::vector<std::pair<std::int64_t, std::int64_t>>>
-            open; // type -> (value, begin)
+        open.clear();
         for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
             auto w = wanted.find(th.eventType[i]);
             if (w == wanted.end()) continue;
-            auto& stack = open[w->first];
-            if (th.eventValue[i] != 0) {
-                stack.push_back({th.eventValue[i], th.eventTime[i]});
-            } else if (!stack.empty()) {
-                if (stack.back().first == w->second) {
-                    first = std::min(first, stack.back().second);
-                    last = std::max(last, th.eventTime[i]);
-                }
-                stack.pop_back();
-            }
+            const auto time = th.eventTime[i];
+            open.event(
+                w->first, th.eventValue[i],
+                [&](const Open*) {
+                    return Open{th.eventValue[i], time};
+                },
+                [&](const Open& range, const Open*) {
+                    if (range.value != w->second) return;
+                    first = std::min(first, range.begin);
+                    last = std::max(last, time);
+                });
         }
     }
 }
@@ -326,7 +331,7 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
                         ":1: analyze reads traces timed in nanoseconds (\"_ns\" in the header), as gpueff "
                         "translate writes them; this one is not");
         a.writer = recogniseWriter(trace);
-        if (auto cut = pipeline::cutOrigin(trace.trace().comments); cut && cut->unit == "ns")
+        if (auto cut = trace.trace().provenance.cutOrigin(); cut && cut->unit == "ns")
             a.cutShift = cut->shift;
         a.activity = deviceLayout(trace.layout());
         auto units = analysisUnits(a.activity, trace.layout().rows.size());

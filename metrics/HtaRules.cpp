@@ -7,6 +7,7 @@
 //   whole microsecond (a kernel shorter than that may end before it starts, and HTA sums it so);
 // - HTA counts any event with a CUDA stream argument as GPU work, host events included (cuda_sync events,
 //   operators of Triton kernels), as compute unless its name says otherwise.
+#include "engine/common/IntervalPairing.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/AnalysisParts.h"
 
@@ -202,41 +203,42 @@ void collectHtaEvidence(const semantic::LoadedTrace& trace, const DeviceActivity
         std::int64_t value, begin;
         bool stream = false;
     };
+    IntervalPairing<Open> open(Nesting::Stack); // per thread, by NVTX type
     for (auto t : tasks) {
         HtaTaskEvidence e;
         std::set<std::string> steps;
         for (auto row : activity.tasks[t].cpuRows) {
             const auto& th = trace.trace().threads[row];
-            std::map<std::uint32_t, std::vector<Open>> open; // NVTX type -> its nesting on this thread
-            std::uint32_t lastType = 0;                      // of the range opened last
+            open.clear();
+            std::uint32_t lastType = 0; // of the range opened last
             for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
                 auto type = th.eventType[i];
                 auto value = th.eventValue[i];
                 if (types::kNvtxDomainTypes.contains(type) && type % 100 == types::kNvtxJsonPayloadOffset) {
                     // A payload comes in the record of its range's begin, after it.
-                    auto o = open.find(lastType);
-                    if (value != 0 && o != open.end() && !o->second.empty() &&
+                    auto* o = open.innermost(lastType);
+                    if (value != 0 && o &&
                         lastType - lastType % 100 + types::kNvtxJsonPayloadOffset == type &&
-                        o->second.back().begin == th.eventTime[i] && isStreamPayload(nameOf(type, value)))
-                        o->second.back().stream = true;
+                        o->begin == th.eventTime[i] && isStreamPayload(nameOf(type, value)))
+                        o->stream = true;
                     continue;
                 }
                 if (!types::isNvtxRangeType(type)) continue;
-                auto& stack = open[type];
-                if (value != 0) {
-                    stack.push_back({value, th.eventTime[i]});
-                    lastType = type;
-                    if (isProfilerStep(nameOf(type, value))) {
-                        e.lastStepBegin = std::max(e.lastStepBegin, th.eventTime[i]);
-                        steps.insert(nameOf(type, value));
-                    }
-                    continue;
-                }
-                if (stack.empty()) continue;
-                if (stack.back().stream)
-                    e.streamEvents.push_back({stack.back().begin, th.eventTime[i],
-                                              htaComputeName(nameOf(type, stack.back().value)) ? 1 : 0});
-                stack.pop_back();
+                open.event(
+                    type, value,
+                    [&](const Open*) {
+                        lastType = type;
+                        if (isProfilerStep(nameOf(type, value))) {
+                            e.lastStepBegin = std::max(e.lastStepBegin, th.eventTime[i]);
+                            steps.insert(nameOf(type, value));
+                        }
+                        return Open{value, th.eventTime[i]};
+                    },
+                    [&](const Open& range, const Open*) {
+                        if (range.stream)
+                            e.streamEvents.push_back({range.begin, th.eventTime[i],
+                                                      htaComputeName(nameOf(type, range.value)) ? 1 : 0});
+                    });
             }
         }
         if (steps.empty() && e.streamEvents.empty()) continue;

@@ -2,6 +2,7 @@
 // GPU work launched inside them ran (launch lines), iterations detected from the kernel sequence, and the
 // plan of windows the device model is then measured in (docs/report.md "Iterations and phases").
 #include "engine/common/Error.h"
+#include "engine/common/IntervalPairing.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/LevelParts.h"
 
@@ -62,32 +63,31 @@ void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& ac
         bool marker;       // an outermost range whose name matches
         bool insideMarker; // some enclosing range is a marker
     };
+    IntervalPairing<Open> open(Nesting::Stack); // per thread, by NVTX type
     for (auto t : tasks)
         for (auto row : activity.tasks[t].cpuRows) {
             const auto& th = trace.trace().threads[row];
-            std::map<std::uint32_t, std::vector<Open>> open; // NVTX type -> its nesting on this thread
+            open.clear();
             for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
                 auto type = th.eventType[i];
                 if (!paraver::types::isNvtxRangeType(type)) continue;
-                auto& stack = open[type];
                 auto value = th.eventValue[i];
-                if (value != 0) {
-                    bool inside = !stack.empty() && (stack.back().marker || stack.back().insideMarker);
-                    stack.push_back({value, th.eventTime[i], !inside && matching(type, value), inside});
-                    continue;
-                }
-                if (stack.empty()) continue;
-                auto range = stack.back();
-                stack.pop_back();
-                bool phase = !range.marker && !stack.empty() && stack.back().marker;
-                if (!range.marker && !phase) continue;
-                HostRange r{static_cast<std::uint32_t>(t),
-                            range.begin,
-                            th.eventTime[i],
-                            valueName(trace, type, range.value),
-                            phase ? stack.back().begin : 0,
-                            static_cast<std::uint64_t>(row) << 32 | type};
-                (phase ? out.phases : out.markers).push_back(std::move(r));
+                auto begun = [&](const Open* enclosing) {
+                    bool inside = enclosing && (enclosing->marker || enclosing->insideMarker);
+                    return Open{value, th.eventTime[i], !inside && matching(type, value), inside};
+                };
+                auto ended = [&](const Open& range, const Open* enclosing) {
+                    bool phase = !range.marker && enclosing && enclosing->marker;
+                    if (!range.marker && !phase) return;
+                    HostRange r{static_cast<std::uint32_t>(t),
+                                range.begin,
+                                th.eventTime[i],
+                                valueName(trace, type, range.value),
+                                phase ? enclosing->begin : 0,
+                                static_cast<std::uint64_t>(row) << 32 | type};
+                    (phase ? out.phases : out.markers).push_back(std::move(r));
+                };
+                open.event(type, value, begun, ended);
             }
         }
 }

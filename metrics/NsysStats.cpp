@@ -7,6 +7,7 @@
 //   "[CUDA memset]", durations and bytes.
 // Statistics as KernelRow (NsysStats.h); the whole trace, not the analysis window. The partials carry NVTX
 // ranges and API calls by value; the reduction names the rows it lists from the whole trace's labels.
+#include "engine/common/IntervalPairing.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/AnalysisParts.h"
 
@@ -137,32 +138,34 @@ std::string leftOutNote(const char* table, const RowsLeftOut& l, std::size_t lis
 
 void memoryOperationsOf(const ShardReader& shard, const Device& d, DevicePartial& out) {
     std::map<std::int64_t, MemoryOperations> byValue; // one name lookup per kind, not per operation
+    struct Operation {
+        std::int64_t value, begin;
+        bool hasBytes; // plain fields: GCC 12 warns falsely of uninitialised optionals here
+        std::int64_t bytes;
+    };
+    // Paraver's reading of one type on one row: a new value ends the previous one (gpueff puts overlapping
+    // operations on rows of their own, so only other writers' traces meet this).
+    IntervalPairing<Operation> open(Nesting::Replace);
     for (auto row : d.rows) {
         const auto& th = shard.trace.trace().threads[row];
-        // The operation open on the row, in plain variables (GCC 12 warns falsely of uninitialised
-        // optionals here).
-        bool open = false, hasBytes = false;
-        std::int64_t value = 0, begin = 0, bytes = 0;
-        auto close = [&](std::int64_t end) {
-            auto& ops = byValue[value];
-            ops.durations.push_back(end - begin);
-            if (hasBytes) ops.bytes.push_back(bytes);
-            open = false;
+        auto close = [&](const Operation& o, std::int64_t end) {
+            auto& ops = byValue[o.value];
+            ops.durations.push_back(end - o.begin);
+            if (o.hasBytes) ops.bytes.push_back(o.bytes);
         };
+        open.clear();
         for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
             if (th.eventType[i] != types::kMemoryOperation) continue;
-            // Paraver's reading of one type on one row: a new value ends the previous one (gpueff puts
-            // overlapping operations on rows of their own, so only other writers' traces meet this).
-            if (open) close(th.eventTime[i]);
-            if (th.eventValue[i] == 0) continue;
-            open = true;
-            value = th.eventValue[i];
-            begin = th.eventTime[i];
-            auto b = bytesOf(th, i);
-            hasBytes = b.has_value();
-            bytes = b.value_or(0);
+            open.event(
+                types::kMemoryOperation, th.eventValue[i],
+                [&](const Operation*) {
+                    auto b = bytesOf(th, i);
+                    return Operation{th.eventValue[i], th.eventTime[i], b.has_value(), b.value_or(0)};
+                },
+                [&](const Operation& o, const Operation*) { close(o, th.eventTime[i]); });
         }
-        if (open) close(shard.trace.trace().endTime()); // Paraver holds a value to the end of the trace
+        // Paraver holds a value to the end of the trace.
+        open.forEachOpen([&](std::uint32_t, const Operation& o) { close(o, shard.trace.trace().endTime()); });
     }
     for (auto& [value, ops] : byValue) {
         auto& mine =
@@ -182,49 +185,52 @@ void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& ou
             begins += th.eventValue[i] != 0 && types::isNvtxRangeType(th.eventType[i]);
     }
     calls.nvtx.reserve(begins);
+    // Ranges of one type nest on a thread (a value opens one, 0 closes the innermost), as calls do. Open
+    // ranges carry their begin in `time`.
+    IntervalPairing<NvtxInstance> ranges(Nesting::Stack);
+    IntervalPairing<std::pair<std::int64_t, std::int64_t>> apis(Nesting::Stack); // (value, begin)
     for (auto row : task.cpuRows) {
         const auto& th = shard.trace.trace().threads[row];
-        // Ranges of one type nest on a thread (a value opens one, 0 closes the innermost), as calls do.
-        std::map<std::uint32_t, std::vector<NvtxInstance>> stacks; // open ranges, `time` their begin
+        ranges.clear();
+        apis.clear();
         std::map<std::uint32_t, std::size_t> openStartEnd;
-        std::vector<std::pair<std::int64_t, std::int64_t>> apiStack;
         for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
             const auto type = th.eventType[i];
             const auto value = th.eventValue[i];
             const auto t = th.eventTime[i];
             if (type == types::kCudaApi) {
-                if (value != 0) {
-                    apiStack.emplace_back(value, t);
-                } else if (!apiStack.empty()) {
-                    calls.api[apiStack.back().first].push_back(t - apiStack.back().second);
-                    apiStack.pop_back();
-                }
+                // A call never ended is not counted.
+                apis.event(
+                    type, value,
+                    [&](const auto*) {
+                        return std::pair{value, t};
+                    },
+                    [&](const auto& call, const auto*) { calls.api[call.first].push_back(t - call.second); });
                 continue;
             }
             // nsys' last NVTX timestamp is any NVTX row's (marks included), not only a range's.
             if (isNvtxType(type)) calls.lastNvtxEvent = std::max(calls.lastNvtxEvent, t);
             if (!types::isNvtxRangeType(type)) continue;
-            auto& stack = stacks[type];
-            if (value != 0) {
-                bool startEnd = isStartEnd(th, i);
-                // Start/end ranges need not nest: inside another range of their type, an end may close
-                // the other one (the trace cannot tell which end is whose; nsys pairs them by range id).
-                if (!stack.empty() && (startEnd || openStartEnd[type] > 0)) ++calls.startEndNested;
-                if (startEnd) ++openStartEnd[type];
-                stack.push_back({type, startEnd, false, value, t});
-            } else if (!stack.empty()) {
-                auto r = stack.back();
-                stack.pop_back();
-                if (r.startEnd) --openStartEnd[type];
-                r.time = t - r.time;
-                calls.nvtx.push_back(r);
-            }
+            ranges.event(
+                type, value,
+                [&](const NvtxInstance* enclosing) {
+                    bool startEnd = isStartEnd(th, i);
+                    // Start/end ranges need not nest: inside another range of their type, an end may close
+                    // the other one (the trace cannot tell which end is whose; nsys pairs them by range id).
+                    if (enclosing && (startEnd || openStartEnd[type] > 0)) ++calls.startEndNested;
+                    if (startEnd) ++openStartEnd[type];
+                    return NvtxInstance{type, startEnd, false, value, t};
+                },
+                [&](NvtxInstance& r, const NvtxInstance*) {
+                    if (r.startEnd) --openStartEnd[type];
+                    r.time = t - r.time;
+                    calls.nvtx.push_back(r);
+                });
         }
-        for (auto& [type, stack] : stacks)
-            for (auto& r : stack) {
-                r.open = true;
-                calls.nvtx.push_back(r);
-            }
+        ranges.forEachOpen([&](std::uint32_t, NvtxInstance& r) {
+            r.open = true;
+            calls.nvtx.push_back(r);
+        });
     }
 }
 

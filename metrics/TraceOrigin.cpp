@@ -19,9 +19,7 @@ const char* writerName(TraceWriter writer) {
 }
 
 TraceWriter recogniseWriter(const semantic::LoadedTrace& trace) {
-    for (const auto& c : trace.trace().comments)
-        if (c.rfind("# gpueff ", 0) == 0 && c.find(" translate") != std::string::npos)
-            return TraceWriter::Gpueff;
+    if (trace.trace().provenance.translation) return TraceWriter::Gpueff;
     const auto& types = trace.context().labels.eventTypes;
     auto labelled = [&](std::uint32_t type, const char* label) {
         auto it = types.find(type);

@@ -2,6 +2,8 @@
 // start, refined by MPI_Init or the first collective, by the sync point alone for an export without a session
 // start, or not at all; with the uncertainty of a sync point over the collectives every input made.
 // Expected values are worked by hand in the header of data/synthetic/clocks_rank0.sql and in the comments.
+// The sidecars of the translations that need no CLI (no session start on either or on one input, both with
+// one) are cases: tests/cases/translate-clocks-*.
 #include "engine/common/Error.h"
 #include "engine/nsys/ClockAlignment.h"
 #include "tests/JsonSchema.h"
@@ -68,48 +70,6 @@ void checkInput(const json& in, const std::string& method, std::int64_t utcShift
 const std::string kNoStartWarning = ": no session start (TARGET_INFO_SESSION_START_TIME)";
 
 } // namespace
-
-TEST_CASE("clock alignment: two exports without a session start are placed by their MPI_Init ends") {
-    auto p = ranks("no-start", kNoSessionStart, kNoSessionStart);
-    auto r = translate(p);
-    CAPTURE(r.output);
-    REQUIRE(r.exitCode == 0);
-    // A warning naming each export, whatever --quiet says; never "aligned by UTC session start".
-    for (const auto& db : {p.rank0, p.rank1})
-        CHECK(occurrences(r.output, "gpueff: warning: " + db.string() + kNoStartWarning +
-                                        ": placed by its MPI_Init end against the other inputs") == 1);
-    CHECK(r.output.find("UTC session start only") == std::string::npos);
-    auto side = readJson(p.dir / "m.json");
-    const auto& in = side.at("inputs");
-    REQUIRE(in.size() == 2);
-    checkInput(in[0], "MPI_Init", 0, 0, -1000);
-    checkInput(in[1], "MPI_Init", 0, 3000, 2000);
-    CHECK(in[0].at("session_utc_ns").is_null());
-    CHECK(in[0].at("sync_point") == "MPI_Init end");
-    CHECK(in[1].at("alignment_uncertainty_ns") == 400);
-    CHECK(in[1].at("alignment_evidence") == 3);
-    CHECK(side.at("trace").at("origin_utc_ns") == 0);
-    CHECK(side.at("trace").at("duration_ns") == 61000);
-    CHECK(side.at("warnings").size() == 2);
-}
-
-TEST_CASE("clock alignment: an export without a session start meets one with it at the sync point") {
-    auto p = ranks("one-start", "", kNoSessionStart);
-    auto r = translate(p);
-    CAPTURE(r.output);
-    REQUIRE(r.exitCode == 0);
-    CHECK(occurrences(r.output, "gpueff: warning: " + p.rank1.string() + kNoStartWarning +
-                                    ": placed by its MPI_Init end against the other inputs") == 1);
-    CHECK(r.output.find(p.rank0.string() + kNoStartWarning) == std::string::npos);
-    auto side = readJson(p.dir / "m.json");
-    const auto& in = side.at("inputs");
-    REQUIRE(in.size() == 2);
-    checkInput(in[0], "utc+MPI_Init", 0, 0, -1000);
-    checkInput(in[1], "MPI_Init", 0, 3000, 2000);
-    CHECK(in[0].at("session_utc_ns") == 1700000300000000000LL);
-    CHECK(in[0].at("alignment_uncertainty_ns") == 400);
-    CHECK(side.at("trace").at("origin_utc_ns") == 1700000300000001000LL);
-}
 
 TEST_CASE("clock alignment: exports that nothing places are refused, naming them, unless --unaligned") {
     auto p = ranks("unplaceable", kNoSessionStart + kNoSyncPoint, kNoSessionStart + kNoSyncPoint);

@@ -556,7 +556,7 @@ TEST_CASE("cut and filter are library calls: requests that cannot run are Reques
                          jobs::RequestError);
     CHECK_THROWS_AS(jobs::inputKind({}, "cut"), jobs::RequestError);
     CHECK(jobs::inputKind({"a.prv.gz"}, "cut") == jobs::InputKind::ParaverTrace);
-    CHECK(jobs::inputKind({"a.sqlite", "b.nsys-rep"}, "cut") == jobs::InputKind::NsysExports);
+    CHECK(jobs::inputKind({"a.sqlite", "b.nsys-rep"}, "cut") == jobs::InputKind::Profiles);
     // The kept window, counted by the job: every kernel begin of the export inside [begin, end] is kept.
     cut.end = 300'000'000;
     cut.stream.prefix = (dir / "ok").string();
@@ -791,7 +791,7 @@ TEST_CASE(
     r = run(bin() + " cut " + quoted(dir / "one.prv") + " -q -o " + quoted(dir / "two") + " --begin " +
             std::to_string(b2));
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
-    auto origin = gpueff::pipeline::cutOrigin(comments(dir / "two.prv"));
+    auto origin = gpueff::paraver::readProvenance(comments(dir / "two.prv")).cutOrigin();
     REQUIRE(origin);
     CHECK(origin->shift == b1 + b2);
     CHECK(origin->unit == "ns");
@@ -817,11 +817,14 @@ TEST_CASE(
     CHECK(report.output.find("(an export's time = trace time)") == std::string::npos);
     CHECK(readText(dir / "report" / "report.json").find("\"cut_shift_ns\": " + std::to_string(b1 + b2)) !=
           std::string::npos);
-    CHECK(!gpueff::pipeline::cutOrigin(
-        {"# gpueff cut: time 0 = 5 ns of a", "# gpueff cut: time 0 = 2 us of b"}));
-    CHECK(!gpueff::pipeline::cutOrigin({"# gpueff cut: time 0 = x ns of a"}));
-    CHECK(!gpueff::pipeline::cutOrigin(
-        {"# gpueff cut: time 0 = 9223372036854775807 ns of a", "# gpueff cut: time 0 = 1 ns of b"}));
-    CHECK(
-        !gpueff::pipeline::cutOrigin({"# gpueff 0.1.0 translate: time 0 = 0 ns since the UNIX epoch (UTC)"}));
+    CHECK(!gpueff::paraver::readProvenance(
+               {"# gpueff cut: time 0 = 5 ns of a", "# gpueff cut: time 0 = 2 us of b"})
+               .cutOrigin());
+    CHECK(!gpueff::paraver::readProvenance({"# gpueff cut: time 0 = x ns of a"}).cutOrigin());
+    CHECK(!gpueff::paraver::readProvenance(
+               {"# gpueff cut: time 0 = 9223372036854775807 ns of a", "# gpueff cut: time 0 = 1 ns of b"})
+               .cutOrigin());
+    CHECK(!gpueff::paraver::readProvenance(
+               {"# gpueff 0.1.0 translate: time 0 = 0 ns since the UNIX epoch (UTC)"})
+               .cutOrigin());
 }

@@ -1,7 +1,7 @@
 // Kineto (torch.profiler) traces as input: exact time conversion, bad input (a clear message naming the file,
-// exit 1, no outputs), events that cannot be placed (a warning and a count in the notes), every command
-// that takes nsys exports taking them too. The model's numbers are checked against the JSON by
-// test_kineto_oracle.cpp.
+// exit 1, no outputs), every command that takes nsys exports taking them too. A small hand-made trace's
+// figures and the count of events that cannot be placed are cases: tests/cases/kineto-*. The model's numbers
+// are checked against the JSON by test_kineto_oracle.cpp.
 #include "engine/kineto/ChromeTrace.h"
 #include "tests/TestSupport.h"
 
@@ -82,29 +82,6 @@ TEST_CASE("kineto: decimal microseconds become nanoseconds exactly") {
     CHECK(microsecondsTextToNs("9223372036854775.807") == 9223372036854775807);
 }
 
-TEST_CASE("kineto: a small trace analyzes with its kernels, launch lines and rank") {
-    auto trace = writeFile("kineto-small", "small.json", smallTrace(""));
-    auto o = analyze({trace}, "small");
-    CAPTURE(o.result.output);
-    REQUIRE(o.result.exitCode == 0);
-    auto report = nlohmann::json::parse(readText(o.dir / "report.json"));
-    REQUIRE(report["devices"].size() == 1);
-    const auto& d = report["devices"][0];
-    CHECK(d["id"] == "localhost:10:0");
-    CHECK(d["kernels"] == 2);
-    CHECK(d["compute_ns"] == 15000);
-    CHECK(report["window"]["duration_ns"] == 20000);
-    CHECK(d["kernels_with_launch"] == 2);
-    const auto& hta = report["hta"]["devices"][0];
-    CHECK(hta["kernel_time_ns"] == 20000);
-    CHECK(hta["idle_ns"] == 5000);
-    // The relu's launch call (103 us) began before the gemm ended (120 us): not a host wait; its gap of 5 us
-    // is under HTA's 30 us (consecutive_kernel_delay 30, in the trace's microseconds): a kernel wait.
-    CHECK(hta["idle_by_cause"]["host_wait_ns"] == 0);
-    CHECK(hta["idle_by_cause"]["kernel_wait_ns"] == 5000);
-    CHECK(hta["idle_by_cause"]["other_ns"] == 0);
-}
-
 TEST_CASE("kineto: ranks are aligned by baseTimeNanoseconds (UTC of each trace's time 0)") {
     // The same events in both, rank 1's clock origin 1 s later: its kernels run 1 s after rank 0's.
     auto r0 = writeFile("kineto-base0", "r0.json", smallTrace("", 0, "1700000000000000000"));
@@ -122,32 +99,6 @@ TEST_CASE("kineto: ranks are aligned by baseTimeNanoseconds (UTC of each trace's
     REQUIRE(report["devices"].size() == 2);
     // Both ranks of a 2-rank job: no note about missing ranks.
     CHECK(report["notes"].dump().find("ranks of their job") == std::string::npos);
-}
-
-TEST_CASE("kineto: a trace of some ranks of a larger job says so") {
-    auto r = writeFile("kineto-world", "r.json", smallTrace("", 0));
-    auto o = analyze({r}, "world");
-    REQUIRE(o.result.exitCode == 0);
-    auto report = nlohmann::json::parse(readText(o.dir / "report.json"));
-    CHECK(report["notes"].dump().find("the Kineto traces are 1 of the 2 ranks of their job") !=
-          std::string::npos);
-}
-
-TEST_CASE("kineto: events that cannot be placed are counted, unknown categories named") {
-    auto trace = writeFile("kineto-skips", "skips.json", smallTrace(R"(,
-  {"ph": "X", "cat": "kernel", "name": "lost", "pid": "GPU", "tid": 7, "ts": 140.0, "dur": 1.0, "args": {}},
-  {"ph": "X", "cat": "kernel", "name": "no_dur", "pid": 0, "tid": 7, "ts": 150.0, "args": {"device": 0}},
-  {"ph": "X", "cat": "mystery", "name": "m", "pid": 10, "tid": 10, "ts": 150.0, "dur": 1.0},
-  {"ph": "X", "cat": "mystery", "name": "m", "pid": 10, "tid": 10, "ts": 151.0, "dur": 1.0})"));
-    auto o = analyze({trace}, "skips");
-    CAPTURE(o.result.output);
-    REQUIRE(o.result.exitCode == 0);
-    auto report = nlohmann::json::parse(readText(o.dir / "report.json"));
-    std::string notes = report["notes"].dump();
-    CHECK(notes.find("2 rows skipped (category 'mystery' is not translated)") != std::string::npos);
-    CHECK(notes.find("1 row skipped (complete event without ts or dur)") != std::string::npos);
-    CHECK(notes.find("1 row skipped (kernel event without a device)") != std::string::npos);
-    CHECK(report["devices"][0]["kernels"] == 2);
 }
 
 TEST_CASE("kineto: bad input gets a clear error naming the file and no outputs") {

@@ -5,7 +5,7 @@
 #include "engine/common/Error.h"
 #include "engine/common/NameDictionary.h"
 #include "engine/common/Utf8.h"
-#include "engine/nsys/Translator.h"
+#include "jobs/TranslateJob.h"
 #include "engine/sqlite/Database.h"
 #include "tests/AnalyzeOracle.h"
 #include "tests/JsonSchema.h"
@@ -379,11 +379,11 @@ TEST_CASE("an export given as an SQLite image (the fuzz route) translates like t
     std::ifstream in(file, std::ios::binary);
     std::vector<unsigned char> image((std::istreambuf_iterator<char>(in)), {});
     REQUIRE(image.size() > 1000);
-    gpueff::nsys::TranslateOptions fromImage;
-    fromImage.inputs = {file};
-    fromImage.images = {image};
+    gpueff::jobs::TranslateRequest fromImage;
+    fromImage.import.inputs = {file};
+    fromImage.import.images = {image};
     fromImage.prefix = dir / "image";
-    gpueff::nsys::translate(fromImage, {});
+    gpueff::jobs::translateToPrefix(fromImage, {});
     auto r = run(gpueffBinary().string() + " translate --quiet " + file.string() + " -o " +
                  (dir / "file").string());
     REQUIRE(r.exitCode == 0);
@@ -397,11 +397,11 @@ TEST_CASE("an export given as an SQLite image (the fuzz route) translates like t
 
     // A damaged image is refused like a damaged file: bad header, truncated, corrupt schema page.
     auto refused = [&](std::vector<unsigned char> bytes, const std::string& words) {
-        gpueff::nsys::TranslateOptions o = fromImage;
-        o.images = {std::move(bytes)};
+        gpueff::jobs::TranslateRequest o = fromImage;
+        o.import.images = {std::move(bytes)};
         o.prefix = dir / "damaged";
         try {
-            gpueff::nsys::translate(o, {});
+            gpueff::jobs::translateToPrefix(o, {});
             FAIL("accepted a damaged image");
         } catch (const gpueff::Error& e) {
             CHECK(std::string(e.what()).find(words) != std::string::npos);

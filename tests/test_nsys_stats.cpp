@@ -485,27 +485,3 @@ TEST_CASE("nsys_stats: start/end ranges, a range without end, domains and API na
     CHECK(section.find("MyLib:load *(start/end)*") != std::string::npos);
     CHECK(section.find("| \\[CUDA memcpy Device-to-Host\\] | 2.000 MB | 1 |") != std::string::npos);
 }
-
-TEST_CASE("nsys_stats: start/end ranges that cross on one thread are paired as nested, and noted") {
-    // Two start/end ranges of one name on the worker, [40000, 43000) and [41000, 44000): nsys pairs them by
-    // range id (3000 each); the trace's ends carry no id, so the first end closes the inner one (2000 and
-    // 4000).
-    auto dir = tempDir("nsys-stats-crossing");
-    auto db =
-        buildDatabase(sourceDir() / "data" / "synthetic" / "nsys_stats.sql", dir / "crossing.sqlite",
-                      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES "
-                      "(40000, 43000, 60, 'xfer', 281545441022057, 0), "
-                      "(41000, 44000, 60, 'xfer', 281545441022057, 0);");
-    auto report = analyzeoracle::analyze(db, "", "-nsys-stats-crossing");
-    const json* r = rowOf(report["nsys_stats"]["nvtx_sum"], nvtxKey("", "xfer", "StartEnd"), nvtxKeyOf);
-    REQUIRE(r);
-    CHECK(r->value("total_ns", kMissing) == 6000); // totals and counts are nsys' still
-    CHECK(r->value("instances", kMissing) == 2);
-    CHECK(r->value("min_ns", kMissing) == 2000); // nsys: 3000
-    CHECK(r->value("max_ns", kMissing) == 4000); // nsys: 3000
-    CHECK(hasNote(report, "1 NVTX range began while a start/end range of the same domain"));
-    // The range without end now lasts to the last NVTX timestamp, 44000.
-    const json* open = rowOf(report["nsys_stats"]["nvtx_sum"], nvtxKey("", "open", "PushPop"), nvtxKeyOf);
-    REQUIRE(open);
-    CHECK(open->value("total_ns", kMissing) == 19000);
-}

@@ -3,7 +3,6 @@
 // model the importer hands over must be what the .row says, and a report made without the trace must be the
 // report made with it.
 #include "TestSupport.h"
-#include "engine/nsys/Translator.h"
 #include "engine/output/OutputFiles.h"
 #include "engine/paraver/PrvReader.h"
 #include "engine/paraver/RowModel.h"
@@ -11,6 +10,7 @@
 #include "engine/semantic/Cfg.h"
 #include "engine/semantic/LoadedTrace.h"
 #include "engine/semantic/TypesRead.h"
+#include "jobs/Pipeline.h"
 #include "metrics/Analysis.h"
 
 #include <doctest/doctest.h>
@@ -57,14 +57,15 @@ TEST_CASE("one pass: the trace the analysis keeps is the trace the .prv written 
     for (const auto& input : realExports()) {
         CAPTURE(input);
         auto dir = tempDir("pipeline_" + input.stem().string());
-        gpueff::nsys::TranslateOptions o;
-        o.inputs = {input};
-        o.prefix = dir / "t";
         gpueff::paraver::ReadOptions read;
         read.eventTypes = gpueff::metrics::eventTypesRead(); // what analyze reads
         gpueff::pipeline::TraceBuilder builder(read);
+        gpueff::jobs::PipelineRequest request;
+        request.import.inputs = {input};
+        request.chain.prefix = dir / "t";
+        request.chain.sinks = {&builder};
         gpueff::output::OutputFiles files;
-        gpueff::nsys::translate(o, nullptr, files, &builder);
+        gpueff::jobs::runPipeline(request, files, nullptr);
         files.commit();
         auto streamed = gpueff::semantic::LoadedTrace::fromStream(builder, dir / "t.prv");
         auto reread = gpueff::semantic::LoadedTrace::load(dir / "t.prv", read);

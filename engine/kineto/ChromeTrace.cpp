@@ -426,40 +426,6 @@ std::optional<std::int64_t> microsecondsTextToNs(const std::string& text) {
     return negative ? -v : v;
 }
 
-namespace {
-
-// The first `bytes` of the file, decompressed when it is gzip ("" when it cannot be opened; what could be
-// read when it is damaged: telling formats apart is not where a damaged file is reported).
-std::string head(const std::filesystem::path& path, std::size_t bytes) {
-    std::string text;
-    try {
-        GzipStream file(path);
-        char block[1 << 16];
-        while (text.size() < bytes) {
-            auto n = file.read(block, std::min(sizeof block, bytes - text.size()));
-            if (n == 0) break;
-            text.append(block, n);
-        }
-    } catch (const Error&) {
-    }
-    return text;
-}
-
-} // namespace
-
-bool looksLikeChromeTrace(const std::filesystem::path& path) {
-    std::string text = head(path, 64);
-    auto first = text.find_first_not_of(" \n\r\t");
-    return first != std::string::npos && (text[first] == '{' || text[first] == '[');
-}
-
-bool isChromeTraceFile(const std::filesystem::path& path) {
-    std::string name = path.filename().string();
-    if (name.ends_with(".json.gz")) return true;
-    if (!name.ends_with(".json")) return false;
-    return head(path, 1 << 20).find("\"traceEvents\"") != std::string::npos;
-}
-
 TraceMetadata readChromeTrace(const std::filesystem::path& name, std::istream& in,
                               const std::function<void(const ChromeEvent&)>& onEvent) {
     Handler handler(name, onEvent);

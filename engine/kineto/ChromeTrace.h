@@ -54,8 +54,8 @@ struct TraceMetadata {
 
 // Parses `path` (.json, or gzip-compressed: detected from its first bytes, not its name), calling `onEvent`
 // for every element of traceEvents in file order. Throws gpueff::Error naming the file and the byte offset
-// at fault for truncated or invalid JSON, a truncated or corrupt gzip file (GzipStream), or a file that is not
-// a Chrome trace. `progress` (may be empty) gets the uncompressed bytes read so far, every few megabytes.
+// at fault for truncated or invalid JSON, a truncated or corrupt gzip file (GzipStream), or a file that is
+// not a Chrome trace. `progress` (may be empty) gets the uncompressed bytes read so far, every few megabytes.
 TraceMetadata readChromeTrace(const std::filesystem::path& path,
                               const std::function<void(const ChromeEvent&)>& onEvent,
                               const std::function<void(std::uint64_t)>& progress = {});
@@ -63,13 +63,6 @@ TraceMetadata readChromeTrace(const std::filesystem::path& path,
 // The same from a stream (the fuzz harness); `name` stands for the file in messages.
 TraceMetadata readChromeTrace(const std::filesystem::path& name, std::istream& in,
                               const std::function<void(const ChromeEvent&)>& onEvent);
-
-// True when the file starts like a Kineto/Chrome trace: gzip magic, or '{' or '[' after white space.
-bool looksLikeChromeTrace(const std::filesystem::path& path);
-
-// True when the file is a Chrome trace by name (.json.gz) or content (a "traceEvents" key within its first
-// MiB): tells a Kineto trace from a report.json where both end in .json (gpueff compare).
-bool isChromeTraceFile(const std::filesystem::path& path);
 
 // Kineto's decimal microseconds ("4458676522690.655", "1695835542514261", "1.5e3") as nanoseconds, rounded
 // half away from zero; nullopt when the text is no number or the result leaves int64. Exact for every

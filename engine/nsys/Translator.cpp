@@ -15,10 +15,9 @@
 #include "engine/nsys/RowValidity.h"
 #include "engine/nsys/Sidecar.h"
 #include "engine/nsys/TaskLayout.h"
-#include "engine/output/OutputFiles.h"
 #include "engine/paraver/RowFile.h"
 #include "engine/paraver/TraceHeader.h"
-#include "engine/pipeline/PrvSink.h"
+#include "engine/pipeline/RecordSink.h"
 
 #include <algorithm>
 #include <chrono>
@@ -77,10 +76,6 @@ std::vector<const SourceKind*> selectKinds(const TranslateOptions& o) {
     return kinds;
 }
 
-bool isStagedKineto(const NsysExport& ex) {
-    return ex.productVersion().rfind("Kineto", 0) == 0;
-}
-
 // An input as an export: an nsys SQLite export as it is, a Kineto (torch.profiler) trace staged into one
 // first (engine/kineto). The staged file is unlinked once open: nothing is left behind whatever happens.
 struct StagingFacts {
@@ -88,8 +83,9 @@ struct StagingFacts {
     std::int64_t worldSize = 0; // distributedInfo.world_size of a Kineto trace, 0 when unknown
 };
 
-std::unique_ptr<NsysExport> openInput(const std::filesystem::path& input, int cacheKiB, StagingFacts& facts) {
-    if (!kineto::looksLikeChromeTrace(input)) return std::make_unique<NsysExport>(input, cacheKiB);
+std::unique_ptr<NsysExport> openInput(const std::filesystem::path& input, import::InputFormat format,
+                                      int cacheKiB, StagingFacts& facts) {
+    if (format != import::InputFormat::KinetoTrace) return std::make_unique<NsysExport>(input, cacheKiB);
     auto start = std::chrono::steady_clock::now();
     auto staged = kineto::stageTrace(input);
     facts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -113,8 +109,8 @@ bool hasGpuActivity(const NsysExport& ex) {
     return false;
 }
 
-[[noreturn]] void failNoGpuActivity(const NsysExport& ex) {
-    if (isStagedKineto(ex))
+[[noreturn]] void failNoGpuActivity(const NsysExport& ex, import::InputFormat format) {
+    if (format == import::InputFormat::KinetoTrace)
         ex.db().fail("no GPU activity: no kernel, gpu_memcpy or gpu_memset events (profile with "
                      "torch.profiler's activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])");
     if (!ex.db().hasTable("CUPTI_ACTIVITY_KIND_KERNEL"))
@@ -250,22 +246,211 @@ std::vector<std::string> kindNames() {
     return names;
 }
 
-TranslateSummary translate(const TranslateOptions& options,
-                           const std::function<void(const std::string&)>& log) {
-    output::OutputFiles files;
-    auto summary = translate(options, log, files);
-    files.commit();
-    return summary;
+namespace {
+
+// What the pre-pass learns of each report, one slot per input (a worker writes only its report's slots).
+struct PrePass {
+    std::vector<std::filesystem::path> inputs; // as read: a .nsys-rep's export
+    std::vector<import::InputFormat> formats;
+    std::vector<std::unique_ptr<NsysExport>> reports;
+    std::vector<ReportObjects> objects;
+    std::vector<char> gpuActivity;
+    std::vector<StagingFacts> staging;
+    std::vector<ClockEvidence> clockEvidence;
+};
+
+// Each input's format, from the registry (engine/import): the one place inputs are recognised. A .nsys-rep
+// is exported first, here, on the calling thread (nsys prints as it goes).
+void recogniseInputs(const TranslateOptions& options, PrePass& pass) {
+    for (const auto& in : options.inputs) {
+        if (!options.images.empty()) {
+            pass.inputs.push_back(in);
+            pass.formats.push_back(import::InputFormat::NsysExport);
+            continue;
+        }
+        auto input = import::exportedInput(in);
+        auto format = import::importerOf(input).format;
+        if (format == import::InputFormat::ParaverTrace)
+            throw Error(input.string() + ": a Paraver trace is not translated: give nsys exports or PyTorch "
+                                         "profiler traces (cut, filter and analyze read Paraver traces)");
+        pass.inputs.push_back(input);
+        pass.formats.push_back(format);
+    }
 }
 
-TranslateSummary translate(const TranslateOptions& options,
-                           const std::function<void(const std::string&)>& log, output::OutputFiles& files,
-                           pipeline::RecordSink* also) {
-    if (options.inputs.empty()) throw Error("no input reports given");
-    auto kinds = selectKinds(options);
-    bool wantMpi =
-        std::any_of(kinds.begin(), kinds.end(), [](auto* k) { return std::string(k->name) == "mpi"; });
+// The pre-pass, one report per worker: each export opened (a Kineto trace staged), its processes, threads,
+// streams, GPUs and ranks found, and the evidence its clock is aligned by.
+void scanReports(const TranslateOptions& options, const std::vector<const SourceKind*>& kinds, bool wantMpi,
+                 unsigned jobs, int cacheKiB, bool tty, PrePass& pass) {
+    const std::size_t n = pass.inputs.size();
+    pass.reports.resize(n);
+    pass.objects.resize(n);
+    pass.gpuActivity.assign(n, 1);
+    pass.staging.resize(n);
+    pass.clockEvidence.resize(n);
+    forEachReport(n, jobs, [&](std::size_t i) {
+        if (tty)
+            std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, n,
+                         pass.inputs[i].filename().c_str());
+        if (options.images.empty())
+            pass.reports[i] = openInput(pass.inputs[i], pass.formats[i], cacheKiB, pass.staging[i]);
+        else
+            pass.reports[i] = std::make_unique<NsysExport>(pass.inputs[i], options.images.at(i), cacheKiB);
+        auto& report = *pass.reports[i];
+        auto& objects = pass.objects[i];
+        // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
+        // do.
+        if (!hasGpuActivity(report)) {
+            if (n == 1) failNoGpuActivity(report, pass.formats[i]);
+            pass.gpuActivity[i] = 0;
+        }
+        for (const auto* k : kinds) k->discover(report, objects);
+        // Ranks order tasks even when MPI records themselves are not translated.
+        if (!wantMpi) {
+            ReportObjects ranks;
+            discoverMpi(report, ranks);
+            for (const auto& [pid, p] : ranks.processes)
+                if (p.mpiRank >= 0 && objects.processes.count(pid))
+                    objects.processes[pid].mpiRank = p.mpiRank;
+        }
+        if (objects.firstTime > objects.lastTime)
+            report.db().fail("nothing to translate with the selected kinds");
+        pass.clockEvidence[i] = readClockEvidence(report, n > 1);
+    });
+}
 
+// One rank per process. Two Kineto traces of one rank (distributedInfo.rank) are that rank profiled twice
+// or ranks of different runs: refused, their labels would collide. Exports of different runs merged on
+// purpose (MPI_RANKS) keep working, with a warning. Inputs without GPU work are merged for their CPU side.
+void checkInputs(const PrePass& pass, const std::function<void(const std::string&)>& log,
+                 TranslateSummary& summary) {
+    const std::size_t n = pass.inputs.size();
+    std::map<std::int64_t, std::size_t> rankInput;
+    for (std::size_t i = 0; i < n; ++i)
+        for (const auto& [pid, p] : pass.objects[i].processes) {
+            if (p.mpiRank < 0) continue;
+            auto [it, added] = rankInput.emplace(p.mpiRank, i);
+            if (added || it->second == i) continue;
+            std::string both = pass.inputs[it->second].string() + " and " + pass.inputs[i].string() +
+                               " both hold rank " + std::to_string(p.mpiRank);
+            if (pass.formats[it->second] == import::InputFormat::KinetoTrace &&
+                pass.formats[i] == import::InputFormat::KinetoTrace)
+                throw Error(both +
+                            " (distributedInfo.rank): the same rank given twice, or ranks of different "
+                            "runs");
+            if (log) log(both + ": tasks are ordered by input where ranks tie");
+        }
+    if (std::none_of(pass.gpuActivity.begin(), pass.gpuActivity.end(), [](char g) { return g != 0; }))
+        failNoGpuActivity(*pass.reports.front(), pass.formats.front());
+    for (std::size_t i = 0; i < n; ++i)
+        if (!pass.gpuActivity[i] && log)
+            log(pass.inputs[i].string() + ": no GPU activity; merged for its CPU-side records");
+    std::int64_t worldSize = 0;
+    for (const auto& s : pass.staging) {
+        summary.importSeconds += s.seconds;
+        worldSize = std::max(worldSize, s.worldSize);
+    }
+    auto kinetoInputs =
+        std::count(pass.formats.begin(), pass.formats.end(), import::InputFormat::KinetoTrace);
+    if (worldSize > kinetoInputs)
+        summary.notes.push_back("the Kineto traces are " + std::to_string(kinetoInputs) + " of the " +
+                                std::to_string(worldSize) +
+                                " ranks of their job (distributedInfo.world_size): load balance, stragglers "
+                                "and collectives concern these ranks only");
+}
+
+// Messages pair calls of different reports: computed up front (before workers read the reports), merged as
+// one more source, after every report's (by the root alone in a distributed run).
+std::unique_ptr<RecordSource> mpiMessages(const PrePass& pass,
+                                          std::vector<std::unique_ptr<ReportContext>>& contexts,
+                                          std::vector<std::uint64_t>& unmatchedCalls) {
+    std::vector<ReportContext*> ptrs;
+    std::vector<std::map<std::int64_t, std::int64_t>> ranks(pass.reports.size());
+    for (std::size_t i = 0; i < pass.reports.size(); ++i) {
+        ptrs.push_back(contexts[i].get());
+        for (const auto& [pid, p] : pass.objects[i].processes)
+            if (p.mpiRank >= 0) ranks[i][pid] = p.mpiRank;
+    }
+    auto messages = matchMpiMessages(ptrs, ranks, unmatchedCalls);
+    if (messages) messages->setOrigin(UINT64_MAX);
+    return messages;
+}
+
+pipeline::StreamInfo streamInfo(const paraver::TraceLayout& layout, const TranslateSummary& summary,
+                                const PrePass& pass, const TranslateOutputs& outputs) {
+    pipeline::StreamInfo info;
+    info.source = pass.inputs.size() == 1 ? pass.inputs.front().string()
+                                          : std::to_string(pass.inputs.size()) + " reports";
+    info.header = layout.header(summary.durationNs, paraver::headerDate(summary.originUtcNs));
+    auto cpuOfRow = layout.cpuOfRows();
+    for (std::size_t r = 0; r < layout.rows.size(); ++r)
+        info.rows.push_back({cpuOfRow[r], 1, layout.rows[r].task + 1, layout.rows[r].local + 1});
+    info.provenance.translation =
+        paraver::Translation{GPUEFF_VERSION, summary.originUtcNs,
+                             outputs.sidecarPath.empty() ? std::string("the sidecar JSON")
+                                                         : outputs.sidecarFile.filename().string()};
+    info.layout = layout;
+    return info;
+}
+
+// What the sources counted while reading (they count what they leave out as they go), each report's
+// facts, and in a distributed run the other processes' counts and labels, before the labels are written.
+void collectReportFacts(const PrePass& pass, const std::vector<std::unique_ptr<ReportContext>>& contexts,
+                        const std::vector<std::size_t>& own, Distribution* dist,
+                        paraver::EventCatalog& catalog, const std::vector<std::uint64_t>& unmatchedCalls,
+                        TranslateSummary& summary) {
+    for (auto i : own) pass.reports[i]->noteSkipped(contexts[i]->skipped);
+    for (std::size_t i = 0; i < pass.reports.size(); ++i) {
+        auto& offset = summary.offsets[i];
+        offset.format = pass.formats[i];
+        offset.skippedRows = pass.reports[i]->skippedRows();
+        offset.repairedText = pass.reports[i]->repairedText();
+        offset.nsysVersion = pass.reports[i]->productVersion();
+        offset.host = pass.reports[i]->host();
+    }
+    if (dist) {
+        PartFacts mine;
+        mine.recordsByKind = summary.recordsByKind;
+        for (auto i : own)
+            mine.reports.push_back({static_cast<std::uint32_t>(i), summary.offsets[i].skippedRows,
+                                    summary.offsets[i].repairedText});
+        collectCatalogFacts(catalog, own, mine);
+        for (const auto& theirs : dist->exchange(mine)) applyPartFacts(theirs, catalog, summary);
+    }
+    // The messages are matched where the trace is written (the root of a distributed run), after the
+    // exchange, which gives each report the counts of the process that read it.
+    const std::string noMessage = "kept without a message line (no matching call of the partner rank)";
+    for (std::size_t i = 0; i < pass.reports.size(); ++i)
+        if (unmatchedCalls[i])
+            summary.offsets[i].skippedRows["MPI_P2P_EVENTS"][noMessage] += unmatchedCalls[i];
+}
+
+void reportOutcome(const TranslateOptions& options, const std::function<void(const std::string&)>& log,
+                   const TranslateSummary& summary, std::size_t reports) {
+    if (options.warn)
+        for (const auto& o : summary.offsets)
+            for (const auto& line : dataNotes(o.input.string(), o.skippedRows, o.repairedText))
+                options.warn(line);
+    if (!log) return;
+    if (reports > 1)
+        for (const auto& o : summary.offsets)
+            log("clock of " + o.input.string() + ": offset " + std::to_string(o.offsetNs) + " ns, " +
+                describe(o.alignment));
+    for (const auto& n : summary.notes) log("note: " + n);
+}
+
+} // namespace
+
+TranslateSummary translate(const TranslateOptions& options,
+                           const std::function<void(const std::string&)>& log,
+                           const TranslateOutputs& outputs) {
+    if (options.inputs.empty()) throw Error("no input reports given");
+    if (!outputs.head) throw Error("internal error: translate without an output");
+    Distribution* dist = options.distribution;
+    if (dist && outputs.stages) throw Error("internal error: a distributed translation with stages");
+    auto kinds = selectKinds(options);
+    auto isMpi = [](const SourceKind* k) { return std::string(k->name) == "mpi"; };
+    bool wantMpi = std::any_of(kinds.begin(), kinds.end(), isMpi);
     const unsigned jobs = workerCount(options.jobs);
     const std::size_t inputCount = options.inputs.size();
     if (options.images.empty())
@@ -275,109 +460,40 @@ TranslateSummary translate(const TranslateOptions& options,
         std::max(kMinCacheKiB, static_cast<int>(kCacheBudgetKiB / static_cast<std::int64_t>(inputCount)));
     SqliteHeapBudget heapBudget(std::int64_t{kCacheBudgetKiB} * 1024 +
                                 kHeapPerReport * static_cast<std::int64_t>(inputCount));
-    std::vector<std::unique_ptr<NsysExport>> reports(inputCount);
-    std::vector<ReportObjects> objects(inputCount);
-    std::vector<char> gpuActivity(inputCount, 1);
-    std::vector<StagingFacts> staging(inputCount);
-    std::vector<ClockEvidence> clockEvidence(inputCount);
     bool tty = options.progress && ::isatty(STDERR_FILENO);
-    // The pre-pass, one report per worker: a report only writes its own slots.
-    forEachReport(inputCount, jobs, [&](std::size_t i) {
-        if (tty)
-            std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, inputCount,
-                         options.inputs[i].filename().c_str());
-        if (options.images.empty())
-            reports[i] = openInput(options.inputs[i], cacheKiB, staging[i]);
-        else
-            reports[i] = std::make_unique<NsysExport>(options.inputs[i], options.images.at(i), cacheKiB);
-        // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
-        // do.
-        if (!hasGpuActivity(*reports[i])) {
-            if (inputCount == 1) failNoGpuActivity(*reports[i]);
-            gpuActivity[i] = 0;
-        }
-        for (const auto* k : kinds) k->discover(*reports[i], objects[i]);
-        // Ranks order tasks even when MPI records themselves are not translated.
-        if (!wantMpi) {
-            ReportObjects ranks;
-            discoverMpi(*reports[i], ranks);
-            for (const auto& [pid, p] : ranks.processes)
-                if (p.mpiRank >= 0 && objects[i].processes.count(pid))
-                    objects[i].processes[pid].mpiRank = p.mpiRank;
-        }
-        if (objects[i].firstTime > objects[i].lastTime)
-            reports[i]->db().fail("nothing to translate with the selected kinds");
-        clockEvidence[i] = readClockEvidence(*reports[i], inputCount > 1);
-    });
-    // One rank per process. Two Kineto traces of one rank (distributedInfo.rank) are that rank profiled twice
-    // or ranks of different runs: refused, their labels would collide. Exports of different runs merged on
-    // purpose (MPI_RANKS) keep working, with a warning.
-    std::map<std::int64_t, std::size_t> rankInput;
-    for (std::size_t i = 0; i < inputCount; ++i)
-        for (const auto& [pid, p] : objects[i].processes) {
-            if (p.mpiRank < 0) continue;
-            auto [it, added] = rankInput.emplace(p.mpiRank, i);
-            if (added || it->second == i) continue;
-            std::string both = options.inputs[it->second].string() + " and " + options.inputs[i].string() +
-                               " both hold rank " + std::to_string(p.mpiRank);
-            if (isStagedKineto(*reports[it->second]) && isStagedKineto(*reports[i]))
-                throw Error(both +
-                            " (distributedInfo.rank): the same rank given twice, or ranks of different "
-                            "runs");
-            if (log) log(both + ": tasks are ordered by input where ranks tie");
-        }
-    std::vector<std::size_t> withoutGpu;
-    for (std::size_t i = 0; i < inputCount; ++i)
-        if (!gpuActivity[i]) withoutGpu.push_back(i);
-
-    if (withoutGpu.size() == reports.size()) failNoGpuActivity(*reports.front());
-    for (auto i : withoutGpu)
-        if (log) log(options.inputs[i].string() + ": no GPU activity; merged for its CPU-side records");
+    PrePass pass;
+    recogniseInputs(options, pass);
+    scanReports(options, kinds, wantMpi, jobs, cacheKiB, tty, pass);
     TranslateSummary summary;
-    std::int64_t worldSize = 0;
-    std::size_t kinetoInputs = 0;
-    for (const auto& s : staging) {
-        summary.importSeconds += s.seconds;
-        worldSize = std::max(worldSize, s.worldSize);
-    }
-    for (const auto& r : reports) kinetoInputs += isStagedKineto(*r);
-    if (worldSize > static_cast<std::int64_t>(kinetoInputs))
-        summary.notes.push_back("the Kineto traces are " + std::to_string(kinetoInputs) + " of the " +
-                                std::to_string(worldSize) +
-                                " ranks of their job (distributedInfo.world_size): load balance, stragglers "
-                                "and collectives concern these ranks only");
+    checkInputs(pass, log, summary);
     // Clock alignment (ClockAlignment.h), from the pre-pass: alike on every process of a distributed run.
     std::vector<std::string> names;
-    for (const auto& in : options.inputs) names.push_back(in.string());
-    auto clocks = alignClocks(clockEvidence, names, options.unaligned);
+    for (const auto& in : pass.inputs) names.push_back(in.string());
+    auto clocks = alignClocks(pass.clockEvidence, names, options.unaligned);
     if (options.warn)
         for (const auto& w : clocks.warnings) options.warn(w);
     if (log)
         for (const auto& r : clocks.remarks) log(r);
-    placeReports(clocks, objects, options.inputs, gpuActivity, summary);
+    placeReports(clocks, pass.objects, pass.inputs, pass.gpuActivity, summary);
 
     paraver::EventCatalog catalog;
     declareEventTypes(catalog);
     std::vector<std::unique_ptr<ReportContext>> contexts;
-    for (std::size_t i = 0; i < reports.size(); ++i)
+    for (std::size_t i = 0; i < inputCount; ++i)
         contexts.push_back(
-            std::make_unique<ReportContext>(*reports[i], i, summary.offsets[i].offsetNs, catalog));
-    paraver::TraceLayout layout = buildTaskLayout(reports, objects, options.threadNames, contexts);
+            std::make_unique<ReportContext>(*pass.reports[i], i, summary.offsets[i].offsetNs, catalog));
+    paraver::TraceLayout layout = buildTaskLayout(pass.reports, pass.objects, options.threadNames, contexts);
     summary.tasks = layout.tasks.size();
     summary.threads = layout.rows.size();
     summary.nodes = layout.nodes.size();
-
-    std::map<std::string, std::uint32_t> domainBases = nvtxDomainBases(reports);
+    std::map<std::string, std::uint32_t> domainBases = nvtxDomainBases(pass.reports);
     for (auto& ctx : contexts) ctx->nvtxDomainBases = &domainBases;
     // The kinds whose records are read from here on (all the selected ones, unless told otherwise).
     std::vector<const SourceKind*> streamed;
     for (const auto* k : kinds)
         if (options.streamedKinds.empty() || options.streamedKinds.count(k->name)) streamed.push_back(k);
-    wantMpi = wantMpi && std::any_of(streamed.begin(), streamed.end(),
-                                     [](auto* k) { return std::string(k->name) == "mpi"; });
+    wantMpi = wantMpi && std::any_of(streamed.begin(), streamed.end(), isMpi);
     // The reports whose records this process reads: all of them, or its share of a distributed run.
-    Distribution* dist = options.distribution;
-    if (dist && !options.stages.empty()) throw Error("internal error: a distributed translation with stages");
     std::vector<std::size_t> own;
     if (dist) {
         own = dist->ownReports(layout);
@@ -394,123 +510,41 @@ TranslateSummary translate(const TranslateOptions& options,
         for (std::size_t j = 0; j < reportSources[k].size(); ++j)
             reportSources[k][j]->setOrigin(std::uint64_t{i} << 32 | j);
     });
-    // Messages pair calls of different reports: computed up front (before workers read the reports), merged
-    // as one more source, after every report's (by the root alone in a distributed run).
     std::unique_ptr<RecordSource> messages;
-    std::vector<std::uint64_t> unmatchedCalls(reports.size(), 0);
-    if (wantMpi && reports.size() > 0 && (!dist || dist->root())) {
-        std::vector<ReportContext*> ptrs;
-        std::vector<std::map<std::int64_t, std::int64_t>> ranks(reports.size());
-        for (std::size_t i = 0; i < reports.size(); ++i) {
-            ptrs.push_back(contexts[i].get());
-            for (const auto& [pid, p] : objects[i].processes)
-                if (p.mpiRank >= 0) ranks[i][pid] = p.mpiRank;
-        }
-        messages = matchMpiMessages(ptrs, ranks, unmatchedCalls);
-        if (messages) messages->setOrigin(UINT64_MAX);
-    }
+    std::vector<std::uint64_t> unmatchedCalls(inputCount, 0);
+    if (wantMpi && (!dist || dist->root())) messages = mpiMessages(pass, contexts, unmatchedCalls);
 
-    std::filesystem::path prefix = options.prefix;
-    auto withExt = [&](const char* ext) {
-        auto p = prefix;
-        p += ext;
-        return p;
-    };
-    // The trace files join the caller's output set (analyze commits them together with its report), the
-    // sidecar after them.
-    std::unique_ptr<pipeline::PrvSink> prvSink;
-    std::optional<std::size_t> sidecar;
-    if (!prefix.empty()) {
-        prvSink = std::make_unique<pipeline::PrvSink>(files, prefix);
-        sidecar = files.add(withExt(".json"));
-    }
-    // With other processes' records merged in, `also` (the analysis of this process's part) gets the local
-    // records only, beside the tee.
-    const bool remotes = dist && dist->root() && dist->traceWritten() && prvSink;
-    std::vector<pipeline::RecordSink*> sinks;
-    if (prvSink) sinks.push_back(prvSink.get());
-    if (also && !remotes) sinks.push_back(also);
-    if (sinks.empty()) throw Error("internal error: translate without an output");
-    pipeline::Tee tee(sinks);
-    std::vector<std::unique_ptr<pipeline::RecordSink>> stages(options.stages.size());
-    pipeline::RecordSink* head = &tee;
-    for (std::size_t i = options.stages.size(); i-- > 0;) {
-        stages[i] = options.stages[i](*head);
-        head = stages[i].get();
-    }
-
-    pipeline::StreamInfo info;
-    info.source = options.inputs.size() == 1 ? options.inputs.front().string()
-                                             : std::to_string(options.inputs.size()) + " reports";
-    info.header = layout.header(summary.durationNs, paraver::headerDate(summary.originUtcNs));
-    auto cpuOfRow = layout.cpuOfRows();
-    for (std::size_t r = 0; r < layout.rows.size(); ++r)
-        info.rows.push_back({cpuOfRow[r], 1, layout.rows[r].task + 1, layout.rows[r].local + 1});
-    info.comments.push_back(
-        "# gpueff " GPUEFF_VERSION " translate: time 0 = " + std::to_string(summary.originUtcNs) +
-        " ns since the UNIX epoch (UTC); see " +
-        (prefix.empty() ? std::string("the sidecar JSON") : withExt(".json").filename().string()));
-    info.layout = layout;
+    // With other processes' records merged in, `localOnly` (the analysis of this process's part) gets the
+    // local records only, beside the chain.
+    const bool remotes = dist && dist->root() && dist->traceWritten() && outputs.traceWritten;
+    pipeline::RecordSink* local = remotes ? outputs.localOnly : nullptr;
+    pipeline::RecordSink& head = *outputs.head;
+    auto info = streamInfo(layout, summary, pass, outputs);
     // Trace files (written here, or by the root from what this process relays) need the one time order.
     const bool inTurn =
-        options.rowOrderOnly && !prvSink && options.stages.empty() && !(dist && dist->traceWritten());
+        outputs.rowOrderOnly && !outputs.traceWritten && !outputs.stages && !(dist && dist->traceWritten());
     info.timeOrdered = !inTurn; // the merge below
-    head->begin(info);
-    if (remotes && also) also->begin(info);
-    writeRecords(std::move(reportSources), std::move(messages), jobs, inTurn, dist, remotes, also, *head,
+    head.begin(info);
+    if (local) local->begin(info);
+    writeRecords(std::move(reportSources), std::move(messages), jobs, inTurn, dist, remotes, local, head,
                  catalog, summary, tty);
-    // Sources count what they leave out as they go, so this is read after the merge.
-    for (auto i : own) reports[i]->noteSkipped(contexts[i]->skipped);
-    for (std::size_t i = 0; i < reports.size(); ++i) {
-        summary.offsets[i].skippedRows = reports[i]->skippedRows();
-        summary.offsets[i].repairedText = reports[i]->repairedText();
-        summary.offsets[i].nsysVersion = reports[i]->productVersion();
-        summary.offsets[i].host = reports[i]->host();
-    }
-    if (dist) {
-        // What this part counted and labelled while reading goes to every other process, and theirs comes
-        // here, before the labels are written.
-        PartFacts mine;
-        mine.recordsByKind = summary.recordsByKind;
-        for (auto i : own)
-            mine.reports.push_back({static_cast<std::uint32_t>(i), summary.offsets[i].skippedRows,
-                                    summary.offsets[i].repairedText});
-        collectCatalogFacts(catalog, own, mine);
-        for (const auto& theirs : dist->exchange(mine)) applyPartFacts(theirs, catalog, summary);
-    }
-    // The messages are matched where the trace is written (the root of a distributed run), after the
-    // exchange, which gives each report the counts of the process that read it.
-    const std::string noMessage = "kept without a message line (no matching call of the partner rank)";
-    for (std::size_t i = 0; i < reports.size(); ++i)
-        if (unmatchedCalls[i])
-            summary.offsets[i].skippedRows["MPI_P2P_EVENTS"][noMessage] += unmatchedCalls[i];
+    collectReportFacts(pass, contexts, own, dist, catalog, unmatchedCalls, summary);
     pipeline::StreamLabels labels;
     labels.writePcf = [&catalog](std::FILE* f) { catalog.writePcf(f); };
     labels.writeFullNamesPcf = [&catalog](std::FILE* f) {
         catalog.writePcf(f, paraver::EventCatalog::Names::Full);
     };
     const std::string application =
-        prefix.empty() ? options.inputs.front().stem().string() : prefix.filename().string();
+        outputs.application.empty() ? pass.inputs.front().stem().string() : outputs.application;
     labels.writeRow = [&layout, &application](std::FILE* f) {
         paraver::writeRowFile(f, layout, application);
     };
-    head->end(labels);
-    if (remotes && also) also->end(labels);
-    if (prvSink) summary.bytes = prvSink->bytes();
-    if (sidecar)
-        writeSidecar(files.temporary(*sidecar), withExt(".json"), withExt(".prv").filename().string(),
-                     reports, kinds, summary);
-    if (options.warn)
-        for (const auto& o : summary.offsets)
-            for (const auto& line : dataNotes(o.input.string(), o.skippedRows, o.repairedText))
-                options.warn(line);
-    if (log) {
-        if (reports.size() > 1)
-            for (const auto& o : summary.offsets)
-                log("clock of " + o.input.string() + ": offset " + std::to_string(o.offsetNs) + " ns, " +
-                    describe(o.alignment));
-        for (const auto& n : summary.notes) log("note: " + n);
-    }
+    head.end(labels);
+    if (local) local->end(labels);
+    if (outputs.traceBytes) summary.bytes = outputs.traceBytes();
+    if (!outputs.sidecarPath.empty())
+        writeSidecar(outputs.sidecarPath, outputs.sidecarFile, outputs.prvName, pass.reports, kinds, summary);
+    reportOutcome(options, log, summary, pass.reports.size());
     return summary;
 }
 

@@ -1,4 +1,5 @@
 #pragma once
+#include "engine/import/Importers.h"
 #include "engine/nsys/ClockAlignment.h"
 #include "engine/nsys/SkippedRows.h"
 
@@ -11,9 +12,6 @@
 #include <string>
 #include <vector>
 
-namespace gpueff::output {
-class OutputFiles;
-}
 namespace gpueff::pipeline {
 class RecordSink;
 }
@@ -23,8 +21,9 @@ namespace gpueff::nsys {
 class Distribution;
 
 struct TranslateOptions {
+    // nsys exports (.sqlite; a .nsys-rep is exported first) and Kineto traces (staged into exports): the
+    // nsys importer's inputs (engine/import).
     std::vector<std::filesystem::path> inputs;
-    std::filesystem::path prefix;     // writes PREFIX.prv/.pcf/.row/.json (empty: no files, sinks only)
     std::set<std::string> only, skip; // kinds (see sourceKinds())
     // When not empty: only the records of these kinds (among the selected ones) are read and streamed, while
     // the layout, the header and the time origin still come from every selected kind: the records are those
@@ -46,20 +45,36 @@ struct TranslateOptions {
     // When not empty: the exports themselves, serialized SQLite images (one per input, which then only names
     // it in messages), opened in memory (sqlite3_deserialize). For the fuzz harness.
     std::vector<std::vector<unsigned char>> images;
-    // Stages between the merged stream and its sinks (cut, filter), first = nearest the merge: each is made
-    // around the sink after it.
-    std::vector<std::function<std::unique_ptr<pipeline::RecordSink>(pipeline::RecordSink& next)>> stages;
+    // A translation shared by several processes (Distribution.h): this process reads its own reports'
+    // records only. No stages then.
+    Distribution* distribution = nullptr;
+};
+
+// Where the merged records go: a sink chain the caller built (engine/pipeline/SinkChain: stages, the trace
+// files, the analysis), and the files that are the nsys importer's own.
+struct TranslateOutputs {
+    pipeline::RecordSink* head = nullptr;
+    bool traceWritten = false; // the chain writes a .prv: the records in one time order across rows
+    bool stages = false;       // the chain starts with stages (cut, filter)
     // The sinks need each row's records in time order, not one order across rows (the analysis without the
     // trace files): the reports are read in turn, `jobs` at a time, each one's sources closed at its end,
     // so memory does not grow with the number of reports. Not with trace files or stages.
     bool rowOrderOnly = false;
-    // A translation shared by several processes (Distribution.h): this process reads its own reports'
-    // records only, and `also` gets those alone. No stages then.
-    Distribution* distribution = nullptr;
+    // Of the root of a distributed run that writes the trace from every process's records: the analysis of
+    // this process's own records, beside the chain (which then writes the trace files only).
+    pipeline::RecordSink* localOnly = nullptr;
+    std::string application; // the .row's application name (default: the first input's stem)
+    // PREFIX.json: written to sidecarPath (a temporary file of the caller's output set; empty: no sidecar),
+    // named sidecarFile (its file name in the trace's comment line, the whole path in errors); it names the
+    // trace prvName and gives its size, traceBytes() after the stream's end.
+    std::filesystem::path sidecarPath, sidecarFile;
+    std::string prvName;
+    std::function<std::uint64_t()> traceBytes;
 };
 
 struct ReportOffset {
-    std::filesystem::path input;
+    std::filesystem::path input; // as read (a .nsys-rep: its export)
+    import::InputFormat format = import::InputFormat::NsysExport;
     InputAlignment alignment;  // how its clock was placed (ClockAlignment.h)
     std::int64_t offsetNs = 0; // output time = export time + offsetNs
     std::string nsysVersion, host;
@@ -90,17 +105,12 @@ struct TranslateSummary {
     std::vector<std::string> warnings;
 };
 
-// Translates Nsight Systems SQLite exports into one Paraver trace. Throws gpueff::Error on bad input; no
-// output file exists unless the whole translation succeeded.
+// The nsys importer: Nsight Systems SQLite exports (and Kineto traces staged into exports) merged into one
+// record stream into `outputs`, in trace time. Throws gpueff::Error on bad input (the caller's output set is
+// then not committed: no output file exists unless the whole translation succeeded).
 TranslateSummary translate(const TranslateOptions& options,
-                           const std::function<void(const std::string&)>& log);
-
-// The same, adding PREFIX.prv/.pcf/.row/.json to `files` (in that order; none without a prefix) without
-// committing them, and streaming the records into `also` (the analysis) in the same pass when given: the
-// caller commits the files together with its own outputs.
-TranslateSummary translate(const TranslateOptions& options,
-                           const std::function<void(const std::string&)>& log, output::OutputFiles& files,
-                           pipeline::RecordSink* also = nullptr);
+                           const std::function<void(const std::string&)>& log,
+                           const TranslateOutputs& outputs);
 
 std::vector<std::string> kindNames();
 

@@ -52,7 +52,8 @@ Trace read(ByteSource& source, const std::string& name, const ReadOptions& optio
     builder.end({});
     Trace trace = builder.takeTrace();
     trace.communicatorLines = std::move(out.communicators);
-    trace.comments = std::move(out.comments);
+    trace.comments.clear();
+    trace.provenance = readProvenance(out.comments, &trace.comments);
     // Counted per line by the parser (an event line split into several records is one record of the file).
     trace.recordsAfterEnd = parser.recordsAfterEnd;
     trace.lastRecordTime = parser.lastRecordTime;

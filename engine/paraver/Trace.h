@@ -1,4 +1,5 @@
 #pragma once
+#include "engine/paraver/Provenance.h"
 #include "engine/paraver/RecordStream.h"
 #include "engine/paraver/TraceHeader.h"
 
@@ -42,7 +43,8 @@ inline constexpr std::size_t kMaxComments = 16;
 struct Trace {
     TraceHeader header;
     std::vector<std::string> communicatorLines;
-    std::vector<std::string> comments; // the first kMaxComments '#' lines of the body, at most 1 KiB each
+    Provenance provenance;             // gpueff's own comment lines, read (Provenance.h)
+    std::vector<std::string> comments; // the first kMaxComments other '#' lines of the body, at most 1 KiB each
     std::vector<ThreadRecords> threads;
     std::vector<CommunicationRecord> communications;
     std::string source;                // the file, for messages

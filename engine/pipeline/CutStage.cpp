@@ -24,34 +24,6 @@ const char* unitName(paraver::TimeUnit unit) {
 }
 } // namespace
 
-namespace {
-constexpr std::string_view kCutLine = "# gpueff cut: time 0 = ";
-}
-
-std::optional<CutOrigin> cutOrigin(const std::vector<std::string>& comments) {
-    CutOrigin origin;
-    for (const auto& c : comments) {
-        std::string_view line(c);
-        if (line.substr(0, kCutLine.size()) != kCutLine) continue;
-        line.remove_prefix(kCutLine.size());
-        std::int64_t shift = 0;
-        auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), shift);
-        if (ec != std::errc() || shift < 0) return std::nullopt;
-        line.remove_prefix(static_cast<std::size_t>(end - line.data()));
-        auto of = line.find(" of ");
-        if (line.empty() || line.front() != ' ' || of == std::string_view::npos) return std::nullopt;
-        std::string unit(line.substr(1, of - 1));
-        if (origin.cuts > 0 && unit != origin.unit) return std::nullopt;
-        if (__builtin_add_overflow(origin.shift, shift, &origin.shift)) return std::nullopt;
-        if (origin.cuts++ == 0) {
-            origin.unit = unit;
-            origin.source = std::string(line.substr(of + 4));
-        }
-    }
-    if (origin.cuts == 0) return std::nullopt;
-    return origin;
-}
-
 CutStage::CutStage(RecordSink& next, std::int64_t begin, std::optional<std::int64_t> end,
                    std::string description, CutCounts* counts)
     : Stage(next), begin_(begin), endAsked_(end), description_(std::move(description)),
@@ -72,8 +44,7 @@ void CutStage::begin(const StreamInfo& info) {
     ordered_ = info.timeOrdered;
     StreamInfo out = info;
     out.header.endTime = end_ - begin_;
-    out.comments.push_back(std::string(kCutLine) + std::to_string(begin_) + " " + unitName(info.header.unit) +
-                           " of " + description_);
+    out.provenance.cuts.push_back({begin_, unitName(info.header.unit), description_});
     next_.begin(out);
 }
 

@@ -76,17 +76,4 @@ private:
     CutCounts& counts_; // the caller's, which outlive the stage, or own_
 };
 
-// What a trace's "# gpueff cut: time 0 = T UNIT of SOURCE" lines say: the trace is a cut (or a cut of a cut),
-// and its time 0 is `shift` (in the unit of the cut lines) of the time of `source`, the first trace or run
-// cut; the shifts of successive cuts add up. Absent when the trace is not a cut, or when its cut lines do
-// not parse, disagree on the unit, or add up beyond int64 (edited by hand: nothing is claimed then).
-// For a trace whose time is an export's own (nsys2prv's), an export's time = trace time + shift.
-struct CutOrigin {
-    std::int64_t shift = 0;
-    std::string unit;   // "ns", "us", "ms", "s"
-    std::string source; // as the first cut line names it
-    std::size_t cuts = 0;
-};
-std::optional<CutOrigin> cutOrigin(const std::vector<std::string>& comments);
-
 } // namespace gpueff::pipeline

@@ -36,7 +36,7 @@ FilterStage::FilterStage(RecordSink& next, FilterOptions options, FilterCounts* 
     : Stage(next), options_(std::move(options)), counts_(counts ? *counts : own_) {}
 
 void FilterStage::begin(const StreamInfo& info) {
-    open_.assign(info.rows.size(), {});
+    open_.assign(info.rows.size(), IntervalPairing<Open>(Nesting::Stack));
     auto in = [](const TypeRanges& ranges, std::uint64_t v) {
         for (const auto& [lo, hi] : ranges)
             if (lo <= v && v <= hi) return true;
@@ -128,19 +128,15 @@ void FilterStage::durations(const TraceRecord& r) {
     const auto seq = firstSeq_ + held_.size();
     bool pending = false, dropped = false;
     if (!r.isCommunication && !r.isState && r.pairCount > 0 && durationType(r.pairs[0].type)) {
-        const auto type = r.pairs[0].type;
         if (r.row >= open_.size()) open_.resize(r.row + 1);
-        auto& types = open_[r.row];
-        auto it = std::find_if(types.begin(), types.end(), [type](const auto& o) { return o.type == type; });
-        if (it == types.end()) it = types.insert(types.end(), OpenType{type, {}});
-        auto& stack = it->stack;
-        if (r.pairs[0].value != 0) {
-            stack.push_back({seq, r.time});
-            pending = true;
-        } else if (!stack.empty()) {
-            auto o = stack.back();
-            stack.pop_back();
-            if (o.seq >= firstSeq_) {
+        // Calls and ranges of one type nest on a row; an end with nothing open passes.
+        auto paired = open_[r.row].event(
+            r.pairs[0].type, r.pairs[0].value,
+            [&](const Open*) {
+                return Open{seq, r.time};
+            },
+            [&](const Open& o, const Open*) {
+                if (o.seq < firstSeq_) return; // its begin is out already: it lasted minDuration
                 auto& begin = held_[o.seq - firstSeq_];
                 begin.pending = false;
                 if (r.time - o.begin < *options_.minDuration) {
@@ -148,8 +144,8 @@ void FilterStage::durations(const TraceRecord& r) {
                     ++counts_.shortIntervals;
                     counts_.recordsDropped += 2;
                 }
-            }
-        }
+            });
+        pending = paired == Pairing::Opened;
     }
     // A dropped end is not held, so the sequence numbers of held records stay dense.
     if (dropped) return release(r.time, false);

@@ -1,4 +1,5 @@
 #pragma once
+#include "engine/common/IntervalPairing.h"
 #include "engine/pipeline/RecordSink.h"
 
 #include <algorithm>
@@ -96,13 +97,9 @@ private:
         std::vector<Held> slots_;
         std::size_t head_ = 0, size_ = 0;
     };
-    struct OpenType {
-        std::uint32_t type;
-        std::vector<Open> stack;
-    };
     Ring held_;
     std::uint64_t firstSeq_ = 0;              // sequence number of held_.front()
-    std::vector<std::vector<OpenType>> open_; // per row: intervals open, per type
+    std::vector<IntervalPairing<Open>> open_; // per row: intervals open, per type
     TraceRecord out_;
     FilterCounts own_;
     FilterCounts& counts_; // the caller's, which outlive the stage, or own_

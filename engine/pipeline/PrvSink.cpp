@@ -28,7 +28,7 @@ void PrvSink::begin(const StreamInfo& info) {
     writer_ = std::make_unique<paraver::PrvWriter>(files_.temporary(prv_), paraver::formatHeader(info.header),
                                                    info.rows);
     for (const auto& c : info.communicatorLines) writer_->writeLine(c);
-    for (const auto& c : info.comments) writer_->writeLine(c);
+    for (const auto& c : paraver::commentLines(info.provenance, info.comments)) writer_->writeLine(c);
 }
 
 void PrvSink::end(const StreamLabels& labels) {

@@ -37,7 +37,13 @@ public:
 
 private:
     void start() {
-        info_.timeOrdered = writtenInTimeOrder(info_.comments);
+        std::vector<std::string> others;
+        info_.provenance = paraver::readProvenance(info_.comments, &others);
+        info_.comments = std::move(others);
+        // gpueff's translation merges every row in one time order; cut and filter keep it. Other writers'
+        // traces may be in time order per row only (nsys2prv writes thread after thread, Extrae places some
+        // communication lines after later records), so nothing is assumed of them.
+        info_.timeOrdered = info_.provenance.translation.has_value();
         sink_.begin(info_);
         begun_ = true;
     }
@@ -67,12 +73,6 @@ std::function<void(std::FILE*)> copier(const std::filesystem::path& path) {
 }
 
 } // namespace
-
-bool writtenInTimeOrder(const std::vector<std::string>& comments) {
-    return std::any_of(comments.begin(), comments.end(), [](const std::string& c) {
-        return c.rfind("# gpueff ", 0) == 0 && c.find(" translate: ") != std::string::npos;
-    });
-}
 
 std::filesystem::path companionFile(const std::filesystem::path& prv, const char* extension) {
     auto s = prv.string();

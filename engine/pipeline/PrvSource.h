@@ -31,13 +31,6 @@ struct PrvSourceSummary {
     std::uint64_t bytesRead = 0; // of the file (compressed bytes for a .gz)
 };
 
-// Whether a trace with these comment lines (those before its first record) has its records in time order
-// over the whole file: gpueff's traces, which carry translate's line "# gpueff <version> translate: ..."
-// (cut and filter keep it, and keep the order). Other writers' traces may be in time order per row only
-// (nsys2prv writes thread after thread, Extrae places some communication lines after later records), so
-// nothing is assumed of them.
-bool writtenInTimeOrder(const std::vector<std::string>& comments);
-
 // Streams `path` into `sink`: begin() with the header, the communicator lines and the comments before the
 // first record (a comment after it is not passed on), the row of each global thread in header order, and
 // whether the trace is in time order (writtenInTimeOrder); the records as the lines come, until the end of

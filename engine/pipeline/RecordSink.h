@@ -2,6 +2,7 @@
 // The record pipeline (docs/architecture.md): an importer (nsys exports, a Paraver trace) produces one
 // time-ordered stream of typed records; stages (cut, filter) and sinks (the Paraver writer, the analysis)
 // consume it. A sink learns the stream's object model before the first record and its labels after the last.
+#include "engine/paraver/Provenance.h"
 #include "engine/paraver/PrvWriter.h"
 #include "engine/paraver/TraceHeader.h"
 #include "engine/paraver/TraceLayout.h"
@@ -23,7 +24,10 @@ struct StreamInfo {
     std::string source;          // the input(s), for messages
     paraver::TraceHeader header; // Paraver's resource and process model, the end time, the unit
     std::vector<std::string> communicatorLines; // "c:..." lines, kept verbatim
-    std::vector<std::string> comments;          // '#' lines written after the header
+    // Where the stream comes from (gpueff's translation, its sidecar, the cuts made), as data: written as
+    // gpueff's own comment lines and read from them by the .prv importer only (engine/paraver/Provenance).
+    paraver::Provenance provenance;
+    std::vector<std::string> comments; // other writers' '#' lines after the header, kept verbatim
     std::vector<RowAddress> rows;               // per record row (TraceRecord::row): its place in the header
     // What the rows are (kind, task, device, stream, host): filled by importers that know it (gpueff's own
     // traces, nsys exports); empty for a foreign trace whose .row does not tell.

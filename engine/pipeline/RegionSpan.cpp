@@ -11,6 +11,7 @@ namespace gpueff::pipeline {
 
 void RegionFinder::begin(const StreamInfo& info) {
     source_ = info.source;
+    open_.assign(info.rows.size(), IntervalPairing<Open>(Nesting::Stack));
 }
 
 void RegionFinder::consume(const TraceRecord& r) {
@@ -18,21 +19,21 @@ void RegionFinder::consume(const TraceRecord& r) {
     for (std::uint8_t i = 0; i < r.pairCount; ++i) {
         const auto& p = r.pairs[i];
         if (!paraver::types::isNvtxRangeType(p.type)) continue;
-        auto& stack = open_[{r.row, p.type}];
-        if (p.value != 0) {
-            auto& f = found_[{p.type, r.row, p.value}];
-            stack.push_back({p.value, r.time, ++f.count});
-        } else if (!stack.empty()) {
-            const auto& o = stack.back();
-            auto& f = found_[{p.type, r.row, o.value}];
-            f.first = std::min(f.first, o.begin);
-            f.last = std::max(f.last, r.time);
-            if (occurrence_ && o.index == *occurrence_) {
-                f.kthBegin = o.begin;
-                f.kthEnd = r.time;
-            }
-            stack.pop_back();
-        }
+        if (r.row >= open_.size()) open_.resize(r.row + 1);
+        open_[r.row].event(
+            p.type, p.value,
+            [&](const Open*) {
+                return Open{p.value, r.time, ++found_[{p.type, r.row, p.value}].count};
+            },
+            [&](const Open& o, const Open*) {
+                auto& f = found_[{p.type, r.row, o.value}];
+                f.first = std::min(f.first, o.begin);
+                f.last = std::max(f.last, r.time);
+                if (occurrence_ && o.index == *occurrence_) {
+                    f.kthBegin = o.begin;
+                    f.kthEnd = r.time;
+                }
+            });
     }
 }
 

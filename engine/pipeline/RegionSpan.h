@@ -1,4 +1,5 @@
 #pragma once
+#include "engine/common/IntervalPairing.h"
 #include "engine/pipeline/RecordSink.h"
 
 #include <cstdint>
@@ -46,7 +47,7 @@ private:
     std::optional<std::uint64_t> occurrence_;
     std::string source_;
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::int64_t>, Found> found_; // (type, row, value)
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<Open>> open_;     // (row, type)
+    std::vector<IntervalPairing<Open>> open_;                                       // per row, by type
     std::vector<std::pair<std::uint32_t, std::int64_t>> wanted_;                    // (type, value)
 };
 

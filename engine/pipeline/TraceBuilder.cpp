@@ -21,6 +21,7 @@ void TraceBuilder::begin(const StreamInfo& info) {
     trace_.source = info.source;
     trace_.header = info.header;
     trace_.communicatorLines = info.communicatorLines;
+    trace_.provenance = info.provenance;
     for (const auto& c : info.comments)
         if (trace_.comments.size() < paraver::kMaxComments) trace_.comments.push_back(c.substr(0, 1024));
     trace_.indexThreads();

@@ -8,6 +8,8 @@
 
 namespace gpueff::semantic {
 
+struct HistogramStatistic; // a row of the catalogue of engine/semantic/HistogramStatistic.h
+
 // Paraver's object levels; the order is Paraver's (a "finer" level compares greater within each tree).
 enum class Level { Workload, Application, Task, Thread, System, Node, Cpu };
 const char* levelName(Level level); // "THREAD", "TASK", ... as in .row files and labels
@@ -72,7 +74,9 @@ struct HistogramSpec {
     std::string name;
     std::size_t line = 0;
     int control = -1, data = -1, extra = -1; // 0-based window indices
-    std::string statistic = "Time";
+    // Analyzer2D.Statistic's row of the catalogue, resolved when the cfg is read (never null in a read cfg:
+    // "Time" when the cfg has no Statistic line).
+    const HistogramStatistic* statistic = nullptr;
     bool computeYScale = false;
     double minimum = 0, maximum = 0, delta = 1;
     std::optional<std::size_t> numColumns; // 1 .. kMaxHistogramColumns

@@ -2,9 +2,11 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/Text.h"
+#include "engine/semantic/HistogramStatistic.h"
 #include "engine/semantic/WholeNumber.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 
@@ -12,6 +14,12 @@ namespace gpueff::semantic {
 
 namespace {
 
+bool sameIgnoringCase(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
+           });
+}
 
 const std::map<std::string, SortCriterion>& sortCriteria() {
     static const std::map<std::string, SortCriterion> names = {
@@ -76,7 +84,7 @@ bool HistogramReader::line(const std::string& text, std::size_t windowCount) {
     } else if (key == "Analyzer2D.3D_ControlWindow") {
         h.extra = window();
     } else if (key == "Analyzer2D.Statistic") {
-        h.statistic = value;
+        h.statistic = statistic(value);
     } else if (key == "Analyzer2D.HideCols") {
         ok = flag(h.hideColumns);
     } else if (key == "Analyzer2D.HorizVert") {
@@ -148,6 +156,24 @@ bool HistogramReader::line(const std::string& text, std::size_t windowCount) {
     return drop(key, "'" + value + "' is not a value Paraver reads there");
 }
 
+// Analyzer2D.Statistic's row of the catalogue. paraver-kernel looks the name up exactly and uses what it
+// finds without checking it (api/histogram.cpp HistogramProxy::pushbackStatistic ->
+// KHistogram::isCommunicationStat on FunctionManagement's getFunctionNoClone, null for an unknown name):
+// paramedir crashes on any other name, so gpueff refuses it here, naming the ones it could be.
+const HistogramStatistic* HistogramReader::statistic(const std::string& value) {
+    if (const auto* row = findHistogramStatistic(value)) return row;
+    std::string names, hint;
+    for (const auto& row : histogramStatisticCatalogue()) {
+        names += (names.empty() ? "'" : ", '") + std::string(row.name) + "'";
+        if (sameIgnoringCase(row.name, value))
+            hint = "; '" + std::string(row.name) + "' differs only in case";
+    }
+    r_.badValue("Analyzer2D.Statistic",
+                "must be one of Paraver's statistics, spelt exactly" + hint +
+                    " (paramedir crashes on any other name): " + names,
+                "'" + value + "'");
+}
+
 // "All" or "1,3": 0-based rows of the control window's level (rows past the last are ignored later, as
 // Paraver does, once the trace is known).
 std::optional<std::vector<std::size_t>> HistogramReader::objectList(const std::string& key,
@@ -178,6 +204,16 @@ void HistogramReader::finish(Cfg& cfg) {
         throw Error(r_.path() + ":" + std::to_string(h.line) + ": histogram '" + h.name +
                     "' has no ControlWindow");
     if (h.data < 0) h.data = h.control;
+    // Without the line paraver-kernel's statistic is the empty name: paramedir crashes (see statistic()).
+    if (!h.statistic) {
+        h.statistic = findHistogramStatistic("Time");
+        r_.warn("histogram '" + h.name +
+                    "' has no Analyzer2D.Statistic line: Time used; paramedir crashes without one",
+                h.line);
+    }
+    if (h.statistic->kind == StatisticKind::Communication && h.extra >= 0)
+        throw Error(r_.path() + ":" + std::to_string(h.line) + ": histogram '" + h.name +
+                    "': communication statistics of a 3D histogram are not implemented by gpueff");
     // paramedir sets the analysed range only from this line and leaves it unset without one (its result is
     // then undefined): gpueff analyses the whole trace, and says so.
     if (!keyLines_.count("Analyzer2D.AnalysisLimits"))

@@ -23,6 +23,7 @@ public:
 
 private:
     bool drop(const std::string& key, const std::string& why);
+    const HistogramStatistic* statistic(const std::string& value);
     std::optional<std::vector<std::size_t>> objectList(const std::string& key, const std::string& value);
     void checkFixedScale(const HistogramSpec& h);
     std::size_t lineOf(const char* key, const HistogramSpec& h) const;

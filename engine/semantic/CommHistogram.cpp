@@ -1,33 +1,12 @@
 #include "engine/semantic/CommHistogram.h"
 
-#include "engine/common/Error.h"
 #include "engine/semantic/HistogramColumns.h"
+#include "engine/semantic/HistogramStatistic.h"
 #include "engine/semantic/RowGroup.h"
-
-#include <algorithm>
 
 namespace gpueff::semantic {
 
 using namespace paraver::RecordBits;
-
-const std::vector<std::string>& communicationStatistics() {
-    static const std::vector<std::string> names = {"#Sends",
-                                                   "#Receives",
-                                                   "Bytes sent",
-                                                   "Bytes received",
-                                                   "Average bytes sent",
-                                                   "Average bytes received",
-                                                   "Minimum bytes sent",
-                                                   "Minimum bytes received",
-                                                   "Maximum bytes sent",
-                                                   "Maximum bytes received"};
-    return names;
-}
-
-bool isCommunicationStatistic(const std::string& name) {
-    const auto& names = communicationStatistics();
-    return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 void CommCell::add(bool send, double size) {
     written = true;
@@ -41,19 +20,6 @@ void CommCell::add(bool send, double size) {
     if (size > hi) hi = size;
     count += 1;
     bytes += size;
-}
-
-double CommCell::statistic(const std::string& s) const {
-    if (s == "#Sends") return sends;
-    if (s == "#Receives") return receives;
-    if (s == "Bytes sent") return bytesSent;
-    if (s == "Bytes received") return bytesReceived;
-    if (s == "Average bytes sent") return bytesSent / sends;
-    if (s == "Average bytes received") return bytesReceived / receives;
-    if (s == "Minimum bytes sent") return minSent;
-    if (s == "Minimum bytes received") return minReceived;
-    if (s == "Maximum bytes sent") return maxSent;
-    return maxReceived;
 }
 
 namespace {
@@ -74,11 +40,8 @@ int recordCopies(const paraver::CommunicationRecord& c, std::uint16_t type,
 } // namespace
 
 CommunicationCells::CommunicationCells(const HistogramSpec& spec, const WindowSet& windows,
-                                       std::vector<std::size_t> rows, std::int64_t begin, std::int64_t end,
-                                       std::string where)
-    : spec_(spec), rows_(std::move(rows)), begin_(begin), end_(end), where_(std::move(where)) {
-    if (spec.extra >= 0)
-        throw Error(where_ + ": communication statistics of a 3D histogram are not implemented by gpueff");
+                                       std::vector<std::size_t> rows, std::int64_t begin, std::int64_t end)
+    : spec_(spec), rows_(std::move(rows)), begin_(begin), end_(end) {
     partners_ = windows.rows(static_cast<std::size_t>(spec.control));
     cells_.assign(rows_.size(), std::vector<CommCell>(partners_));
 }
@@ -134,16 +97,17 @@ HistogramTable CommunicationCells::table(const WindowSet& windows) const {
     auto control = static_cast<std::size_t>(spec_.control);
     HistogramTable t;
     t.name = spec_.name;
-    t.statistic = spec_.statistic;
+    t.statistic = spec_.statistic->name;
     t.horizontal = spec_.horizontal;
     t.beginTime = begin_;
     t.endTime = end_;
     for (auto r : rows_) t.rowLabels.push_back(windows.rowLabel(control, r, true, true));
     std::vector<std::vector<std::optional<double>>> all(rows_.size(),
                                                         std::vector<std::optional<double>>(partners_));
+    auto value = spec_.statistic->messages; // the cfg's statistic, resolved when it was read
     for (std::size_t i = 0; i < rows_.size(); ++i)
         for (std::size_t k = 0; k < partners_; ++k)
-            if (cells_[i][k].written) all[i][k] = cells_[i][k].statistic(spec_.statistic);
+            if (cells_[i][k].written) all[i][k] = value(cells_[i][k]);
     fillColumns(t, all, printedColumns(spec_, all, all, partners_),
                 [&](std::size_t k) { return windows.rowLabel(control, k, true, true); });
     return t;
@@ -151,8 +115,8 @@ HistogramTable CommunicationCells::table(const WindowSet& windows) const {
 
 HistogramTable computeCommunicationHistogram(const HistogramSpec& spec, const WindowSet& windows,
                                              const std::vector<std::size_t>& rows, std::int64_t begin,
-                                             std::int64_t end, const std::string& where) {
-    CommunicationCells cells(spec, windows, rows, begin, end, where);
+                                             std::int64_t end) {
+    CommunicationCells cells(spec, windows, rows, begin, end);
     cells.add(windows, RowGroup{});
     return cells.table(windows);
 }

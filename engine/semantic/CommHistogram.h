@@ -1,30 +1,17 @@
 #pragma once
 #include "engine/semantic/Histogram.h"
+#include "engine/semantic/HistogramCells.h"
 
 namespace gpueff::semantic {
 
-// Paraver's communication statistics, in the order of its list.
-const std::vector<std::string>& communicationStatistics();
-bool isCommunicationStatistic(const std::string& name);
-
 struct RowGroup;
-
-// What one cell of a communication histogram folds; every statistic is a function of these.
-struct CommCell {
-    bool written = false;
-    double sends = 0, receives = 0, bytesSent = 0, bytesReceived = 0;
-    double minSent = 0, maxSent = 0, minReceived = 0, maxReceived = 0;
-
-    void add(bool send, double size);
-    double statistic(const std::string& name) const;
-};
 
 // The cells of computeCommunicationHistogram filled a group of rows at a time (HistogramByRows): a row reads
 // its own threads' (or CPUs') communication records, whatever group the partner is in.
 class CommunicationCells {
 public:
     CommunicationCells(const HistogramSpec& spec, const WindowSet& windows, std::vector<std::size_t> rows,
-                       std::int64_t begin, std::int64_t end, std::string where);
+                       std::int64_t begin, std::int64_t end);
     void add(const WindowSet& windows, const RowGroup& group);
     HistogramTable table(const WindowSet& windows) const;
 
@@ -32,7 +19,6 @@ private:
     const HistogramSpec& spec_;
     std::vector<std::size_t> rows_;
     std::int64_t begin_, end_;
-    std::string where_;
     std::size_t partners_ = 0;
     std::vector<std::vector<CommCell>> cells_; // [row][partner]
 };
@@ -44,6 +30,6 @@ private:
 // CPUs, partners being the other end's CPU.
 HistogramTable computeCommunicationHistogram(const HistogramSpec& spec, const WindowSet& windows,
                                              const std::vector<std::size_t>& rows, std::int64_t begin,
-                                             std::int64_t end, const std::string& where);
+                                             std::int64_t end);
 
 } // namespace gpueff::semantic

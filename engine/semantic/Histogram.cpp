@@ -2,7 +2,9 @@
 
 #include "engine/common/Error.h"
 #include "engine/semantic/CommHistogram.h"
+#include "engine/semantic/HistogramCells.h"
 #include "engine/semantic/HistogramColumns.h"
+#include "engine/semantic/HistogramStatistic.h"
 #include "engine/semantic/RowGroup.h"
 #include "engine/semantic/WholeNumber.h"
 
@@ -14,53 +16,15 @@
 
 namespace gpueff::semantic {
 
-const std::vector<std::string>& histogramStatistics() {
-    static const std::vector<std::string> names = {"Time",
-                                                   "% Time",
-                                                   "% Time Not Zero",
-                                                   "% Window Time",
-                                                   "# Bursts",
-                                                   "% # Bursts",
-                                                   "Integral",
-                                                   "Average value",
-                                                   "Maximum",
-                                                   "Minimum",
-                                                   "Average Burst Time",
-                                                   "Stdev Burst Time",
-                                                   "Average per Burst",
-                                                   "Average value != 0",
-                                                   "Average per Burst != 0",
-                                                   "# Bursts != 0",
-                                                   "Sum bursts"};
-    return names;
-}
-
 namespace {
-
-// What one cell accumulates over its bursts; every statistic is a function of these.
-struct Cell {
-    bool written = false;
-    double time = 0;        // trace units
-    double timeNotZero = 0; // control value != 0
-    double bursts = 0, burstsNotZero = 0;
-    double sumValue = 0;  // Sum bursts, Average per Burst
-    double integral = 0;  // data-window units x |value|
-    double valueTime = 0; // value x duration
-    double timeValueNotZero = 0;
-    double maximum = 0, minimum = 0;
-    double sumDuration = 0, sumDurationSquared = 0; // control-window units
-};
 
 class Computation {
 public:
     Computation(const Cfg& cfg, const WindowSet& windows)
         : path_(cfg.path), spec_(*cfg.histogram), windows_(&windows),
           control_(static_cast<std::size_t>(spec_.control)), data_(static_cast<std::size_t>(spec_.data)) {
-        const auto& stats = histogramStatistics();
-        communication_ = isCommunicationStatistic(spec_.statistic);
-        if (!communication_ && std::find(stats.begin(), stats.end(), spec_.statistic) == stats.end())
-            throw Error(cfg.path + ":" + std::to_string(spec_.line) + ": unknown statistic '" +
-                        spec_.statistic + "'");
+        if (!spec_.statistic) throw Error("internal error: " + where() + " has no resolved statistic");
+        communication_ = spec_.statistic->kind == StatisticKind::Communication;
         orderWindows();
         auto controlLevel = windows.level(control_), dataLevel = windows.level(data_);
         if (!finerOrEqual(dataLevel, controlLevel))
@@ -85,7 +49,7 @@ public:
                 selected_.push_back(r);
         if (communication_)
             communicationCells_ =
-                std::make_unique<CommunicationCells>(spec_, windows, selected_, begin_, end_, where());
+                std::make_unique<CommunicationCells>(spec_, windows, selected_, begin_, end_);
     }
 
     std::vector<HistogramTable> run() {
@@ -124,7 +88,8 @@ public:
                         std::to_string(rows) + " rows x " + std::to_string(columns_.count) +
                         " columns is more than gpueff's limit of " + std::to_string(kMaxHistogramCells) +
                         " cells; give fewer columns (Delta, NumColumns, 3D_Delta)");
-        cells_.assign(planes_.count, std::vector<std::vector<Cell>>(rows, std::vector<Cell>(columns_.count)));
+        cells_.assign(planes_.count,
+                      std::vector<std::vector<BurstCell>>(rows, std::vector<BurstCell>(columns_.count)));
     }
 
     // The cells of the selected rows in `group` (a communication histogram needs no fixed scale).
@@ -347,47 +312,27 @@ private:
                         std::to_string(std::isfinite(minY) ? maxY : minY) + ", no column scale covers it");
     }
 
-    double statistic(const Cell& c, double rowTime, double rowTimeNotZero, double rowBursts) const {
-        auto& ctx = windows_->context();
-        auto unit = ctx.trace.header.unit;
-        const auto& s = spec_.statistic;
-        if (s == "Time") return toWindowUnits(c.time, unit, windows_->unit(control_));
-        if (s == "% Time") return c.time * 100.0 / rowTime;
-        if (s == "% Time Not Zero") return c.timeNotZero * 100.0 / rowTimeNotZero;
-        if (s == "% Window Time") return c.time * 100.0 / static_cast<double>(end_ - begin_);
-        if (s == "# Bursts") return c.bursts;
-        if (s == "% # Bursts") return c.bursts * 100.0 / rowBursts;
-        if (s == "Integral") return c.integral;
-        if (s == "Average value") return c.valueTime / c.time;
-        if (s == "Maximum") return c.maximum;
-        if (s == "Minimum") return c.minimum;
-        if (s == "Average Burst Time") return c.sumDuration / c.bursts;
-        if (s == "Stdev Burst Time") {
-            double mean = c.sumDuration / c.bursts;
-            return std::sqrt(std::fabs(c.sumDurationSquared / c.bursts - mean * mean));
-        }
-        if (s == "Average per Burst") return c.sumValue / c.bursts;
-        if (s == "Average value != 0")
-            return c.timeValueNotZero == 0 ? 0.0 : c.valueTime / c.timeValueNotZero;
-        if (s == "Average per Burst != 0") return c.sumValue / c.burstsNotZero;
-        if (s == "# Bursts != 0") return c.burstsNotZero;
-        return c.sumValue; // Sum bursts
-    }
-
-    // The statistic of every cell of plane `plane`, [printed row][column]; empty where no burst fell.
+    // The statistic of every cell of plane `plane`, [printed row][column]; empty where no burst fell. The
+    // cfg's statistic was resolved to its catalogue row when the cfg was read: a cell's value is that row's
+    // function of the cell.
     CellColumns cellValues(std::size_t plane) const {
         std::size_t rows = selected_.size();
         CellColumns all(rows, std::vector<std::optional<double>>(columns_.count));
+        auto value = spec_.statistic->cell;
+        CellContext x;
+        x.rangeTime = static_cast<double>(end_ - begin_);
+        x.traceUnit = windows_->context().trace.header.unit;
+        x.controlUnit = windows_->unit(control_);
         for (std::size_t i = 0; i < rows; ++i) {
             const auto& cells = cells_[plane][selected_[i]];
-            double rowTime = 0, rowNotZero = 0, rowBursts = 0;
+            x.rowTime = x.rowTimeNotZero = x.rowBursts = 0;
             for (const auto& c : cells) {
-                rowTime += c.time;
-                rowNotZero += c.timeNotZero;
-                rowBursts += c.bursts;
+                x.rowTime += c.time;
+                x.rowTimeNotZero += c.timeNotZero;
+                x.rowBursts += c.bursts;
             }
             for (std::size_t k = 0; k < columns_.count; ++k)
-                if (cells[k].written) all[i][k] = statistic(cells[k], rowTime, rowNotZero, rowBursts);
+                if (cells[k].written) all[i][k] = value(cells[k], x);
         }
         return all;
     }
@@ -400,7 +345,7 @@ private:
             t.planeLabel = columnLabel(*windows_, static_cast<std::size_t>(spec_.extra), planes_, plane,
                                        spec_.shortLabels);
         }
-        t.statistic = spec_.statistic;
+        t.statistic = spec_.statistic->name;
         t.horizontal = spec_.horizontal;
         t.beginTime = begin_;
         t.endTime = end_;
@@ -421,7 +366,7 @@ private:
     Columns planes_;                 // of the 3D window (one plane without)
     std::vector<std::size_t> order_; // windows in nesting order
     std::map<std::pair<std::size_t, std::size_t>, IntervalPtr> rows_; // (stage, row) cursors of a top row
-    std::vector<std::vector<std::vector<Cell>>> cells_;               // [plane][row][column]
+    std::vector<std::vector<std::vector<BurstCell>>> cells_;          // [plane][row][column]
     std::vector<std::size_t> selected_;                               // rows computed and printed, ascending
     Scan controlScan_, extraScan_;
     bool scaleFixed_ = false;

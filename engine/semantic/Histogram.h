@@ -37,9 +37,6 @@ inline constexpr std::size_t kDefaultColumns = 200;
 // gpueff's cap on a histogram's cells (rows x columns, about 100 bytes each, allocated up front).
 inline constexpr std::size_t kMaxHistogramCells = 10'000'000;
 
-// Statistic names paramedir accepts for semantic histograms.
-const std::vector<std::string>& histogramStatistics();
-
 HistogramTable computeHistogram(const Cfg& cfg, const WindowSet& windows); // a 2D histogram
 // Every plane with a value (one table for a 2D histogram), in plane order.
 std::vector<HistogramTable> computeHistogramPlanes(const Cfg& cfg, const WindowSet& windows);

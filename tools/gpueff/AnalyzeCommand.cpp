@@ -8,11 +8,10 @@ namespace gpueff::cli {
 
 namespace {
 
-// Inputs as given on the command line: none is the sample export in data/, a .nsys-rep is exported first.
+// Inputs as given on the command line (none is the sample export in data/); the nsys importer exports a
+// .nsys-rep first (engine/import).
 nlohmann::json analyzeInputs(jobs::AnalyzeRequest request, jobs::Peers* peers) {
     if (request.inputs.empty()) request.inputs.push_back(GPUEFF_SAMPLE_EXPORT);
-    if (jobs::inputKind(request.inputs, "analyze") == jobs::InputKind::NsysExports) // before exporting any
-        for (auto& in : request.inputs) in = exportedSqlite(in).string();
     return jobs::analyzeToDirectory(request, peers);
 }
 

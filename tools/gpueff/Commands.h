@@ -1,7 +1,6 @@
 #pragma once
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
-#include "engine/nsys/ReportExport.h"
 #include "engine/output/OutputFiles.h"
 #include "jobs/JobInputs.h"
 #include "jobs/Peers.h"
@@ -50,7 +49,6 @@ void addJobsOption(CLI::App* command, unsigned& jobs);
 // --unaligned of the commands that merge exports (nsys::TranslateOptions::unaligned).
 void addUnalignedOption(CLI::App* command, bool& unaligned);
 
-using nsys::exportedSqlite;
 using output::writeTextFile;
 
 } // namespace gpueff::cli

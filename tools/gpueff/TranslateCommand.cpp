@@ -1,5 +1,4 @@
 #include "engine/common/Error.h"
-#include "engine/nsys/Translator.h"
 #include "jobs/TranslateJob.h"
 #include "tools/gpueff/Commands.h"
 
@@ -75,9 +74,10 @@ Action addTranslate(CLI::App& app) {
     addJobsOption(cmd, args->jobs);
     addUnalignedOption(cmd, args->unaligned);
     return [args] {
-        nsys::TranslateOptions o;
-        for (const auto& in : args->inputs) o.inputs.push_back(exportedSqlite(in));
-        o.prefix = args->prefix;
+        jobs::TranslateRequest request;
+        request.prefix = args->prefix;
+        auto& o = request.import;
+        o.inputs.assign(args->inputs.begin(), args->inputs.end());
         o.only = splitList(args->only);
         o.skip = splitList(args->skip);
         o.threadNames = args->threadNames;
@@ -89,7 +89,7 @@ Action addTranslate(CLI::App& app) {
             if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());
         };
         o.warn = [](const std::string& line) { std::fprintf(stderr, "gpueff: warning: %s\n", line.c_str()); };
-        auto s = jobs::translateToPrefix(o, log);
+        auto s = jobs::translateToPrefix(request, log);
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!args->quiet)
             std::fprintf(

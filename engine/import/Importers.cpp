@@ -1,0 +1,148 @@
+#include "engine/import/Importers.h"
+
+#include "engine/common/Error.h"
+#include "engine/common/GzipStream.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
+namespace gpueff::import {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool sniffSqlite(std::string_view head) {
+    static constexpr std::string_view magic{"SQLite format 3\0", 16};
+    return head.substr(0, magic.size()) == magic;
+}
+
+bool sniffParaver(std::string_view head) {
+    return head.substr(0, 8) == "#Paraver";
+}
+
+// A JSON document (object or array after white space).
+bool looksLikeJson(std::string_view head) {
+    auto first = head.find_first_not_of(" \n\r\t");
+    return first != std::string_view::npos && (head[first] == '{' || head[first] == '[');
+}
+
+bool sniffKineto(std::string_view head) {
+    return looksLikeJson(head) && head.find("\"traceEvents\"") != std::string_view::npos;
+}
+
+// nsys' container is proprietary: known by its name alone.
+bool sniffNothing(std::string_view) {
+    return false;
+}
+
+// The first `bytes` of the file, decompressed when it is gzip (GzipStream, the reader the importers use);
+// empty when it cannot be opened, what could be read when it is damaged: the importer reports the damage.
+std::string head(const fs::path& path, std::size_t bytes) {
+    std::string text;
+    try {
+        GzipStream file(path);
+        char block[1 << 16];
+        while (text.size() < bytes) {
+            auto n = file.read(block, std::min(sizeof block, bytes - text.size()));
+            if (n == 0) break;
+            text.append(block, n);
+        }
+    } catch (const Error&) {
+    }
+    return text;
+}
+
+bool hasSuffix(const fs::path& path, const Importer& importer) {
+    std::string name = path.filename().string();
+    for (auto s : importer.suffixes)
+        if (name.size() > s.size() && name.ends_with(s)) return true;
+    return false;
+}
+
+bool onPath(const char* program) {
+    const char* path = std::getenv("PATH");
+    if (!path) return false;
+    std::string p = path;
+    std::size_t start = 0;
+    while (start <= p.size()) {
+        auto colon = p.find(':', start);
+        auto dir = p.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+        if (!dir.empty() && ::access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
+        if (colon == std::string::npos) break;
+        start = colon + 1;
+    }
+    return false;
+}
+
+} // namespace
+
+const std::vector<Importer>& importers() {
+    static const std::vector<Importer> rows = {
+        {InputFormat::NsysExport, "nsys", "an Nsight Systems SQLite export", {".sqlite"}, sniffSqlite},
+        {InputFormat::NsysReport, "nsys-rep", "an Nsight Systems report", {".nsys-rep"}, sniffNothing},
+        {InputFormat::KinetoTrace,
+         "kineto",
+         "a PyTorch profiler (Kineto) trace",
+         {".json", ".json.gz"},
+         sniffKineto},
+        {InputFormat::ParaverTrace, "paraver", "a Paraver trace", {".prv", ".prv.gz"}, sniffParaver},
+    };
+    return rows;
+}
+
+const Importer* sniffInput(const fs::path& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) return nullptr;
+    std::string text = head(path, 64);
+    // Only a JSON document needs more than its first bytes: "traceEvents" follows the metadata.
+    if (looksLikeJson(text)) text = head(path, kSniffBytes);
+    for (const auto& importer : importers())
+        if (importer.sniff(text)) return &importer;
+    if (looksLikeJson(text)) return nullptr;
+    for (const auto& importer : importers())
+        if (hasSuffix(path, importer)) return &importer;
+    return nullptr;
+}
+
+const Importer& importerOf(const fs::path& path) {
+    if (const auto* importer = sniffInput(path)) return *importer;
+    if (looksLikeJson(head(path, 64)))
+        throw Error(path.string() + ": not a PyTorch profiler (Kineto) trace: a JSON document without a "
+                                    "\"traceEvents\" key in its first MiB");
+    std::string known;
+    for (const auto& importer : importers()) {
+        known += known.empty() ? "" : "; ";
+        known += importer.what;
+        for (auto s : importer.suffixes) known += " " + std::string(s);
+    }
+    throw Error(path.string() + ": not an input gpueff reads (" + known + ")");
+}
+
+std::string_view formatName(InputFormat format) {
+    for (const auto& importer : importers())
+        if (importer.format == format) return importer.name;
+    return "unknown";
+}
+
+// A .nsys-rep is NVIDIA's proprietary container: only nsys itself can turn it into the SQLite we read.
+fs::path exportedInput(const fs::path& input) {
+    if (input.extension() != ".nsys-rep") return input;
+    auto sqlite = input;
+    sqlite.replace_extension(".sqlite");
+    if (fs::exists(sqlite)) return sqlite;
+    if (!onPath("nsys"))
+        throw Error(input.string() +
+                    ": a .nsys-rep report must be exported to SQLite first: run `nsys export "
+                    "--type sqlite --output " +
+                    sqlite.string() + " " + input.string() + "` (nsys is not on PATH)");
+    std::string cmd = "nsys export --type sqlite --output '" + sqlite.string() + "' '" + input.string() + "'";
+    std::fprintf(stderr, "gpueff: exporting %s with nsys\n", input.c_str());
+    if (std::system(cmd.c_str()) != 0 || !fs::exists(sqlite))
+        throw Error(input.string() + ": `" + cmd + "` failed");
+    return sqlite;
+}
+
+} // namespace gpueff::import

@@ -1,0 +1,77 @@
+#include "jobs/Pipeline.h"
+
+#include "engine/common/Error.h"
+#include "engine/output/OutputFiles.h"
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace gpueff::jobs {
+
+namespace {
+
+std::filesystem::path withExtension(std::filesystem::path prefix, const char* extension) {
+    prefix += extension;
+    return prefix;
+}
+
+pipeline::PrvSourceSummary readParaver(const PipelineRequest& request, pipeline::RecordSink& head) {
+    const auto& input = request.import.inputs.front();
+    pipeline::PrvSourceOptions o;
+    bool tty = request.import.progress && ::isatty(STDERR_FILENO);
+    if (tty)
+        o.progress = [&request, &input](std::uint64_t done, std::uint64_t total) {
+            if (total > 0)
+                std::fprintf(stderr, "\r%s: %.0f%% of %s (%.0f MB)\x1b[K", request.command.c_str(),
+                             100.0 * static_cast<double>(done) / static_cast<double>(total), input.c_str(),
+                             static_cast<double>(total) / 1e6);
+        };
+    auto s = pipeline::streamPrv(input, head, o);
+    if (tty) std::fputs("\r\x1b[K", stderr);
+    return s;
+}
+
+} // namespace
+
+PipelineResult runPipeline(const PipelineRequest& request, output::OutputFiles& files,
+                           const std::function<void(const std::string&)>& log) {
+    if (request.import.inputs.empty()) throw Error(request.command + ": no input given");
+    PipelineResult result;
+    const auto& first = request.import.inputs.front();
+    result.format = request.import.images.empty() ? import::importerOf(import::exportedInput(first)).format
+                                                  : import::InputFormat::NsysExport;
+    pipeline::SinkChain chain(files, request.chain);
+    if (result.format == import::InputFormat::ParaverTrace) {
+        if (request.import.inputs.size() > 1)
+            throw Error(request.command + " takes one Paraver trace, got " +
+                        std::to_string(request.import.inputs.size()) + " inputs");
+        result.prv = readParaver(request, chain.head());
+        result.records = result.prv.records;
+        result.traceBytes = chain.traceBytes();
+        return result;
+    }
+    nsys::TranslateOutputs out;
+    out.head = &chain.head();
+    out.traceWritten = chain.writesTrace();
+    out.stages = chain.hasStages();
+    out.rowOrderOnly = request.rowOrderOnly;
+    out.localOnly = request.localOnly;
+    const auto& prefix = request.chain.prefix;
+    if (!prefix.empty()) {
+        // A translation (with its sidecar) names the .row's application after its outputs; a cut or a filter
+        // of exports keeps the input's name, as a cut of a trace keeps that trace's .row.
+        if (request.sidecar) out.application = prefix.filename().string();
+        out.prvName = withExtension(prefix, ".prv").filename().string();
+        out.traceBytes = [&chain] { return chain.traceBytes(); };
+    }
+    if (request.sidecar && !prefix.empty()) {
+        out.sidecarFile = withExtension(prefix, ".json");
+        out.sidecarPath = files.temporary(files.add(out.sidecarFile));
+    }
+    result.translation = nsys::translate(request.import, log, out);
+    result.records = result.translation.records;
+    result.traceBytes = chain.traceBytes();
+    return result;
+}
+
+} // namespace gpueff::jobs
