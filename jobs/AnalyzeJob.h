@@ -26,9 +26,16 @@ struct AnalyzeRequest {
 
 class Peers;
 
+// Throws RequestError for a request that cannot be run as given (a pattern that is no regular expression in
+// gpueff's dialect, metrics/NamePattern.h; an unknown iterationsFrom), before any input is opened:
+// analyzeToDirectory checks first, and a caller that prepares the inputs beforehand (the CLI exports a
+// .nsys-rep) calls it before that.
+void checkAnalyzeRequest(const AnalyzeRequest& request);
+
 // Translates the exports (writing the trace into outDir unless told not to) and analyzes the records in
 // the same pass, or analyzes one Paraver trace; writes report.json, report.md and plots into outDir and
-// returns the report. No output remains when it throws. With peers (`mpirun`, jobs/Distributed.h), every
+// returns the report. No output remains when it throws (nor the output directory, when it created it; a
+// RequestError comes before the directory is created). With peers (`mpirun`, jobs/Distributed.h), every
 // process of the run calls it: rank 0 writes the outputs and returns the report, the others return null.
 nlohmann::json analyzeToDirectory(const AnalyzeRequest& request, Peers* peers = nullptr);
 

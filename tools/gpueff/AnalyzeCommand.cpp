@@ -11,6 +11,7 @@ namespace {
 // Inputs as given on the command line: none is the sample export in data/, a .nsys-rep is exported first.
 nlohmann::json analyzeInputs(jobs::AnalyzeRequest request, jobs::Peers* peers) {
     if (request.inputs.empty()) request.inputs.push_back(GPUEFF_SAMPLE_EXPORT);
+    jobs::checkAnalyzeRequest(request); // a bad --gemm-pattern or --iterations: exit 2 before any export
     if (jobs::inputKind(request.inputs, "analyze") == jobs::InputKind::NsysExports) // before exporting any
         for (auto& in : request.inputs) in = exportedSqlite(in).string();
     return jobs::analyzeToDirectory(request, peers);
@@ -55,7 +56,7 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
     cmd->add_option("--region", args->region, "analysis window = span of the NVTX ranges with this name");
     cmd->add_option(
         "--iterations", args->iterations,
-        "regular expression (ECMAScript, case-insensitive, matched whole) of the NVTX ranges that mark "
+        "regular expression (ECMAScript, case-insensitive, matched whole) of the NVTX range names that mark "
         "iterations; phases are the ranges nested one level inside them (default: " +
             std::string(metrics::kDefaultIterationPattern) + ")");
     cmd->add_option(
@@ -65,8 +66,8 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
         ->check(CLI::IsMember({"markers", "gpu", "off"}))
         ->capture_default_str();
     cmd->add_option("--gemm-pattern", args->gemm,
-                    "extended regular expression (case-insensitive) of GEMM kernel names for the tensor-core "
-                    "profile")
+                    "regular expression (ECMAScript, case-insensitive, found anywhere in the name) of GEMM "
+                    "kernel names for the tensor-core profile")
         ->capture_default_str();
     cmd->add_flag(
         "--no-trace", [args](std::int64_t) { args->writeTrace = false; },
