@@ -96,13 +96,16 @@ struct ExportAnalysis {
 
 using Log = std::function<void(const std::string&)>;
 
+// The request's options as the analysis takes them, its patterns compiled: a RequestError for one that
+// cannot be run, before any input is opened.
 metrics::AnalysisOptions analysisOptions(const AnalyzeRequest& request) {
     metrics::AnalysisOptions options;
     options.begin = request.begin;
     options.end = request.end;
     options.region = request.region;
-    options.gemmPattern = request.gemm;
-    if (!request.iterations.empty()) options.iterationPattern = request.iterations;
+    options.gemmPattern = userPattern("--gemm-pattern", request.gemm);
+    if (!request.iterations.empty())
+        options.iterationPattern = userPattern("--iterations", request.iterations);
     if (request.iterationsFrom == "gpu")
         options.iterationSource = metrics::IterationSource::Gpu;
     else if (request.iterationsFrom == "off")
@@ -115,8 +118,9 @@ metrics::AnalysisOptions analysisOptions(const AnalyzeRequest& request) {
 
 // The exports translated (the trace into `out` unless told not to) and analysed in the same pass; with
 // peers, this process's share of a distributed run (jobs/Distributed.h). The spill goes into `dir`.
-ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir, output::OutputFiles& out,
-                              Peers* peers, const Log& log, const Log& warn) {
+ExportAnalysis analyzeExports(const AnalyzeRequest& request, metrics::AnalysisOptions options,
+                              const fs::path& dir, output::OutputFiles& out, Peers* peers, const Log& log,
+                              const Log& warn) {
     ExportAnalysis result;
     auto start = std::chrono::steady_clock::now();
     std::vector<fs::path> inputs(request.inputs.begin(), request.inputs.end());
@@ -139,7 +143,6 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
         distribution = std::make_unique<PeerDistribution>(*peers, inputs, request.writeTrace, log);
         o.distribution = distribution.get();
     }
-    auto options = analysisOptions(request);
     // One pass: the merged records go to the .prv writer and, per analysis unit, to a temporary file the
     // analysis then reads a shard at a time.
     ShardedAnalysis sharded(dir);
@@ -195,7 +198,8 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, const fs::path& dir
 // The translation, the report and the plots are one output set: written into DIR's staging directory
 // (DIR locked meanwhile) and moved into place together at the end, so the report always describes the trace
 // beside it and a failure leaves DIR as it was.
-nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, Peers* peers) {
+nlohmann::json analyzeInto(const AnalyzeRequest& request, const metrics::AnalysisOptions& options,
+                           const fs::path& dir, Peers* peers) {
     auto t0 = std::chrono::steady_clock::now();
     auto since = [&t0] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -219,11 +223,11 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, P
         auto trace = loadForAnalysis(prv, read);
         translateSeconds = loadSeconds = since();
         for (const auto& w : trace->trace().warnings()) warn(w);
-        exports.analysis = metrics::analyze(*trace, analysisOptions(request));
+        exports.analysis = metrics::analyze(*trace, options);
         exports.tasks = trace->context().objects.count(semantic::Level::Task);
         exports.threads = trace->context().objects.count(semantic::Level::Thread);
     } else {
-        exports = analyzeExports(request, dir, out, peers, log, warn);
+        exports = analyzeExports(request, options, dir, out, peers, log, warn);
         translateSeconds = loadSeconds = exports.translateSeconds;
         importSeconds = exports.importSeconds;
     }
@@ -272,13 +276,14 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const fs::path& dir, P
 } // namespace
 
 nlohmann::json analyzeToDirectory(const AnalyzeRequest& request, Peers* peers) {
+    const auto options = analysisOptions(request);
     if (peers && inputKind(request.inputs, "analyze") == InputKind::ParaverTrace)
         throw RequestError("a Paraver trace is analysed by one process: run gpueff analyze without mpirun");
     if (peers && peers->rank() != 0) {
         // The other processes write nothing: their share of the records waits in a temporary file.
         output::OutputFiles none;
         auto quiet = [](const std::string&) {};
-        analyzeExports(request, fs::temp_directory_path(), none, peers, quiet, quiet);
+        analyzeExports(request, options, fs::temp_directory_path(), none, peers, quiet, quiet);
         return {};
     }
     fs::path dir = request.outDir;
@@ -287,7 +292,7 @@ nlohmann::json analyzeToDirectory(const AnalyzeRequest& request, Peers* peers) {
     fs::create_directories(dir, ec);
     if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
     try {
-        return analyzeInto(request, dir, peers);
+        return analyzeInto(request, options, dir, peers);
     } catch (...) {
         // A directory this run created holds nothing after a failure: remove it too (only when empty).
         if (created) fs::remove(dir, ec);

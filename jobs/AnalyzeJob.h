@@ -28,8 +28,11 @@ class Peers;
 
 // Translates the exports (writing the trace into outDir unless told not to) and analyzes the records in
 // the same pass, or analyzes one Paraver trace; writes report.json, report.md and plots into outDir and
-// returns the report. No output remains when it throws. With peers (`mpirun`, jobs/Distributed.h), every
+// returns the report. No output remains when it throws (nor the output directory, when it created it; a
+// RequestError comes before the directory is created). With peers (`mpirun`, jobs/Distributed.h), every
 // process of the run calls it: rank 0 writes the outputs and returns the report, the others return null.
+// A pattern that is no regular expression in gpueff's dialect (metrics/NamePattern.h) or an unknown
+// iterationsFrom is a RequestError thrown before any input is opened (a .nsys-rep exported).
 nlohmann::json analyzeToDirectory(const AnalyzeRequest& request, Peers* peers = nullptr);
 
 } // namespace gpueff::jobs

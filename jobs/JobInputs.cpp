@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <regex>
+
 namespace gpueff::jobs {
 
 InputKind inputKind(const std::vector<std::string>& inputs, const std::string& command) {
@@ -23,6 +25,15 @@ InputKind inputKind(const std::vector<std::string>& inputs, const std::string& c
         throw RequestError(command + " takes one Paraver trace (or several nsys exports of one run), got " +
                            std::to_string(traces) + " traces");
     return InputKind::ParaverTrace;
+}
+
+metrics::NamePattern userPattern(const std::string& option, const std::string& pattern) {
+    try {
+        return metrics::NamePattern(pattern);
+    } catch (const std::regex_error& e) {
+        throw RequestError(option + " '" + pattern + "': " + e.what() +
+                           " (an ECMAScript regular expression, case-insensitive)");
+    }
 }
 
 std::string inputStem(const std::filesystem::path& input) {

@@ -1,6 +1,8 @@
 #pragma once
-// What analyze, cut and filter check of a request before any work: what kind of run the inputs are.
+// What analyze, cut and filter check of a request before any work: what kind of run the inputs are, the
+// patterns of names it gives.
 #include "engine/common/Error.h"
+#include "metrics/NamePattern.h"
 
 #include <filesystem>
 #include <string>
@@ -25,6 +27,11 @@ enum class InputKind { Profiles, ParaverTrace };
 // (engine/import: its first bytes, or its name when they say nothing), before any export or record is read.
 // `command` starts the messages. Throws RequestError, or gpueff::Error for an input of no known format.
 InputKind inputKind(const std::vector<std::string>& inputs, const std::string& command);
+
+// A pattern of names the user gave in `option` (--gemm-pattern, --iterations), compiled in gpueff's one
+// dialect (metrics/NamePattern.h); when it is not one, a RequestError "--gemm-pattern '(': <why>", so that a
+// bad pattern is refused before any input is opened, not after the translation.
+metrics::NamePattern userPattern(const std::string& option, const std::string& pattern);
 
 // The name of an input without its format's extensions: run.sqlite, run.json and run.json.gz -> run.
 std::string inputStem(const std::filesystem::path& input);

@@ -126,7 +126,7 @@ struct WindowScout : WindowEvidence {
 
 // The shard's devices read and their partials computed; its tasks' too.
 void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window, const TraceFacts& facts,
-               const std::regex& gemm, const LevelPlan& plan, const std::vector<HtaRuleInputs>& hta,
+               const NamePattern& gemm, const LevelPlan& plan, const std::vector<HtaRuleInputs>& hta,
                DeviceActivity& activity, const std::vector<std::size_t>& devices,
                const std::vector<std::size_t>& tasks, std::vector<DevicePartial>& devicePartials,
                std::vector<TaskPartial>& taskPartials, ShardAnswers& answers) {
@@ -175,7 +175,7 @@ TraceFacts factsOf(const semantic::LoadedTrace& trace) {
 }
 
 ShardReader::ShardReader(const semantic::LoadedTrace& t, const AnalysisWindow& w, const TraceFacts& f,
-                         const std::regex& gemm)
+                         const NamePattern& gemm)
     : trace(t), window(w), facts(f), queued(t, "analysis/kernels_queued.cfg"),
       transit(t, "analysis/launches_in_transit.cfg"), tensor(t, "hwcounters/tensor_active.cfg"),
       blocking(t, "model/host_blocking.cfg"), mpi(t, "model/mpi_calls.cfg"),
@@ -319,7 +319,6 @@ private:
 std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const AnalysisOptions& options,
                                      AnalysisPeers* peers) {
     const auto facts = sharded.facts();
-    const auto gemm = gemmRegex(options.gemmPattern);
     Analysis a;
     std::vector<std::vector<std::size_t>> devicesOf(sharded.shards()), tasksOf(sharded.shards());
     // The layout and labels are the whole trace's in every shard: the first one gives the devices and tasks.
@@ -364,8 +363,8 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
             taskPartials.resize(a.activity.tasks.size());
             htaInputs = htaRuleInputs(scout, options, a.activity);
         }
-        readShard(trace, a.window, facts, gemm, plan, htaInputs, a.activity, devicesOf[s], tasksOf[s],
-                  devicePartials, taskPartials, answers);
+        readShard(trace, a.window, facts, options.gemmPattern, plan, htaInputs, a.activity, devicesOf[s],
+                  tasksOf[s], devicePartials, taskPartials, answers);
     };
     if (sharded.shards() == 1) {
         // One look: the window and the partials from the same reading of the devices.
@@ -430,7 +429,7 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
     for (const auto& p : devicePartials) a.hta.push_back(p.hta);
     reduceConcurrency(a, devicePartials, facts, answers);
     reduceTimeline(a, kTimelineBins, devicePartials);
-    reduceTensorCore(a, options.gemmPattern, devicePartials, answers);
+    reduceTensorCore(a, options.gemmPattern.text(), devicePartials, answers);
     reduceKernelStatistics(a, devicePartials, answers);
     reduceHostModel(a, taskPartials, answers);
     reduceLevels(a, plan, devicePartials);

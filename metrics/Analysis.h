@@ -3,6 +3,7 @@
 // activity read through the cfgs, per device and overall. Reports turn it into JSON and Markdown.
 #include "metrics/DeviceActivity.h"
 #include "metrics/Levels.h"
+#include "metrics/NamePattern.h"
 #include "metrics/NsysStats.h"
 #include "metrics/TraceOrigin.h"
 
@@ -19,10 +20,10 @@ inline const char* const kDefaultGemmPattern =
     "gemm|nvjet|cutlass|xmma|cublas|s16816|h884|hmma|sm90_xmma|wgmma";
 
 struct AnalysisOptions {
-    std::optional<std::int64_t> begin, end; // trace ns
-    std::string region;                     // NVTX range name
-    std::string gemmPattern = kDefaultGemmPattern;
-    std::string iterationPattern = kDefaultIterationPattern; // NVTX ranges marking iterations
+    std::optional<std::int64_t> begin, end;                 // trace ns
+    std::string region;                                     // NVTX range name
+    NamePattern gemmPattern{kDefaultGemmPattern};           // kernel names (found in them)
+    NamePattern iterationPattern{kDefaultIterationPattern}; // NVTX ranges marking iterations (whole names)
     IterationSource iterationSource = IterationSource::Markers;
     // Per input (TaskInfo::input), for a PyTorch profiler (Kineto) trace: the shift from its clock to the
     // trace's (trace time = Kineto time in ns + shift), so that HTA's rounding to whole Kineto microseconds

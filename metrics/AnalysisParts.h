@@ -4,8 +4,6 @@
 // device into the figures of the whole trace, with the notes, in the order of the report.
 #include "metrics/Analysis.h"
 
-#include <regex>
-
 namespace gpueff::metrics {
 
 // Per device, inside the window: each class's intervals merged (graph launches count as compute), shared by
@@ -20,7 +18,7 @@ struct DeviceUnions {
 class ShardReader {
 public:
     ShardReader(const semantic::LoadedTrace& trace, const AnalysisWindow& window, const TraceFacts& facts,
-                const std::regex& gemm);
+                const NamePattern& gemm);
     const semantic::LoadedTrace& trace;
     const AnalysisWindow& window;
     const TraceFacts& facts;
@@ -29,12 +27,9 @@ public:
     bool isGemm(std::int64_t kernelValue) const;
 
 private:
-    const std::regex& gemm_;
+    const NamePattern& gemm_;
     mutable std::map<std::int64_t, bool> isGemm_;
 };
-
-// The regular expression of --gemm-pattern (an Error names the pattern when it is not one).
-std::regex gemmRegex(const std::string& pattern);
 
 DeviceUnions deviceUnions(const Device& device, const AnalysisWindow& window);
 void deviceModelOf(const Device&, const DeviceUnions&, std::int64_t windowNs, DevicePartial&);

@@ -3,16 +3,12 @@
 // metrics/Levels.cpp finds them, LevelPlan.cpp plans their windows, LevelFigures.cpp measures them.
 #include "metrics/AnalysisParts.h"
 
-#include <regex>
-
 namespace gpueff::metrics {
 
-// The regular expression of --iterations (matched whole, ignoring case); an Error names the pattern.
-std::regex iterationRegex(const std::string& pattern);
-
-// The iteration markers and their phases on the host rows of `tasks`, appended to out.markers/out.phases.
+// The iteration markers (outermost NVTX ranges whose whole name the pattern matches) and their phases on the
+// host rows of `tasks`, appended to out.markers/out.phases.
 void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
-                    const std::vector<std::size_t>& tasks, const std::string& pattern, WindowEvidence& out);
+                    const std::vector<std::size_t>& tasks, const NamePattern& pattern, WindowEvidence& out);
 // Ranges in the one order every process and shard agrees on (task, begin, end, name).
 void sortRanges(std::vector<HostRange>& ranges);
 // Where the work that device `d` ran was launched from inside evidence's (sorted) markers and phases,

@@ -215,7 +215,7 @@ LevelPlan planLevels(Analysis& a, const WindowEvidence& e, const AnalysisOptions
         markers = !found.empty();
         if (markers) {
             det.source = "markers";
-            det.pattern = options.iterationPattern;
+            det.pattern = options.iterationPattern.text();
             det.placement = onGpu ? "gpu-projection" : "host";
         }
     }

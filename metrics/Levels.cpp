@@ -1,7 +1,6 @@
 // Finding the levels of detail: iteration markers and the phases nested in them on the host rows, where the
 // GPU work launched inside them ran (launch lines), iterations detected from the kernel sequence, and the
 // plan of windows the device model is then measured in (docs/report.md "Iterations and phases").
-#include "engine/common/Error.h"
 #include "engine/common/IntervalPairing.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/LevelParts.h"
@@ -28,22 +27,12 @@ void Projection::combine(const Projection& o) {
     }
 }
 
-std::regex iterationRegex(const std::string& pattern) {
-    try {
-        return std::regex(pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
-    } catch (const std::regex_error& e) {
-        throw Error("--iterations '" + pattern + "': not a regular expression (" + e.what() + ")");
-    }
-}
-
 void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
-                    const std::vector<std::size_t>& tasks, const std::string& patternText,
-                    WindowEvidence& out) {
-    const auto pattern = iterationRegex(patternText);
+                    const std::vector<std::size_t>& tasks, const NamePattern& pattern, WindowEvidence& out) {
     // std::regex costs about a microsecond a name, and PyTorch's ranges carry a unique op_id each (18,000
     // names in a 300 ms trace): every alternative of the default pattern holds "step", "iter" or "batch", so
     // names without them are not matched.
-    const bool byDefault = patternText == kDefaultIterationPattern;
+    const bool byDefault = pattern.text() == kDefaultIterationPattern;
     auto mayMatch = [](std::string name) {
         for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         return name.find("step") != std::string::npos || name.find("iter") != std::string::npos ||
@@ -54,7 +43,7 @@ void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& ac
         auto [it, fresh] = matches.try_emplace({type, value}, false);
         if (fresh) {
             auto name = valueName(trace, type, value);
-            it->second = (!byDefault || mayMatch(name)) && std::regex_match(name, pattern);
+            it->second = (!byDefault || mayMatch(name)) && pattern.matchesWhole(name);
         }
         return it->second;
     };

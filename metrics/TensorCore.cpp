@@ -1,6 +1,5 @@
 // Per-GEMM tensor-core profile: the time-weighted mean of the Tensor Active samples of the device
 // (hwcounters/tensor_active.cfg) over the executions of each GEMM kernel name.
-#include "engine/common/Error.h"
 #include "engine/paraver/EventTypes.h"
 #include "engine/paraver/GpuMetricTypes.h"
 #include "metrics/AnalysisParts.h"
@@ -9,17 +8,9 @@
 
 namespace gpueff::metrics {
 
-std::regex gemmRegex(const std::string& pattern) {
-    try {
-        return std::regex(pattern, std::regex::icase | std::regex::extended);
-    } catch (const std::regex_error& e) {
-        throw Error("--gemm-pattern '" + pattern + "' is not a valid regular expression: " + e.what());
-    }
-}
-
 bool ShardReader::isGemm(std::int64_t value) const {
     auto [it, fresh] = isGemm_.try_emplace(value, false);
-    if (fresh) it->second = std::regex_search(valueName(trace, paraver::types::kKernel, value), gemm_);
+    if (fresh) it->second = gemm_.foundIn(valueName(trace, paraver::types::kKernel, value));
     return it->second;
 }
 

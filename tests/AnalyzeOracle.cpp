@@ -1,6 +1,5 @@
 #include "tests/AnalyzeOracle.h"
 
-#include "tests/JsonSchema.h"
 #include "tests/TestSupport.h"
 
 #include <algorithm>
@@ -221,11 +220,8 @@ json analyzeInto(const std::vector<std::filesystem::path>& inputs, const std::fi
     } catch (const std::exception& e) {
         FAIL("report.json is not valid JSON: " << e.what());
     }
-    std::ifstream schemaIn(sourceDir() / "docs" / "report.schema.json");
-    auto errors = validateJson(json::parse(schemaIn), report);
-    std::string all;
-    for (const auto& e : errors) all += e + "\n";
-    CHECK_MESSAGE(errors.empty(), "report.json does not follow docs/report.schema.json:\n" << all);
+    auto violation = reportSchemaViolation(report);
+    CHECK_MESSAGE(violation.empty(), "report.json does not follow docs/report.schema.json: " << violation);
     return report;
 }
 

@@ -1,5 +1,8 @@
 #include "tests/TestSupport.h"
 
+#include "engine/common/Error.h"
+#include "reports/ReportSchema.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -42,6 +45,15 @@ std::string plainSpaces(std::string markdown) {
     for (std::size_t at = 0; (at = markdown.find("\xC2\xA0", at)) != std::string::npos;)
         markdown.replace(at, 2, " ");
     return markdown;
+}
+
+std::string reportSchemaViolation(const nlohmann::json& report) {
+    try {
+        gpueff::reports::validateReport(report, "report.json");
+    } catch (const gpueff::Error& e) {
+        return e.what();
+    }
+    return "";
 }
 
 std::string readText(const std::filesystem::path& path) {

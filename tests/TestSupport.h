@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ std::string readText(const std::filesystem::path& path); // the whole file, byte
 // spaces: for tests of what a table says, not of where it may wrap.
 std::string plainSpaces(std::string markdown);
 std::string quoted(const std::filesystem::path& path); // 'path', for a shell command line
+// Why a report.json breaks docs/report.schema.json, through the validator compare applies to its inputs
+// (reports/ReportSchema.h, "report.json: <key path>: <what>"); "" when it follows the schema.
+std::string reportSchemaViolation(const nlohmann::json& report);
 
 struct CommandResult {
     int exitCode;

@@ -3,11 +3,13 @@
 // numbers come from the fixture rows through SQL and a nanosecond-by-nanosecond sweep written here.
 #include "tests/TestSupport.h"
 
+#include <cctype>
 #include <cmath>
 #include <doctest/doctest.h>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 using namespace testsupport;
 using nlohmann::json;
@@ -125,6 +127,29 @@ TEST_CASE("analyze synthetic GPU metrics: tensor-core profile = time-weighted Te
     }
 }
 
+// --gemm-pattern is ECMAScript, case-insensitive, found anywhere in a kernel's name (metrics/NamePattern.h):
+// a negative lookahead and \b, which POSIX extended expressions lack, keep the GEMMs whose demangled name
+// does not begin with the word "void".
+TEST_CASE("analyze --gemm-pattern: an ECMAScript pattern selects the GEMMs it matches, in any case") {
+    auto a =
+        analyzeFixtures("analyze-gemm-ecmascript", {"gpu_metrics"}, "--gemm-pattern '^(?!void\\b).*GEMM'");
+    REQUIRE_MESSAGE(a.result.exitCode == 0, a.result.output);
+    // The fixture's kernel names that hold "gemm" in any case and do not begin with "void ".
+    std::set<std::string> expected;
+    for (const auto& r :
+         query(a.dir / "gpu_metrics.sqlite",
+               "SELECT DISTINCT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+               "s.id = k.demangledName")) {
+        std::string lower = r[0];
+        for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (lower.find("gemm") != std::string::npos && lower.rfind("void ", 0) != 0) expected.insert(r[0]);
+    }
+    CHECK(expected.size() == 1); // ampere_sgemm_128x64_nn; the cutlass GEMM is a `void` function
+    const auto& tc = a.report["tensor_core"];
+    REQUIRE(tc["available"] == true);
+    CHECK(tc["kernels"].get<std::set<std::string>>() == expected);
+}
+
 TEST_CASE("analyze synthetic CUDA graphs: graph launches are useful work: in-flight counts them") {
     auto a = analyzeFixtures("analyze-graphs", {"cuda_graph_graph_mode"});
     REQUIRE_MESSAGE(a.result.exitCode == 0, a.result.output);
@@ -203,9 +228,9 @@ TEST_CASE("analyze bad input: reversed window and unknown region are errors nami
 
 TEST_CASE("analyze --iterations: a pattern that is no regular expression is an error naming it") {
     auto bad = analyzeFixtures("analyze-iterations-bad", {"levels_rank0"}, "--iterations 'Profiler(Step'");
-    CHECK(bad.result.exitCode == 1);
+    CHECK(bad.result.exitCode == 2); // a usage error, found before any work (test_bad_input.cpp)
     CHECK(bad.result.output.find("--iterations 'Profiler(Step'") != std::string::npos);
-    CHECK_FALSE(std::filesystem::exists(bad.dir / "out" / "report.json"));
+    CHECK_FALSE(std::filesystem::exists(bad.dir / "out"));
     auto source = analyzeFixtures("analyze-iterations-from", {"levels_rank0"}, "--iterations-from sideways");
     CHECK(source.result.exitCode == 2);
     CHECK(source.result.output.find("sideways") != std::string::npos);

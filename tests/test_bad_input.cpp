@@ -1,8 +1,12 @@
 // Bad input to `gpueff translate`: one clear message naming the file, a non-zero exit, no PREFIX.* files.
+// Bad patterns given to `gpueff analyze`: refused as the command line is read, exit 2, no output directory.
 #include "tests/TestSupport.h"
 
 #include <doctest/doctest.h>
 #include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace testsupport;
 
@@ -135,4 +139,28 @@ TEST_CASE("a .nsys-rep without nsys on PATH says how to export it") {
                  (f.parent_path() / "t").string());
     CHECK(r.exitCode == 1);
     CHECK(r.output.find("nsys export --type sqlite") != std::string::npos);
+}
+
+// --iterations and --gemm-pattern are compiled where the request is read (jobs::userPattern), so a pattern
+// that is no ECMAScript regular expression is a usage error (exit 2) naming the option, before any input is
+// opened: with an export, no translation runs and no output directory appears; with a .nsys-rep, nsys is
+// not even looked for (the exit is 2, not the 1 of a missing nsys).
+TEST_CASE("analyze: a bad --iterations or --gemm-pattern exits 2 naming the option, before any work") {
+    auto rep = tempDir("bad-pattern-rep") / "run.nsys-rep";
+    std::ofstream(rep) << "binary container";
+    const std::vector<std::pair<std::string, std::string>> bad = {{"--iterations", "Profiler(Step"},
+                                                                  {"--gemm-pattern", "("},
+                                                                  {"--gemm-pattern", "gemm[0-9"},
+                                                                  {"--iterations", "step\\d{2,1}"}};
+    for (const auto& [option, pattern] : bad)
+        for (const auto& input : {sample(), rep}) {
+            auto out = tempDir("bad-pattern") / "out";
+            auto r = run("PATH=/nonexistent " + quoted(gpueffBinary()) + " analyze -q " + quoted(input) +
+                         " -o " + quoted(out) + " " + option + " '" + pattern + "'");
+            CAPTURE(r.output);
+            CHECK(r.exitCode == 2);
+            CHECK(r.output.rfind("gpueff: error: " + option + " '" + pattern + "': ", 0) == 0);
+            CHECK(r.output.find("(an ECMAScript regular expression, case-insensitive)") != std::string::npos);
+            CHECK_FALSE(std::filesystem::exists(out));
+        }
 }

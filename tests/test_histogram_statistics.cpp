@@ -96,7 +96,7 @@ TEST_CASE("Every statistic of paraver-kernel is one row of the catalogue, with t
     CHECK(findHistogramStatistic("") == nullptr);
 }
 
-TEST_CASE("A cfg's statistic is resolved when it is read; a name paramedir would crash on is refused there") {
+TEST_CASE("A cfg's statistic is resolved when it is read: a name paramedir would crash on is refused there") {
     auto cfg = parseCfgText(histogramCfg("Analyzer2D.Statistic: % Time Not Zero"), "s.cfg");
     REQUIRE(cfg.histogram);
     CHECK(cfg.histogram->statistic == findHistogramStatistic("% Time Not Zero"));

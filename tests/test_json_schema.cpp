@@ -1,7 +1,8 @@
-// The hand-written JSON Schema validator (tests/JsonSchema.h) and docs/report.schema.json itself: a document
-// written by hand from docs/report.md must pass, and each kind of mistake the schema exists to catch must
-// fail with a pointer to the offending value.
-#include "tests/JsonSchema.h"
+// The one JSON Schema validator (reports/JsonSchema.h: compare's check of its inputs and the tests' check of
+// every report.json) and docs/report.schema.json itself: a document written by hand from docs/report.md must
+// pass, and each kind of mistake the schema exists to catch must fail naming the offending value's key path.
+#include "engine/common/Error.h"
+#include "reports/JsonSchema.h"
 #include "tests/TestSupport.h"
 
 #include <cmath>
@@ -11,26 +12,35 @@
 #include <limits>
 
 using namespace testsupport;
+using gpueff::reports::JsonSchema;
 using nlohmann::json;
 
 namespace {
 
-json reportSchema() {
-    std::ifstream in(sourceDir() / "docs" / "report.schema.json");
-    REQUIRE_MESSAGE(in.good(), "docs/report.schema.json is missing");
-    return json::parse(in);
+// The schema as the repository holds it (the product compiles the same file in).
+const JsonSchema& reportSchema() {
+    static const JsonSchema schema = [] {
+        std::ifstream in(sourceDir() / "docs" / "report.schema.json");
+        REQUIRE_MESSAGE(in.good(), "docs/report.schema.json is missing");
+        return JsonSchema(json::parse(in), "docs/report.schema.json");
+    }();
+    return schema;
 }
 
-bool mentions(const std::vector<std::string>& errors, const std::string& text) {
-    for (const auto& e : errors)
-        if (e.find(text) != std::string::npos) return true;
-    return false;
+// "" when valid, else "<key path>: <what>".
+std::string violation(const JsonSchema& schema, const json& doc) {
+    auto v = schema.firstViolation(doc);
+    return v ? gpueff::reports::describeViolation(*v) : "";
 }
 
-std::string joined(const std::vector<std::string>& errors) {
-    std::string s;
-    for (const auto& e : errors) s += e + "\n";
-    return s;
+// The error a schema is refused with when loaded, "" when it loads.
+std::string loadError(const char* schemaText) {
+    try {
+        JsonSchema(json::parse(schemaText), "s.json");
+    } catch (const gpueff::Error& e) {
+        return e.what();
+    }
+    return "";
 }
 
 // Every section of docs/report.md, with made-up but consistent numbers, for two devices.
@@ -136,7 +146,7 @@ json handMadeReport() {
 } // namespace
 
 TEST_CASE("JSON schema validator: each supported keyword accepts and rejects") {
-    json s = json::parse(R"({
+    JsonSchema s(json::parse(R"({
         "type": "object", "required": ["a"],
         "properties": {"a": {"type": "integer", "minimum": 0, "maximum": 10},
                        "b": {"type": ["string", "null"], "pattern": "^x"},
@@ -146,50 +156,78 @@ TEST_CASE("JSON schema validator: each supported keyword accepts and rejects") {
                        "f": {"oneOf": [{"type": "integer"}, {"type": "number"}]},
                        "g": {"anyOf": [{"type": "string"}, {"type": "boolean"}]},
                        "h": {"type": "object", "patternProperties": {"^[0-9]+$": {"type": "integer"}},
-                             "additionalProperties": false}},
+                             "additionalProperties": false},
+                       "i": {"allOf": [{"type": "number"}, {"maximum": 5}]}},
         "additionalProperties": {"type": "boolean"},
-        "$defs": {"positive": {"type": "number", "minimum": 1}}})");
-    auto ok = [&](const char* doc) {
-        auto e = validateJson(s, json::parse(doc));
-        CHECK_MESSAGE(e.empty(), doc << "\n" << joined(e));
-    };
+        "$defs": {"positive": {"type": "number", "minimum": 1}}})"),
+                 "s.json");
+    auto ok = [&](const char* doc) { CHECK_MESSAGE(violation(s, json::parse(doc)) == "", doc); };
     auto bad = [&](const char* doc, const std::string& expected) {
-        auto e = validateJson(s, json::parse(doc));
-        CHECK_MESSAGE(mentions(e, expected), doc << " should fail with '" << expected << "', got\n"
-                                                 << joined(e));
+        CHECK_MESSAGE(violation(s, json::parse(doc)) == expected, doc);
     };
     ok(R"({"a": 3})");
-    ok(R"({"a": 3.0, "b": null, "c": [1, 2, 1], "d": "k", "e": 1.5, "f": 1.5, "g": true, "h": {"12": 1}, "z": false})");
-    bad(R"({})", "(root): missing required key \"a\"");
-    bad(R"({"a": 3.5})", "/a: expected type");
-    bad(R"({"a": 11})", "/a: 11 is above the maximum");
-    bad(R"({"a": -1})", "/a: -1 is below the minimum");
-    bad(R"({"a": null})", "/a: expected type \"integer\", got null");
-    bad(R"({"a": 1, "b": "y"})", "/b: \"y\" does not match");
-    bad(R"({"a": 1, "b": 2})", "/b: expected type");
-    bad(R"({"a": 1, "c": [1]})", "/c: 1 items, fewer than minItems");
-    bad(R"({"a": 1, "c": [1, 3]})", "/c/1: 3 is not one of");
-    bad(R"({"a": 1, "d": "j"})", "/d: expected \"k\"");
-    bad(R"({"a": 1, "e": 0})", "/e: 0 is below the minimum 1");
-    bad(R"({"a": 1, "f": 1})", "/f: matches 2 branches of oneOf");
-    bad(R"({"a": 1, "g": 1})", "/g: matches no branch of anyOf");
-    bad(R"({"a": 1, "h": {"x": 1}})", "/h: unexpected key \"x\"");
-    bad(R"({"a": 1, "h": {"1": "one"}})", "/h/1: expected type");
-    bad(R"({"a": 1, "z": 0})", "/z: expected type \"boolean\"");
+    ok(R"({"a": 3, "b": null, "c": [1, 2, 1], "d": "k", "e": 1.5, "f": 1.5, "g": true, "h": {"12": 1},
+           "i": 4.5, "z": false})");
+    bad(R"({})", "a: missing (a required key)");
+    bad(R"({"a": 3.5})", "a: must be an integer in [0, 10], got 3.5");
+    bad(R"({"a": 11})", "a: must be an integer in [0, 10], got 11");
+    bad(R"({"a": -1})", "a: must be an integer in [0, 10], got -1");
+    bad(R"({"a": null})", "a: must be an integer in [0, 10], got null");
+    bad(R"({"a": 1, "b": "y"})",
+        "b: must be a string matching ^x (at most 4096 characters) or null, got \"y\"");
+    bad(R"({"a": 1, "b": 2})", "b: must be a string matching ^x (at most 4096 characters) or null, got 2");
+    bad(R"({"a": 1, "c": [1]})", "c: must have at least 2 items, got 1");
+    bad(R"({"a": 1, "c": [1, 3]})", "c[1]: must be one of [1,2], got 3");
+    bad(R"({"a": 1, "d": "j"})", "d: must be \"k\", got \"j\"");
+    bad(R"({"a": 1, "e": 0})", "e: must be a number >= 1, got 0");
+    bad(R"({"a": 1, "f": 1})", "f: fits more than one of the forms s.json allows");
+    // No branch fits: the first of the equally deep violations, that of the first branch.
+    bad(R"({"a": 1, "g": 1})", "g: must be a string, got 1");
+    bad(R"({"a": 1, "h": {"x": 1}})", "h.x: unexpected key (not in s.json)");
+    bad(R"({"a": 1, "h": {"1": "one"}})",
+        "h.1: must be an integer in [-9223372036854775808, 9223372036854775807], got \"one\"");
+    bad(R"({"a": 1, "i": 6})", "i: must be a number <= 5, got 6");
+    bad(R"({"a": 1, "z": 0})", "z: must be a boolean, got 0");
+    bad(R"([1])", "must be an object, got an array");
+}
 
-    auto escaped = validateJson(json::parse(R"({"additionalProperties": {"type": "string"}})"),
-                                json::parse(R"({"a/b~c": 1})"));
-    CHECK(mentions(escaped, "/a~1b~0c: expected type"));
-    // A keyword the validator does not implement must not be skipped silently.
-    CHECK(mentions(validateJson(json::parse(R"({"maxItems": 1})"), json::array()),
-                   "unsupported schema keyword"));
+// report.json's integers are int64 ns and counts that nlohmann writes as digits (reports/JsonSchema.cpp):
+// 1.0 and 1e300 are numbers but no integers, and 2^63 does not fit. Parsed from text, as report.json is read.
+TEST_CASE("JSON schema validator: an integer is a JSON integer that fits in int64") {
+    JsonSchema integer(json::parse(R"({"type": "integer"})"), "s.json");
+    JsonSchema number(json::parse(R"({"type": "number"})"), "s.json");
+    const std::string expected = "must be an integer in [-9223372036854775808, 9223372036854775807], got ";
+    for (const char* text : {"0", "1", "-1", "9223372036854775807", "-9223372036854775808"}) {
+        CHECK_MESSAGE(violation(integer, json::parse(text)) == "", text);
+        CHECK_MESSAGE(violation(number, json::parse(text)) == "", text);
+    }
+    CHECK(violation(integer, json::parse("1.0")) == expected + "1.0");
+    CHECK(violation(integer, json::parse("1e300")) == expected + "1e+300");
+    CHECK(violation(integer, json::parse("9223372036854775808")) == expected + "9223372036854775808");
+    CHECK(violation(integer, json::parse("9.223372036854775808e18")) == expected + "9.223372036854776e+18");
+    CHECK(violation(integer, json::parse("-9223372036854775809")) == expected + "-9.223372036854776e+18");
+    for (const char* text : {"1.0", "1e300", "9223372036854775808"})
+        CHECK_MESSAGE(violation(number, json::parse(text)) == "", text);
+}
+
+TEST_CASE("JSON schema validator: a schema it cannot apply in full is refused when loaded") {
+    // A keyword the validator does not implement must not be skipped silently, even in a branch no document
+    // has reached yet.
+    CHECK(loadError(R"({"maxItems": 1})") == "s.json: #: unsupported schema keyword \"maxItems\"");
+    CHECK(loadError(R"({"properties": {"a": {"anyOf": [{"type": "string"}, {"format": "date"}]}}})") ==
+          "s.json: #/properties/a/anyOf/1: unsupported schema keyword \"format\"");
+    CHECK(loadError(R"({"type": "int"})") == "s.json: #: unknown type \"int\"");
+    CHECK(loadError(R"({"$ref": "#/$defs/missing"})") == "s.json: unresolved $ref: #/$defs/missing");
+    CHECK(loadError(R"({"$ref": "other.json#/a"})") ==
+          "s.json: unsupported $ref (only local ones): other.json#/a");
+    CHECK(loadError(R"({"pattern": "("})").rfind("s.json: #: pattern ( does not compile: ", 0) == 0);
+    CHECK(loadError(R"({"items": 3})") == "s.json: #/items: a schema must be an object or a boolean");
+    CHECK(loadError(R"({"title": "t", "description": "d", "$defs": {"x": true}, "items": false})") == "");
 }
 
 TEST_CASE("report schema accepts the hand-made report of docs/report.md") {
-    auto schema = reportSchema();
     auto doc = handMadeReport();
-    auto errors = validateJson(schema, doc);
-    CHECK_MESSAGE(errors.empty(), joined(errors));
+    CHECK(violation(reportSchema(), doc) == "");
 
     // The other documented shapes of the alternatives.
     doc["tensor_core"] = json::parse(R"({"available": true, "metric": "Tensor Active [Throughput %]",
@@ -202,84 +240,91 @@ TEST_CASE("report schema accepts the hand-made report of docs/report.md") {
                                     "region": "step"})");
     doc["devices"][0]["id"] = "task1:0";
     doc["future_key"] = {{"anything", 1}}; // the top level stays open
-    errors = validateJson(schema, doc);
-    CHECK_MESSAGE(errors.empty(), joined(errors));
+    CHECK(violation(reportSchema(), doc) == "");
 }
 
 TEST_CASE("report schema rejects what docs/report.md rules out") {
-    auto schema = reportSchema();
     auto rejects = [&](const std::string& what, const std::function<void(json&)>& mutate,
                        const std::string& expected) {
         CAPTURE(what);
         auto doc = handMadeReport();
         mutate(doc);
         // Round trip through text, as report.json is read: NaN becomes null there.
-        auto errors = validateJson(schema, json::parse(doc.dump()));
-        CHECK_MESSAGE(mentions(errors, expected), "expected '" << expected << "', got\n" << joined(errors));
+        auto got = violation(reportSchema(), json::parse(doc.dump()));
+        CHECK_MESSAGE(got.rfind(expected, 0) == 0, "expected '" << expected << "...', got '" << got << "'");
     };
     rejects(
-        "missing required key", [](json& d) { d.erase("overlap"); },
-        "(root): missing required key \"overlap\"");
+        "missing required key", [](json& d) { d.erase("overlap"); }, "overlap: missing (a required key)");
     rejects(
         "missing convention", [](json& d) { d["efficiency"].erase("nccl_as_useful"); },
-        "/efficiency: missing required key \"nccl_as_useful\"");
+        "efficiency.nccl_as_useful: missing (a required key)");
     rejects(
         "fraction 1.5", [](json& d) { d["efficiency"]["nccl_as_useful"]["load_balance"] = 1.5; },
-        "/efficiency/nccl_as_useful/load_balance: 1.5 is above the maximum 1");
+        "efficiency.nccl_as_useful.load_balance: must be a number in [0, 1] or null, got 1.5");
     rejects(
         "negative fraction", [](json& d) { d["overlap"][0]["fraction_of_window"]["2"] = -0.1; },
-        "/overlap/0/fraction_of_window/2: -0.1 is below the minimum 0");
+        "overlap[0].fraction_of_window.2: must be a number in [0, 1], got -0.1");
     rejects(
         "NaN written as null", [](json& d) { d["devices"][0]["useful_ns"] = std::nan(""); },
-        "/devices/0/useful_ns: expected type \"integer\", got null");
+        "devices[0].useful_ns: must be an integer in [0, 9223372036854775807], got null");
     rejects(
         "NaN mean written as null in a fraction map",
         [](json& d) {
             d["overlap"][0]["fraction_of_communication"]["1"] = std::numeric_limits<double>::quiet_NaN();
         },
-        "/overlap/0/fraction_of_communication/1: expected type \"number\", got null");
+        "overlap[0].fraction_of_communication.1: must be a number in [0, 1], got null");
     rejects(
-        "wrong type", [](json& d) { d["window"]["begin_ns"] = "0"; }, "/window/begin_ns: expected type");
+        "wrong type", [](json& d) { d["window"]["begin_ns"] = "0"; },
+        "window.begin_ns: must be an integer in [0, 9223372036854775807], got \"0\"");
     rejects(
         "fractional ns", [](json& d) { d["gaps"][0]["total_ns"] = 375.5; },
-        "/gaps/0/total_ns: expected type");
+        "gaps[0].total_ns: must be an integer in [0, 9223372036854775807], got 375.5");
     rejects(
-        "negative ns", [](json& d) { d["devices"][0]["idle_ns"] = -1; }, "/devices/0/idle_ns: -1 is below");
+        "ns written as a double", [](json& d) { d["gaps"][0]["total_ns"] = 375.0; },
+        "gaps[0].total_ns: must be an integer in [0, 9223372036854775807], got 375.0");
+    rejects(
+        "negative ns", [](json& d) { d["devices"][0]["idle_ns"] = -1; },
+        "devices[0].idle_ns: must be an integer in [0, 9223372036854775807], got -1");
     rejects(
         "bad histogram key", [](json& d) { d["kernels_in_flight"][0]["time_ns_by_count"]["one"] = 1; },
-        "/kernels_in_flight/0/time_ns_by_count: unexpected key \"one\"");
+        "kernels_in_flight[0].time_ns_by_count.one: unexpected key (not in docs/report.schema.json)");
     rejects(
         "concurrency 0", [](json& d) { d["overlap"][0]["time_ns_by_concurrency"]["0"] = 1; },
-        "/overlap/0/time_ns_by_concurrency: unexpected key \"0\"");
+        "overlap[0].time_ns_by_concurrency.0: unexpected key (not in docs/report.schema.json)");
     rejects(
         "typo in a convention key",
         [](json& d) { d["efficiency"]["nccl_as_communication"]["load_balanse"] = 1; },
-        "/efficiency/nccl_as_communication: unexpected key \"load_balanse\"");
+        "efficiency.nccl_as_communication.load_balanse: unexpected key (not in docs/report.schema.json)");
     rejects(
-        "wrong schema id", [](json& d) { d["schema"] = "gpueff-report/2"; }, "/schema: expected");
+        "wrong schema id", [](json& d) { d["schema"] = "gpueff-report/2"; },
+        "schema: must be \"gpueff-report/1\", got \"gpueff-report/2\"");
+    // Neither form of tensor_core: the deepest violation among the forms' is named.
     rejects(
         "tensor_core half of each form",
         [](json& d) {
             d["tensor_core"] = {{"available", true}, {"reason", "x"}};
         },
-        "/tensor_core: matches no branch of oneOf");
+        "tensor_core.available: must be false, got true");
     rejects(
         "region window without its name", [](json& d) { d["window"]["source"] = "region"; },
-        "/window: matches no branch of anyOf");
+        "window.region: missing (a required key)");
     rejects(
-        "unknown window source", [](json& d) { d["window"]["source"] = "nvtx"; }, "/window/source:");
+        "unknown window source", [](json& d) { d["window"]["source"] = "nvtx"; },
+        "window.source: must be one of [\"gpu-activity\",\"arguments\",\"region\"], got \"nvtx\"");
     rejects(
-        "bad device id", [](json& d) { d["gaps"][0]["device"] = "modal-144-0"; }, "/gaps/0/device:");
+        "bad device id", [](json& d) { d["gaps"][0]["device"] = "modal-144-0"; },
+        "gaps[0].device: must be a string matching ");
     rejects(
         "kernel row typo", [](json& d) { d["kernel_summary"]["overall"][0]["std_ns"] = 1.0; },
-        "/kernel_summary/overall/0: unexpected key \"std_ns\"");
+        "kernel_summary.overall[0].std_ns: unexpected key (not in docs/report.schema.json)");
     rejects(
-        "no devices", [](json& d) { d["devices"] = json::array(); }, "/devices: 0 items");
+        "no devices", [](json& d) { d["devices"] = json::array(); },
+        "devices: must have at least 1 items, got 0");
     rejects(
         "HTA rule left out", [](json& d) { d["hta"]["devices"][1]["rules"].erase("whole_microseconds"); },
-        "/hta/devices/1/rules: missing required key \"whole_microseconds\"");
+        "hta.devices[1].rules.whole_microseconds: missing (a required key)");
     rejects(
         "HTA rule that drops nothing",
         [](json& d) { d["hta"]["devices"][0]["rules"]["last_profiler_step"]["operations_dropped"] = 0; },
-        "/hta/devices/0/rules/last_profiler_step: matches no branch of oneOf");
+        "hta.devices[0].rules.last_profiler_step.operations_dropped: ");
 }

@@ -54,7 +54,7 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
     cmd->add_option("--region", args->region, "analysis window = span of the NVTX ranges with this name");
     cmd->add_option(
         "--iterations", args->iterations,
-        "regular expression (ECMAScript, case-insensitive, matched whole) of the NVTX ranges that mark "
+        "regular expression (ECMAScript, case-insensitive, matched whole) of the NVTX range names that mark "
         "iterations; phases are the ranges nested one level inside them (default: " +
             std::string(metrics::kDefaultIterationPattern) + ")");
     cmd->add_option(
@@ -64,8 +64,8 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
         ->check(CLI::IsMember({"markers", "gpu", "off"}))
         ->capture_default_str();
     cmd->add_option("--gemm-pattern", args->gemm,
-                    "extended regular expression (case-insensitive) of GEMM kernel names for the tensor-core "
-                    "profile")
+                    "regular expression (ECMAScript, case-insensitive, found anywhere in the name) of GEMM "
+                    "kernel names for the tensor-core profile")
         ->capture_default_str();
     cmd->add_flag(
         "--no-trace", [args](std::int64_t) { args->writeTrace = false; },
