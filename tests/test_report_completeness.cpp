@@ -245,21 +245,35 @@ bool excused(const json& report, const Finding& f) {
     return false;
 }
 
-// The keys the renderers of report.json read through the tolerant accessors: the string literal after the
-// first argument of text(), number(), sub() and array() calls (not member functions such as the SVG frame's
-// text()).
+// The keys the renderers of report.json read (key -> the first source reading it):
+//   - in every renderer, the string literal after the first argument of a text(), number(), sub(), array() or
+//     member() call (reports/JsonAccess.h; not member functions such as the SVG frame's text());
+//   - in those of report.md and its plots, which read report.json only, also every snake_case string literal
+//     (a word holding '_'): the keys they pass through helpers (histogramTable's, the efficiency factors',
+//     the timeline's series). Compare's sources also write compare.json's keys: accessor calls only there.
 std::map<std::string, std::string> renderedKeys() {
-    static const char* const sources[] = {
-        "ReportMarkdown.cpp",   "LevelsMarkdown.cpp", "NsysStatsMarkdown.cpp", "HtaMarkdown.cpp",
-        "ExecutiveSummary.cpp", "SvgPlot.cpp",        "SvgLevels.cpp",         "SvgTimeline.cpp",
-        "SvgBreakdown.cpp",     "Compare.cpp",        "CompareLevels.cpp",     "CompareTables.cpp"};
-    static const std::regex call(R"re((^|[^.\w>])(text|number|sub|array)\(\s*[^,()"]+,\s*"([^"]+)")re");
-    std::map<std::string, std::string> keys; // key -> the first source reading it
-    for (const char* name : sources) {
-        std::string code = readText(sourceDir() / "reports" / name);
-        REQUIRE_MESSAGE(!code.empty(), name);
+    struct Source {
+        const char* name;
+        bool everyKeyLiteral;
+    };
+    static const Source sources[] = {
+        {"ReportMarkdown.cpp", true},    {"ReportMarkdown.h", true}, {"LevelsMarkdown.cpp", true},
+        {"NsysStatsMarkdown.cpp", true}, {"HtaMarkdown.cpp", true},  {"ExecutiveSummary.cpp", true},
+        {"SvgPlot.cpp", true},           {"SvgLevels.cpp", true},    {"SvgTimeline.cpp", true},
+        {"SvgBreakdown.cpp", true},      {"Compare.cpp", false},     {"CompareLevels.cpp", false},
+        {"CompareTables.cpp", false}};
+    static const std::regex call(
+        R"re((^|[^.\w>])(text|number|sub|array|member)\(\s*[^,()"]+,\s*"([^"]+)")re");
+    static const std::regex keyLiteral(R"re("([a-z][a-z0-9]*(_[a-z0-9]+)+)")re");
+    std::map<std::string, std::string> keys;
+    for (const auto& source : sources) {
+        std::string code = readText(sourceDir() / "reports" / source.name);
+        REQUIRE_MESSAGE(!code.empty(), source.name);
         for (std::sregex_iterator it(code.begin(), code.end(), call), end; it != end; ++it)
-            keys.emplace((*it)[3].str(), name);
+            keys.emplace((*it)[3].str(), source.name);
+        if (source.everyKeyLiteral)
+            for (std::sregex_iterator it(code.begin(), code.end(), keyLiteral), end; it != end; ++it)
+                keys.emplace((*it)[1].str(), source.name);
     }
     return keys;
 }
