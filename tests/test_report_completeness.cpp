@@ -6,12 +6,10 @@
 // analyzed by the binary, and:
 //   - each report.json follows docs/report.schema.json (the product's validator);
 //   - every "n/a", "nan", "inf" or empty table cell of each report.md is justified: it matches an entry of
-//     kJustified below (section, column) whose condition the report.json confirms (the data has no value
+//     justified() below (section, column) whose condition the report.json confirms (the data has no value
 //     there); any other fails naming the input, the line and the text;
-//   - every key the renderers read with the tolerant accessors (found in their sources at test time) occurs
-//   in
-//     at least one of these report.json documents, so a key renamed or dropped on the writing side cannot
-//     hide behind an "n/a".
+//   - every key the renderers read (found in their sources at test time) occurs in at least one of these
+//     report.json documents, so a key renamed or dropped on the writing side cannot hide behind an "n/a".
 #include "tests/TestSupport.h"
 
 #include <cstddef>
@@ -112,12 +110,21 @@ std::vector<Finding> suspicious(const std::string& markdown) {
     return out;
 }
 
+// The member `key` of `j`, or null when `j` is not an object holding it (the conditions below read documents
+// that may lack what they look for: a missing key makes a condition false, never an exception).
+const json& field(const json& j, const char* key) {
+    static const json none;
+    if (!j.is_object()) return none;
+    auto it = j.find(key);
+    return it == j.end() ? none : *it;
+}
+
 // The entry of report.json's `list` whose `key` is `value`, or null.
 const json& entryWith(const json& list, const char* key, const json& value) {
     static const json none;
     if (list.is_array())
         for (const auto& e : list)
-            if (e.is_object() && e.contains(key) && e[key] == value) return e;
+            if (field(e, key) == value) return e;
     return none;
 }
 
@@ -128,32 +135,35 @@ bool isZero(const json& v) {
 // A phase's or an iteration's efficiency figures are undefined when none of its devices did useful work
 // (load balance = sum U / (n max U) = 0/0).
 bool noUsefulWork(const json& level) {
-    return level.is_object() && isZero(level["efficiency"]["nccl_as_communication"]["useful_max_ns"]);
+    return level.is_object() &&
+           isZero(field(field(field(level, "efficiency"), "nccl_as_communication"), "useful_max_ns"));
 }
 
 // Its overlap share (communication under computation / communication) is undefined without communication.
 bool noCommunication(const json& level) {
     if (!level.is_object()) return false;
-    const json& devices = level["efficiency"]["nccl_as_communication"]["devices"];
+    const json& devices = field(field(field(level, "efficiency"), "nccl_as_communication"), "devices");
     if (!devices.is_array() || devices.empty()) return false;
     for (const auto& d : devices)
-        if (!isZero(d["communication_ns"])) return false;
+        if (!isZero(field(d, "communication_ns"))) return false;
     return true;
 }
 
 bool noteStarting(const json& report, const std::string& start) {
-    for (const auto& n : report["notes"])
+    for (const auto& n : field(report, "notes"))
         if (n.is_string() && n.get<std::string>().rfind(start, 0) == 0) return true;
     return false;
 }
 
 const json& iteration(const json& report, const Finding& f) {
-    return entryWith(report["iterations"], "index", std::stoll(f.row));
+    static const json none;
+    if (f.row.empty() || f.row.find_first_not_of("0123456789") != std::string::npos) return none;
+    return entryWith(field(report, "iterations"), "index", std::stoll(f.row));
 }
 
 const json& phase(const json& report, const Finding& f) {
     static const json none;
-    const json& phases = report["phases"];
+    const json& phases = field(report, "phases");
     return phases.is_array() && f.rowIndex < phases.size() ? phases[f.rowIndex] : none;
 }
 
@@ -181,7 +191,7 @@ const std::vector<Justified>& justified() {
          "HTA's comm-comp overlap divides by the device's NCCL time: undefined on a device that runs no NCCL "
          "kernel",
          [](const json& r, const Finding& f) {
-             return isZero(entryWith(r["devices"], "label", f.row)["nccl_ns"]);
+             return isZero(field(entryWith(field(r, "devices"), "label", f.row), "nccl_ns"));
          }},
         {"Steady iterations", "Overlap", "n/a", "an iteration without communication has no overlap share",
          [](const json& r, const Finding& f) { return noCommunication(iteration(r, f)); }},
@@ -197,18 +207,20 @@ const std::vector<Justified>& justified() {
          "nsys2prv records no inputs (no sidecar): the section says so instead of listing them",
          [](const json& r, const Finding& f) {
              return f.row.rfind("n/a: the trace was written by nsys2prv", 0) == 0 &&
-                    r["trace"]["writer"] == "nsys2prv";
+                    field(field(r, "trace"), "writer") == "nsys2prv";
          }},
         {"Where each device is", "Host", "n/a",
          "an nsys2prv trace's .row names no host (its devices are task<t>:<gpu>)",
          [](const json& r, const Finding& f) {
-             const json& d = entryWith(r["devices"], "label", f.row);
-             return r["trace"]["writer"] == "nsys2prv" && d.is_object() && d["host"] == "";
+             const json& d = entryWith(field(r, "devices"), "label", f.row);
+             return field(field(r, "trace"), "writer") == "nsys2prv" && d.is_object() &&
+                    field(d, "host") == "";
          }},
         {"Where each device is", "PID", "n/a", "an nsys2prv trace's .row names no process id",
          [](const json& r, const Finding& f) {
-             const json& d = entryWith(r["devices"], "label", f.row);
-             return r["trace"]["writer"] == "nsys2prv" && d.is_object() && d["pid"].is_null();
+             const json& d = entryWith(field(r, "devices"), "label", f.row);
+             return field(field(r, "trace"), "writer") == "nsys2prv" && d.is_object() &&
+                    field(d, "pid").is_null();
          }},
         {"Kernels queued", "", "n/a",
          "kernels queued need launch lines that leave at the end of the launch call; the Notes say when the "
@@ -220,13 +232,16 @@ const std::vector<Justified>& justified() {
         // Layout, not data: the device count is one figure for both conventions, written once.
         {"Device efficiency", "NCCL as useful", "(empty cell)",
          "the device count is the same in both conventions",
-         [](const json& r, const Finding& f) { return f.row == "Devices" && r["devices"].is_array(); }},
+         [](const json& r, const Finding& f) {
+             return f.row == "Devices" && field(r, "devices").is_array();
+         }},
         // The whole window's overlap is the "Communication / computation overlap" section's (per device, by
         // concurrency): report.json has no window-wide overlap_share beside the focus' to put here.
         {"Focus of analysis", "Whole window", "(empty cell)",
          "overlap_share is computed per iteration, phase and focus only",
          [](const json& r, const Finding& f) {
-             return f.row == "Overlap share" && r["focus"].is_object() && !r.contains("overlap_share");
+             return f.row == "Overlap share" && field(r, "focus").is_object() &&
+                    field(r, "overlap_share").is_null();
          }},
     };
     return list;
