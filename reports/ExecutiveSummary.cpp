@@ -6,6 +6,7 @@
 // so the three shares add up to the whole loss, and each is zero exactly when its factor is 100 %.
 #include "reports/ExecutiveSummary.h"
 
+#include "reports/DeviceLabel.h"
 #include "reports/JsonAccess.h"
 #include "reports/ReportJson.h"
 #include "reports/ReportMarkdown.h"
@@ -27,7 +28,8 @@ std::string percent(double fraction) {
 }
 
 std::string label(const metrics::Analysis& a, std::size_t device) {
-    return deviceLabel(a.activity.devices[device]);
+    const auto& d = a.activity.devices[device];
+    return deviceLabel(static_cast<std::int64_t>(d.task), d.gpu);
 }
 
 struct Loss {

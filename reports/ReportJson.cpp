@@ -1,6 +1,7 @@
 #include "reports/ReportJson.h"
 
 #include "metrics/KernelCategories.h"
+#include "reports/DeviceLabel.h"
 #include "reports/ExecutiveSummary.h"
 #include "reports/HtaMarkdown.h"
 
@@ -39,10 +40,6 @@ json meanLevel(const metrics::TimeByLevel& t) {
 }
 
 } // namespace
-
-std::string deviceLabel(const metrics::Device& d) {
-    return "rank " + std::to_string(d.task) + " / GPU " + std::to_string(d.gpu);
-}
 
 json kernelRowJson(const metrics::KernelRow& r) {
     return {{"name", r.name},
@@ -258,7 +255,7 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
         const auto& t = a.times[i];
         const auto& task = a.activity.tasks[d.task];
         r["devices"].push_back({{"id", d.id},
-                                {"label", deviceLabel(d)},
+                                {"label", deviceLabel(static_cast<std::int64_t>(d.task), d.gpu)},
                                 {"host", d.host},
                                 {"pid", task.pid >= 0 ? json(task.pid) : json(nullptr)},
                                 {"memory_by_kind_ns", t.memoryByKind},

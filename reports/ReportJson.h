@@ -31,9 +31,6 @@ nlohmann::json reportJson(const metrics::Analysis& analysis, const ReportContext
 // A fraction that is not a finite number becomes null: report.json never holds NaN.
 nlohmann::json finiteOrNull(double value);
 
-// "rank r / GPU g": how reports name a device (r the 0-based task in the order of the inputs).
-std::string deviceLabel(const metrics::Device& device);
-
 // A row of the kernel summary's form (name, time_percent, total_ns, instances, avg/med/min/max/stddev_ns).
 nlohmann::json kernelRowJson(const metrics::KernelRow& row);
 

@@ -1,6 +1,7 @@
 #include "reports/ReportMarkdown.h"
 
 #include "reports/CountBins.h"
+#include "reports/DeviceLabel.h"
 #include "reports/ExecutiveSummary.h"
 #include "reports/HtaMarkdown.h"
 #include "reports/JsonAccess.h"
@@ -195,12 +196,13 @@ std::string launchCoverage(const json& report) {
                              "): the figures below count those kernels only.\n\n";
 }
 
-// The label report.md gives a device ("rank r / GPU g"; reports from before labels: built the same way).
-std::string deviceLabel(const json& d) {
+// The label report.md gives a device of report.json: its "label", else (reports from before labels) built the
+// same way from its 1-based "task" and its "gpu", else its id.
+std::string labelOf(const json& d) {
     auto label = text(d, "label");
     if (!label.empty()) return label;
     auto task = number(d, "task"), gpu = number(d, "gpu");
-    return task && gpu ? "rank " + count(*task - 1) + " / GPU " + count(*gpu) : text(d, "id");
+    return task && gpu ? deviceLabel(std::llround(*task - 1), std::llround(*gpu)) : text(d, "id");
 }
 
 // The document with every device id replaced by its label, for the tables and plots of report.md (the
@@ -208,7 +210,7 @@ std::string deviceLabel(const json& d) {
 json relabelled(const json& report) {
     std::map<std::string, std::string> labels;
     for (const auto& d : array(report, "devices"))
-        if (auto id = text(d, "id"); !id.empty()) labels[id] = deviceLabel(d);
+        if (auto id = text(d, "id"); !id.empty()) labels[id] = labelOf(d);
     json out = report;
     std::function<void(json&)> walk = [&](json& j) {
         if (j.is_string()) {
@@ -280,7 +282,7 @@ void devices(std::string& md, const json& report, const json& original, Rendered
                             : std::vector<std::string>{"Device", "Host", "PID", "GPU", "Id in report.json"},
                         "llrrl");
     for (const auto& d : all)
-        where.row({escapeMarkdown(deviceLabel(d)), escapeMarkdown(na(text(d, "host"))),
+        where.row({escapeMarkdown(labelOf(d)), escapeMarkdown(na(text(d, "host"))),
                    count(number(d, "pid")), count(number(d, "gpu")), escapeMarkdown(na(text(d, "id")))});
     md += "### Where each device is\n\nRank r is the r-th process of the run (in the order of the inputs); "
           "GPU g its CUDA device number" +
