@@ -2,13 +2,13 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/FileLimits.h"
-#include "engine/kineto/KinetoStage.h"
 #include "engine/nsys/ClockAlignment.h"
 #include "engine/nsys/Distribution.h"
 #include "engine/nsys/EventTypeLabels.h"
 #include "engine/nsys/HostSources.h"
 #include "engine/nsys/MpiMessages.h"
 #include "engine/nsys/NvtxSources.h"
+#include "engine/nsys/PrePass.h"
 #include "engine/nsys/RecordMerge.h"
 #include "engine/nsys/ReportContext.h"
 #include "engine/nsys/ReportStreams.h"
@@ -74,49 +74,6 @@ std::vector<const SourceKind*> selectKinds(const TranslateOptions& o) {
     for (const auto& k : sourceKinds())
         if ((o.only.empty() || o.only.count(k.name)) && !o.skip.count(k.name)) kinds.push_back(&k);
     return kinds;
-}
-
-// An input as an export: an nsys SQLite export as it is, a Kineto (torch.profiler) trace staged into one
-// first (engine/kineto). The staged file is unlinked once open: nothing is left behind whatever happens.
-struct StagingFacts {
-    double seconds = 0;
-    std::int64_t worldSize = 0; // distributedInfo.world_size of a Kineto trace, 0 when unknown
-};
-
-std::unique_ptr<NsysExport> openInput(const std::filesystem::path& input, import::InputFormat format,
-                                      int cacheKiB, StagingFacts& facts) {
-    if (format != import::InputFormat::KinetoTrace) return std::make_unique<NsysExport>(input, cacheKiB);
-    auto start = std::chrono::steady_clock::now();
-    auto staged = kineto::stageTrace(input);
-    facts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    facts.worldSize = staged.metadata.worldSize.value_or(0);
-    std::unique_ptr<NsysExport> ex;
-    try {
-        ex = std::make_unique<NsysExport>(staged.database, input, cacheKiB);
-    } catch (...) {
-        std::filesystem::remove(staged.database);
-        throw;
-    }
-    std::filesystem::remove(staged.database);
-    for (const auto& [why, n] : staged.skipped) ex->noteSkipped("traceEvents", why, n);
-    return ex;
-}
-
-bool hasGpuActivity(const NsysExport& ex) {
-    for (const char* t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
-                          "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"})
-        if (ex.hasRows(t)) return true;
-    return false;
-}
-
-[[noreturn]] void failNoGpuActivity(const NsysExport& ex, import::InputFormat format) {
-    if (format == import::InputFormat::KinetoTrace)
-        ex.db().fail("no GPU activity: no kernel, gpu_memcpy or gpu_memset events (profile with "
-                     "torch.profiler's activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])");
-    if (!ex.db().hasTable("CUPTI_ACTIVITY_KIND_KERNEL"))
-        ex.db().fail("no GPU activity: table CUPTI_ACTIVITY_KIND_KERNEL is missing and no graph or memory "
-                     "operations were recorded (profile with `nsys profile -t cuda`)");
-    ex.db().fail("no GPU activity: the kernel, graph, memcpy and memset tables are empty");
 }
 
 // The names pass: every source whose records carry name values runs once without writing, so that the
@@ -200,29 +157,6 @@ void writeRecords(std::vector<std::vector<std::unique_ptr<RecordSource>>> report
     sources.clear(); // before the workers they may refer to
 }
 
-// Each report's place on the trace clock (output time = export time + offset: time 0 is the earliest record
-// of all), the trace's duration and the wall clock of its time 0.
-void placeReports(const ClockAlignment& clocks, const std::vector<ReportObjects>& objects,
-                  const std::vector<std::filesystem::path>& inputs, const std::vector<char>& gpuActivity,
-                  TranslateSummary& summary) {
-    std::int64_t zero = INT64_MAX, end = INT64_MIN;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        zero = std::min(zero, checkedAdd(objects[i].firstTime, clocks.inputs[i].shiftNs()));
-        end = std::max(end, checkedAdd(objects[i].lastTime, clocks.inputs[i].shiftNs()));
-    }
-    summary.durationNs = checkedSub(end, zero);
-    summary.originUtcNs = clocks.originUtcNs ? checkedAdd(*clocks.originUtcNs, zero) : 0;
-    summary.warnings = clocks.warnings;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        ReportOffset offset;
-        offset.input = inputs[i];
-        offset.alignment = clocks.inputs[i];
-        offset.offsetNs = checkedSub(clocks.inputs[i].shiftNs(), zero);
-        offset.gpuActivity = gpuActivity[i] != 0;
-        summary.offsets.push_back(offset);
-    }
-}
-
 } // namespace
 
 std::vector<std::string> dataNotes(const std::string& input, const SkippedRows& skipped,
@@ -247,117 +181,6 @@ std::vector<std::string> kindNames() {
 }
 
 namespace {
-
-// What the pre-pass learns of each report, one slot per input (a worker writes only its report's slots).
-struct PrePass {
-    std::vector<std::filesystem::path> inputs; // as read: a .nsys-rep's export
-    std::vector<import::InputFormat> formats;
-    std::vector<std::unique_ptr<NsysExport>> reports;
-    std::vector<ReportObjects> objects;
-    std::vector<char> gpuActivity;
-    std::vector<StagingFacts> staging;
-    std::vector<ClockEvidence> clockEvidence;
-};
-
-// Each input's format, from the registry (engine/import): the one place inputs are recognised. A .nsys-rep
-// is exported first, here, on the calling thread (nsys prints as it goes).
-void recogniseInputs(const TranslateOptions& options, PrePass& pass) {
-    for (const auto& in : options.inputs) {
-        if (!options.images.empty()) {
-            pass.inputs.push_back(in);
-            pass.formats.push_back(import::InputFormat::NsysExport);
-            continue;
-        }
-        auto input = import::exportedInput(in);
-        auto format = import::importerOf(input).format;
-        if (format == import::InputFormat::ParaverTrace)
-            throw Error(input.string() + ": a Paraver trace is not translated: give nsys exports or PyTorch "
-                                         "profiler traces (cut, filter and analyze read Paraver traces)");
-        pass.inputs.push_back(input);
-        pass.formats.push_back(format);
-    }
-}
-
-// The pre-pass, one report per worker: each export opened (a Kineto trace staged), its processes, threads,
-// streams, GPUs and ranks found, and the evidence its clock is aligned by.
-void scanReports(const TranslateOptions& options, const std::vector<const SourceKind*>& kinds, bool wantMpi,
-                 unsigned jobs, int cacheKiB, bool tty, PrePass& pass) {
-    const std::size_t n = pass.inputs.size();
-    pass.reports.resize(n);
-    pass.objects.resize(n);
-    pass.gpuActivity.assign(n, 1);
-    pass.staging.resize(n);
-    pass.clockEvidence.resize(n);
-    forEachReport(n, jobs, [&](std::size_t i) {
-        if (tty)
-            std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, n,
-                         pass.inputs[i].filename().c_str());
-        if (options.images.empty())
-            pass.reports[i] = openInput(pass.inputs[i], pass.formats[i], cacheKiB, pass.staging[i]);
-        else
-            pass.reports[i] = std::make_unique<NsysExport>(pass.inputs[i], options.images.at(i), cacheKiB);
-        auto& report = *pass.reports[i];
-        auto& objects = pass.objects[i];
-        // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
-        // do.
-        if (!hasGpuActivity(report)) {
-            if (n == 1) failNoGpuActivity(report, pass.formats[i]);
-            pass.gpuActivity[i] = 0;
-        }
-        for (const auto* k : kinds) k->discover(report, objects);
-        // Ranks order tasks even when MPI records themselves are not translated.
-        if (!wantMpi) {
-            ReportObjects ranks;
-            discoverMpi(report, ranks);
-            for (const auto& [pid, p] : ranks.processes)
-                if (p.mpiRank >= 0 && objects.processes.count(pid))
-                    objects.processes[pid].mpiRank = p.mpiRank;
-        }
-        if (objects.firstTime > objects.lastTime)
-            report.db().fail("nothing to translate with the selected kinds");
-        pass.clockEvidence[i] = readClockEvidence(report, n > 1);
-    });
-}
-
-// One rank per process. Two Kineto traces of one rank (distributedInfo.rank) are that rank profiled twice
-// or ranks of different runs: refused, their labels would collide. Exports of different runs merged on
-// purpose (MPI_RANKS) keep working, with a warning. Inputs without GPU work are merged for their CPU side.
-void checkInputs(const PrePass& pass, const std::function<void(const std::string&)>& log,
-                 TranslateSummary& summary) {
-    const std::size_t n = pass.inputs.size();
-    std::map<std::int64_t, std::size_t> rankInput;
-    for (std::size_t i = 0; i < n; ++i)
-        for (const auto& [pid, p] : pass.objects[i].processes) {
-            if (p.mpiRank < 0) continue;
-            auto [it, added] = rankInput.emplace(p.mpiRank, i);
-            if (added || it->second == i) continue;
-            std::string both = pass.inputs[it->second].string() + " and " + pass.inputs[i].string() +
-                               " both hold rank " + std::to_string(p.mpiRank);
-            if (pass.formats[it->second] == import::InputFormat::KinetoTrace &&
-                pass.formats[i] == import::InputFormat::KinetoTrace)
-                throw Error(both +
-                            " (distributedInfo.rank): the same rank given twice, or ranks of different "
-                            "runs");
-            if (log) log(both + ": tasks are ordered by input where ranks tie");
-        }
-    if (std::none_of(pass.gpuActivity.begin(), pass.gpuActivity.end(), [](char g) { return g != 0; }))
-        failNoGpuActivity(*pass.reports.front(), pass.formats.front());
-    for (std::size_t i = 0; i < n; ++i)
-        if (!pass.gpuActivity[i] && log)
-            log(pass.inputs[i].string() + ": no GPU activity; merged for its CPU-side records");
-    std::int64_t worldSize = 0;
-    for (const auto& s : pass.staging) {
-        summary.importSeconds += s.seconds;
-        worldSize = std::max(worldSize, s.worldSize);
-    }
-    auto kinetoInputs =
-        std::count(pass.formats.begin(), pass.formats.end(), import::InputFormat::KinetoTrace);
-    if (worldSize > kinetoInputs)
-        summary.notes.push_back("the Kineto traces are " + std::to_string(kinetoInputs) + " of the " +
-                                std::to_string(worldSize) +
-                                " ranks of their job (distributedInfo.world_size): load balance, stragglers "
-                                "and collectives concern these ranks only");
-}
 
 // Messages pair calls of different reports: computed up front (before workers read the reports), merged as
 // one more source, after every report's (by the root alone in a distributed run).
