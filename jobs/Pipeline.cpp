@@ -31,25 +31,21 @@ pipeline::PrvSourceSummary readParaver(const PipelineRequest& request, pipeline:
     return s;
 }
 
-} // namespace
+using Log = std::function<void(const std::string&)>;
 
-PipelineResult runPipeline(const PipelineRequest& request, output::OutputFiles& files,
-                           const std::function<void(const std::string&)>& log) {
-    if (request.import.inputs.empty()) throw Error(request.command + ": no input given");
-    PipelineResult result;
-    const auto& first = request.import.inputs.front();
-    result.format = request.import.images.empty() ? import::importerOf(import::exportedInput(first)).format
-                                                  : import::InputFormat::NsysExport;
-    pipeline::SinkChain chain(files, request.chain);
-    if (result.format == import::InputFormat::ParaverTrace) {
-        if (request.import.inputs.size() > 1)
-            throw Error(request.command + " takes one Paraver trace, got " +
-                        std::to_string(request.import.inputs.size()) + " inputs");
-        result.prv = readParaver(request, chain.head());
-        result.records = result.prv.records;
-        result.traceBytes = chain.traceBytes();
-        return result;
-    }
+// A Paraver trace, streamed as it is.
+void runParaver(const PipelineRequest& request, pipeline::SinkChain& chain, output::OutputFiles&, const Log&,
+                PipelineResult& result) {
+    if (request.import.inputs.size() > 1)
+        throw Error(request.command + " takes one Paraver trace, got " +
+                    std::to_string(request.import.inputs.size()) + " inputs");
+    result.prv = readParaver(request, chain.head());
+    result.records = result.prv.records;
+}
+
+// nsys exports and reports, Kineto traces: the nsys importer, with its sidecar when asked.
+void runTranslation(const PipelineRequest& request, pipeline::SinkChain& chain, output::OutputFiles& files,
+                    const Log& log, PipelineResult& result) {
     nsys::TranslateOutputs out;
     out.head = &chain.head();
     out.traceWritten = chain.writesTrace();
@@ -70,6 +66,32 @@ PipelineResult runPipeline(const PipelineRequest& request, output::OutputFiles& 
     }
     result.translation = nsys::translate(request.import, log, out);
     result.records = result.translation.records;
+}
+
+// How each registered format (engine/import) is read into the chain: a new importer is a row there and here.
+struct ImporterRun {
+    import::InputFormat format;
+    void (*run)(const PipelineRequest&, pipeline::SinkChain&, output::OutputFiles&, const Log&,
+                PipelineResult&);
+};
+constexpr ImporterRun kImporterRuns[] = {
+    {import::InputFormat::NsysExport, runTranslation},
+    {import::InputFormat::NsysReport, runTranslation},
+    {import::InputFormat::KinetoTrace, runTranslation},
+    {import::InputFormat::ParaverTrace, runParaver},
+};
+
+} // namespace
+
+PipelineResult runPipeline(const PipelineRequest& request, output::OutputFiles& files, const Log& log) {
+    if (request.import.inputs.empty()) throw Error(request.command + ": no input given");
+    PipelineResult result;
+    const auto& first = request.import.inputs.front();
+    result.format = request.import.images.empty() ? import::importerOf(import::exportedInput(first)).format
+                                                  : import::InputFormat::NsysExport;
+    pipeline::SinkChain chain(files, request.chain);
+    for (const auto& importer : kImporterRuns)
+        if (importer.format == result.format) importer.run(request, chain, files, log, result);
     result.traceBytes = chain.traceBytes();
     return result;
 }
