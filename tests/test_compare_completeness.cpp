@@ -1,11 +1,11 @@
 // A comparison says "n/a" or "-" only where a run has no value. compare.md is rendered from report.json
 // documents through tolerant accessors (reports/JsonAccess.h): a key that is missing prints "n/a" and nothing
-// fails. Here four analyze outputs of real inputs that together fill compare's sections (NCCL on two GPUs; the
-// same with --no-trace, which writes no .prv; power_iteration with NVTX phases, one GPU; a Kineto trace with
-// profiler-step phases and no CUDA synchronization records) are compared by the binary, and every "n/a",
-// non-finite number, empty table cell and "-" placeholder ("-", or a side of "first -> run") of compare.md must
-// match an entry of justified() below whose condition compare.json and the input report.json confirm; any
-// other fails naming the line and the text.
+// fails. Here four analyze outputs of real inputs that together fill compare's sections (NCCL on two GPUs;
+// the same with --no-trace, which writes no .prv; power_iteration with NVTX phases, one GPU; a Kineto trace
+// with profiler-step phases and no CUDA synchronization records) are compared by the binary, and every "n/a",
+// non-finite number, empty table cell and "-" placeholder ("-", or a side of "first -> run") of compare.md
+// must match an entry of justified() below whose condition compare.json and the input report.json confirm;
+// any other fails naming the line and the text.
 #include "tests/MarkdownAudit.h"
 #include "tests/TestSupport.h"
 
@@ -83,9 +83,10 @@ bool noOffloadFigure(const json& offload) {
 }
 
 // Where compare.md may say "n/a" or "-": a run has no value there. Each entry names the chapter (the start of
-// its "## " heading), the column ("" for a line outside a table, "*run*" for any run's column), the kind of
-// text it excuses ("n/a", "-" or "(empty cell)"), why, and the condition on compare.json and the input
-// reports that must hold for the finding it excuses. A non-finite number is never excused.
+// its "## " heading), the column ("" for a line outside a table, "*run*" for any run's column, "*pair*" for
+// the kernel tables' "first -> run" columns), the kind of text it excuses ("n/a", "-" or "(empty cell)"),
+// why, and the condition on compare.json and the input reports that must hold for the finding it excuses. A
+// non-finite number is never excused.
 struct Justified {
     const char* chapter;
     const char* column;
@@ -137,7 +138,8 @@ const std::vector<Justified>& justified() {
                     noOffloadFigure(field(field(r, "host"), "offload")) &&
                     noteStarting(r, "host offload efficiency not computed");
          }},
-        {"Host", "*run*", "-", "a task that the run does not have (fewer processes) has no offload efficiency",
+        {"Host", "*run*", "-",
+         "a task that the run does not have (fewer processes) has no offload efficiency",
          [](const Documents& d, const Finding& f) {
              const std::string prefix = "&emsp;Task ";
              if (f.text != "-" || f.row.rfind(prefix, 0) != 0) return false;
@@ -148,13 +150,15 @@ const std::vector<Justified>& justified() {
         {"Iterations and phases", "*run*", "n/a", "a phase that the run does not have",
          [](const Documents& d, const Finding& f) {
              return f.section == "Phases side by side" && f.text == "n/a" && phaseRun(d, f).is_null() &&
-                    entryWith(field(reportOf(d, f), "phases"), "name", field(phaseRow(d, f), "name")).is_null();
+                    entryWith(field(reportOf(d, f), "phases"), "name", field(phaseRow(d, f), "name"))
+                        .is_null();
          }},
         {"Iterations and phases", "*run*", "n/a",
          "a phase without useful work (power_iteration's Copy phase: memory copies only) has no parallel "
          "efficiency",
          [](const Documents& d, const Finding& f) {
-             const json& p = entryWith(field(reportOf(d, f), "phases"), "name", field(phaseRow(d, f), "name"));
+             const json& p =
+                 entryWith(field(reportOf(d, f), "phases"), "name", field(phaseRow(d, f), "name"));
              const std::string end = " / n/a";
              return f.section == "Phases side by side" && f.text.size() > end.size() &&
                     f.text.compare(f.text.size() - end.size(), end.size(), end) == 0 &&
@@ -166,7 +170,8 @@ const std::vector<Justified>& justified() {
 
 bool columnMatches(const Documents& d, const std::string& column, const Finding& f) {
     if (column == "*run*") return d.reports.count(f.column) == 1;
-    if (column == "*pair*") return f.column == "Total time" || f.column == "Instances" || f.column == "Average";
+    if (column == "*pair*")
+        return f.column == "Total time" || f.column == "Instances" || f.column == "Average";
     return f.column == column;
 }
 
