@@ -10,6 +10,7 @@
 //     there); any other fails naming the input, the line and the text;
 //   - every key the renderers read (found in their sources at test time) occurs in at least one of these
 //     report.json documents, so a key renamed or dropped on the writing side cannot hide behind an "n/a".
+#include "tests/MarkdownAudit.h"
 #include "tests/TestSupport.h"
 
 #include <cstddef>
@@ -25,119 +26,10 @@
 #include <vector>
 
 using nlohmann::json;
+using namespace markdownaudit;
 using namespace testsupport;
 
 namespace {
-
-// One suspicious text of report.md: where it is and what.
-struct Finding {
-    std::string section;      // the nearest heading above, without its #s
-    std::string column;       // the table column's header, "" outside a table
-    std::string row;          // the table row's first cell, or the whole line outside a table
-    std::size_t rowIndex = 0; // 0-based data row of its table
-    std::string text;         // the suspicious cell or token
-    std::size_t line = 0;     // 1-based line of report.md
-};
-
-std::vector<std::string> cellsOf(const std::string& line) {
-    // Cells between unescaped '|' (escapeMarkdown writes a '|' of a name as "\|").
-    std::vector<std::string> cells;
-    std::string cell;
-    for (std::size_t i = 1; i < line.size(); ++i) {
-        if (line[i] == '\\' && i + 1 < line.size()) {
-            cell += line.substr(i, 2);
-            ++i;
-        } else if (line[i] == '|') {
-            cells.push_back(cell);
-            cell.clear();
-        } else {
-            cell += line[i];
-        }
-    }
-    for (auto& c : cells) {
-        auto b = c.find_first_not_of(' '), e = c.find_last_not_of(' ');
-        c = b == std::string::npos ? "" : c.substr(b, e - b + 1);
-    }
-    return cells;
-}
-
-// A non-finite number as printf or a JSON library would write it, as a word of its own.
-const std::regex& nonFinite() {
-    static const std::regex word(R"((^|[^A-Za-z0-9_])-?(nan|inf|NaN|Infinity)([^A-Za-z0-9_]|$))");
-    return word;
-}
-
-// Every "n/a", non-finite number and empty table cell of a report.md.
-std::vector<Finding> suspicious(const std::string& markdown) {
-    const std::regex& nonFinite = ::nonFinite();
-    std::vector<Finding> out;
-    std::istringstream in(plainSpaces(markdown));
-    std::string line, section;
-    std::vector<std::string> header;
-    bool inTable = false, pastSeparator = false;
-    std::size_t number = 0, dataRow = 0;
-    while (std::getline(in, line)) {
-        ++number;
-        if (line.rfind('#', 0) == 0) section = line.substr(line.find_first_not_of("# "));
-        if (line.rfind('|', 0) != 0) {
-            inTable = pastSeparator = false;
-            std::smatch token;
-            if (line.find("n/a") != std::string::npos)
-                out.push_back({section, "", line, 0, "n/a", number});
-            else if (std::regex_search(line, token, nonFinite))
-                out.push_back({section, "", line, 0, token[2].str(), number});
-            continue;
-        }
-        auto cells = cellsOf(line);
-        if (!inTable) {
-            header = cells;
-            inTable = true;
-            dataRow = 0;
-            continue;
-        }
-        if (!pastSeparator) {
-            pastSeparator = true; // |---|---:|
-            continue;
-        }
-        for (std::size_t c = 0; c < cells.size(); ++c) {
-            const auto& cell = cells[c];
-            if (cell.empty() || cell.find("n/a") != std::string::npos || std::regex_search(cell, nonFinite))
-                out.push_back({section, c < header.size() ? header[c] : "?", cells[0], dataRow,
-                               cell.empty() ? "(empty cell)" : cell, number});
-        }
-        ++dataRow;
-    }
-    return out;
-}
-
-// The member `key` of `j`, or null when `j` is not an object holding it (the conditions below read documents
-// that may lack what they look for: a missing key makes a condition false, never an exception).
-const json& field(const json& j, const char* key) {
-    static const json none;
-    if (!j.is_object()) return none;
-    auto it = j.find(key);
-    return it == j.end() ? none : *it;
-}
-
-// The entry of report.json's `list` whose `key` is `value`, or null.
-const json& entryWith(const json& list, const char* key, const json& value) {
-    static const json none;
-    if (list.is_array())
-        for (const auto& e : list)
-            if (field(e, key) == value) return e;
-    return none;
-}
-
-bool isZero(const json& v) {
-    return v.is_number() && v.get<double>() == 0;
-}
-
-// A phase's or an iteration's efficiency figures are undefined when none of its devices did useful work
-// (load balance = sum U / (n max U) = 0/0).
-bool noUsefulWork(const json& level) {
-    return level.is_object() &&
-           isZero(field(field(field(level, "efficiency"), "nccl_as_communication"), "useful_max_ns"));
-}
 
 // Its overlap share (communication under computation / communication) is undefined without communication.
 bool noCommunication(const json& level) {
@@ -147,12 +39,6 @@ bool noCommunication(const json& level) {
     for (const auto& d : devices)
         if (!isZero(field(d, "communication_ns"))) return false;
     return true;
-}
-
-bool noteStarting(const json& report, const std::string& start) {
-    for (const auto& n : field(report, "notes"))
-        if (n.is_string() && n.get<std::string>().rfind(start, 0) == 0) return true;
-    return false;
 }
 
 const json& iteration(const json& report, const Finding& f) {
