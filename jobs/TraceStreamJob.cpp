@@ -16,7 +16,7 @@ namespace {
 
 // Between the stages and the .prv writer: the output is written without a sidecar JSON, so a translation it
 // comes from (made with no sidecar, or a trace that has one) names none.
-class NoSidecarComments : public pipeline::Stage {
+class NoSidecarReference : public pipeline::Stage {
 public:
     using Stage::Stage;
     void begin(const pipeline::StreamInfo& info) override {
@@ -58,7 +58,7 @@ TraceStreamSummary streamTrace(const TraceStreamRequest& request, const std::vec
     pipeline.chain.stages = stages;
     pipeline.chain.sinks = {sink};
     pipeline.chain.traceEdit = [](pipeline::RecordSink& next) {
-        return std::make_unique<NoSidecarComments>(next);
+        return std::make_unique<NoSidecarReference>(next);
     };
     auto log = [quiet = request.quiet](const std::string& line) {
         if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());

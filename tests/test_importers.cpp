@@ -71,6 +71,28 @@ TEST_CASE("importers: content decides over the name, the name decides when conte
     CHECK_FALSE(formatOf(writeBytes(dir, "notes.txt", "hello")));
 }
 
+TEST_CASE("importers: a JSON document is a Kineto trace when \"traceEvents\" is in its first MiB, wherever") {
+    auto dir = tempDir("importers-json-head");
+    // Metadata of a given size before the key: the key at 100 kB (past the first 64 KiB block read), across
+    // the first block's end (the key's characters on both sides of byte 65536), and past the first MiB.
+    auto withKeyAt = [](std::size_t at) {
+        std::string text = R"({"deviceProperties": ")";
+        text.append(at - text.size() - 3, 'x');
+        text += R"(", "traceEvents": []})";
+        return text;
+    };
+    auto at100k = withKeyAt(100000), across = withKeyAt(65536 - 5), pastMiB = withKeyAt((1 << 20) + 10);
+    REQUIRE(at100k.find("\"traceEvents\"") == 100000);
+    REQUIRE(across.find("\"traceEvents\"") < 65536);
+    REQUIRE(across.find("\"traceEvents\"") + 13 > 65536);
+    CHECK(formatOf(writeBytes(dir, "a.json", at100k)) == InputFormat::KinetoTrace);
+    CHECK(formatOf(writeGzip(dir, "a.json.gz", at100k)) == InputFormat::KinetoTrace);
+    CHECK(formatOf(writeBytes(dir, "b.json", across)) == InputFormat::KinetoTrace);
+    CHECK_FALSE(formatOf(writeBytes(dir, "c.json", pastMiB)));
+    CHECK_THROWS_WITH_AS(gpueff::import::importerOf(dir / "c.json"),
+                         doctest::Contains("not a PyTorch profiler (Kineto) trace"), gpueff::Error);
+}
+
 TEST_CASE("importers: what no importer reads is refused with the file named") {
     auto dir = tempDir("importers-refused");
     auto notes = writeBytes(dir, "notes.txt", "hello");

@@ -38,23 +38,6 @@ bool sniffNothing(std::string_view) {
     return false;
 }
 
-// The first `bytes` of the file, decompressed when it is gzip (GzipStream, the reader the importers use);
-// empty when it cannot be opened, what could be read when it is damaged: the importer reports the damage.
-std::string head(const fs::path& path, std::size_t bytes) {
-    std::string text;
-    try {
-        GzipStream file(path);
-        char block[1 << 16];
-        while (text.size() < bytes) {
-            auto n = file.read(block, std::min(sizeof block, bytes - text.size()));
-            if (n == 0) break;
-            text.append(block, n);
-        }
-    } catch (const Error&) {
-    }
-    return text;
-}
-
 bool hasSuffix(const fs::path& path, const Importer& importer) {
     std::string name = path.filename().string();
     for (auto s : importer.suffixes)
@@ -93,23 +76,67 @@ const std::vector<Importer>& importers() {
     return rows;
 }
 
-const Importer* sniffInput(const fs::path& path) {
+namespace {
+
+// What a file's first bytes say: the content read (decompressed when it is gzip, through GzipStream, the
+// reader the importers use) and whether it is a JSON document. The first block decides every format but JSON,
+// whose "traceEvents" follows the metadata: blocks are read until it is seen or kSniffBytes are, so a Kineto
+// trace costs one or two blocks, not a MiB. Empty when the file cannot be opened; what could be read when it
+// is damaged (its importer reports the damage).
+struct Head {
+    std::string text;
+    bool json = false;
+};
+
+Head readHead(const fs::path& path) {
+    constexpr std::size_t kBlock = 1 << 16;
+    Head head;
+    try {
+        GzipStream file(path);
+        char block[kBlock];
+        while (head.text.size() < kSniffBytes) {
+            auto n = file.read(block, std::min(kBlock, kSniffBytes - head.text.size()));
+            if (n == 0) break;
+            // "traceEvents" may straddle two blocks: the new block is searched with the end of the last.
+            std::size_t from = head.text.size() < 16 ? 0 : head.text.size() - 16;
+            head.text.append(block, n);
+            head.json = looksLikeJson(head.text);
+            if (!head.json || head.text.find("\"traceEvents\"", from) != std::string::npos) break;
+        }
+    } catch (const Error&) {
+    }
+    return head;
+}
+
+// The importer the content names, or else the one the name does; a JSON document is named by its content
+// alone.
+struct Sniffed {
+    const Importer* importer = nullptr;
+    bool json = false;
+};
+
+Sniffed sniff(const fs::path& path) {
     std::error_code ec;
-    if (fs::is_directory(path, ec)) return nullptr;
-    std::string text = head(path, 64);
-    // Only a JSON document needs more than its first bytes: "traceEvents" follows the metadata.
-    if (looksLikeJson(text)) text = head(path, kSniffBytes);
+    if (fs::is_directory(path, ec)) return {};
+    auto head = readHead(path);
     for (const auto& importer : importers())
-        if (importer.sniff(text)) return &importer;
-    if (looksLikeJson(text)) return nullptr;
+        if (importer.sniff(head.text)) return {&importer, head.json};
+    if (head.json) return {nullptr, true};
     for (const auto& importer : importers())
-        if (hasSuffix(path, importer)) return &importer;
-    return nullptr;
+        if (hasSuffix(path, importer)) return {&importer, false};
+    return {};
+}
+
+} // namespace
+
+const Importer* sniffInput(const fs::path& path) {
+    return sniff(path).importer;
 }
 
 const Importer& importerOf(const fs::path& path) {
-    if (const auto* importer = sniffInput(path)) return *importer;
-    if (looksLikeJson(head(path, 64)))
+    auto sniffed = sniff(path);
+    if (sniffed.importer) return *sniffed.importer;
+    if (sniffed.json)
         throw Error(path.string() + ": not a PyTorch profiler (Kineto) trace: a JSON document without a "
                                     "\"traceEvents\" key in its first MiB");
     std::string known;
