@@ -47,9 +47,7 @@ void runParaver(const PipelineRequest& request, pipeline::SinkChain& chain, outp
 void runTranslation(const PipelineRequest& request, pipeline::SinkChain& chain, output::OutputFiles& files,
                     const Log& log, PipelineResult& result) {
     nsys::TranslateOutputs out;
-    out.head = &chain.head();
-    out.traceWritten = chain.writesTrace();
-    out.stages = chain.hasStages();
+    out.chain = &chain;
     out.rowOrderOnly = request.rowOrderOnly;
     out.localOnly = request.localOnly;
     const auto& prefix = request.chain.prefix;
@@ -58,7 +56,6 @@ void runTranslation(const PipelineRequest& request, pipeline::SinkChain& chain, 
         // of exports keeps the input's name, as a cut of a trace keeps that trace's .row.
         if (request.sidecar) out.application = prefix.filename().string();
         out.prvName = withExtension(prefix, ".prv").filename().string();
-        out.traceBytes = [&chain] { return chain.traceBytes(); };
     }
     if (request.sidecar && !prefix.empty()) {
         out.sidecarFile = withExtension(prefix, ".json");

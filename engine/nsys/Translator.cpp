@@ -18,6 +18,7 @@
 #include "engine/paraver/RowFile.h"
 #include "engine/paraver/TraceHeader.h"
 #include "engine/pipeline/RecordSink.h"
+#include "engine/pipeline/SinkChain.h"
 
 #include <algorithm>
 #include <chrono>
@@ -268,9 +269,10 @@ TranslateSummary translate(const TranslateOptions& options,
                            const std::function<void(const std::string&)>& log,
                            const TranslateOutputs& outputs) {
     if (options.inputs.empty()) throw Error("no input reports given");
-    if (!outputs.head) throw Error("internal error: translate without an output");
+    if (!outputs.chain) throw Error("internal error: translate without an output");
+    auto& chain = *outputs.chain;
     Distribution* dist = options.distribution;
-    if (dist && outputs.stages) throw Error("internal error: a distributed translation with stages");
+    if (dist && chain.hasStages()) throw Error("internal error: a distributed translation with stages");
     auto kinds = selectKinds(options);
     auto isMpi = [](const SourceKind* k) { return std::string(k->name) == "mpi"; };
     bool wantMpi = std::any_of(kinds.begin(), kinds.end(), isMpi);
@@ -339,13 +341,13 @@ TranslateSummary translate(const TranslateOptions& options,
 
     // With other processes' records merged in, `localOnly` (the analysis of this process's part) gets the
     // local records only, beside the chain.
-    const bool remotes = dist && dist->root() && dist->traceWritten() && outputs.traceWritten;
+    const bool remotes = dist && dist->root() && dist->traceWritten() && chain.writesTrace();
     pipeline::RecordSink* local = remotes ? outputs.localOnly : nullptr;
-    pipeline::RecordSink& head = *outputs.head;
+    pipeline::RecordSink& head = chain.head();
     auto info = streamInfo(layout, summary, pass, outputs);
     // Trace files (written here, or by the root from what this process relays) need the one time order.
     const bool inTurn =
-        outputs.rowOrderOnly && !outputs.traceWritten && !outputs.stages && !(dist && dist->traceWritten());
+        outputs.rowOrderOnly && !chain.writesTrace() && !chain.hasStages() && !(dist && dist->traceWritten());
     info.timeOrdered = !inTurn; // the merge below
     head.begin(info);
     if (local) local->begin(info);
@@ -364,7 +366,7 @@ TranslateSummary translate(const TranslateOptions& options,
     };
     head.end(labels);
     if (local) local->end(labels);
-    if (outputs.traceBytes) summary.bytes = outputs.traceBytes();
+    summary.bytes = chain.traceBytes();
     if (!outputs.sidecarPath.empty())
         writeSidecar(outputs.sidecarPath, outputs.sidecarFile, outputs.prvName, pass.reports, kinds, summary);
     reportOutcome(options, log, summary, pass.reports.size());

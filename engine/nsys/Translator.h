@@ -14,7 +14,8 @@
 
 namespace gpueff::pipeline {
 class RecordSink;
-}
+class SinkChain;
+} // namespace gpueff::pipeline
 
 namespace gpueff::nsys {
 
@@ -50,12 +51,11 @@ struct TranslateOptions {
     Distribution* distribution = nullptr;
 };
 
-// Where the merged records go: a sink chain the caller built (engine/pipeline/SinkChain: stages, the trace
-// files, the analysis), and the files that are the nsys importer's own.
+// Where the merged records go: the sink chain the caller built (stages, the trace files, the analysis; the
+// records in one time order across rows when it writes a .prv), and the files that are the nsys importer's
+// own.
 struct TranslateOutputs {
-    pipeline::RecordSink* head = nullptr;
-    bool traceWritten = false; // the chain writes a .prv: the records in one time order across rows
-    bool stages = false;       // the chain starts with stages (cut, filter)
+    pipeline::SinkChain* chain = nullptr;
     // The sinks need each row's records in time order, not one order across rows (the analysis without the
     // trace files): the reports are read in turn, `jobs` at a time, each one's sources closed at its end,
     // so memory does not grow with the number of reports. Not with trace files or stages.
@@ -66,10 +66,9 @@ struct TranslateOutputs {
     std::string application; // the .row's application name (default: the first input's stem)
     // PREFIX.json: written to sidecarPath (a temporary file of the caller's output set; empty: no sidecar),
     // named sidecarFile (its file name in the trace's comment line, the whole path in errors); it names the
-    // trace prvName and gives its size, traceBytes() after the stream's end.
+    // trace prvName and gives its size.
     std::filesystem::path sidecarPath, sidecarFile;
     std::string prvName;
-    std::function<std::uint64_t()> traceBytes;
 };
 
 struct ReportOffset {
