@@ -10,11 +10,6 @@ namespace gpueff::jobs {
 
 namespace {
 
-std::filesystem::path withExtension(std::filesystem::path prefix, const char* extension) {
-    prefix += extension;
-    return prefix;
-}
-
 pipeline::PrvSourceSummary readParaver(const PipelineRequest& request, pipeline::RecordSink& head) {
     const auto& input = request.import.inputs.front();
     pipeline::PrvSourceOptions o;
@@ -55,10 +50,10 @@ void runTranslation(const PipelineRequest& request, pipeline::SinkChain& chain, 
         // A translation (with its sidecar) names the .row's application after its outputs; a cut or a filter
         // of exports keeps the input's name, as a cut of a trace keeps that trace's .row.
         if (request.sidecar) out.application = prefix.filename().string();
-        out.prvName = withExtension(prefix, ".prv").filename().string();
+        out.prvName = pipeline::withExtension(prefix, ".prv").filename().string();
     }
     if (request.sidecar && !prefix.empty()) {
-        out.sidecarFile = withExtension(prefix, ".json");
+        out.sidecarFile = pipeline::withExtension(prefix, ".json");
         out.sidecarPath = files.temporary(files.add(out.sidecarFile));
     }
     result.translation = nsys::translate(request.import, log, out);

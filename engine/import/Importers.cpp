@@ -148,12 +148,6 @@ const Importer& importerOf(const fs::path& path) {
     throw Error(path.string() + ": not an input gpueff reads (" + known + ")");
 }
 
-std::string_view formatName(InputFormat format) {
-    for (const auto& importer : importers())
-        if (importer.format == format) return importer.name;
-    return "unknown";
-}
-
 // A .nsys-rep is NVIDIA's proprietary container: only nsys itself can turn it into the SQLite we read.
 fs::path exportedInput(const fs::path& input) {
     if (input.extension() != ".nsys-rep") return input;

@@ -25,7 +25,7 @@ enum class InputFormat {
 
 struct Importer {
     InputFormat format;
-    std::string_view name;                  // "nsys", "kineto", "paraver": report.json's inputs[].format
+    std::string_view name;                  // "nsys", "nsys-rep", "kineto", "paraver"
     std::string_view what;                  // for messages and --help
     std::vector<std::string_view> suffixes; // the file name ends with one of them
     // The first bytes of the file (decompressed when gzip), at most kSniffBytes: whether they are this
@@ -46,9 +46,6 @@ const Importer* sniffInput(const std::filesystem::path& path);
 
 // The same, throwing gpueff::Error naming the file and the formats gpueff reads when it is none of them.
 const Importer& importerOf(const std::filesystem::path& path);
-
-// "nsys", "kineto", ... of a format (report.json, sidecar).
-std::string_view formatName(InputFormat format);
 
 // Exports a .nsys-rep with nsys into the .sqlite beside it (or takes that .sqlite when it exists): the nsys
 // importer's first step. Other inputs are returned as they are.

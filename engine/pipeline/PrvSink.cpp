@@ -8,12 +8,10 @@
 
 namespace gpueff::pipeline {
 
-namespace {
 std::filesystem::path withExtension(std::filesystem::path prefix, const char* ext) {
     prefix += ext;
     return prefix;
 }
-} // namespace
 
 PrvSink::PrvSink(output::OutputFiles& files, std::filesystem::path prefix)
     : files_(files), prefix_(std::move(prefix)) {

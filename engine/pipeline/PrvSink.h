@@ -28,6 +28,9 @@ private:
     std::uint64_t bytes_ = 0;
 };
 
+// PREFIX + ext: PREFIX.prv, PREFIX.pcf, PREFIX.json beside them.
+std::filesystem::path withExtension(std::filesystem::path prefix, const char* ext);
+
 // Writes one of the stream's label files through `write` into `path` (errors name `shown`).
 void writeLabelFile(const std::function<void(std::FILE*)>& write, const std::filesystem::path& path,
                     const std::filesystem::path& shown);

@@ -35,7 +35,6 @@ public:
     RecordSink& head() { return *head_; }
     bool writesTrace() const { return prv_ != nullptr; }
     bool hasStages() const { return !stages_.empty(); }
-    const PrvSink* traceFiles() const { return prv_.get(); }
     std::uint64_t traceBytes() const { return prv_ ? prv_->bytes() : 0; }
 
 private:
