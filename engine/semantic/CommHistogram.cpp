@@ -113,12 +113,4 @@ HistogramTable CommunicationCells::table(const WindowSet& windows) const {
     return t;
 }
 
-HistogramTable computeCommunicationHistogram(const HistogramSpec& spec, const WindowSet& windows,
-                                             const std::vector<std::size_t>& rows, std::int64_t begin,
-                                             std::int64_t end) {
-    CommunicationCells cells(spec, windows, rows, begin, end);
-    cells.add(windows, RowGroup{});
-    return cells.table(windows);
-}
-
 } // namespace gpueff::semantic

@@ -6,8 +6,12 @@ namespace gpueff::semantic {
 
 struct RowGroup;
 
-// The cells of computeCommunicationHistogram filled a group of rows at a time (HistogramByRows): a row reads
-// its own threads' (or CPUs') communication records, whatever group the partner is in.
+// A communication histogram: one row per control-window object (Analyzer2D.Objects applied by the caller's
+// `rows`), one column per partner object at the same level; each cell folds the row's communication records
+// (logical and physical sends and receives that pass the control window's filter, timed within
+// [begin, end]) whose partner is that column's object; a CPU, node or system row reads the records on its
+// CPUs, partners being the other end's CPU. Its cells are filled a group of rows at a time (HistogramByRows):
+// a row reads its own threads' (or CPUs') communication records, whatever group the partner is in.
 class CommunicationCells {
 public:
     CommunicationCells(const HistogramSpec& spec, const WindowSet& windows, std::vector<std::size_t> rows,
@@ -22,14 +26,5 @@ private:
     std::size_t partners_ = 0;
     std::vector<std::vector<CommCell>> cells_; // [row][partner]
 };
-
-// A communication histogram: one row per control-window object (Analyzer2D.Objects applied by the caller's
-// `rows`), one column per partner object at the same level; each cell folds the row's communication records
-// (logical and physical sends and receives that pass the control window's filter, timed within
-// [begin, end]) whose partner is that column's object; a CPU, node or system row reads the records on its
-// CPUs, partners being the other end's CPU.
-HistogramTable computeCommunicationHistogram(const HistogramSpec& spec, const WindowSet& windows,
-                                             const std::vector<std::size_t>& rows, std::int64_t begin,
-                                             std::int64_t end);
 
 } // namespace gpueff::semantic
