@@ -7,6 +7,7 @@
 #include "engine/common/JsonText.h"
 #include "reports/Compare.h"
 #include "reports/ReportMarkdown.h"
+#include "reports/model/ReportIo.h"
 #include "reports/ReportSchema.h"
 
 #include <cstdint>
@@ -48,15 +49,14 @@ const json& baseReport() {
 
 void exercise(const std::string& text) {
     json report = gpueff::reports::parseReport(text, "fuzz.json");
-    bool valid = true;
+    std::optional<gpueff::reports::model::Report> model;
     try {
         gpueff::reports::checkReportSchema(report, "fuzz.json");
-        gpueff::reports::validateReport(report, "fuzz.json");
+        model = gpueff::reports::model::readReport(report, "fuzz.json");
     } catch (const gpueff::Error&) {
-        valid = false;
     }
-    if (valid) {
-        auto rendered = gpueff::reports::renderMarkdownReport(report);
+    if (model) {
+        auto rendered = gpueff::reports::renderMarkdownReport(*model);
         (void)rendered;
     }
     for (bool weak : {false, true}) {

@@ -15,6 +15,7 @@
 #include "jobs/TraceCfgs.h"
 #include "metrics/Analysis.h"
 #include "reports/ReportJson.h"
+#include "reports/model/ReportIo.h"
 #include "reports/ReportMarkdown.h"
 
 #include <chrono>
@@ -239,9 +240,10 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const metrics::Analysi
     info.dataNotes = exports.dataNotes;
     info.tasks = exports.tasks;
     info.threads = exports.threads;
-    nlohmann::json report = reports::reportJson(*analysis, info);
+    auto model = reports::buildReport(*analysis, info);
+    nlohmann::json report = reports::model::writeReport(model);
     double analyzeSeconds = since();
-    auto rendered = reports::renderMarkdownReport(report);
+    auto rendered = reports::renderMarkdownReport(model);
     auto json = out.add(dir / "report.json"), markdown = out.add(dir / "report.md");
     output::writeTextFile(out.temporary(json), out.final(json), dumpJson(report));
     output::writeTextFile(out.temporary(markdown), out.final(markdown), rendered.markdown);

@@ -4,6 +4,7 @@
 #include "reports/DeviceLabel.h"
 #include "reports/ExecutiveSummary.h"
 #include "reports/HtaMarkdown.h"
+#include "reports/model/ReportIo.h"
 
 #include <cmath>
 
@@ -53,26 +54,45 @@ json kernelRowJson(const metrics::KernelRow& r) {
             {"stddev_ns", finiteOrNull(r.stddev)}};
 }
 
-json efficiencyJson(const metrics::Efficiency& e, const metrics::Analysis& a) {
-    json out;
-    auto value = [&](double v) { return e.computable ? finiteOrNull(v) : json(nullptr); };
-    out["parallel_efficiency"] = value(e.parallel);
-    out["load_balance"] = value(e.loadBalance);
-    out["communication_efficiency"] = value(e.communication);
-    out["orchestration_efficiency"] = value(e.orchestration);
-    out["useful_sum_ns"] = e.usefulSum;
-    out["useful_max_ns"] = e.usefulMax;
-    out["active_max_ns"] = e.activeMax;
-    out["devices"] = json::array();
+model::Convention convention(const metrics::Efficiency& e, const metrics::Analysis& a) {
+    model::Convention out;
+    auto value = [&](double v) { return e.computable ? model::finite(v) : std::nullopt; };
+    out.parallel = value(e.parallel);
+    out.loadBalance = value(e.loadBalance);
+    out.communication = value(e.communication);
+    out.orchestration = value(e.orchestration);
+    out.usefulSumNs = e.usefulSum;
+    out.usefulMaxNs = e.usefulMax;
+    out.activeMaxNs = e.activeMax;
     for (std::size_t i = 0; i < e.devices.size(); ++i)
-        out["devices"].push_back({{"id", a.activity.devices[i].id},
-                                  {"useful_ns", e.devices[i].useful},
-                                  {"communication_ns", e.devices[i].communication},
-                                  {"idle_ns", e.devices[i].idle}});
+        out.devices.push_back(
+            {a.activity.devices[i].id, e.devices[i].useful, e.devices[i].communication, e.devices[i].idle});
     return out;
 }
 
+json efficiencyJson(const metrics::Efficiency& e, const metrics::Analysis& a) {
+    return model::toJson(convention(e, a));
+}
+
 namespace {
+
+model::Host hostSide(const metrics::Analysis& a) {
+    model::Host host;
+    for (const auto& o : a.offload)
+        host.offload.push_back({static_cast<std::int64_t>(o.task) + 1, a.activity.tasks[o.task].label, o.blocking,
+                                model::finite(o.efficiency), o.launchBlocked,
+                                o.efficiencyWithLaunches ? model::finite(*o.efficiencyWithLaunches)
+                                                         : std::nullopt});
+    if (a.mpi.present) {
+        model::MpiFactors m{model::finite(a.mpi.parallel), model::finite(a.mpi.loadBalance),
+                            model::finite(a.mpi.communication), {}};
+        for (const auto& t : a.mpi.tasks)
+            m.tasks.push_back({static_cast<std::int64_t>(t.task) + 1, t.mpi, t.outside});
+        host.mpi = std::move(m);
+    }
+    return host;
+}
+
 
 // Gap bins with their bounds: [lower, upper) ns, the last one open.
 json gapBins(const metrics::GapSummary& g) {
@@ -219,84 +239,61 @@ json tensorCore(const metrics::Analysis& a) {
 
 } // namespace
 
-json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
-    json r;
-    r["schema"] = "gpueff-report/1";
-    r["tool"] = {{"name", "gpueff"}, {"version", GPUEFF_VERSION}};
-    r["trace"] = {{"prv", info.prv},
-                  {"tasks", info.tasks},
-                  {"threads", info.threads},
-                  {"writer", metrics::writerName(a.writer)}};
-    if (a.cutShift) r["trace"]["cut_shift_ns"] = *a.cutShift;
-    r["inputs"] = json::array();
+model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& info) {
+    model::Report m;
+    m.tool = {"gpueff", GPUEFF_VERSION};
+    model::TraceFiles trace;
+    trace.prv = info.prv;
+    trace.tasks = static_cast<std::int64_t>(info.tasks);
+    trace.threads = static_cast<std::int64_t>(info.threads);
+    if (a.cutShift) trace.cutShiftNs = *a.cutShift;
+    trace.writer = std::string(metrics::writerName(a.writer));
+    m.trace = std::move(trace);
     for (const auto& in : info.inputs) {
-        json entry = {{"path", in.path},
-                      {"nsys_version", in.nsysVersion},
-                      {"host", in.host},
-                      {"offset_ns", in.offsetNs}};
+        model::Input entry;
+        entry.path = in.path;
+        entry.nsysVersion = in.nsysVersion;
+        entry.host = in.host;
+        entry.offsetNs = in.offsetNs;
         if (!in.alignment.empty()) {
-            entry["alignment"] = in.alignment;
-            entry["sync_point"] = in.syncPoint;
-            entry["alignment_uncertainty_ns"] =
-                in.alignmentUncertaintyNs ? json(*in.alignmentUncertaintyNs) : json();
-            entry["alignment_evidence"] = in.alignmentEvidence;
+            entry.alignment = in.alignment;
+            entry.syncPoint = in.syncPoint;
+            entry.alignmentUncertaintyNs = in.alignmentUncertaintyNs;
+            entry.alignmentEvidence = static_cast<std::int64_t>(in.alignmentEvidence);
         }
-        r["inputs"].push_back(entry);
+        m.inputs.push_back(std::move(entry));
     }
-    r["window"] = {{"begin_ns", a.window.begin},
-                   {"end_ns", a.window.end},
-                   {"duration_ns", a.window.duration()},
-                   {"source", a.window.source}};
-    if (!a.window.region.empty()) r["window"]["region"] = a.window.region;
-    r["devices"] = json::array();
+    m.window = {a.window.begin, a.window.end, a.window.duration(), a.window.source, {}};
+    if (!a.window.region.empty()) m.window.region = a.window.region;
     for (std::size_t i = 0; i < a.activity.devices.size(); ++i) {
         const auto& d = a.activity.devices[i];
         const auto& e = a.ncclAsCommunication.devices[i];
         const auto& t = a.times[i];
         const auto& task = a.activity.tasks[d.task];
-        r["devices"].push_back({{"id", d.id},
-                                {"label", deviceLabel(static_cast<std::int64_t>(d.task), d.gpu)},
-                                {"host", d.host},
-                                {"pid", task.pid >= 0 ? json(task.pid) : json(nullptr)},
-                                {"memory_by_kind_ns", t.memoryByKind},
-                                {"kernels_with_launch", t.launchedKernels},
-                                {"task", d.task + 1},
-                                {"gpu", d.gpu},
-                                {"name", d.name},
-                                {"rows", d.rows.size()},
-                                {"useful_ns", e.useful},
-                                {"communication_ns", e.communication},
-                                {"idle_ns", e.idle},
-                                {"compute_ns", t.compute},
-                                {"nccl_ns", t.nccl},
-                                {"memory_ns", t.memory},
-                                {"kernels", t.kernels},
-                                {"memory_operations", t.memoryOperations}});
+        model::Device row;
+        row.id = d.id;
+        row.label = deviceLabel(static_cast<std::int64_t>(d.task), d.gpu);
+        row.host = d.host;
+        row.pid = task.pid >= 0 ? std::optional<std::int64_t>(task.pid) : std::nullopt;
+        row.memoryByKindNs = t.memoryByKind;
+        row.kernelsWithLaunch = static_cast<std::int64_t>(t.launchedKernels);
+        row.task = static_cast<std::int64_t>(d.task) + 1;
+        row.gpu = d.gpu;
+        row.name = d.name;
+        row.rows = static_cast<std::int64_t>(d.rows.size());
+        row.usefulNs = e.useful;
+        row.communicationNs = e.communication;
+        row.idleNs = e.idle;
+        row.computeNs = t.compute;
+        row.ncclNs = t.nccl;
+        row.memoryNs = t.memory;
+        row.kernels = static_cast<std::int64_t>(t.kernels);
+        row.memoryOperations = static_cast<std::int64_t>(t.memoryOperations);
+        m.devices.push_back(std::move(row));
     }
-    r["efficiency"] = {{"nccl_as_communication", efficiencyJson(a.ncclAsCommunication, a)},
-                       {"nccl_as_useful", efficiencyJson(a.ncclAsUseful, a)}};
-    json host;
-    host["offload"] = json::array();
-    for (const auto& o : a.offload)
-        host["offload"].push_back(
-            {{"task", o.task + 1},
-             {"name", a.activity.tasks[o.task].label},
-             {"blocking_ns", o.blocking},
-             {"offload_efficiency", finiteOrNull(o.efficiency)},
-             {"launch_blocked_ns", o.launchBlocked ? json(*o.launchBlocked) : json(nullptr)},
-             {"offload_efficiency_with_launches",
-              o.efficiencyWithLaunches ? finiteOrNull(*o.efficiencyWithLaunches) : json(nullptr)}});
-    host["mpi"] = nullptr;
-    if (a.mpi.present) {
-        json m{{"parallel_efficiency", finiteOrNull(a.mpi.parallel)},
-               {"load_balance", finiteOrNull(a.mpi.loadBalance)},
-               {"communication_efficiency", finiteOrNull(a.mpi.communication)},
-               {"tasks", json::array()}};
-        for (const auto& t : a.mpi.tasks)
-            m["tasks"].push_back({{"task", t.task + 1}, {"mpi_ns", t.mpi}, {"outside_mpi_ns", t.outside}});
-        host["mpi"] = m;
-    }
-    r["host"] = host;
+    m.efficiency = {convention(a.ncclAsCommunication, a), convention(a.ncclAsUseful, a)};
+    m.host = hostSide(a);
+    json r = json::object();
     r["kernels_in_flight"] = json::array();
     r["kernels_queued"] = json::array();
     r["overlap"] = json::array();
@@ -382,10 +379,15 @@ json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
     addLevels(r, a);
     r["summary"] = executiveSummary(a);
     r["nsys_stats"] = nsysStatsJson(a);
-    r["notes"] = info.dataNotes;
-    for (const auto& n : a.notes) r["notes"].push_back(n);
-    for (auto& n : htaNotes(r)) r["notes"].push_back(std::move(n));
-    return r;
+    m.untyped = std::move(r);
+    m.notes = info.dataNotes;
+    for (const auto& n : a.notes) m.notes.push_back(n);
+    for (auto& n : htaNotes(model::writeReport(m))) m.notes.push_back(std::move(n));
+    return m;
+}
+
+json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
+    return model::writeReport(buildReport(a, info));
 }
 
 } // namespace gpueff::reports

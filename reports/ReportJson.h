@@ -1,6 +1,7 @@
 #pragma once
 // report.json (docs/report.md, schema docs/report.schema.json) from an analysis.
 #include "metrics/Analysis.h"
+#include "reports/model/Report.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -26,7 +27,12 @@ struct ReportContextInfo {
     std::vector<std::string> dataNotes;
 };
 
+// The report model of an analysis (reports/model/Report.h), and it written as report.json.
+model::Report buildReport(const metrics::Analysis& analysis, const ReportContextInfo& info);
 nlohmann::json reportJson(const metrics::Analysis& analysis, const ReportContextInfo& info);
+
+// The efficiency model of one NCCL convention as the report holds it.
+model::Convention convention(const metrics::Efficiency& e, const metrics::Analysis& a);
 
 // A fraction that is not a finite number becomes null: report.json never holds NaN.
 nlohmann::json finiteOrNull(double value);

@@ -9,6 +9,7 @@
 #include "reports/MarkdownTable.h"
 #include "reports/NsysStatsMarkdown.h"
 #include "reports/SvgPlot.h"
+#include "reports/model/ReportIo.h"
 
 #include <algorithm>
 #include <cmath>
@@ -689,10 +690,12 @@ void notes(std::string& md, const json& report, const json& original) {
 
 } // namespace
 
-RenderedReport renderMarkdownReport(const json& original) {
+RenderedReport renderMarkdownReport(const model::Report& m) {
     RenderedReport out;
     std::string& md = out.markdown;
-    const json report = relabelled(original); // device ids read as labels from here on
+    // The sections not yet rendered from the model read its document, device ids read as labels.
+    const json original = model::writeReport(m);
+    const json report = relabelled(original);
     header(md, report);
     window(md, report);
     efficiency(md, report, out);

@@ -1,7 +1,9 @@
 #pragma once
-// POP-assessment-style Markdown report built from a report.json document (docs/report.md) alone, so it can be
-// rendered again from a saved report without the trace. Missing or null parts print "n/a"; nothing throws on
-// a partial document.
+// POP-assessment-style Markdown report rendered from the report model (docs/report.md) alone, so it can be
+// rendered again from a saved report.json (model::readReport) without the trace. Parts the report does not
+// hold (null or left out) print "n/a".
+#include "reports/model/Report.h"
+
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -19,7 +21,7 @@ struct RenderedReport {
     std::vector<std::pair<std::string, std::string>> files;
 };
 
-RenderedReport renderMarkdownReport(const nlohmann::json& report);
+RenderedReport renderMarkdownReport(const model::Report& report);
 
 // Formatting shared by the report and the comparison.
 

@@ -9,6 +9,7 @@
 #include "reports/ReportMarkdown.h"
 #include "reports/SvgFrame.h"
 #include "reports/SvgPlot.h"
+#include "reports/model/ReportIo.h"
 #include "tests/TestSupport.h"
 
 #include <algorithm>
@@ -148,6 +149,63 @@ bool wellFormed(const std::string& xml, std::string& why) {
     return true;
 }
 
+void nsAsIntegers(json& j) {
+    for (auto& [key, value] : j.items()) {
+        bool ns = key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0;
+        if (ns && value.is_number_float() && std::trunc(value.get<double>()) == value.get<double>())
+            value = static_cast<std::int64_t>(value.get<double>());
+        else if (value.is_structured())
+            nsAsIntegers(value);
+    }
+}
+
+// Reports are read against docs/report.schema.json (compare, the report model): the hand-made reports get
+// the required parts they do not exercise (empty lists, no tensor-core metric, per-device details), where
+// the fixture does not set them.
+json completeForSchema(json r) {
+    auto fill = [](json& j, const char* key, json value) {
+        if (!j.contains(key)) j[key] = std::move(value);
+    };
+    fill(r, "inputs",
+         json::array({{{"path", "x.sqlite"}, {"nsys_version", nullptr}, {"host", nullptr}, {"offset_ns", 0}}}));
+    for (const char* key : {"kernels_in_flight", "overlap", "gaps", "notes"}) fill(r, key, json::array());
+    fill(r["kernel_summary"], "devices", json::array());
+    fill(r, "tensor_core", {{"available", false}, {"reason", "hand-made report"}});
+    for (auto& d : r["devices"]) {
+        if (!d.is_object()) continue;
+        fill(d, "name", "GPU");
+        fill(d, "rows", 1);
+        fill(d, "compute_ns", d["useful_ns"]);
+        fill(d, "nccl_ns", d["communication_ns"]);
+        fill(d, "memory_ns", 0);
+        fill(d, "kernels", 1);
+        fill(d, "memory_operations", 0);
+    }
+    for (auto& e : r["kernels_in_flight"])
+        if (e.is_object() && e.contains("time_ns_by_count"))
+            fill(e, "with_memory_time_ns_by_count", e["time_ns_by_count"]);
+    if (r.contains("kernels_queued"))
+        for (auto& e : r["kernels_queued"]) {
+            long long deepest = 0;
+            for (const auto& [depth, ns] : e["time_ns_by_depth"].items())
+                if (ns.get<double>() > 0) deepest = std::max(deepest, std::stoll(depth));
+            fill(e, "maximum", deepest);
+            fill(e, "mean", nullptr); // the renderer's own mean of the histogram
+        }
+    for (auto& g : r["gaps"])
+        for (const char* key : {"host_wait_count", "host_wait_ns", "kernel_wait_count", "kernel_wait_ns"})
+            fill(g, key, 0);
+    nsAsIntegers(r);
+    return r;
+}
+
+
+// The report model of a report.json document, rendered: fixtures go through the one reader, as a saved
+// report does.
+RenderedReport render(const json& document) {
+    return renderMarkdownReport(gpueff::reports::model::readReport(completeForSchema(document), "fixture.json"));
+}
+
 json fullReport() {
     // Device 0: U=800 D=100; device 1: U=500 D=100; window 1000 -> PE 0.65, LB 0.8125, CommE 0.8889, OrchE
     // 0.9.
@@ -177,6 +235,7 @@ json fullReport() {
                             {"Minimum", {0.25, 0.75}},
                             {"StDev", {0.0, 0.0}},
                             {"Avg/Max", {0.78, 1.0}}}}};
+    r["overlap_table"]["fraction_of_window"] = r["overlap_table"]["fraction_of_communication"];
     r["tensor_core"] = {{"available", false},
                         {"reason", "no GPU metrics in the trace (nsys --gpu-metrics-devices)"}};
     r["notes"] = {"queued kernels: no launch messages"};
@@ -193,7 +252,7 @@ TEST_CASE("render: efficiency table numbers and POP colour thresholds") {
     CHECK(efficiencyColour(0.5999) == "\xF0\x9F\x9F\xA5");
     CHECK(efficiencyColour(std::nullopt).empty());
 
-    auto md = renderMarkdownReport(fullReport()).markdown;
+    auto md = render(fullReport()).markdown;
     // nccl_as_communication: PE = 1300 / 2000; nccl_as_useful: U = 900, 600 -> PE = 1500 / 2000, LB = 1500 /
     // 1800.
     auto pe = lineOf(md, "Parallel efficiency");
@@ -214,7 +273,7 @@ TEST_CASE("render: efficiency table numbers and POP colour thresholds") {
 }
 
 TEST_CASE("render: kernel names are shortened and escaped for Markdown tables") {
-    auto md = renderMarkdownReport(fullReport()).markdown;
+    auto md = render(fullReport()).markdown;
     CHECK(md.find("my\\|kernel&lt;T&amp;&gt;") != std::string::npos);
     CHECK(md.find("my|kernel") == std::string::npos);
     // In the table: no return type, no parameter list; below it, folded, the full names.
@@ -284,7 +343,7 @@ TEST_CASE("render: histograms over counts are grouped alike in tables and charts
 }
 
 TEST_CASE("render: overlap, kernels in flight and per-device tables") {
-    auto md = renderMarkdownReport(fullReport()).markdown;
+    auto md = render(fullReport()).markdown;
     // Device 0 in flight: 250/1000 at 0, 500/1000 at 1.
     auto dev0 = lineOf(md, "host&lt;1&gt;&amp;:7:0", "## Kernels in flight");
     CAPTURE(dev0);
@@ -297,14 +356,14 @@ TEST_CASE("render: overlap, kernels in flight and per-device tables") {
     json deep = fullReport();
     json depths = json::object();
     for (int k = 0; k < 20; ++k) depths[std::to_string(k)] = 10;
-    deep["kernels_queued"] = {{{"device", "q"}, {"time_ns_by_depth", depths}}};
-    auto queued = renderMarkdownReport(deep).markdown;
+    deep["kernels_queued"] = {{{"device", "q:1:0"}, {"time_ns_by_depth", depths}}};
+    auto queued = render(deep).markdown;
     CHECK(queued.find("| Device | 0 | 1 | 2 | 3-4 | 5-8 | \xE2\x89\xA5" + NB + "9 | Mean | Max |") !=
           std::string::npos);
     double mean = (19.0 * 20 / 2) / 20; // depths 0..19, equally long
     char meanText[16];
     std::snprintf(meanText, sizeof meanText, "%.2f", mean);
-    CHECK(lineOf(queued, "q")
+    CHECK(lineOf(queued, "q:1:0")
               .find("| " + percent(1 / 20.0) + " | " + percent(1 / 20.0) + " | " + percent(1 / 20.0) + " | " +
                     percent(2 / 20.0) + " | " + percent(4 / 20.0) + " | " + percent(11 / 20.0) + " | " +
                     meanText + " | 19 |") != std::string::npos);
@@ -322,7 +381,7 @@ TEST_CASE("render: devices are named rank r / GPU g, with a table of where each 
     r["devices"][1]["pid"] = 777;
     r["devices"][1]["memory_by_kind_ns"] = {{"Host-to-Device", 40}};
     r["gaps"] = {{{"device", "nodeB:777:1"}, {"count", 3}, {"total_ns", 30}}};
-    auto md = renderMarkdownReport(r).markdown;
+    auto md = render(r).markdown;
     CHECK(lineOf(md, "rank 1 / GPU 1", "## GPU idle gaps").find("| 3 |") != std::string::npos);
     auto where = lineOf(md, "rank 1 / GPU 1", "### Where each device is");
     CAPTURE(where);
@@ -334,37 +393,47 @@ TEST_CASE("render: devices are named rank r / GPU g, with a table of where each 
     // With every id host:pid:gpu, the table leaves the (long) ids out and says how they are made.
     r["devices"][0]["host"] = "nodeA";
     r["devices"][0]["pid"] = 4242;
-    md = renderMarkdownReport(r).markdown;
+    md = render(r).markdown;
     CHECK(lineOf(md, "rank 1 / GPU 1", "### Where each device is") == "| rank 1 / GPU 1 | nodeB | 777 | 1 |");
     CHECK(md.find("its id in report.json is host:PID:g") != std::string::npos);
     CHECK(md.find("nodeB:777:1") == std::string::npos);
 }
 
-TEST_CASE("render: missing or null parts print n/a and never nan") {
-    for (const json& doc :
-         {json::object(), json{{"schema", "gpueff-report/1"}}, json::array(), json(nullptr),
-          json{{"schema", "gpueff-report/1"},
-               {"window", nullptr},
-               {"devices", {nullptr, 3}},
-               {"efficiency", {{"nccl_as_communication", {{"parallel_efficiency", NAN}}}}},
-               {"tensor_core", {{"available", true}, {"kernels", {"g"}}, {"tasks", {{{"task", 1}}}}}},
-               {"overlap", {{{"device", "d"}, {"time_ns_by_concurrency", {{"1", 5}, {"x", 2}}}}}},
-               {"kernel_summary", {{"overall", {{{"name", nullptr}}}}}}}}) {
-        RenderedReport r;
-        CHECK_NOTHROW(r = renderMarkdownReport(doc));
-        CAPTURE(r.markdown);
-        CHECK(r.markdown.find("n/a") != std::string::npos);
-        CHECK(r.markdown.find("nan") == std::string::npos);
-        CHECK(r.markdown.find("inf") == std::string::npos);
-        CHECK(r.markdown.find("## Analysis window") != std::string::npos);
-    }
-    auto md = renderMarkdownReport(json::object()).markdown;
-    CHECK(md.find("the report does not state its window") != std::string::npos);
-    CHECK(md.find("schema is \"n/a\"") != std::string::npos);
+TEST_CASE("report model: a document the schema refuses is refused naming the key, before any rendering") {
+    using gpueff::reports::model::readReport;
+    auto refusal = [](const json& doc) {
+        try {
+            readReport(doc.is_object() && doc.contains("devices") ? completeForSchema(doc) : doc, "r.json");
+        } catch (const gpueff::Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    CHECK(refusal(json::array()).find("r.json: not a gpueff report") == 0);
+    CHECK(refusal(json::object()).find("r.json: ") == 0);
+    json r = fullReport();
+    r["devices"][1]["idle_ns"] = "100";
+    CAPTURE(refusal(r));
+    CHECK(refusal(r).find("devices[1].idle_ns") != std::string::npos);
+    r = fullReport();
+    r["devices"][0].erase("label");
+    CHECK(refusal(r) == "accepted"); // not required by the schema: printed from task and gpu
+}
+
+TEST_CASE("render: null factors and parts the report leaves out print n/a and never nan") {
+    json r = fullReport();
+    r["efficiency"]["nccl_as_communication"]["parallel_efficiency"] = nullptr;
+    r.erase("host");
+    auto md = render(r).markdown;
+    CAPTURE(md);
+    CHECK(lineOf(md, "Parallel efficiency").find("n/a") != std::string::npos);
+    CHECK(md.find("nan") == std::string::npos);
+    CHECK(md.find("inf") == std::string::npos);
+    CHECK(md.find("## Analysis window") != std::string::npos);
 }
 
 TEST_CASE("render: SVG plots are well-formed with escaped text") {
-    auto rendered = renderMarkdownReport(fullReport());
+    auto rendered = render(fullReport());
     REQUIRE(rendered.files.size() == 4); // device states and factors, kernels in flight, overlap
     for (const auto& [path, svgText] : rendered.files) {
         CAPTURE(path);
@@ -415,7 +484,7 @@ TEST_CASE("render: the efficiency factors per device, one group of bars per devi
     // U, U/A and A/T with A = U + D.
     const double expected[2][4] = {{800.0 / 1000, 800.0 / 800, 800.0 / 900, 900.0 / 1000},
                                    {500.0 / 1000, 500.0 / 800, 500.0 / 600, 600.0 / 1000}};
-    auto rendered = renderMarkdownReport(fullReport());
+    auto rendered = render(fullReport());
     std::string chart;
     for (const auto& [path, text] : rendered.files)
         if (path == "plots/device_efficiency.svg") chart = text;
@@ -525,36 +594,6 @@ TEST_CASE("compare: wrong schema is an error naming the run, unrelated runs a wa
 namespace {
 // report.json's times are integers (nlohmann writes gpueff's int64 ns as digits), and compare refuses 100.0
 // for one: the hand-made reports compute theirs as doubles, written here as the integers they are.
-void nsAsIntegers(json& j) {
-    for (auto& [key, value] : j.items()) {
-        bool ns = key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0;
-        if (ns && value.is_number_float() && std::trunc(value.get<double>()) == value.get<double>())
-            value = static_cast<std::int64_t>(value.get<double>());
-        else if (value.is_structured())
-            nsAsIntegers(value);
-    }
-}
-
-// `gpueff compare` validates report files against docs/report.schema.json: the hand-made reports get the
-// required parts they do not exercise (empty lists, no tensor-core metric, per-device details).
-json completeForSchema(json r) {
-    r["inputs"] =
-        json::array({{{"path", "x.sqlite"}, {"nsys_version", nullptr}, {"host", nullptr}, {"offset_ns", 0}}});
-    for (const char* key : {"kernels_in_flight", "overlap", "gaps", "notes"}) r[key] = json::array();
-    r["kernel_summary"]["devices"] = json::array();
-    r["tensor_core"] = {{"available", false}, {"reason", "hand-made report"}};
-    for (auto& d : r["devices"]) {
-        d["name"] = "GPU";
-        d["rows"] = 1;
-        d["compute_ns"] = d["useful_ns"];
-        d["nccl_ns"] = d["communication_ns"];
-        d["memory_ns"] = 0;
-        d["kernels"] = 1;
-        d["memory_operations"] = 0;
-    }
-    nsAsIntegers(r);
-    return r;
-}
 } // namespace
 
 TEST_CASE("compare subcommand: writes the comparison, fails cleanly on a missing file") {
@@ -611,9 +650,9 @@ TEST_CASE("render: kernels without a launch call are said where the figures coun
     r["devices"][0]["kernels"] = 100;
     r["devices"][0]["kernels_with_launch"] = 48;
     r["gaps"] = {{{"device", "a:1:0"}, {"count", 1}, {"total_ns", 10}}};
-    auto md = renderMarkdownReport(r).markdown;
+    auto md = render(r).markdown;
     auto gaps = md.substr(md.find("## GPU idle gaps"));
     CHECK(gaps.find("Launch calls found for only part of the kernels (a:1:0 48.00 %)") != std::string::npos);
     r["devices"][0]["kernels_with_launch"] = 95;
-    CHECK(renderMarkdownReport(r).markdown.find("Launch calls found for only part") == std::string::npos);
+    CHECK(render(r).markdown.find("Launch calls found for only part") == std::string::npos);
 }

@@ -1,0 +1,47 @@
+#pragma once
+// The report as typed data (docs/report.md, docs/report.schema.json): built from an analysis
+// (BuildReport.h), written to report.json and read back from it by one codec (ReportIo.h), and the only
+// thing report.md, the SVG plots and compare render from.
+//
+// A family of metrics is one struct in one header of this folder, listing its report.json fields once.
+// Families not yet typed travel in `untyped` (their report.json keys, verbatim) until they are.
+#include "reports/model/RunFamilies.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpueff::reports::model {
+
+struct Report {
+    std::string schema = "gpueff-report/1";
+    Tool tool;
+    Omitted<TraceFiles> trace;
+    std::vector<Input> inputs;
+    Window window;
+    std::vector<Device> devices;
+    Efficiency efficiency;
+    Omitted<Host> host;
+    std::vector<std::string> notes;
+    // The keys of report.json no family above holds (written and read verbatim).
+    json untyped = json::object();
+
+    static void fields(auto& s, auto&& f) {
+        f("schema", s.schema);
+        f("tool", s.tool);
+        f("trace", s.trace);
+        f("inputs", s.inputs);
+        f("window", s.window);
+        f("devices", s.devices);
+        f("efficiency", s.efficiency);
+        f("host", s.host);
+        f("notes", s.notes);
+    }
+
+    // The device with report.json id `id` ("task.gpu"), or nullptr.
+    const Device* device(const std::string& id) const;
+    // How the report names a device to a reader: its label ("T1 GPU0") when it has one, else its id.
+    std::string deviceLabel(const std::string& id) const;
+};
+
+} // namespace gpueff::reports::model

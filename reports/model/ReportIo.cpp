@@ -1,0 +1,41 @@
+#include "reports/model/ReportIo.h"
+
+#include "reports/ReportSchema.h"
+
+#include <set>
+
+namespace gpueff::reports::model {
+
+const Device* Report::device(const std::string& id) const {
+    for (const auto& d : devices)
+        if (d.id == id) return &d;
+    return nullptr;
+}
+
+std::string Report::deviceLabel(const std::string& id) const {
+    const Device* d = device(id);
+    return d && d->label ? *d->label : id;
+}
+
+nlohmann::json writeReport(const Report& report) {
+    json out = toJson(report);
+    for (auto it = report.untyped.begin(); it != report.untyped.end(); ++it) out[it.key()] = it.value();
+    return out;
+}
+
+Report readReport(const nlohmann::json& document, const std::string& label) {
+    validateReport(document, label);
+    Report report;
+    try {
+        fromJson(document, report, "");
+    } catch (const Error& e) {
+        throw Error(label + ": " + e.what());
+    }
+    std::set<std::string> typed;
+    Report::fields(report, [&](const char* key, auto&) { typed.insert(key); });
+    for (auto it = document.begin(); it != document.end(); ++it)
+        if (!typed.count(it.key())) report.untyped[it.key()] = it.value();
+    return report;
+}
+
+} // namespace gpueff::reports::model
