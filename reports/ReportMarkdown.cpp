@@ -42,53 +42,70 @@ std::string fixed(std::optional<double> v, const char* format) {
 std::string kernelCell(const std::string& name, std::size_t max = kKernelCellChars) {
     return name.empty() ? "n/a" : escapeMarkdown(shortenForTable(name, max, kKernelCellWord));
 }
+// Integers and optional integers of the model as the formatters take them.
+std::optional<double> value(std::int64_t v) {
+    return static_cast<double>(v);
+}
+template <class T>
+std::optional<double> value(const std::optional<T>& v) {
+    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+}
+template <class T>
+std::optional<double> value(const model::Omitted<T>& v) {
+    if constexpr (requires { v->has_value(); })
+        return v ? value(*v) : std::nullopt;
+    else
+        return v ? value(std::optional<T>(*v)) : std::nullopt;
+}
+std::string textOf(const model::Omitted<std::string>& v) {
+    return v ? *v : std::string();
+}
 std::string deviceCell(const json& entry) {
     return escapeMarkdown(na(text(entry, "device", text(entry, "id"))));
 }
 
-void header(std::string& md, const json& report) {
+void header(std::string& md, const model::Report& m, const json& report) {
     md += "# GPU efficiency report\n\n";
-    std::string schema = text(report, "schema");
+    const std::string& schema = m.schema;
     if (schema != kSchema)
         md += "> **Warning:** schema is \"" + escapeMarkdown(na(schema)) + "\", this renderer expects \"" +
               kSchema + "\"; parts may be missing or misread.\n\n";
-    const json& tool = sub(report, "tool");
-    const json& trace = sub(report, "trace");
-    md += "Produced by " + escapeMarkdown(na(text(tool, "name", "gpueff"))) + " " +
-          escapeMarkdown(na(text(tool, "version"))) +
-          ". Paraver trace: " + escapeMarkdown(na(text(trace, "prv"))) + " (" +
-          count(number(trace, "tasks")) + " tasks, " + count(number(trace, "threads")) + " threads).\n\n";
+    const model::TraceFiles trace = m.trace ? *m.trace : model::TraceFiles{};
+    md += "Produced by " + escapeMarkdown(na(m.tool.name)) + " " + escapeMarkdown(na(m.tool.version)) +
+          ". Paraver trace: " + escapeMarkdown(na(trace.prv)) + " (" + count(value(trace.tasks)) + " tasks, " +
+          count(value(trace.threads)) + " threads).\n\n";
     summarySection(md, report); // the losses first: what an analyst reads before anything else
     md += "## Inputs\n\n";
     // A path is one word a table cell cannot wrap: the table names the file, the list below the path.
     // How the clocks were aligned, when there were several to align and the sidecar says.
     bool clocks = false;
-    for (const auto& in : array(report, "inputs"))
-        clocks = clocks || !(text(in, "alignment").empty() || text(in, "alignment") == "single input");
+    for (const auto& in : m.inputs)
+        clocks = clocks || !(textOf(in.alignment).empty() || textOf(in.alignment) == "single input");
     MarkdownTable t(clocks ? std::vector<std::string>{"#", "Input", "Recorded by", "Host", "Offset", "Clock",
                                                       "Uncertainty"}
                            : std::vector<std::string>{"#", "Input", "Recorded by", "Host", "Offset"},
                     clocks ? "rlllrlr" : "rlllr");
     std::string paths;
     int i = 0;
-    for (const auto& in : array(report, "inputs")) {
+    for (const auto& in : m.inputs) {
         // nsys_version holds the export's product version, or "Kineto trace ..." for a PyTorch profiler
         // trace.
-        std::string version = na(text(in, "nsys_version"));
+        std::string version = na(in.nsysVersion.value_or(""));
         std::string recorder = version.rfind("Kineto", 0) == 0 ? "PyTorch profiler (" + version + ")"
                                                                : "Nsight Systems " + version;
-        std::string path = text(in, "path"), file = std::filesystem::path(path).filename().string();
+        const std::string& path = in.path;
+        std::string file = std::filesystem::path(path).filename().string();
         std::vector<std::string> row = {std::to_string(++i), escapeMarkdown(na(file.empty() ? path : file)),
-                                        escapeMarkdown(recorder), escapeMarkdown(na(text(in, "host"))),
-                                        formatDuration(number(in, "offset_ns"))};
+                                        escapeMarkdown(recorder), escapeMarkdown(na(in.host.value_or(""))),
+                                        formatDuration(value(in.offsetNs))};
         if (clocks) {
-            row.push_back(escapeMarkdown(na(text(in, "alignment"))));
-            row.push_back(formatDuration(number(in, "alignment_uncertainty_ns")));
+            row.push_back(escapeMarkdown(na(textOf(in.alignment))));
+            row.push_back(formatDuration(value(in.alignmentUncertaintyNs)));
         }
         t.row(row);
         if (!file.empty() && file != path) paths += std::to_string(i) + ". " + escapeMarkdown(path) + "\n";
     }
-    std::string writer = text(trace, "writer");
+    std::string writer = textOf(trace.writer);
     if (!t.empty())
         md +=
             t.str() + (paths.empty() ? "" : "\nPaths:\n\n" + paths) +
@@ -102,11 +119,11 @@ void header(std::string& md, const json& report) {
                       "after alignment (docs/events.md, \"Time\")."
                     : "") +
             "\n\n";
-    else if (writer == "nsys2prv" && trace.contains("cut_shift_ns"))
+    else if (writer == "nsys2prv" && trace.cutShiftNs)
         md += "n/a: the trace was written by nsys2prv, which records no inputs, then cut by gpueff cut: its "
               "time 0 "
               "is " +
-              formatDuration(number(trace, "cut_shift_ns")) +
+              formatDuration(value(trace.cutShiftNs)) +
               " of the Nsight Systems export's time, so an export's time is the trace time plus that "
               "offset.\n\n";
     else if (writer == "nsys2prv")
@@ -120,48 +137,40 @@ void header(std::string& md, const json& report) {
         md += "n/a (the report lists no inputs)\n\n";
 }
 
-void window(std::string& md, const json& report) {
+void window(std::string& md, const model::Window& w) {
     md += "## Analysis window\n\n";
-    const json* w = member(report, "window");
-    if (!w) {
-        md += "n/a: the report does not state its window.\n\n";
-        return;
-    }
-    auto begin = number(*w, "begin_ns"), end = number(*w, "end_ns");
-    auto duration = number(*w, "duration_ns");
-    if (!duration && begin && end) duration = *end - *begin;
-    std::string source = text(*w, "source"), why;
-    if (source == "gpu-activity")
+    std::string why;
+    if (w.source == "gpu-activity")
         why = "first start to last end of the GPU activity of all devices (default)";
-    else if (source == "arguments")
+    else if (w.source == "arguments")
         why = "given with --begin/--end";
-    else if (source == "region")
-        why = "span of the NVTX region \"" + escapeMarkdown(na(text(*w, "region"))) + "\"";
+    else if (w.source == "region")
+        why = "span of the NVTX region \"" + escapeMarkdown(na(textOf(w.region))) + "\"";
     else
-        why = source.empty() ? "n/a (not stated)" : escapeMarkdown(source);
-    md += "Every figure below is measured over the window [" + count(begin) + " ns, " + count(end) +
-          " ns] of trace time (" + formatDuration(begin) + " to " + formatDuration(end) + "), " +
-          formatDuration(duration) + " long. Source: " + why + ".\n\n";
+        why = w.source.empty() ? "n/a (not stated)" : escapeMarkdown(w.source);
+    md += "Every figure below is measured over the window [" + count(value(w.beginNs)) + " ns, " +
+          count(value(w.endNs)) + " ns] of trace time (" + formatDuration(value(w.beginNs)) + " to " +
+          formatDuration(value(w.endNs)) + "), " + formatDuration(value(w.durationNs)) + " long. Source: " + why +
+          ".\n\n";
 }
 
-void efficiency(std::string& md, const json& report, RenderedReport& out) {
+void efficiency(std::string& md, const model::Report& m, const json& report, RenderedReport& out) {
     md += "## Device efficiency\n\n";
-    const json& eff = sub(report, "efficiency");
-    const json& comm = sub(eff, "nccl_as_communication");
-    const json& useful = sub(eff, "nccl_as_useful");
+    const auto& comm = m.efficiency.ncclAsCommunication;
+    const auto& useful = m.efficiency.ncclAsUseful;
     MarkdownTable t({"Metric", "NCCL as communication", "NCCL as useful"}, "lrr");
-    for (const auto& f : kEfficiencyFactors)
-        t.row({f.label, formatEfficiency(number(comm, f.key)), formatEfficiency(number(useful, f.key))});
+    for (std::size_t f = 0; f < std::size(kEfficiencyFactors); ++f)
+        t.row({kEfficiencyFactors[f].label, formatEfficiency(comm.factor(f)), formatEfficiency(useful.factor(f))});
     struct Row {
         const char* label;
-        const char* key;
+        std::int64_t model::Convention::*ns;
     };
-    const Row times[] = {{"Useful time, sum over devices", "useful_sum_ns"},
-                         {"Useful time, maximum device", "useful_max_ns"},
-                         {"Active time (useful + communication), maximum device", "active_max_ns"}};
+    const Row times[] = {{"Useful time, sum over devices", &model::Convention::usefulSumNs},
+                         {"Useful time, maximum device", &model::Convention::usefulMaxNs},
+                         {"Active time (useful + communication), maximum device", &model::Convention::activeMaxNs}};
     for (const auto& r : times)
-        t.row({r.label, formatDuration(number(comm, r.key)), formatDuration(number(useful, r.key))});
-    t.row({"Devices", count(static_cast<double>(array(report, "devices").size())), ""});
+        t.row({r.label, formatDuration(value(comm.*r.ns)), formatDuration(value(useful.*r.ns))});
+    t.row({"Devices", count(static_cast<double>(m.devices.size())), ""});
     md += t.str() + "\n";
     md +=
         "Colour scale (POP): \xF0\x9F\x9F\xA9 >= 80 %, \xF0\x9F\x9F\xA8 70-80 %, \xF0\x9F\x9F\xA7 60-70 %, "
@@ -170,7 +179,7 @@ void efficiency(std::string& md, const json& report, RenderedReport& out) {
         "launches, "
         "communication = NCCL kernels and memory operations. *NCCL as useful*: NCCL kernels count as useful, "
         "communication = memory operations.\n\n";
-    std::string chart = svg::deviceStateChart(report);
+    std::string chart = svg::deviceStateChart(m);
     if (!chart.empty()) {
         out.files.emplace_back("plots/device_states.svg", chart);
         md += "![Device time: useful, communication, idle](plots/device_states.svg)\n\n";
@@ -224,18 +233,18 @@ json relabelled(const json& report) {
     return out;
 }
 
-void devices(std::string& md, const json& report, const json& original, RenderedReport& out) {
+void devices(std::string& md, const model::Report& m, RenderedReport& out) {
     md += "## Devices\n\n";
     // The share of kernels with their launch found beside their count, which wraps between the two: a
     // column fewer keeps the table within a page 900 px wide (GitHub).
     MarkdownTable t({"Device", "Useful", "Communication", "Idle", "Kernels", "Memory ops"}, "lrrrrr");
-    for (const auto& d : array(report, "devices")) {
-        auto kernels = number(d, "kernels"), launched = number(d, "kernels_with_launch");
-        t.row({escapeMarkdown(na(text(d, "id"))), formatDuration(number(d, "useful_ns")),
-               formatDuration(number(d, "communication_ns")), formatDuration(number(d, "idle_ns")),
+    for (const auto& d : m.devices) {
+        auto kernels = value(d.kernels), launched = value(d.kernelsWithLaunch);
+        t.row({escapeMarkdown(na(m.deviceLabel(d.id))), formatDuration(value(d.usefulNs)),
+               formatDuration(value(d.communicationNs)), formatDuration(value(d.idleNs)),
                count(kernels) + " (" +
                    (launched && kernels && *kernels > 0 ? formatPercent(*launched / *kernels) : "n/a") + ")",
-               count(number(d, "memory_operations"))});
+               count(value(d.memoryOperations))});
     }
     if (t.empty()) {
         md += "n/a\n\n";
@@ -246,7 +255,7 @@ void devices(std::string& md, const json& report, const json& original, Rendered
         "\nUseful/communication/idle follow *NCCL as communication*. Kernels: their count and, in "
         "parentheses, the share whose launch call was matched (launch lines); kernels queued and the causes "
         "of gaps count those only.\n\n";
-    if (std::string chart = svg::deviceEfficiencyChart(report); !chart.empty()) {
+    if (std::string chart = svg::deviceEfficiencyChart(m); !chart.empty()) {
         out.files.emplace_back("plots/device_efficiency.svg", chart);
         md += "Where each device loses (U useful, A active = useful + communication, T the window): the "
               "mean of U/T over the devices is the parallel efficiency and the mean of U/max U the load "
@@ -255,17 +264,21 @@ void devices(std::string& md, const json& report, const json& original, Rendered
     }
     // Communication by kind: a run whose communication is host-to-device copies is not a network problem.
     std::vector<std::string> kinds;
-    for (const auto& d : array(report, "devices"))
-        if (const json* m = member(d, "memory_by_kind_ns"); m && m->is_object())
-            for (const auto& [kind, ns] : m->items())
+    for (const auto& d : m.devices)
+        if (d.memoryByKindNs)
+            for (const auto& [kind, ns] : *d.memoryByKindNs)
                 if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
     std::vector<std::string> head{"Device", "NCCL kernels"};
     head.insert(head.end(), kinds.begin(), kinds.end());
     MarkdownTable c(head, "l" + std::string(head.size() - 1, 'r'));
-    for (const auto& d : array(report, "devices")) {
-        std::vector<std::string> row{escapeMarkdown(na(text(d, "id"))), formatDuration(number(d, "nccl_ns"))};
-        for (const auto& kind : kinds)
-            row.push_back(formatDuration(number(sub(d, "memory_by_kind_ns"), kind).value_or(0)));
+    for (const auto& d : m.devices) {
+        std::vector<std::string> row{escapeMarkdown(na(m.deviceLabel(d.id))), formatDuration(value(d.ncclNs))};
+        for (const auto& kind : kinds) {
+            std::int64_t ns = 0;
+            if (d.memoryByKindNs)
+                if (auto it = d.memoryByKindNs->find(kind); it != d.memoryByKindNs->end()) ns = it->second;
+            row.push_back(formatDuration(value(ns)));
+        }
         c.row(row);
     }
     md += "### Communication by kind\n\nTime of each kind of communication (union of its operations in the "
@@ -273,18 +286,16 @@ void devices(std::string& md, const json& report, const json& original, Rendered
           c.str() + "\n";
     // The ids are host:pid:gpu (docs/report.md), long words that would widen the table: a column of them
     // only when some device's id is not (a trace without host and pid).
-    const json& all = array(original, "devices");
-    bool idsDerived = std::all_of(all.begin(), all.end(), [](const json& d) {
-        return text(d, "id") ==
-               text(d, "host") + ":" + count(number(d, "pid")) + ":" + count(number(d, "gpu"));
+    bool idsDerived = std::all_of(m.devices.begin(), m.devices.end(), [](const model::Device& d) {
+        return d.id == textOf(d.host) + ":" + count(value(d.pid)) + ":" + count(value(d.gpu));
     });
     MarkdownTable where(idsDerived
                             ? std::vector<std::string>{"Device", "Host", "PID", "GPU"}
                             : std::vector<std::string>{"Device", "Host", "PID", "GPU", "Id in report.json"},
                         "llrrl");
-    for (const auto& d : all)
-        where.row({escapeMarkdown(labelOf(d)), escapeMarkdown(na(text(d, "host"))),
-                   count(number(d, "pid")), count(number(d, "gpu")), escapeMarkdown(na(text(d, "id")))});
+    for (const auto& d : m.devices)
+        where.row({escapeMarkdown(m.deviceLabel(d.id)), escapeMarkdown(na(textOf(d.host))), count(value(d.pid)),
+                   count(value(d.gpu)), escapeMarkdown(na(d.id))});
     md += "### Where each device is\n\nRank r is the r-th process of the run (in the order of the inputs); "
           "GPU g its CUDA device number" +
           std::string(idsDerived ? "; its id in report.json is host:PID:g" : "") + ".\n\n" + where.str() +
@@ -304,43 +315,40 @@ std::string processName(std::string name) {
     return name;
 }
 
-void host(std::string& md, const json& report) {
+void host(std::string& md, const model::Report& m) {
     md += "## Host\n\n### Offload efficiency\n\n";
-    const json* h = member(report, "host");
     MarkdownTable t(
         {"Task", "Process", "Blocked in sync", "Offload efficiency", "Blocked in launches", "Incl. launches"},
         "rlrrrr");
-    if (h)
-        for (const auto& o : array(*h, "offload"))
-            t.row({count(number(o, "task")), escapeMarkdown(na(processName(text(o, "name")))),
-                   formatDuration(number(o, "blocking_ns")),
-                   formatEfficiency(number(o, "offload_efficiency")),
-                   formatDuration(number(o, "launch_blocked_ns")),
-                   formatEfficiency(number(o, "offload_efficiency_with_launches"))});
+    if (m.host)
+        for (const auto& o : m.host->offload)
+            t.row({count(value(o.task)), escapeMarkdown(na(processName(o.name))), formatDuration(value(o.blockingNs)),
+                   formatEfficiency(o.offloadEfficiency), formatDuration(value(o.launchBlockedNs)),
+                   formatEfficiency(o.offloadEfficiencyWithLaunches ? *o.offloadEfficiencyWithLaunches
+                                                                    : std::nullopt)});
     md += t.empty()
               ? "n/a: not computed for this trace (why: see Notes).\n\n"
               : t.str() + "\nOffload efficiency = (window - time inside blocking CUDA API calls) / window. "
                           "Blocked in launches: launch calls longer than 4x the task's median one, beyond "
                           "that median (the launch queue was full); the last column counts both.\n\n";
     md += "### MPI efficiency\n\n";
-    if (!h || !h->contains("mpi")) {
+    if (!m.host) {
         md += "n/a\n\n";
         return;
     }
-    const json* mpi = member(*h, "mpi");
-    if (!mpi) {
+    if (!m.host->mpi) {
         md += "MPI is not traced in this run.\n\n";
         return;
     }
+    const auto& mpi = *m.host->mpi;
     MarkdownTable e({"Metric", "Value"}, "lr");
-    e.row({"Parallel efficiency", formatEfficiency(number(*mpi, "parallel_efficiency"))});
-    e.row({"&emsp;Load balance", formatEfficiency(number(*mpi, "load_balance"))});
-    e.row({"&emsp;Communication efficiency", formatEfficiency(number(*mpi, "communication_efficiency"))});
+    e.row({"Parallel efficiency", formatEfficiency(mpi.parallel)});
+    e.row({"&emsp;Load balance", formatEfficiency(mpi.loadBalance)});
+    e.row({"&emsp;Communication efficiency", formatEfficiency(mpi.communication)});
     md += e.str() + "\n";
     MarkdownTable tasks({"Task", "In MPI", "Outside MPI"}, "rrr");
-    for (const auto& task : array(*mpi, "tasks"))
-        tasks.row({count(number(task, "task")), formatDuration(number(task, "mpi_ns")),
-                   formatDuration(number(task, "outside_mpi_ns"))});
+    for (const auto& task : mpi.tasks)
+        tasks.row({count(value(task.task)), formatDuration(value(task.mpiNs)), formatDuration(value(task.outsideMpiNs))});
     if (!tasks.empty()) md += tasks.str() + "\n";
 }
 
@@ -696,11 +704,11 @@ RenderedReport renderMarkdownReport(const model::Report& m) {
     // The sections not yet rendered from the model read its document, device ids read as labels.
     const json original = model::writeReport(m);
     const json report = relabelled(original);
-    header(md, report);
-    window(md, report);
-    efficiency(md, report, out);
-    devices(md, report, original, out);
-    host(md, report);
+    header(md, m, report);
+    window(md, m.window);
+    efficiency(md, m, report, out);
+    devices(md, m, out);
+    host(md, m);
     kernelsInFlight(md, report, out);
     overlapTables(md, report, out);
     ncclOverlap(md, report);

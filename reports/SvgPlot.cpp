@@ -60,14 +60,6 @@ std::string histogramChart(const json& entries, const char* histKey, const char*
                                 condense(std::move(series), bins.size())));
 }
 
-// The devices with their times under NCCL as communication: devices[], or, in a report without it, the
-// efficiency block's list (the same three times).
-const json& deviceTimes(const json& report) {
-    const json& devices = array(report, "devices");
-    return devices.empty() ? array(sub(sub(report, "efficiency"), "nccl_as_communication"), "devices")
-                           : devices;
-}
-
 // "rank 0 / GPU 0" on two lines under a bar group: a group is then as wide as its bars, not its name.
 std::string twoLines(std::string label) {
     if (auto at = label.find(" / "); at != std::string::npos) label.replace(at, 3, "\n");
@@ -82,22 +74,20 @@ std::string kernelsInFlightChart(const json& report) {
                           "Share of the window");
 }
 
-std::string deviceStateChart(const json& report) {
-    auto window = number(sub(report, "window"), "duration_ns");
+std::string deviceStateChart(const model::Report& report) {
+    auto window = static_cast<double>(report.window.durationNs);
     StackedBarChart c{"Device time (NCCL as communication)",
                       "Share of the window",
                       "Device",
                       {"useful", "communication", "idle"},
                       {kRunColours[0], kRunColours[1], "#d3d3d3"}, // as the state timeline
                       {}};
-    for (const auto& d : deviceTimes(report)) {
-        auto u = number(d, "useful_ns"), m = number(d, "communication_ns"), i = number(d, "idle_ns");
-        if (!u || !m) continue;
-        double idle = i ? *i : (window ? *window - *u - *m : 0.0);
-        double total = window && *window > 0 ? *window : *u + *m + idle;
+    for (const auto& d : report.devices) {
+        auto u = static_cast<double>(d.usefulNs), m = static_cast<double>(d.communicationNs),
+             idle = static_cast<double>(d.idleNs);
+        double total = window > 0 ? window : u + m + idle;
         if (total <= 0) continue;
-        c.rows.push_back({text(d, "id", "device " + std::to_string(c.rows.size())),
-                          {*u / total, *m / total, std::max(idle, 0.0) / total}});
+        c.rows.push_back({report.deviceLabel(d.id), {u / total, m / total, std::max(idle, 0.0) / total}});
     }
     return c.rows.empty() ? "" : stackedBarChart(c);
 }
@@ -106,22 +96,20 @@ std::string deviceStateChart(const json& report) {
 // A/T, A = U + D. Their means over the devices are the parallel efficiency (U/T) and the load balance; the
 // run's communication and orchestration efficiencies are those of the busiest device, and these show where
 // the others lose.
-std::string deviceEfficiencyChart(const json& report) {
+std::string deviceEfficiencyChart(const model::Report& report) {
     struct Times {
         std::string label;
         double useful, active, window;
     };
-    auto window = number(sub(report, "window"), "duration_ns");
+    auto window = static_cast<double>(report.window.durationNs);
     std::vector<Times> devices;
     double maxUseful = 0;
-    for (const auto& d : deviceTimes(report)) {
-        auto u = number(d, "useful_ns"), m = number(d, "communication_ns"), i = number(d, "idle_ns");
-        if (!u || !m) continue;
-        double t = window && *window > 0 ? *window : *u + *m + i.value_or(0);
+    for (const auto& d : report.devices) {
+        auto u = static_cast<double>(d.usefulNs), m = static_cast<double>(d.communicationNs);
+        double t = window > 0 ? window : u + m + static_cast<double>(d.idleNs);
         if (!(t > 0)) continue;
-        devices.push_back(
-            {text(d, "label", text(d, "id", "device " + std::to_string(devices.size()))), *u, *u + *m, t});
-        maxUseful = std::max(maxUseful, *u);
+        devices.push_back({report.deviceLabel(d.id), u, u + m, t});
+        maxUseful = std::max(maxUseful, u);
     }
     if (devices.empty()) return "";
     auto ratio = [](double a, double b) { return b > 0 ? a / b : NAN; };

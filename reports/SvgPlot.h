@@ -2,6 +2,7 @@
 // The charts of report.md, each drawn from a report.json document (docs/report.md) alone, on the frame of
 // SvgFrame.h. Each returns "" when the report lacks the data.
 #include "reports/SvgFrame.h"
+#include "reports/model/Report.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -11,8 +12,8 @@ namespace gpueff::reports::svg {
 // Per device (SvgPlot.cpp): the time at each count of kernels in flight, the device states as stacked rows,
 // the device model's factors, and the communication time at each count of activities running at once.
 std::string kernelsInFlightChart(const nlohmann::json& report);
-std::string deviceStateChart(const nlohmann::json& report); // useful/communication/idle per device
-std::string deviceEfficiencyChart(const nlohmann::json& report);
+std::string deviceStateChart(const model::Report& report); // useful/communication/idle per device
+std::string deviceEfficiencyChart(const model::Report& report);
 std::string overlapChart(const nlohmann::json& report);
 // Over time, from report.json's "timeline" (SvgTimeline.cpp).
 std::string inFlightTimelineChart(const nlohmann::json& report);

@@ -1,5 +1,6 @@
 #include "reports/model/ReportIo.h"
 
+#include "reports/DeviceLabel.h"
 #include "reports/ReportSchema.h"
 
 #include <set>
@@ -14,7 +15,9 @@ const Device* Report::device(const std::string& id) const {
 
 std::string Report::deviceLabel(const std::string& id) const {
     const Device* d = device(id);
-    return d && d->label ? *d->label : id;
+    if (!d) return id;
+    // Reports from before labels: built from the 1-based task and the gpu as gpueff labels them now.
+    return d->label && !d->label->empty() ? *d->label : reports::deviceLabel(d->task - 1, d->gpu);
 }
 
 nlohmann::json writeReport(const Report& report) {
