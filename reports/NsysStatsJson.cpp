@@ -4,46 +4,49 @@
 
 namespace gpueff::reports {
 
-using nlohmann::json;
-
 namespace {
 
-json leftOut(const metrics::RowsLeftOut& l) {
-    return {{"rows", l.rows}, {"instances", l.instances}, {"total_ns", l.total}};
+model::KernelRow durationRow(const metrics::KernelRow& r) {
+    model::KernelRow out;
+    out.name = r.name;
+    out.timePercent = r.timePercent;
+    out.totalNs = r.total;
+    out.instances = static_cast<std::int64_t>(r.instances);
+    out.avgNs = r.average;
+    out.medNs = r.median;
+    out.minNs = r.min;
+    out.maxNs = r.max;
+    out.stddevNs = r.stddev;
+    return out;
+}
+
+model::Omitted<model::RowsLeftOut> leftOut(const metrics::RowsLeftOut& l) {
+    if (!l.rows) return {};
+    return model::RowsLeftOut{static_cast<std::int64_t>(l.rows), static_cast<std::int64_t>(l.instances),
+                              l.total};
 }
 
 } // namespace
 
-json nsysStatsJson(const metrics::Analysis& a) {
+model::NsysStats nsysStats(const metrics::Analysis& a) {
     const auto& s = a.nsysStats;
-    json out{{"nvtx_sum", json::array()},
-             {"cuda_api_sum", json::array()},
-             {"gpu_mem_time_sum", json::array()},
-             {"gpu_mem_size_sum", json::array()}};
+    model::NsysStats out;
     for (const auto& r : s.nvtx) {
-        auto row = kernelRowJson(r);
-        row["domain"] = r.domain;
-        row["style"] = r.startEnd ? "StartEnd" : "PushPop";
-        out["nvtx_sum"].push_back(std::move(row));
+        model::NvtxRow row;
+        static_cast<model::KernelRow&>(row) = durationRow(r);
+        row.domain = r.domain;
+        row.style = r.startEnd ? "StartEnd" : "PushPop";
+        out.nvtxSum.push_back(std::move(row));
     }
-    for (const auto& r : s.cudaApi) out["cuda_api_sum"].push_back(kernelRowJson(r));
-    for (const auto& r : s.memoryTime) out["gpu_mem_time_sum"].push_back(kernelRowJson(r));
+    for (const auto& r : s.cudaApi) out.cudaApiSum.push_back(durationRow(r));
+    for (const auto& r : s.memoryTime) out.gpuMemTimeSum.push_back(durationRow(r));
     for (const auto& r : s.memorySize)
-        out["gpu_mem_size_sum"].push_back(
-            {{"name", r.name},
-             {"instances", r.count},
-             {"total_bytes", r.total},
-             {"avg_bytes", finiteOrNull(r.average)},
-             {"med_bytes", finiteOrNull(r.median)},
-             {"min_bytes", r.min},
-             {"max_bytes", r.max},
-             {"stddev_bytes", finiteOrNull(r.stddev)},
-             {"bandwidth_gbps", r.bandwidth ? finiteOrNull(*r.bandwidth) : json(nullptr)}});
+        out.gpuMemSizeSum.push_back({r.name, static_cast<std::int64_t>(r.count), r.total, r.average, r.median,
+                                     r.min, r.max, r.stddev,
+                                     r.bandwidth ? model::finite(*r.bandwidth) : std::nullopt});
     // Only when a summary was cut (kMaxSummaryRows): what it does not list.
-    json left = json::object();
-    if (s.nvtxLeftOut.rows) left["nvtx_sum"] = leftOut(s.nvtxLeftOut);
-    if (s.cudaApiLeftOut.rows) left["cuda_api_sum"] = leftOut(s.cudaApiLeftOut);
-    if (!left.empty()) out["left_out"] = left;
+    model::NsysStats::LeftOut left{leftOut(s.nvtxLeftOut), leftOut(s.cudaApiLeftOut)};
+    if (left.nvtxSum || left.cudaApiSum) out.leftOut = std::move(left);
     return out;
 }
 

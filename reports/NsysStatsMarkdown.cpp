@@ -1,15 +1,15 @@
-// The "nsys stats summaries" section of report.md from report.json's nsys_stats (docs/report.md): NVTX
+// The "nsys stats summaries" section of report.md from the report's nsys_stats (docs/report.md): NVTX
 // ranges, CUDA API calls and GPU memory operations by time and by size, as `nsys stats` prints them but
 // narrower (the spread of each row folded under its table, names shortened) and with long tables folded.
 #include "reports/NsysStatsMarkdown.h"
 
-#include "reports/JsonAccess.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
 
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <type_traits>
 
 namespace gpueff::reports {
 
@@ -31,22 +31,34 @@ std::string formatBytes(std::optional<double> bytes) {
     return buffer;
 }
 
-std::string percentCell(const json& r) {
-    auto p = number(r, "time_percent");
+std::optional<double> value(std::int64_t v) {
+    return static_cast<double>(v);
+}
+
+std::string percentCell(const model::KernelRow& r) {
+    auto p = model::finite(r.timePercent);
     return formatPercent(p ? std::optional(*p / 100) : std::nullopt);
 }
 
 // The row's name as nsys prints it ("domain:text" for NVTX ranges).
-std::string fullName(const json& r) {
-    auto name = text(r, "name"), domain = text(r, "domain");
-    return domain.empty() || name.empty() ? name : domain + ":" + name;
+std::string fullName(const model::KernelRow& r) {
+    return r.name;
+}
+std::string fullName(const model::MemorySizeRow& r) {
+    return r.name;
+}
+std::string fullName(const model::NvtxRow& r) {
+    return r.domain.empty() || r.name.empty() ? r.name : r.domain + ":" + r.name;
 }
 
-std::string nameCell(const json& r) {
+template <class Row>
+std::string nameCell(const Row& r) {
     auto name = fullName(r);
     if (name.empty()) return "n/a";
     auto cell = escapeMarkdown(shortenForTable(name, kNameLength, kNameWord));
-    return text(r, "style") == "StartEnd" ? cell + " *(start/end)*" : cell;
+    if constexpr (std::is_same_v<Row, model::NvtxRow>)
+        if (r.style == "StartEnd") return cell + " *(start/end)*";
+    return cell;
 }
 
 // A table with the spread of its rows (minimum, maximum, standard deviation) folded under it: nsys stats'
@@ -61,25 +73,26 @@ std::string withSpread(const MarkdownTable& main, const MarkdownTable& spread, c
 }
 
 // "- name" for a row whose name is shortened in the tables, else "".
-std::string fullNameLine(const json& r) {
+template <class Row>
+std::string fullNameLine(const Row& r) {
     auto name = fullName(r);
     return shortenForTable(name, kNameLength, kNameWord) == name ? "" : "- " + escapeMarkdown(name) + "\n";
 }
 
 // One table of duration rows (nvtx_sum, cuda_api_sum, gpu_mem_time_sum), at most kMaxRows, folded when long.
-void durationTable(std::string& md, const json& rows, const char* what, const char* count,
+template <class Row>
+void durationTable(std::string& md, const std::vector<Row>& rows, const char* what, const char* count,
                    const std::string& intro, std::size_t leftOut) {
     MarkdownTable t({what, "Time %", "Total", count, "Avg", "Med"}, "lrrrrr");
     MarkdownTable spread({what, "Min", "Max", "StdDev"}, "lrrr");
     std::string fullNames;
     for (std::size_t i = 0; i < rows.size() && i < kMaxRows; ++i) {
-        const json& r = rows[i];
+        const Row& r = rows[i];
         fullNames += fullNameLine(r);
-        t.row({nameCell(r), percentCell(r), formatDuration(number(r, "total_ns")),
-               formatCount(number(r, "instances")), formatDuration(number(r, "avg_ns")),
-               formatDuration(number(r, "med_ns"))});
-        spread.row({nameCell(r), formatDuration(number(r, "min_ns")), formatDuration(number(r, "max_ns")),
-                    formatDuration(number(r, "stddev_ns"))});
+        t.row({nameCell(r), percentCell(r), formatDuration(value(r.totalNs)), formatCount(value(r.instances)),
+               formatDuration(model::finite(r.avgNs)), formatDuration(model::finite(r.medNs))});
+        spread.row({nameCell(r), formatDuration(value(r.minNs)), formatDuration(value(r.maxNs)),
+                    formatDuration(model::finite(r.stddevNs))});
     }
     if (t.empty()) {
         md += intro + ": none in the trace.\n\n";
@@ -97,16 +110,16 @@ void durationTable(std::string& md, const json& rows, const char* what, const ch
                                          " rows</summary>\n\n" + table + "\n</details>\n\n";
 }
 
-void sizeTable(std::string& md, const json& rows) {
+void sizeTable(std::string& md, const std::vector<model::MemorySizeRow>& rows) {
     MarkdownTable t({"Operation", "Total", "Count", "Avg", "Med", "Bandwidth"}, "lrrrrr");
     MarkdownTable spread({"Operation", "Min", "Max", "StdDev"}, "lrrr");
     for (const auto& r : rows) {
-        auto bandwidth = number(r, "bandwidth_gbps");
-        t.row({nameCell(r), formatBytes(number(r, "total_bytes")), formatCount(number(r, "instances")),
-               formatBytes(number(r, "avg_bytes")), formatBytes(number(r, "med_bytes")),
+        auto bandwidth = r.bandwidthGbps ? model::finite(*r.bandwidthGbps) : std::nullopt;
+        t.row({nameCell(r), formatBytes(value(r.totalBytes)), formatCount(value(r.instances)),
+               formatBytes(model::finite(r.avgBytes)), formatBytes(model::finite(r.medBytes)),
                formatFixed(bandwidth, "%.2f GB/s")});
-        spread.row({nameCell(r), formatBytes(number(r, "min_bytes")), formatBytes(number(r, "max_bytes")),
-                    formatBytes(number(r, "stddev_bytes"))});
+        spread.row({nameCell(r), formatBytes(value(r.minBytes)), formatBytes(value(r.maxBytes)),
+                    formatBytes(model::finite(r.stddevBytes))});
     }
     md += "GPU memory operations by size (`cuda_gpu_mem_size_sum`; 1 MB = 10^6 bytes, as nsys; bandwidth = "
           "bytes over time, both summed over the operations)" +
@@ -115,25 +128,24 @@ void sizeTable(std::string& md, const json& rows) {
 
 } // namespace
 
-void nsysStatsSection(std::string& md, const json& report) {
-    const json* stats = member(report, "nsys_stats");
-    if (!stats) return; // a report written before nsys_stats existed: no section rather than an empty one
+void nsysStatsSection(std::string& md, const model::Report& report) {
+    if (!report.nsysStats) return; // a report written before nsys_stats existed: no section, not an empty one
+    const model::NsysStats& stats = *report.nsysStats;
     md += "## nsys stats summaries\n\n";
     md += "As `nsys stats` reports them, from the trace's records over the whole trace (not clipped to the "
           "window); rows by total time.\n\n";
-    auto leftOut = [&](const char* table) {
-        const json* left = member(*stats, "left_out");
-        const json* of = left ? member(*left, table) : nullptr;
-        auto rows = of ? number(*of, "rows") : std::nullopt;
-        return rows && *rows > 0 ? static_cast<std::size_t>(*rows) : std::size_t{0};
+    auto rowsLeftOut = [](const model::Omitted<model::RowsLeftOut>& of) {
+        return of && of->rows > 0 ? static_cast<std::size_t>(of->rows) : std::size_t{0};
     };
-    durationTable(md, array(*stats, "nvtx_sum"), "Range", "Instances",
-                  "NVTX ranges (`nvtx_sum`; push/pop unless marked start/end)", leftOut("nvtx_sum"));
-    durationTable(md, array(*stats, "cuda_api_sum"), "API call", "Calls", "CUDA API calls (`cuda_api_sum`)",
-                  leftOut("cuda_api_sum"));
-    durationTable(md, array(*stats, "gpu_mem_time_sum"), "Operation", "Count",
+    const model::NsysStats::LeftOut none;
+    const auto& left = stats.leftOut ? *stats.leftOut : none;
+    durationTable(md, stats.nvtxSum, "Range", "Instances",
+                  "NVTX ranges (`nvtx_sum`; push/pop unless marked start/end)", rowsLeftOut(left.nvtxSum));
+    durationTable(md, stats.cudaApiSum, "API call", "Calls", "CUDA API calls (`cuda_api_sum`)",
+                  rowsLeftOut(left.cudaApiSum));
+    durationTable(md, stats.gpuMemTimeSum, "Operation", "Count",
                   "GPU memory operations by time (`cuda_gpu_mem_time_sum`)", 0);
-    sizeTable(md, array(*stats, "gpu_mem_size_sum"));
+    sizeTable(md, stats.gpuMemSizeSum);
 }
 
 } // namespace gpueff::reports

@@ -106,49 +106,51 @@ json gapBins(const metrics::GapSummary& g) {
     return out;
 }
 
-json htaReading(const metrics::HtaBreakdown::Reading& r) {
-    return {{"kernel_time_ns", r.kernelTime}, {"idle_ns", r.idle}, {"compute_ns", r.compute}};
+model::HtaReading htaReading(const metrics::HtaBreakdown::Reading& r) {
+    return {r.kernelTime, r.idle, r.compute};
 }
 
 // What HTA's own rules would make of the device's figures, each alone; null where one changes nothing.
-json htaRules(const metrics::HtaBreakdown& h) {
-    json rules = {{"last_profiler_step", nullptr},
-                  {"whole_microseconds", nullptr},
-                  {"host_events_with_stream", nullptr}};
+model::HtaRules htaRules(const metrics::HtaBreakdown& h) {
+    model::HtaRules rules;
     if (const auto& r = h.afterLastStep) {
-        rules["last_profiler_step"] = htaReading(r->reading);
-        rules["last_profiler_step"].update({{"step_begin_ns", r->stepBegin},
-                                            {"operations_dropped", r->dropped},
-                                            {"dropped_ns", r->droppedTime}});
+        model::HtaLastProfilerStep step;
+        static_cast<model::HtaReading&>(step) = htaReading(r->reading);
+        step.stepBeginNs = r->stepBegin;
+        step.operationsDropped = static_cast<std::int64_t>(r->dropped);
+        step.droppedNs = r->droppedTime;
+        rules.lastProfilerStep = step;
     }
-    if (const auto& r = h.wholeMicroseconds) rules["whole_microseconds"] = htaReading(*r);
+    if (const auto& r = h.wholeMicroseconds) rules.wholeMicroseconds = htaReading(*r);
     if (const auto& r = h.streamHostEvents) {
-        rules["host_events_with_stream"] = htaReading(r->reading);
-        rules["host_events_with_stream"].update({{"events", r->events}, {"time_ns", r->time}});
+        model::HtaHostEventsWithStream events;
+        static_cast<model::HtaReading&>(events) = htaReading(r->reading);
+        events.events = static_cast<std::int64_t>(r->events);
+        events.timeNs = r->time;
+        rules.hostEventsWithStream = events;
     }
     return rules;
 }
 
 // HTA's definitions beside ours (docs/report.md "HTA's definitions").
-json htaJson(const metrics::Analysis& a) {
-    json devices = json::array();
+model::Hta htaFigures(const metrics::Analysis& a) {
+    model::Hta out;
+    out.consecutiveKernelDelayNs = metrics::HtaBreakdown::kConsecutiveKernelDelayNs;
     for (std::size_t i = 0; i < a.hta.size() && i < a.activity.devices.size(); ++i) {
         const auto& h = a.hta[i];
-        devices.push_back(
-            {{"device", a.activity.devices[i].id},
-             {"kernel_time_ns", h.kernelTime},
-             {"idle_ns", h.idle},
-             {"compute_ns", h.compute},
-             {"non_compute_ns", h.nonCompute},
-             {"comm_comp_overlap", h.ncclTime > 0 ? json(static_cast<double>(h.computeDuringNccl) /
-                                                         static_cast<double>(h.ncclTime))
-                                                  : json()},
-             {"idle_by_cause",
-              {{"host_wait_ns", h.hostWait}, {"kernel_wait_ns", h.kernelWait}, {"other_ns", h.other}}},
-             {"rules", htaRules(h)}});
+        model::HtaDevice d;
+        d.device = a.activity.devices[i].id;
+        d.kernelTimeNs = h.kernelTime;
+        d.idleNs = h.idle;
+        d.computeNs = h.compute;
+        d.nonComputeNs = h.nonCompute;
+        if (h.ncclTime > 0)
+            d.commCompOverlap = static_cast<double>(h.computeDuringNccl) / static_cast<double>(h.ncclTime);
+        d.idleByCause = {h.hostWait, h.kernelWait, h.other};
+        d.rules = htaRules(h);
+        out.devices.push_back(std::move(d));
     }
-    return {{"consecutive_kernel_delay_ns", metrics::HtaBreakdown::kConsecutiveKernelDelayNs},
-            {"devices", devices}};
+    return out;
 }
 
 json kernelRows(const std::vector<metrics::KernelRow>& rows) {
@@ -375,14 +377,14 @@ model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& i
     for (const auto& c : metrics::kernelCategories(a))
         r["kernel_categories"].push_back(
             {{"category", c.category}, {"time_ns", c.time}, {"instances", c.instances}});
-    r["hta"] = htaJson(a);
     addLevels(r, a);
     r["summary"] = executiveSummary(a);
-    r["nsys_stats"] = nsysStatsJson(a);
     m.untyped = std::move(r);
+    m.nsysStats = nsysStats(a);
+    m.hta = htaFigures(a);
     m.notes = info.dataNotes;
     for (const auto& n : a.notes) m.notes.push_back(n);
-    for (auto& n : htaNotes(model::writeReport(m))) m.notes.push_back(std::move(n));
+    for (auto& n : htaNotes(m, HtaDeviceNames::ids)) m.notes.push_back(std::move(n));
     return m;
 }
 

@@ -47,6 +47,6 @@ nlohmann::json efficiencyJson(const metrics::Efficiency& e, const metrics::Analy
 void addLevels(nlohmann::json& report, const metrics::Analysis& a);
 
 // nsys_stats: the nvtx_sum, cuda_api_sum and GPU memory summaries (reports/NsysStatsJson.cpp).
-nlohmann::json nsysStatsJson(const metrics::Analysis& a);
+model::NsysStats nsysStats(const metrics::Analysis& a);
 
 } // namespace gpueff::reports

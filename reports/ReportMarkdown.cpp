@@ -677,11 +677,11 @@ void gaps(std::string& md, const json& report, RenderedReport& out) {
     }
 }
 
-// The notes, less those the HTA section already shows (htaNotes of the report as written, device ids
-// unlabelled).
-void notes(std::string& md, const json& report, const json& original) {
+// The notes, less those the HTA section already shows (htaNotes as report.json holds them, naming devices by
+// their ids).
+void notes(std::string& md, const model::Report& m, const json& report) {
     md += "## Notes\n\n";
-    auto shown = htaNotes(original);
+    auto shown = htaNotes(m, HtaDeviceNames::ids);
     const json& list = array(report, "notes");
     bool any = false;
     for (const auto& n : list) {
@@ -717,10 +717,10 @@ RenderedReport renderMarkdownReport(const model::Report& m) {
     categories(md, report, out);
     topKernels(md, report);
     durations(md, report);
-    nsysStatsSection(md, report);
-    htaSection(md, report);
+    nsysStatsSection(md, m);
+    htaSection(md, m);
     gaps(md, report, out);
-    notes(md, report, original);
+    notes(md, m, report);
     return out;
 }
 

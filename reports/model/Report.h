@@ -5,6 +5,8 @@
 //
 // A family of metrics is one struct in one header of this folder, listing its report.json fields once.
 // Families not yet typed travel in `untyped` (their report.json keys, verbatim) until they are.
+#include "reports/model/HtaFamily.h"
+#include "reports/model/NsysStatsFamily.h"
 #include "reports/model/RunFamilies.h"
 
 #include <optional>
@@ -22,6 +24,8 @@ struct Report {
     std::vector<Device> devices;
     Efficiency efficiency;
     Omitted<Host> host;
+    Omitted<NsysStats> nsysStats;
+    Omitted<Hta> hta;
     std::vector<std::string> notes;
     // The keys of report.json no family above holds (written and read verbatim).
     json untyped = json::object();
@@ -35,6 +39,8 @@ struct Report {
         f("devices", s.devices);
         f("efficiency", s.efficiency);
         f("host", s.host);
+        f("nsys_stats", s.nsysStats);
+        f("hta", s.hta);
         f("notes", s.notes);
     }
 

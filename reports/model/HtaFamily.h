@@ -1,0 +1,92 @@
+#pragma once
+// report.json's hta (docs/report.md "HTA's definitions"): each device's figures as Meta's Holistic Trace
+// Analysis defines them, beside the POP model, and what HTA's own rules (which gpueff does not follow) would
+// make of them.
+#include "reports/model/Fields.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpueff::reports::model {
+
+// A device's span (its first start to its last end), idle and compute time, as HTA reads them.
+struct HtaReading {
+    std::int64_t kernelTimeNs = 0, idleNs = 0, computeNs = 0;
+    static void fields(auto& s, auto&& f) {
+        f("kernel_time_ns", s.kernelTimeNs);
+        f("idle_ns", s.idleNs);
+        f("compute_ns", s.computeNs);
+    }
+};
+
+// HTA keeps only the GPU work launched before the last ProfilerStep began.
+struct HtaLastProfilerStep : HtaReading {
+    std::int64_t stepBeginNs = 0, operationsDropped = 0, droppedNs = 0;
+    static void fields(auto& s, auto&& f) {
+        HtaReading::fields(s, f);
+        f("step_begin_ns", s.stepBeginNs);
+        f("operations_dropped", s.operationsDropped);
+        f("dropped_ns", s.droppedNs);
+    }
+};
+
+// HTA counts the host events with a CUDA stream argument as GPU work.
+struct HtaHostEventsWithStream : HtaReading {
+    std::int64_t events = 0, timeNs = 0;
+    static void fields(auto& s, auto&& f) {
+        HtaReading::fields(s, f);
+        f("events", s.events);
+        f("time_ns", s.timeNs);
+    }
+};
+
+// What each of HTA's rules alone would show of the device; null where it changes nothing.
+struct HtaRules {
+    std::optional<HtaLastProfilerStep> lastProfilerStep;
+    std::optional<HtaReading> wholeMicroseconds; // starts rounded up, ends down to a whole microsecond
+    std::optional<HtaHostEventsWithStream> hostEventsWithStream;
+    static void fields(auto& s, auto&& f) {
+        f("last_profiler_step", s.lastProfilerStep);
+        f("whole_microseconds", s.wholeMicroseconds);
+        f("host_events_with_stream", s.hostEventsWithStream);
+    }
+};
+
+// Idle time between consecutive operations of each stream, summed over the device's streams, by cause.
+struct HtaIdleByCause {
+    std::int64_t hostWaitNs = 0, kernelWaitNs = 0, otherNs = 0;
+    static void fields(auto& s, auto&& f) {
+        f("host_wait_ns", s.hostWaitNs);
+        f("kernel_wait_ns", s.kernelWaitNs);
+        f("other_ns", s.otherNs);
+    }
+};
+
+struct HtaDevice : HtaReading {
+    std::string device; // its id (Device::id)
+    std::int64_t nonComputeNs = 0;
+    std::optional<double> commCompOverlap; // compute time during NCCL kernels / NCCL time; null: no NCCL
+    HtaIdleByCause idleByCause;
+    HtaRules rules;
+    static void fields(auto& s, auto&& f) {
+        f("device", s.device);
+        HtaReading::fields(s, f);
+        f("non_compute_ns", s.nonComputeNs);
+        f("comm_comp_overlap", s.commCompOverlap);
+        f("idle_by_cause", s.idleByCause);
+        f("rules", s.rules);
+    }
+};
+
+struct Hta {
+    std::int64_t consecutiveKernelDelayNs = 0; // the gap under which idle time is a kernel wait
+    std::vector<HtaDevice> devices;
+    static void fields(auto& s, auto&& f) {
+        f("consecutive_kernel_delay_ns", s.consecutiveKernelDelayNs);
+        f("devices", s.devices);
+    }
+};
+
+} // namespace gpueff::reports::model
