@@ -436,6 +436,97 @@ TEST_CASE("render: null factors and parts the report leaves out print n/a and ne
     CHECK(md.find("## Analysis window") != std::string::npos);
 }
 
+TEST_CASE("render: HTA's definitions name devices by label; the notes of HTA's rules are listed there only") {
+    json r = makeReport({{"n:1:0", 800, 100}}, 1000, {"k"});
+    r["devices"][0]["label"] = "rank 1 / GPU 0";
+    json rules = {{"last_profiler_step", nullptr},
+                  {"whole_microseconds", {{"kernel_time_ns", 2000}, {"idle_ns", 800}, {"compute_ns", 600}}},
+                  {"host_events_with_stream", nullptr}};
+    r["hta"] = {{"consecutive_kernel_delay_ns", 30000},
+                {"devices",
+                 {{{"device", "n:1:0"},
+                   {"kernel_time_ns", 1000},
+                   {"idle_ns", 250},
+                   {"compute_ns", 600},
+                   {"non_compute_ns", 150},
+                   {"comm_comp_overlap", nullptr},
+                   {"idle_by_cause", {{"host_wait_ns", 100}, {"kernel_wait_ns", 50}, {"other_ns", 25}}},
+                   {"rules", rules}}}}};
+    // The rule's note as report.json holds it (the device by its id): a span of 2 us instead of 1 us, idle
+    // 800 / 2000 = 40 % of its span instead of 250 / 1000 = 25 %; compute alike, so left out.
+    const std::string rule =
+        " rounds every start up and every end down to a whole microsecond: it would show "
+        "a span of 2.000 \xC2\xB5s instead of 1.000 \xC2\xB5s, idle 800 ns (40.00 % of the "
+        "span) instead of 250 ns (25.00 % of the span)";
+    r["notes"] = {"HTA on n:1:0" + rule, "another note"};
+    auto md = render(r).markdown;
+    CAPTURE(md);
+    // Span 1 us; idle 250 / 1000 = 25 %, compute 600 / 1000 = 60 %, non-compute 150 / 1000 = 15 %; no NCCL
+    // time, so no overlap: n/a.
+    auto breakdown = lineOf(md, "rank 1 / GPU 0", "## HTA's definitions");
+    CAPTURE(breakdown);
+    for (const std::string& cell : {"| 1.000" + NB + "\xC2\xB5s |", "(25.00" + NB + "%)",
+                                    "(60.00" + NB + "%)", "(15.00" + NB + "%)", std::string("| n/a |")})
+        CHECK(breakdown.find(cell) != std::string::npos);
+    CHECK(md.find("kernel wait = a gap under 30.000 \xC2\xB5s") != std::string::npos);
+    auto causes = lineOf(md, "rank 1 / GPU 0", "| Device | Host wait |");
+    CHECK(causes == "| rank 1 / GPU 0 | 100" + NB + "ns | 50" + NB + "ns | 25" + NB + "ns |");
+    auto section = md.substr(md.find("## HTA's definitions"));
+    section = section.substr(0, section.find("\n## "));
+    CHECK(section.find("- HTA on rank 1 / GPU 0" + rule + "\n") != std::string::npos);
+    // The Notes list the other note only, and the id-named form of the rule's note shows nowhere.
+    auto notes = md.substr(md.find("## Notes"));
+    CHECK(notes.find("- another note\n") != std::string::npos);
+    CHECK(notes.find("HTA on") == std::string::npos);
+    CHECK(md.find("HTA on n:1:0") == std::string::npos);
+    // With no other note: said so.
+    r["notes"] = {"HTA on n:1:0" + rule};
+    CHECK(render(r).markdown.find("None besides HTA's rules") != std::string::npos);
+}
+
+TEST_CASE("render: nsys stats summaries, with start/end ranges, rows left out and no bandwidth") {
+    json r = fullReport();
+    CHECK(render(r).markdown.find("## nsys stats summaries") == std::string::npos); // none in the report
+    r["nsys_stats"] = {{"nvtx_sum",
+                        {{{"name", "step"},
+                          {"domain", "PyTorch"},
+                          {"style", "StartEnd"},
+                          {"time_percent", 75},
+                          {"total_ns", 3000},
+                          {"instances", 2},
+                          {"avg_ns", 1500},
+                          {"med_ns", 1500},
+                          {"min_ns", 1000},
+                          {"max_ns", 2000},
+                          {"stddev_ns", 707.1}}}},
+                       {"cuda_api_sum", json::array()},
+                       {"gpu_mem_time_sum", json::array()},
+                       {"gpu_mem_size_sum",
+                        {{{"name", "[CUDA memcpy Host-to-Device]"},
+                          {"instances", 2},
+                          {"total_bytes", 3000000},
+                          {"avg_bytes", 1500000},
+                          {"med_bytes", 1500000},
+                          {"min_bytes", 1000000},
+                          {"max_bytes", 2000000},
+                          {"stddev_bytes", 707106.8},
+                          {"bandwidth_gbps", nullptr}}}},
+                       {"left_out", {{"nvtx_sum", {{"rows", 4}, {"instances", 9}, {"total_ns", 100}}}}}};
+    auto md = render(r).markdown;
+    CAPTURE(md);
+    // "domain:name", marked start/end; 75 % as a percentage; 3000 ns over 2 instances, 1500 ns each.
+    CHECK(lineOf(md, "PyTorch:step *(start/end)*") == "| PyTorch:step *(start/end)* | 75.00" + NB +
+                                                          "% | 3.000" + NB + "\xC2\xB5s | 2 | 1.500" + NB +
+                                                          "\xC2\xB5s | 1.500" + NB + "\xC2\xB5s |");
+    CHECK(md.find("\n4 rows with less time are left out of report.json too (see Notes).\n") !=
+          std::string::npos);
+    CHECK(md.find("CUDA API calls (`cuda_api_sum`): none in the trace.") != std::string::npos);
+    // 3 * 10^6 bytes = 3 MB as nsys counts them, 1.5 MB each; operations that took no time: no bandwidth.
+    CHECK(lineOf(md, "\\[CUDA memcpy Host-to-Device\\]") == "| \\[CUDA memcpy Host-to-Device\\] | 3.000" +
+                                                                NB + "MB | 2 | 1.500" + NB + "MB | 1.500" +
+                                                                NB + "MB | n/a |");
+}
+
 TEST_CASE("render: SVG plots are well-formed with escaped text") {
     auto rendered = render(fullReport());
     REQUIRE(rendered.files.size() == 4); // device states and factors, kernels in flight, overlap
