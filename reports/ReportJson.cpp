@@ -293,6 +293,7 @@ model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& i
     }
     m.efficiency = {convention(a.ncclAsCommunication, a), convention(a.ncclAsUseful, a)};
     m.host = hostSide(a);
+    m.summary = executiveSummary(a);
     json r = json::object();
     r["kernels_in_flight"] = json::array();
     r["kernels_queued"] = json::array();
@@ -377,7 +378,6 @@ model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& i
             {{"category", c.category}, {"time_ns", c.time}, {"instances", c.instances}});
     r["hta"] = htaJson(a);
     addLevels(r, a);
-    r["summary"] = executiveSummary(a);
     r["nsys_stats"] = nsysStatsJson(a);
     m.untyped = std::move(r);
     m.notes = info.dataNotes;

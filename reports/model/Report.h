@@ -6,6 +6,7 @@
 // A family of metrics is one struct in one header of this folder, listing its report.json fields once.
 // Families not yet typed travel in `untyped` (their report.json keys, verbatim) until they are.
 #include "reports/model/RunFamilies.h"
+#include "reports/model/SummaryFamily.h"
 
 #include <optional>
 #include <string>
@@ -22,6 +23,7 @@ struct Report {
     std::vector<Device> devices;
     Efficiency efficiency;
     Omitted<Host> host;
+    Omitted<Summary> summary; // not required by the schema
     std::vector<std::string> notes;
     // The keys of report.json no family above holds (written and read verbatim).
     json untyped = json::object();
@@ -35,6 +37,7 @@ struct Report {
         f("devices", s.devices);
         f("efficiency", s.efficiency);
         f("host", s.host);
+        f("summary", s.summary);
         f("notes", s.notes);
     }
 
