@@ -7,8 +7,6 @@
 #include "reports/ExecutiveSummary.h"
 
 #include "reports/DeviceLabel.h"
-#include "reports/JsonAccess.h"
-#include "reports/ReportJson.h"
 #include "reports/ReportMarkdown.h"
 
 #include <algorithm>
@@ -17,9 +15,9 @@
 
 namespace gpueff::reports {
 
-using nlohmann::json;
-
 namespace {
+
+using Loss = model::Summary::Loss;
 
 std::string percent(double fraction) {
     char b[32];
@@ -27,20 +25,18 @@ std::string percent(double fraction) {
     return b;
 }
 
+// A duration of the model as the formatters take it (none: n/a).
+std::optional<double> value(const model::Omitted<std::int64_t>& ns) {
+    return ns ? std::optional<double>(static_cast<double>(*ns)) : std::nullopt;
+}
+
 std::string label(const metrics::Analysis& a, std::size_t device) {
     const auto& d = a.activity.devices[device];
     return deviceLabel(static_cast<std::int64_t>(d.task), d.gpu);
 }
 
-struct Loss {
-    std::string factor;
-    double efficiency = 0;
-    std::int64_t lost = 0;
-    std::string evidence, recommendation;
-};
-
 Loss orchestration(const metrics::Analysis& a, std::int64_t lost) {
-    Loss l{"orchestration", a.ncclAsCommunication.orchestration, lost, {}, {}};
+    Loss l{"orchestration", model::finite(a.ncclAsCommunication.orchestration), lost, {}, {}, {}};
     metrics::GapSummary g;
     for (const auto& x : a.gaps) {
         g.count += x.count, g.total += x.total, g.hostWait += x.hostWait, g.kernelWait += x.kernelWait;
@@ -77,7 +73,7 @@ Loss orchestration(const metrics::Analysis& a, std::int64_t lost) {
 }
 
 Loss communication(const metrics::Analysis& a, std::int64_t lost) {
-    Loss l{"communication", a.ncclAsCommunication.communication, lost, {}, {}};
+    Loss l{"communication", model::finite(a.ncclAsCommunication.communication), lost, {}, {}, {}};
     // What the communication of the device with the most of it was made of.
     std::size_t device = 0;
     for (std::size_t i = 0; i < a.ncclAsCommunication.devices.size(); ++i)
@@ -112,7 +108,7 @@ Loss communication(const metrics::Analysis& a, std::int64_t lost) {
 }
 
 Loss loadBalance(const metrics::Analysis& a, std::int64_t lost) {
-    Loss l{"load balance", a.ncclAsCommunication.loadBalance, lost, {}, {}};
+    Loss l{"load balance", model::finite(a.ncclAsCommunication.loadBalance), lost, {}, {}, {}};
     const auto& ds = a.ncclAsCommunication.devices;
     if (ds.empty()) return l;
     auto [lo, hi] = std::minmax_element(ds.begin(), ds.end(),
@@ -137,54 +133,46 @@ Loss loadBalance(const metrics::Analysis& a, std::int64_t lost) {
 
 } // namespace
 
-json executiveSummary(const metrics::Analysis& a) {
+model::Summary executiveSummary(const metrics::Analysis& a) {
     const auto& e = a.ncclAsCommunication;
     const auto n = static_cast<std::int64_t>(e.devices.size());
     const auto T = a.window.duration();
-    json out = {{"computable", e.computable}, {"losses", json::array()}};
+    model::Summary out;
+    out.computable = e.computable;
     if (!e.computable) return out;
     const std::int64_t deviceTime = n * T, lost = deviceTime - e.usefulSum;
-    out["parallel_efficiency"] = finiteOrNull(e.parallel);
-    out["device_time_ns"] = deviceTime;
-    out["lost_ns"] = lost;
-    std::vector<Loss> losses = {orchestration(a, n * (T - e.activeMax)),
-                                communication(a, n * (e.activeMax - e.usefulMax)),
-                                loadBalance(a, n * e.usefulMax - e.usefulSum)};
-    std::stable_sort(losses.begin(), losses.end(),
-                     [](const Loss& x, const Loss& y) { return x.lost > y.lost; });
-    for (const auto& l : losses)
-        out["losses"].push_back({{"factor", l.factor},
-                                 {"efficiency", finiteOrNull(l.efficiency)},
-                                 {"lost_ns", l.lost},
-                                 {"lost_share", deviceTime > 0 ? finiteOrNull(static_cast<double>(l.lost) /
-                                                                              static_cast<double>(deviceTime))
-                                                               : json(nullptr)},
-                                 {"evidence", l.evidence},
-                                 {"recommendation", l.recommendation}});
+    out.parallel = model::finite(e.parallel);
+    out.deviceTimeNs = deviceTime;
+    out.lostNs = lost;
+    out.losses = {orchestration(a, n * (T - e.activeMax)), communication(a, n * (e.activeMax - e.usefulMax)),
+                  loadBalance(a, n * e.usefulMax - e.usefulSum)};
+    std::stable_sort(out.losses.begin(), out.losses.end(),
+                     [](const Loss& x, const Loss& y) { return x.lostNs > y.lostNs; });
+    for (auto& l : out.losses)
+        if (deviceTime > 0)
+            l.lostShare = model::finite(static_cast<double>(l.lostNs) / static_cast<double>(deviceTime));
     return out;
 }
 
-void summarySection(std::string& md, const json& report) {
-    using namespace detail;
-    const json* s = member(report, "summary");
-    if (!s || !s->value("computable", false)) return;
+void summarySection(std::string& md, const model::Report& report) {
+    if (!report.summary || !report.summary->computable) return;
+    const model::Summary& s = *report.summary;
     md += "## Summary\n\n";
-    md += "Parallel efficiency " + formatEfficiency(number(*s, "parallel_efficiency")) + ": of " +
-          formatDuration(number(*s, "device_time_ns")) + " of device time (window x devices), " +
-          formatDuration(number(*s, "lost_ns")) +
+    md += "Parallel efficiency " + formatEfficiency(s.parallel ? *s.parallel : std::nullopt) + ": of " +
+          formatDuration(value(s.deviceTimeNs)) + " of device time (window x devices), " +
+          formatDuration(value(s.lostNs)) +
           " went to no useful work (NCCL counted as communication). Where it went, largest first:\n\n";
     int rank = 0;
-    for (const auto& l : array(*s, "losses")) {
-        auto share = number(l, "lost_share").value_or(0);
+    for (const auto& l : s.losses) {
+        auto share = l.lostShare.value_or(0);
         if (share < 0.005) continue; // under half a percent: not where to look first
-        std::string factor = text(l, "factor");
+        std::string factor = l.factor;
         if (!factor.empty())
             factor[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(factor[0])));
         md += std::to_string(++rank) + ". **" + escapeMarkdown(factor) + " efficiency " +
-              formatPercent(number(l, "efficiency")) + "**: " + formatDuration(number(l, "lost_ns")) + " (" +
-              formatPercent(share) +
-              " of the device time). Evidence: " + escapeMarkdown(text(l, "evidence")) +
-              ". Next: " + escapeMarkdown(text(l, "recommendation")) + ".\n";
+              formatPercent(l.efficiency) + "**: " + formatDuration(static_cast<double>(l.lostNs)) + " (" +
+              formatPercent(share) + " of the device time). Evidence: " + escapeMarkdown(l.evidence) +
+              ". Next: " + escapeMarkdown(l.recommendation) + ".\n";
     }
     if (rank == 0) md += "No factor loses more than half a percent of the device time.\n";
     md += "\n";

@@ -1,14 +1,14 @@
 #pragma once
-// The executive summary (reports/ExecutiveSummary.cpp): report.json "summary" from an analysis, and its
-// section at the top of report.md from report.json.
+// The executive summary (reports/ExecutiveSummary.cpp): the summary family of the report model (report.json
+// "summary") from an analysis, and its section at the top of report.md from the model.
 #include "metrics/Analysis.h"
+#include "reports/model/Report.h"
 
-#include <nlohmann/json.hpp>
 #include <string>
 
 namespace gpueff::reports {
 
-nlohmann::json executiveSummary(const metrics::Analysis& analysis);
-void summarySection(std::string& markdown, const nlohmann::json& report);
+model::Summary executiveSummary(const metrics::Analysis& analysis);
+void summarySection(std::string& markdown, const model::Report& report);
 
 } // namespace gpueff::reports

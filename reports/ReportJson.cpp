@@ -295,6 +295,7 @@ model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& i
     }
     m.efficiency = {convention(a.ncclAsCommunication, a), convention(a.ncclAsUseful, a)};
     m.host = hostSide(a);
+    m.summary = executiveSummary(a);
     json r = json::object();
     r["kernels_in_flight"] = json::array();
     r["kernels_queued"] = json::array();
@@ -378,7 +379,6 @@ model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& i
         r["kernel_categories"].push_back(
             {{"category", c.category}, {"time_ns", c.time}, {"instances", c.instances}});
     addLevels(r, a);
-    r["summary"] = executiveSummary(a);
     m.untyped = std::move(r);
     m.nsysStats = nsysStats(a);
     m.hta = htaFigures(a);

@@ -64,7 +64,7 @@ std::string deviceCell(const json& entry) {
     return escapeMarkdown(na(text(entry, "device", text(entry, "id"))));
 }
 
-void header(std::string& md, const model::Report& m, const json& report) {
+void header(std::string& md, const model::Report& m) {
     md += "# GPU efficiency report\n\n";
     const std::string& schema = m.schema;
     if (schema != kSchema)
@@ -74,7 +74,7 @@ void header(std::string& md, const model::Report& m, const json& report) {
     md += "Produced by " + escapeMarkdown(na(m.tool.name)) + " " + escapeMarkdown(na(m.tool.version)) +
           ". Paraver trace: " + escapeMarkdown(na(trace.prv)) + " (" + count(value(trace.tasks)) + " tasks, " +
           count(value(trace.threads)) + " threads).\n\n";
-    summarySection(md, report); // the losses first: what an analyst reads before anything else
+    summarySection(md, m); // the losses first: what an analyst reads before anything else
     md += "## Inputs\n\n";
     // A path is one word a table cell cannot wrap: the table names the file, the list below the path.
     // How the clocks were aligned, when there were several to align and the sidecar says.
@@ -704,7 +704,7 @@ RenderedReport renderMarkdownReport(const model::Report& m) {
     // The sections not yet rendered from the model read its document, device ids read as labels.
     const json original = model::writeReport(m);
     const json report = relabelled(original);
-    header(md, m, report);
+    header(md, m);
     window(md, m.window);
     efficiency(md, m, report, out);
     devices(md, m, out);

@@ -8,6 +8,7 @@
 #include "reports/model/HtaFamily.h"
 #include "reports/model/NsysStatsFamily.h"
 #include "reports/model/RunFamilies.h"
+#include "reports/model/SummaryFamily.h"
 
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@ struct Report {
     Omitted<Host> host;
     Omitted<NsysStats> nsysStats;
     Omitted<Hta> hta;
+    Omitted<Summary> summary; // not required by the schema
     std::vector<std::string> notes;
     // The keys of report.json no family above holds (written and read verbatim).
     json untyped = json::object();
@@ -41,6 +43,7 @@ struct Report {
         f("host", s.host);
         f("nsys_stats", s.nsysStats);
         f("hta", s.hta);
+        f("summary", s.summary);
         f("notes", s.notes);
     }
 
