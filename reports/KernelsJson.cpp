@@ -57,7 +57,8 @@ model::TensorCore tensorCore(const metrics::Analysis& a) {
     out.kernels = p.kernels;
     std::vector<model::TensorTask> tasks;
     for (const auto& row : p.rows) {
-        model::TensorTask task{static_cast<std::int64_t>(row.task) + 1, a.activity.devices[row.device].id, {}};
+        model::TensorTask task{
+            static_cast<std::int64_t>(row.task) + 1, a.activity.devices[row.device].id, {}};
         for (const auto& k : p.kernels) {
             auto it = row.percent.find(k);
             task.tensorActivePercent[k] = it == row.percent.end() ? std::nullopt : model::finite(it->second);

@@ -80,7 +80,6 @@ model::Host hostSide(const metrics::Analysis& a) {
     return host;
 }
 
-
 model::HtaReading htaReading(const metrics::HtaBreakdown::Reading& r) {
     return {r.kernelTime, r.idle, r.compute};
 }

@@ -658,7 +658,8 @@ void gaps(std::string& md, const model::Report& m, const json& report, RenderedR
     // would not fit a page 900 px wide (GitHub).
     MarkdownTable t({"Device", "Gaps", "Idle in gaps", "Host-wait", "Kernel-wait"}, "lrrrr");
     for (const auto& g : m.gaps)
-        t.row({escapeMarkdown(na(m.deviceLabel(g.device))), count(value(g.count)), formatDuration(value(g.totalNs)),
+        t.row({escapeMarkdown(na(m.deviceLabel(g.device))), count(value(g.count)),
+               formatDuration(value(g.totalNs)),
                formatDuration(value(g.hostWaitNs)) + " (" + count(value(g.hostWaitCount)) + ")",
                formatDuration(value(g.kernelWaitNs)) + " (" + count(value(g.kernelWaitCount)) + ")"});
     md += t.empty()
