@@ -1,6 +1,5 @@
 #include "reports/ReportJson.h"
 
-#include "metrics/KernelCategories.h"
 #include "reports/DeviceLabel.h"
 #include "reports/ExecutiveSummary.h"
 #include "reports/HtaMarkdown.h"
@@ -42,18 +41,6 @@ json meanLevel(const metrics::TimeByLevel& t) {
 
 } // namespace
 
-json kernelRowJson(const metrics::KernelRow& r) {
-    return {{"name", r.name},
-            {"time_percent", finiteOrNull(r.timePercent)},
-            {"total_ns", r.total},
-            {"instances", r.instances},
-            {"avg_ns", finiteOrNull(r.average)},
-            {"med_ns", finiteOrNull(r.median)},
-            {"min_ns", r.min},
-            {"max_ns", r.max},
-            {"stddev_ns", finiteOrNull(r.stddev)}};
-}
-
 model::Convention convention(const metrics::Efficiency& e, const metrics::Analysis& a) {
     model::Convention out;
     auto value = [&](double v) { return e.computable ? model::finite(v) : std::nullopt; };
@@ -91,19 +78,6 @@ model::Host hostSide(const metrics::Analysis& a) {
         host.mpi = std::move(m);
     }
     return host;
-}
-
-
-// Gap bins with their bounds: [lower, upper) ns, the last one open.
-json gapBins(const metrics::GapSummary& g) {
-    json out = json::array();
-    std::int64_t lower = 0, upper = metrics::GapSummary::kGapBinBase;
-    for (std::size_t b = 0; b < g.binCount.size(); ++b, lower = upper, upper *= 4)
-        out.push_back({{"lower_ns", lower},
-                       {"upper_ns", b + 1 < g.binCount.size() ? json(upper) : json(nullptr)},
-                       {"count", g.binCount[b]},
-                       {"time_ns", g.binTime[b]}});
-    return out;
 }
 
 model::HtaReading htaReading(const metrics::HtaBreakdown::Reading& r) {
@@ -153,12 +127,6 @@ model::Hta htaFigures(const metrics::Analysis& a) {
     return out;
 }
 
-json kernelRows(const std::vector<metrics::KernelRow>& rows) {
-    json out = json::array();
-    for (const auto& r : rows) out.push_back(kernelRowJson(r));
-    return out;
-}
-
 // The Total/Average/Maximum/Minimum/StDev/Avg-Max rows of the study's tables, over devices, per column.
 json statRows(const std::vector<std::vector<double>>& perDevice, std::size_t columns) {
     json rows;
@@ -205,38 +173,6 @@ json overlapTable(const metrics::Analysis& a) {
     table["fraction_of_communication"] = statRows(ofComm, static_cast<std::size_t>(top));
     table["fraction_of_window"] = statRows(ofWindow, static_cast<std::size_t>(top));
     return table;
-}
-
-json tensorCore(const metrics::Analysis& a) {
-    const auto& p = a.tensorCore;
-    if (!p.available) return {{"available", false}, {"reason", p.reason}};
-    json out{{"available", true}, {"metric", p.metric}, {"kernels", p.kernels}, {"tasks", json::array()}};
-    std::vector<std::vector<double>> table;
-    for (const auto& row : p.rows) {
-        json values = json::object();
-        for (const auto& k : p.kernels) {
-            auto it = row.percent.find(k);
-            values[k] = it == row.percent.end() ? json(nullptr) : finiteOrNull(it->second);
-        }
-        out["tasks"].push_back({{"task", row.task + 1},
-                                {"device", a.activity.devices[row.device].id},
-                                {"tensor_active_percent", values}});
-    }
-    // Statistics over the tasks that ran each kernel.
-    json rows;
-    for (const char* name : {"Average", "Maximum", "Minimum", "StDev", "Avg/Max"})
-        rows[name] = json::object();
-    for (const auto& k : p.kernels) {
-        std::vector<std::vector<double>> present;
-        for (const auto& row : p.rows)
-            if (auto it = row.percent.find(k); it != row.percent.end()) present.push_back({it->second});
-        if (present.empty()) continue;
-        auto s = statRows(present, 1);
-        for (const char* name : {"Average", "Maximum", "Minimum", "StDev", "Avg/Max"})
-            rows[name][k] = s[name][0];
-    }
-    out["rows"] = rows;
-    return out;
 }
 
 } // namespace
@@ -349,35 +285,7 @@ model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& i
              {"overlapped_fraction",
               o.time > 0 ? finiteOrNull(static_cast<double>(o.overlapped) / static_cast<double>(o.time))
                          : json(nullptr)}});
-    r["tensor_core"] = tensorCore(a);
-    r["kernel_summary"] = {{"overall", kernelRows(a.kernelSummary)}, {"devices", json::array()}};
-    for (std::size_t i = 0; i < a.kernelSummaryByDevice.size(); ++i)
-        r["kernel_summary"]["devices"].push_back(
-            {{"device", a.activity.devices[i].id}, {"rows", kernelRows(a.kernelSummaryByDevice[i])}});
-    r["kernel_durations"] = json::array();
-    for (const auto& d : a.durations) {
-        json bins = json::array();
-        for (const auto& b : d.bins)
-            bins.push_back({{"lower_ns", b.lower}, {"upper_ns", b.upper}, {"count", b.count}});
-        r["kernel_durations"].push_back(
-            {{"name", d.name}, {"instances", d.instances}, {"bins", bins}, {"modes_ns", d.modes}});
-    }
-    r["gaps"] = json::array();
-    for (std::size_t i = 0; i < a.gaps.size(); ++i) {
-        const auto& g = a.gaps[i];
-        r["gaps"].push_back({{"device", a.activity.devices[i].id},
-                             {"count", g.count},
-                             {"total_ns", g.total},
-                             {"host_wait_count", g.hostWaitCount},
-                             {"host_wait_ns", g.hostWait},
-                             {"kernel_wait_count", g.kernelWaitCount},
-                             {"kernel_wait_ns", g.kernelWait},
-                             {"by_duration", gapBins(g)}});
-    }
-    r["kernel_categories"] = json::array();
-    for (const auto& c : metrics::kernelCategories(a))
-        r["kernel_categories"].push_back(
-            {{"category", c.category}, {"time_ns", c.time}, {"instances", c.instances}});
+    addKernelFamilies(m, a);
     addLevels(r, a);
     m.untyped = std::move(r);
     m.nsysStats = nsysStats(a);

@@ -38,7 +38,10 @@ model::Convention convention(const metrics::Efficiency& e, const metrics::Analys
 nlohmann::json finiteOrNull(double value);
 
 // A row of the kernel summary's form (name, time_percent, total_ns, instances, avg/med/min/max/stddev_ns).
-nlohmann::json kernelRowJson(const metrics::KernelRow& row);
+model::KernelRow kernelRow(const metrics::KernelRow& row);
+
+// tensor_core, kernel_summary, kernel_durations, gaps and kernel_categories (reports/KernelsJson.cpp).
+void addKernelFamilies(model::Report& report, const metrics::Analysis& a);
 
 // The efficiency object of report.json (factors, sums, devices) of one convention.
 nlohmann::json efficiencyJson(const metrics::Efficiency& e, const metrics::Analysis& a);

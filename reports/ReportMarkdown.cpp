@@ -524,40 +524,38 @@ void ncclOverlap(std::string& md, const json& report) {
         md += std::to_string(rows.size() - kMaxDetailRows) + " more rows in report.json.\n\n";
 }
 
-void tensorCores(std::string& md, const json& report) {
+// A kernel's figure in a table by kernel name, if it has one.
+std::optional<double> ofKernel(const std::map<std::string, std::optional<double>>& byKernel,
+                               const std::string& kernel) {
+    auto it = byKernel.find(kernel);
+    return it == byKernel.end() ? std::nullopt : it->second;
+}
+
+void tensorCores(std::string& md, const model::Report& m) {
     md += "## Tensor-core use per GEMM kernel\n\n";
-    const json* tc = member(report, "tensor_core");
-    if (!tc) {
-        md += "n/a\n\n";
+    const auto& tc = m.tensorCore;
+    if (!tc.available) {
+        md += "Not available: " + escapeMarkdown(na(textOf(tc.reason))) + "\n\n";
         return;
     }
-    const json* available = member(*tc, "available");
-    if (!available || !available->is_boolean() || !available->get<bool>()) {
-        md += "Not available: " + escapeMarkdown(na(text(*tc, "reason"))) + "\n\n";
-        return;
-    }
-    std::vector<std::string> kernels;
-    for (const auto& k : array(*tc, "kernels"))
-        if (k.is_string()) kernels.push_back(k.get<std::string>());
+    const std::vector<std::string> kernels = tc.kernels ? *tc.kernels : std::vector<std::string>{};
+    const model::TensorStats stats = tc.rows ? *tc.rows : model::TensorStats{};
     // A row per GEMM kernel, its statistics over the tasks as columns: a run has tens of GEMM shapes and may
     // have many tasks, either too many columns for a page 900 px wide; the statistics are five.
     auto percent = [](std::optional<double> v) { return fixed(v, "%.2f %%"); };
-    const char* stats[] = {"Average", "Maximum", "Minimum", "StDev", "Avg/Max"};
     MarkdownTable t({"GEMM kernel", "Average", "Maximum", "Minimum", "StDev", "Avg/Max"}, "lrrrrr");
-    for (const auto& k : kernels) {
-        std::vector<std::string> row{kernelCell(k)};
-        for (const char* name : stats) {
-            auto v = number(sub(sub(*tc, "rows"), name), k);
-            row.push_back(std::string_view(name) == "Avg/Max" ? fixed(v, "%.2f") : percent(v));
-        }
-        t.row(row);
-    }
+    for (const auto& k : kernels)
+        t.row({kernelCell(k), percent(ofKernel(stats.average, k)), percent(ofKernel(stats.maximum, k)),
+               percent(ofKernel(stats.minimum, k)), percent(ofKernel(stats.stddev, k)),
+               fixed(ofKernel(stats.avgMax, k), "%.2f")});
     MarkdownTable perTask({"Task", "GEMM kernel", "Tensor active"}, "llr");
-    for (const auto& task : array(*tc, "tasks"))
-        for (const auto& k : kernels)
-            perTask.row({"Task " + count(number(task, "task")) + " (" + deviceCell(task) + ")", kernelCell(k),
-                         percent(number(sub(task, "tensor_active_percent"), k))});
-    md += "Time-weighted mean of \"" + escapeMarkdown(na(text(*tc, "metric"))) +
+    if (tc.tasks)
+        for (const auto& task : *tc.tasks)
+            for (const auto& k : kernels)
+                perTask.row({"Task " + count(value(task.task)) + " (" +
+                                 escapeMarkdown(na(m.deviceLabel(task.device))) + ")",
+                             kernelCell(k), percent(ofKernel(task.tensorActivePercent, k))});
+    md += "Time-weighted mean of \"" + escapeMarkdown(na(textOf(tc.metric))) +
           "\" during each GEMM kernel's executions, over the tasks:\n\n" +
           (kernels.empty() ? "n/a\n" : t.str()) + "\n";
     if (!kernels.empty() && !perTask.empty())
@@ -572,48 +570,48 @@ void tensorCores(std::string& md, const json& report) {
     }
 }
 
-void categories(std::string& md, const json& report, RenderedReport& out) {
-    const json& list = array(report, "kernel_categories");
-    if (list.empty()) return;
+void categories(std::string& md, const model::Report& m, RenderedReport& out) {
+    if (!m.kernelCategories || m.kernelCategories->empty()) return;
+    const auto& list = *m.kernelCategories;
     md += "## Where the GPU time went\n\n";
     double total = 0;
-    for (const auto& c : list) total += number(c, "time_ns").value_or(0);
+    for (const auto& c : list) total += static_cast<double>(c.timeNs);
     MarkdownTable t({"Kind of work", "Time", "Share", "Instances"}, "lrrr");
     for (const auto& c : list)
-        t.row({escapeMarkdown(text(c, "category")), formatDuration(number(c, "time_ns")),
-               total > 0 ? formatPercent(number(c, "time_ns").value_or(0) / total) : "n/a",
-               count(number(c, "instances"))});
+        t.row({escapeMarkdown(c.category), formatDuration(value(c.timeNs)),
+               total > 0 ? formatPercent(static_cast<double>(c.timeNs) / total) : "n/a",
+               count(value(c.instances))});
     md += "Kernels by the patterns of their names (docs/report.md; sum of durations, whole trace) and memory "
           "operations (union per device in the window):\n\n" +
           t.str() + "\n";
-    std::string chart = svg::kernelCategoryChart(report);
+    std::string chart = svg::kernelCategoryChart(m);
     if (!chart.empty()) {
         out.files.emplace_back("plots/kernel_categories.svg", chart);
         md += "![GPU time by kind of work](plots/kernel_categories.svg)\n\n";
     }
 }
 
-void topKernels(std::string& md, const json& report) {
+void topKernels(std::string& md, const model::Report& m) {
     md += "## Top kernels\n\n";
-    std::vector<const json*> rows;
-    for (const auto& r : array(sub(report, "kernel_summary"), "overall")) rows.push_back(&r);
-    std::stable_sort(rows.begin(), rows.end(), [](const json* a, const json* b) {
-        return number(*a, "total_ns").value_or(0) > number(*b, "total_ns").value_or(0);
+    std::vector<const model::KernelRow*> rows;
+    for (const auto& r : m.kernelSummary.overall) rows.push_back(&r);
+    std::stable_sort(rows.begin(), rows.end(), [](const model::KernelRow* a, const model::KernelRow* b) {
+        return static_cast<double>(a->totalNs) > static_cast<double>(b->totalNs);
     });
     // time_percent is a percentage as in nsys stats; a document that stores fractions sums to 1, not 100.
     double sum = 0;
-    for (const json* r : rows) sum += number(*r, "time_percent").value_or(0);
+    for (const auto* r : rows) sum += model::finite(r->timePercent).value_or(0);
     double scale = sum > 0 && sum <= 1.5 ? 1.0 : 0.01;
     // Five narrow columns of figures leave a name 36 characters of a page 900 px wide (GitHub); the median,
     // with the rest of the spread, is in the duration distribution below.
     MarkdownTable t({"#", "Kernel", "Time %", "Total", "Count", "Avg"}, "rlrrrr");
     for (std::size_t i = 0; i < rows.size() && i < kTopKernels; ++i) {
-        const json& r = *rows[i];
-        auto share = number(r, "time_percent");
-        t.row({std::to_string(i + 1), kernelCell(text(r, "name")),
+        const auto& r = *rows[i];
+        auto share = model::finite(r.timePercent);
+        t.row({std::to_string(i + 1), kernelCell(r.name),
                formatPercent(share ? std::optional(*share * scale) : std::nullopt),
-               formatDuration(number(r, "total_ns")), count(number(r, "instances")),
-               formatDuration(number(r, "avg_ns"))});
+               formatDuration(value(r.totalNs)), count(value(r.instances)),
+               formatDuration(model::finite(r.avgNs))});
     }
     md += t.empty() ? std::string("n/a\n\n")
                     : "As `nsys stats -r cuda_gpu_kern_sum`, whole trace (not clipped to the window); " +
@@ -626,51 +624,50 @@ void topKernels(std::string& md, const json& report) {
     if (!t.empty()) {
         md += "<details><summary>Full kernel names</summary>\n\n";
         for (std::size_t i = 0; i < rows.size() && i < kTopKernels; ++i)
-            md += std::to_string(i + 1) + ". " + escapeMarkdown(na(text(*rows[i], "name"))) + "\n";
+            md += std::to_string(i + 1) + ". " + escapeMarkdown(na(rows[i]->name)) + "\n";
         md += "\n</details>\n\n";
     }
 }
 
-void durations(std::string& md, const json& report) {
-    const json& list = array(report, "kernel_durations");
-    if (list.empty()) return; // optional part: no section rather than an empty one
+void durations(std::string& md, const model::Report& m) {
+    // Optional part: no section rather than an empty one.
+    if (!m.kernelDurations || m.kernelDurations->empty()) return;
+    const auto& list = *m.kernelDurations;
     md += "### Duration distribution\n\n";
     MarkdownTable t({"Kernel", "Instances", "Modes", "Range"}, "lrrr");
     for (std::size_t i = 0; i < list.size() && i < kTopKernels; ++i) {
-        const json& d = list[i];
+        const auto& d = list[i];
         std::string modes;
-        const json& modeList = array(d, "modes_ns");
-        for (std::size_t m = 0; m < modeList.size() && m < 3; ++m)
-            modes += (m ? ", " : "") + formatDuration(asNumber(&modeList[m]));
-        if (modeList.size() > 3) modes += ", \xE2\x80\xA6";
-        const json& bins = array(d, "bins");
-        std::string range = bins.empty() ? "n/a"
-                                         : formatDuration(number(bins.front(), "lower_ns")) + " - " +
-                                               formatDuration(number(bins.back(), "upper_ns"));
-        t.row({kernelCell(text(d, "name")), count(number(d, "instances")), modes.empty() ? "n/a" : modes,
-               range});
+        for (std::size_t k = 0; k < d.modesNs.size() && k < 3; ++k)
+            modes += (k ? ", " : "") + formatDuration(value(d.modesNs[k]));
+        if (d.modesNs.size() > 3) modes += ", \xE2\x80\xA6";
+        std::string range = d.bins.empty() ? "n/a"
+                                           : formatDuration(value(d.bins.front().lowerNs)) + " - " +
+                                                 formatDuration(value(d.bins.back().upperNs));
+        t.row({kernelCell(d.name), count(value(d.instances)), modes.empty() ? "n/a" : modes, range});
     }
     md +=
         "Are all instances of a kernel alike? Several modes mean several kinds of calls under one name.\n\n" +
         t.str() + "\n";
 }
 
-void gaps(std::string& md, const json& report, RenderedReport& out) {
+// `report`: the relabelled document, for launchCoverage (shared with the kernels queued section).
+void gaps(std::string& md, const model::Report& m, const json& report, RenderedReport& out) {
     md += "## GPU idle gaps\n\n" + launchCoverage(report);
     // Each cause's idle time and its count of gaps in one column (it wraps between the two): seven columns
     // would not fit a page 900 px wide (GitHub).
     MarkdownTable t({"Device", "Gaps", "Idle in gaps", "Host-wait", "Kernel-wait"}, "lrrrr");
-    for (const auto& g : array(report, "gaps"))
-        t.row({deviceCell(g), count(number(g, "count")), formatDuration(number(g, "total_ns")),
-               formatDuration(number(g, "host_wait_ns")) + " (" + count(number(g, "host_wait_count")) + ")",
-               formatDuration(number(g, "kernel_wait_ns")) + " (" + count(number(g, "kernel_wait_count")) +
-                   ")"});
+    for (const auto& g : m.gaps)
+        t.row({escapeMarkdown(na(m.deviceLabel(g.device))), count(value(g.count)),
+               formatDuration(value(g.totalNs)),
+               formatDuration(value(g.hostWaitNs)) + " (" + count(value(g.hostWaitCount)) + ")",
+               formatDuration(value(g.kernelWaitNs)) + " (" + count(value(g.kernelWaitCount)) + ")"});
     md += t.empty()
               ? std::string("n/a\n\n")
               : t.str() + "\nHost-wait and kernel-wait: the idle time in gaps of each cause (their count). "
                           "Host-wait: the launch call of the next activity started after the gap began "
                           "(the host was late); kernel-wait: launched in time, the GPU still idle.\n\n";
-    std::string chart = svg::gapHistogramChart(report);
+    std::string chart = svg::gapHistogramChart(m);
     if (!chart.empty()) {
         out.files.emplace_back("plots/gap_durations.svg", chart);
         md += "![GPU idle time by gap duration](plots/gap_durations.svg)\n\n";
@@ -712,14 +709,14 @@ RenderedReport renderMarkdownReport(const model::Report& m) {
     kernelsInFlight(md, report, out);
     overlapTables(md, report, out);
     ncclOverlap(md, report);
-    tensorCores(md, report);
+    tensorCores(md, m);
     levelsSection(md, report, out);
-    categories(md, report, out);
-    topKernels(md, report);
-    durations(md, report);
+    categories(md, m, out);
+    topKernels(md, m);
+    durations(md, m);
     nsysStatsSection(md, m);
     htaSection(md, m);
-    gaps(md, report, out);
+    gaps(md, m, report, out);
     notes(md, m, report);
     return out;
 }

@@ -1,14 +1,11 @@
 // Bar charts of where the GPU time went: kernel time by category (report.json "kernel_categories") and the
 // idle gaps by duration per device ("gaps[].by_duration").
-#include "reports/JsonAccess.h"
 #include "reports/SvgBars.h"
 #include "reports/SvgPlot.h"
 
 #include <cstdio>
 
 namespace gpueff::reports::svg {
-
-using namespace detail;
 
 namespace {
 
@@ -24,10 +21,11 @@ std::string compact(double ns) {
 
 } // namespace
 
-std::string kernelCategoryChart(const json& report) {
-    const json& list = array(report, "kernel_categories");
+std::string kernelCategoryChart(const model::Report& report) {
+    static const std::vector<model::KernelCategory> none;
+    const auto& list = report.kernelCategories ? *report.kernelCategories : none;
     double total = 0;
-    for (const auto& c : list) total += number(c, "time_ns").value_or(0);
+    for (const auto& c : list) total += static_cast<double>(c.timeNs);
     if (list.empty() || total <= 0) return "";
     BarChart b{"GPU time by kind of work",
                "Kind of work (kernel name patterns, docs/report.md)",
@@ -37,27 +35,26 @@ std::string kernelCategoryChart(const json& report) {
                {kRunColours[0]},
                {}};
     for (const auto& c : list) {
-        b.categories.push_back(text(c, "category"));
-        b.values.push_back({number(c, "time_ns").value_or(0) / total * 100});
+        b.categories.push_back(c.category);
+        b.values.push_back({static_cast<double>(c.timeNs) / total * 100});
     }
     return barChart(b);
 }
 
-std::string gapHistogramChart(const json& report) {
+std::string gapHistogramChart(const model::Report& report) {
     std::vector<std::string> bins;
     std::vector<Series> series;
-    for (const auto& g : array(report, "gaps")) {
-        const json& byDuration = array(g, "by_duration");
-        double total = number(g, "total_ns").value_or(0);
+    for (const auto& g : report.gaps) {
+        if (!g.byDuration) continue;
+        const auto& byDuration = *g.byDuration;
+        auto total = static_cast<double>(g.totalNs);
         if (byDuration.empty() || total <= 0) continue;
         if (bins.empty())
-            for (const auto& b : byDuration) {
-                auto upper = number(b, "upper_ns");
-                bins.push_back(upper ? "< " + compact(*upper)
-                                     : "\xE2\x89\xA5 " + compact(number(b, "lower_ns").value_or(0)));
-            }
-        Series s{text(g, "device"), {}};
-        for (const auto& b : byDuration) s.values.push_back(number(b, "time_ns").value_or(0) / total);
+            for (const auto& b : byDuration)
+                bins.push_back(b.upperNs ? "< " + compact(static_cast<double>(*b.upperNs))
+                                         : "\xE2\x89\xA5 " + compact(static_cast<double>(b.lowerNs)));
+        Series s{report.deviceLabel(g.device), {}};
+        for (const auto& b : byDuration) s.values.push_back(static_cast<double>(b.timeNs) / total);
         series.push_back(std::move(s));
     }
     if (series.empty()) return "";

@@ -19,8 +19,8 @@ std::string overlapChart(const nlohmann::json& report);
 std::string inFlightTimelineChart(const nlohmann::json& report);
 std::string stateTimelineChart(const nlohmann::json& report); // share of communication time per level
 // Kernel time by category and idle gaps by duration (SvgBreakdown.cpp).
-std::string kernelCategoryChart(const nlohmann::json& report);
-std::string gapHistogramChart(const nlohmann::json& report);
+std::string kernelCategoryChart(const model::Report& report);
+std::string gapHistogramChart(const model::Report& report);
 // The four factors over the iterations (SvgLevels.cpp).
 std::string iterationEfficiencyChart(const nlohmann::json& report);
 

@@ -752,3 +752,110 @@ TEST_CASE("render: kernels without a launch call are said where the figures coun
     r["devices"][0]["kernels_with_launch"] = 95;
     CHECK(render(r).markdown.find("Launch calls found for only part") == std::string::npos);
 }
+
+TEST_CASE("render: tensor cores, duration modes, kinds of work and idle gaps from the report model") {
+    // Two devices of task 1 (labels from task and gpu: rank 0 / GPU 0 and 1); hand-worked figures below.
+    json r = makeReport({{"a:1:0", 800, 100}, {"a:1:1", 500, 100}}, 1000, {"gemmA"});
+    for (int d = 0; d < 2; ++d) {
+        r["devices"][d].erase("label");
+        r["devices"][d]["gpu"] = d;
+    }
+    // gemmA ran on both tasks at 40 % and 60 %: average 50, maximum 60, minimum 40, standard deviation
+    // sqrt(((40-50)^2 + (60-50)^2) / 2) = 10, average / maximum = 0.8333. gemmB ran on neither: no
+    // statistics.
+    r["tensor_core"] = {{"available", true},
+                        {"metric", "Tensor Active [Throughput %]"},
+                        {"kernels", {"gemmA", "gemmB"}},
+                        {"tasks",
+                         {{{"task", 1},
+                           {"device", "a:1:0"},
+                           {"tensor_active_percent", {{"gemmA", 40.0}, {"gemmB", nullptr}}}},
+                          {{"task", 1},
+                           {"device", "a:1:1"},
+                           {"tensor_active_percent", {{"gemmA", 60.0}, {"gemmB", nullptr}}}}}},
+                        {"rows",
+                         {{"Average", {{"gemmA", 50.0}}},
+                          {"Maximum", {{"gemmA", 60.0}}},
+                          {"Minimum", {{"gemmA", 40.0}}},
+                          {"StDev", {{"gemmA", 10.0}}},
+                          {"Avg/Max", {{"gemmA", 50.0 / 60.0}}}}}};
+    r["kernel_durations"] = {{{"name", "gemmA"},
+                              {"instances", 4},
+                              {"bins",
+                               {{{"lower_ns", 40}, {"upper_ns", 100}, {"count", 1}},
+                                {{"lower_ns", 100}, {"upper_ns", 200}, {"count", 3}}}},
+                              {"modes_ns", {150, 50, 120, 180}}}};
+    // 300 of 400 ns GEMM, 100 memory: 75 % and 25 %.
+    r["kernel_categories"] = {{{"category", "GEMM"}, {"time_ns", 300}, {"instances", 3}},
+                              {{"category", "memory"}, {"time_ns", 100}, {"instances", 2}}};
+    // Device 0: 3 gaps under 1 us (400 ns), 1 of 1 us or more (600 ns); device 1 never idle (no bars).
+    r["gaps"] = {{{"device", "a:1:0"},
+                  {"count", 4},
+                  {"total_ns", 1000},
+                  {"host_wait_count", 1},
+                  {"host_wait_ns", 600},
+                  {"kernel_wait_count", 3},
+                  {"kernel_wait_ns", 400},
+                  {"by_duration",
+                   {{{"lower_ns", 0}, {"upper_ns", 1000}, {"count", 3}, {"time_ns", 400}},
+                    {{"lower_ns", 1000}, {"upper_ns", nullptr}, {"count", 1}, {"time_ns", 600}}}}},
+                 {{"device", "a:1:1"}, {"count", 0}, {"total_ns", 0}}};
+    auto rendered = render(r);
+    const auto& md = rendered.markdown;
+    auto pc = [](const char* v) { return std::string(v) + NB + "%"; };
+    CHECK(lineOf(md, "gemmA", "## Tensor-core use") == "| gemmA | " + pc("50.00") + " | " + pc("60.00") +
+                                                           " | " + pc("40.00") + " | " + pc("10.00") +
+                                                           " | 0.83 |");
+    CHECK(lineOf(md, "gemmB", "## Tensor-core use") == "| gemmB | n/a | n/a | n/a | n/a | n/a |");
+    CHECK(md.find("| Task 1 (rank 0 / GPU 1) | gemmA | " + pc("60.00") + " |") != std::string::npos);
+    CHECK(md.find("| Task 1 (rank 0 / GPU 0) | gemmB | n/a |") != std::string::npos);
+    CHECK(md.find("Time-weighted mean of \"Tensor Active \\[Throughput %\\]\"") != std::string::npos);
+    // The first three modes, then an ellipsis; the range from the first bin's lower to the last one's upper.
+    CHECK(lineOf(md, "gemmA", "### Duration distribution") == "| gemmA | 4 | 150" + NB + "ns, 50" + NB +
+                                                                  "ns, 120" + NB + "ns, \xE2\x80\xA6 | 40" +
+                                                                  NB + "ns - 200" + NB + "ns |");
+    CHECK(lineOf(md, "GEMM", "## Where the GPU time went") ==
+          "| GEMM | 300" + NB + "ns | " + pc("75.00") + " | 3 |");
+    CHECK(lineOf(md, "memory", "## Where the GPU time went") ==
+          "| memory | 100" + NB + "ns | " + pc("25.00") + " | 2 |");
+    CHECK(lineOf(md, "rank 0 / GPU 0", "## GPU idle gaps") ==
+          "| rank 0 / GPU 0 | 4 | 1.000" + NB + "\xC2\xB5s | 600" + NB + "ns (1) | 400" + NB + "ns (3) |");
+    CHECK(lineOf(md, "rank 0 / GPU 1", "## GPU idle gaps") ==
+          "| rank 0 / GPU 1 | 0 | 0" + NB + "ns | 0" + NB + "ns (0) | 0" + NB + "ns (0) |");
+
+    // The charts: bars standing on the plot frame's bottom, in the first run colour, as high as their shares.
+    auto barsOf = [&](const std::string& path) {
+        std::string chart;
+        for (const auto& [p, text] : rendered.files)
+            if (p == path) chart = text;
+        std::vector<double> shares;
+        auto all = rects(chart);
+        const std::map<std::string, std::string>* frame = nullptr;
+        for (const auto& e : all)
+            if (e.count("fill") && e.at("fill") == "none") frame = &e;
+        if (!frame) return std::make_pair(chart, shares);
+        double bottom = attr(*frame, "y") + attr(*frame, "height"), height = attr(*frame, "height");
+        std::vector<std::pair<double, double>> byX;
+        for (const auto& e : all)
+            if (e.count("fill") && e.at("fill") == svg::kRunColours[0] &&
+                std::abs(attr(e, "y") + attr(e, "height") - bottom) < 0.11 && attr(e, "height") > 0)
+                byX.emplace_back(attr(e, "x"), attr(e, "height") / height);
+        std::sort(byX.begin(), byX.end());
+        for (auto [x, share] : byX) shares.push_back(share);
+        return std::make_pair(chart, shares);
+    };
+    auto [categories, categoryBars] = barsOf("plots/kernel_categories.svg");
+    REQUIRE(categoryBars.size() == 2);
+    CHECK(std::abs(categoryBars[0] * 1000 - 750) <= 1.1); // to 0.1 px of a plot over 100 px high
+    CHECK(std::abs(categoryBars[1] * 1000 - 250) <= 1.1);
+    auto [gapChart, gapBars] = barsOf("plots/gap_durations.svg");
+    CAPTURE(gapChart);
+    REQUIRE(gapBars.size() == 2);
+    CHECK(std::abs(gapBars[0] * 1000 - 400) <= 1.1);
+    CHECK(std::abs(gapBars[1] * 1000 - 600) <= 1.1);
+    CHECK(gapChart.find(">&lt; 1 \xC2\xB5s<") != std::string::npos);
+    CHECK(gapChart.find(">\xE2\x89\xA5 1 \xC2\xB5s<") != std::string::npos);
+    CHECK(gapChart.find("rank 0 / GPU 0") != std::string::npos);
+    CHECK(gapChart.find("rank 0 / GPU 1") == std::string::npos);
+    CHECK(gapChart.find("a:1:0") == std::string::npos);
+}

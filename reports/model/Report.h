@@ -6,6 +6,7 @@
 // A family of metrics is one struct in one header of this folder, listing its report.json fields once.
 // Families not yet typed travel in `untyped` (their report.json keys, verbatim) until they are.
 #include "reports/model/HtaFamily.h"
+#include "reports/model/KernelFamilies.h"
 #include "reports/model/NsysStatsFamily.h"
 #include "reports/model/RunFamilies.h"
 #include "reports/model/SummaryFamily.h"
@@ -25,6 +26,12 @@ struct Report {
     std::vector<Device> devices;
     Efficiency efficiency;
     Omitted<Host> host;
+    // The kernel families (KernelFamilies.h).
+    TensorCore tensorCore;
+    KernelSummary kernelSummary;
+    Omitted<std::vector<KernelDurations>> kernelDurations;
+    std::vector<DeviceGaps> gaps;
+    Omitted<std::vector<KernelCategory>> kernelCategories;
     Omitted<NsysStats> nsysStats;
     Omitted<Hta> hta;
     Omitted<Summary> summary; // not required by the schema
@@ -41,6 +48,11 @@ struct Report {
         f("devices", s.devices);
         f("efficiency", s.efficiency);
         f("host", s.host);
+        f("tensor_core", s.tensorCore);
+        f("kernel_summary", s.kernelSummary);
+        f("kernel_durations", s.kernelDurations);
+        f("gaps", s.gaps);
+        f("kernel_categories", s.kernelCategories);
         f("nsys_stats", s.nsysStats);
         f("hta", s.hta);
         f("summary", s.summary);
