@@ -6,20 +6,6 @@ namespace gpueff::reports {
 
 namespace {
 
-model::KernelRow durationRow(const metrics::KernelRow& r) {
-    model::KernelRow out;
-    out.name = r.name;
-    out.timePercent = r.timePercent;
-    out.totalNs = r.total;
-    out.instances = static_cast<std::int64_t>(r.instances);
-    out.avgNs = r.average;
-    out.medNs = r.median;
-    out.minNs = r.min;
-    out.maxNs = r.max;
-    out.stddevNs = r.stddev;
-    return out;
-}
-
 model::Omitted<model::RowsLeftOut> leftOut(const metrics::RowsLeftOut& l) {
     if (!l.rows) return {};
     return model::RowsLeftOut{static_cast<std::int64_t>(l.rows), static_cast<std::int64_t>(l.instances),
@@ -33,13 +19,13 @@ model::NsysStats nsysStats(const metrics::Analysis& a) {
     model::NsysStats out;
     for (const auto& r : s.nvtx) {
         model::NvtxRow row;
-        static_cast<model::KernelRow&>(row) = durationRow(r);
+        static_cast<model::KernelRow&>(row) = kernelRow(r);
         row.domain = r.domain;
         row.style = r.startEnd ? "StartEnd" : "PushPop";
         out.nvtxSum.push_back(std::move(row));
     }
-    for (const auto& r : s.cudaApi) out.cudaApiSum.push_back(durationRow(r));
-    for (const auto& r : s.memoryTime) out.gpuMemTimeSum.push_back(durationRow(r));
+    for (const auto& r : s.cudaApi) out.cudaApiSum.push_back(kernelRow(r));
+    for (const auto& r : s.memoryTime) out.gpuMemTimeSum.push_back(kernelRow(r));
     for (const auto& r : s.memorySize)
         out.gpuMemSizeSum.push_back({r.name, static_cast<std::int64_t>(r.count), r.total, r.average, r.median,
                                      r.min, r.max, r.stddev,
