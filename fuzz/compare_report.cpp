@@ -1,8 +1,8 @@
-// libFuzzer harness: report.json text as `gpueff compare` reads it. Parsed and validated by the product code
-// (reports::parseReport, checkReportSchema, validateReport), then compared with a valid base report and
-// rendered (the comparison's Markdown, JSON and plots, and the report's own Markdown when it is valid). The
-// comparison also runs on documents the validation refused: compareReports reads reports tolerantly and must
-// survive any document. gpueff::Error is a clean refusal; any other exception is a finding.
+// libFuzzer harness: report.json text as `gpueff compare` reads it. Parsed, checked and decoded by the
+// product code (reports::parseReport, checkReportSchema, model::readReport: the schema, then the strict
+// decoding), then, when it reads, compared with a valid base report and rendered (the comparison's Markdown,
+// JSON and plots, and the report's own Markdown). gpueff::Error is a clean refusal; any other exception is a
+// finding.
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
 #include "reports/Compare.h"
@@ -62,8 +62,9 @@ void exercise(const std::string& text) {
     for (bool weak : {false, true}) {
         gpueff::reports::CompareOptions options;
         options.weak = weak;
-        auto comparison =
-            gpueff::reports::compareReports({baseReport(), report}, {"base", "fuzzed"}, options);
+        if (!model) break;
+        auto base = gpueff::reports::model::readReport(baseReport(), "base.json");
+        auto comparison = gpueff::reports::compareReports({base, *model}, {"base", "fuzzed"}, options);
         (void)gpueff::dumpJson(comparison.json);
     }
 }

@@ -9,6 +9,7 @@
 #include "jobs/StaleOutputs.h"
 #include "metrics/Analysis.h"
 #include "reports/Compare.h"
+#include "reports/model/ReportIo.h"
 #include "reports/ReportSchema.h"
 
 #include <cerrno>
@@ -138,18 +139,18 @@ int runCompare(const CompareRequest& a) {
         throw Error("compare: " + std::to_string(a.labels.size()) + " labels for " +
                     std::to_string(a.inputs.size()) + " reports");
     const auto& given = a.labels;
-    std::vector<nlohmann::json> reports;
+    std::vector<reports::model::Report> reports;
     std::vector<std::string> labels;
     for (const auto& input : a.inputs) {
         if (isTrace(input)) {
-            reports.push_back(analyzeTrace(input));
+            reports.push_back(reports::model::readReport(analyzeTrace(input), input));
             labels.push_back(inputStem(input));
             continue;
         }
         fs::path path = reportPath(input);
-        reports.push_back(readReport(path));
-        reports::checkReportSchema(reports.back(), path.string());
-        reports::validateReport(reports.back(), path.string());
+        auto document = readReport(path);
+        reports::checkReportSchema(document, path.string());
+        reports.push_back(reports::model::readReport(document, path.string()));
         labels.push_back(defaultLabel(path));
     }
     if (!given.empty()) labels = given;

@@ -7,6 +7,7 @@
 #include "reports/CompareScaling.h"
 #include "reports/CompareTables.h"
 #include "reports/JsonAccess.h"
+#include "reports/model/ReportIo.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
 #include "reports/SvgCompare.h"
@@ -34,47 +35,20 @@ struct Run {
     std::set<std::string> kernels;
 };
 
-const json& orEmpty(const json* j) {
-    static const json empty = json::object();
-    return j ? *j : empty;
-}
-
-// Sum of useful_ns over a device list; absent when any device lacks it.
-Value sumUseful(const json& devices) {
-    if (devices.empty()) return std::nullopt;
-    double sum = 0;
-    for (const auto& d : devices) {
-        auto u = number(d, "useful_ns");
-        if (!u) return std::nullopt;
-        sum += *u;
-    }
-    return sum;
-}
-
-Run readRun(const json& report, const std::string& label) {
+Run readRun(const model::Report& report, const std::string& label) {
     Run r;
     r.label = label;
-    r.trace = text(orEmpty(member(report, "trace")), "prv");
-    const json& w = orEmpty(member(report, "window"));
-    r.window = number(w, "duration_ns");
-    if (!r.window)
-        if (auto b = number(w, "begin_ns"), e = number(w, "end_ns"); b && e) r.window = *e - *b;
-    r.windowSource = text(w, "source");
-    const json& eff = orEmpty(member(report, "efficiency"));
+    r.trace = report.trace ? report.trace->prv : "";
+    r.window = static_cast<double>(report.window.durationNs);
+    r.windowSource = report.window.source;
     for (std::size_t c = 0; c < 2; ++c) {
-        const json& conv = orEmpty(member(eff, kConventions[c].key));
-        for (std::size_t f = 0; f < std::size(kEfficiencyFactors); ++f)
-            r.factors[c][f] = number(conv, kEfficiencyFactors[f].key);
-        r.usefulSum[c] = number(conv, "useful_sum_ns");
-        if (!r.usefulSum[c]) r.usefulSum[c] = sumUseful(array(conv, "devices"));
+        const auto& convention = report.efficiency.convention(c);
+        for (std::size_t f = 0; f < std::size(kEfficiencyFactors); ++f) r.factors[c][f] = convention.factor(f);
+        r.usefulSum[c] = static_cast<double>(convention.usefulSumNs);
     }
-    // devices[] follows nccl_as_communication.
-    if (!r.usefulSum[0]) r.usefulSum[0] = sumUseful(array(report, "devices"));
-    std::size_t n = array(report, "devices").size();
-    if (n == 0) n = array(orEmpty(member(eff, "nccl_as_communication")), "devices").size();
-    if (n > 0) r.devices = static_cast<double>(n);
-    for (const auto& k : array(orEmpty(member(report, "kernel_summary")), "overall"))
-        if (auto name = text(k, "name"); !name.empty()) r.kernels.insert(name);
+    r.devices = static_cast<double>(report.devices.size());
+    for (const auto& k : report.kernelSummary.overall)
+        if (!k.name.empty()) r.kernels.insert(k.name);
     return r;
 }
 
@@ -133,7 +107,7 @@ void checkReportSchema(const json& report, const std::string& label) {
                     ", expected \"gpueff-report/1\"; write it with gpueff analyze)");
 }
 
-Comparison compareReports(const std::vector<json>& reports, const std::vector<std::string>& labelsIn,
+Comparison compareReports(const std::vector<model::Report>& reports, const std::vector<std::string>& labelsIn,
                           const CompareOptions& options) {
     if (reports.empty()) throw Error("compare: no report to compare");
     if (!labelsIn.empty() && labelsIn.size() != reports.size())
@@ -142,7 +116,6 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
     std::vector<Run> runs;
     for (std::size_t i = 0; i < reports.size(); ++i) {
         std::string label = labelsIn.empty() ? "run " + std::to_string(i + 1) : labelsIn[i];
-        checkReportSchema(reports[i], label);
         runs.push_back(readRun(reports[i], label));
     }
     Comparison out;
@@ -311,7 +284,9 @@ Comparison compareReports(const std::vector<json>& reports, const std::vector<st
     std::vector<std::string> labels;
     for (const auto& r : runs) labels.push_back(r.label);
     compare::compareTables(reports, labels, md, j);
-    compareLevels(reports, labels, md, j, out.files);
+    std::vector<json> documents; // the levels are read from report.json until they are typed
+    for (const auto& r : reports) documents.push_back(model::writeReport(r));
+    compareLevels(documents, labels, md, j, out.files);
     return out;
 }
 

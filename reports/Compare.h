@@ -1,6 +1,8 @@
 #pragma once
-// Side-by-side comparison of several report.json documents (runs of one application: tunings, or scaling
-// at different device counts), from the documents alone.
+// Side-by-side comparison of several reports (runs of one application: tunings, or scaling at different
+// device counts), from their report models alone (read from report.json by model::readReport).
+#include "reports/model/Report.h"
+
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -24,8 +26,8 @@ struct CompareOptions {
     bool weak = false;
 };
 
-// Throws gpueff::Error naming `label` when `report` is not a "gpueff-report/1" document. (The full check
-// against docs/report.schema.json is validateReport in ReportSchema.h, which compare runs on every file.)
+// Throws gpueff::Error naming `label` when `report` is not a "gpueff-report/1" document, with a hint for the
+// user (the full check against docs/report.schema.json follows in model::readReport).
 void checkReportSchema(const nlohmann::json& report, const std::string& label);
 
 // Efficiencies of every run with their differences from the first run (percentage points), and, when device
@@ -34,8 +36,8 @@ void checkReportSchema(const nlohmann::json& report, const std::string& label);
 // efficiency x computational scalability, speedup = T(ref) / T(run); with three or more distinct counts, each
 // factor fitted against log2(n) (CompareScaling.h). Then kernel deltas, gaps and host figures
 // (CompareTables.h), iterations and phases (CompareLevels.h), and the plots. Labels default to "run 1", ...
-// Throws gpueff::Error for fewer than one report, a label count that does not match, or a wrong schema.
-Comparison compareReports(const std::vector<nlohmann::json>& reports, const std::vector<std::string>& labels,
+// Throws gpueff::Error for fewer than one report or a label count that does not match.
+Comparison compareReports(const std::vector<model::Report>& reports, const std::vector<std::string>& labels,
                           const CompareOptions& options = {});
 
 // Every plot file compareReports can write ("plots/NAME.svg"), whatever the reports: `gpueff compare -o DIR`

@@ -4,7 +4,6 @@
 #include "reports/CompareTables.h"
 
 #include "reports/CompareParts.h"
-#include "reports/JsonAccess.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
 
@@ -15,7 +14,8 @@
 
 namespace gpueff::reports::compare {
 
-using namespace reports::detail;
+using detail::MarkdownTable;
+using nlohmann::json;
 
 namespace {
 
@@ -38,16 +38,14 @@ struct KernelFigures {
 
 // kernel_summary.overall by name. A name listed twice (nsys2prv's short names can merge kernels) is summed,
 // its average then recomputed from the sums.
-std::map<std::string, KernelFigures> kernelsOf(const json& report) {
+std::map<std::string, KernelFigures> kernelsOf(const model::Report& report) {
     std::map<std::string, KernelFigures> out;
-    for (const auto& row : array(sub(report, "kernel_summary"), "overall")) {
-        auto total = number(row, "total_ns"), instances = number(row, "instances");
-        if (!total || !instances) continue;
-        auto [it, fresh] = out.try_emplace(text(row, "name"));
+    for (const auto& row : report.kernelSummary.overall) {
+        auto [it, fresh] = out.try_emplace(row.name);
         auto& k = it->second;
-        k.total += *total, k.instances += *instances;
-        k.average =
-            fresh ? number(row, "avg_ns") : (k.instances > 0 ? Value(k.total / k.instances) : std::nullopt);
+        k.total += static_cast<double>(row.totalNs), k.instances += static_cast<double>(row.instances);
+        k.average = fresh ? (std::isfinite(row.avgNs) ? Value(row.avgNs) : std::nullopt)
+                          : (k.instances > 0 ? Value(k.total / k.instances) : std::nullopt);
     }
     return out;
 }
@@ -63,7 +61,7 @@ std::string signedDuration(double ns) {
     return (ns > 0 ? "+" : "") + formatDuration(ns);
 }
 
-void kernelDeltas(const std::vector<json>& reports, const std::vector<std::string>& labels, std::string& md,
+void kernelDeltas(const std::vector<model::Report>& reports, const std::vector<std::string>& labels, std::string& md,
                   json& out) {
     out["kernel_deltas"] = json::array();
     if (reports.size() < 2) return;
@@ -132,14 +130,22 @@ void kernelDeltas(const std::vector<json>& reports, const std::vector<std::strin
 
 // ---- gaps ----
 
-constexpr const char* kGapKeys[] = {"count",        "total_ns",          "host_wait_count",
-                                    "host_wait_ns", "kernel_wait_count", "kernel_wait_ns"};
+struct GapFigure {
+    const char* key; // in compare.json
+    std::int64_t model::DeviceGaps::*value;
+};
+constexpr GapFigure kGapFigures[] = {{"count", &model::DeviceGaps::count},
+                                     {"total_ns", &model::DeviceGaps::totalNs},
+                                     {"host_wait_count", &model::DeviceGaps::hostWaitCount},
+                                     {"host_wait_ns", &model::DeviceGaps::hostWaitNs},
+                                     {"kernel_wait_count", &model::DeviceGaps::kernelWaitCount},
+                                     {"kernel_wait_ns", &model::DeviceGaps::kernelWaitNs}};
 
-void gaps(const std::vector<json>& reports, const std::vector<std::string>& labels, std::string& md,
+void gaps(const std::vector<model::Report>& reports, const std::vector<std::string>& labels, std::string& md,
           json& out) {
     out["gaps"] = json::array();
     MarkdownTable t(runHeader("Summed over devices", labels), "l" + std::string(labels.size(), 'r'));
-    std::vector<std::vector<std::string>> rows(std::size(kGapKeys) + 2);
+    std::vector<std::vector<std::string>> rows(std::size(kGapFigures) + 2);
     const char* titles[] = {"Gaps",
                             "Idle in gaps",
                             "&emsp;Host-wait gaps",
@@ -147,27 +153,24 @@ void gaps(const std::vector<json>& reports, const std::vector<std::string>& labe
                             "&emsp;Kernel-wait gaps",
                             "&emsp;Kernel-wait time"};
     rows[0] = {"Devices"};
-    for (std::size_t k = 0; k < std::size(kGapKeys); ++k) rows[k + 1] = {titles[k]};
+    for (std::size_t k = 0; k < std::size(kGapFigures); ++k) rows[k + 1] = {titles[k]};
     rows.back() = {"Mean gap"};
     for (std::size_t i = 0; i < reports.size(); ++i) {
-        const json& list = array(reports[i], "gaps");
+        const auto& list = reports[i].gaps;
         json jg = {{"label", labels[i]}, {"devices", list.size()}};
-        Value sums[std::size(kGapKeys)];
-        for (std::size_t k = 0; k < std::size(kGapKeys); ++k) {
-            // A sum over the devices, unknown when any device lacks the figure (or there is none).
+        Value sums[std::size(kGapFigures)];
+        for (std::size_t k = 0; k < std::size(kGapFigures); ++k) {
+            // A sum over the devices, unknown when there is none.
             Value sum = list.empty() ? std::nullopt : Value(0.0);
-            for (const auto& g : list) {
-                auto v = number(g, kGapKeys[k]);
-                sum = sum && v ? Value(*sum + *v) : std::nullopt;
-            }
+            for (const auto& g : list) *sum += static_cast<double>(g.*kGapFigures[k].value);
             sums[k] = sum;
-            jg[kGapKeys[k]] = integerOrNull(sum);
+            jg[kGapFigures[k].key] = integerOrNull(sum);
         }
         Value mean = sums[0] && sums[1] && *sums[0] > 0 ? Value(*sums[1] / *sums[0]) : std::nullopt;
         jg["mean_gap_ns"] = orNull(mean);
         out["gaps"].push_back(std::move(jg));
         rows[0].push_back(formatCount(static_cast<double>(list.size())));
-        for (std::size_t k = 0; k < std::size(kGapKeys); ++k)
+        for (std::size_t k = 0; k < std::size(kGapFigures); ++k)
             rows[k + 1].push_back(k % 2 ? formatDuration(sums[k]) : formatCount(sums[k]));
         rows.back().push_back(formatDuration(mean));
     }
@@ -181,7 +184,7 @@ void gaps(const std::vector<json>& reports, const std::vector<std::string>& labe
 
 // ---- host ----
 
-void host(const std::vector<json>& reports, const std::vector<std::string>& labels, std::string& md,
+void host(const std::vector<model::Report>& reports, const std::vector<std::string>& labels, std::string& md,
           json& out) {
     out["host"] = json::array();
     std::set<long long> tasks;
@@ -192,17 +195,15 @@ void host(const std::vector<json>& reports, const std::vector<std::string>& labe
             {"MPI parallel efficiency"}, {"&emsp;MPI load balance"}, {"&emsp;MPI communication efficiency"}};
     const char* mpiKeys[] = {"parallel_efficiency", "load_balance", "communication_efficiency"};
     for (std::size_t i = 0; i < reports.size(); ++i) {
-        const json& h = sub(reports[i], "host");
+        static const model::Host none;
+        const model::Host& h = reports[i].host ? *reports[i].host : none;
         json offload = json::array();
         double sum = 0, n = 0;
         Value lowest;
-        for (const auto& o : array(h, "offload")) {
-            auto task = number(o, "task");
-            auto e = number(o, "offload_efficiency");
-            offload.push_back({{"task", integerOrNull(task)},
-                               {"name", text(o, "name")},
-                               {"offload_efficiency", orNull(e)}});
-            if (task) tasks.insert(std::llround(*task)), offloadByTask[i][std::llround(*task)] = e;
+        for (const auto& o : h.offload) {
+            Value e = o.offloadEfficiency;
+            offload.push_back({{"task", o.task}, {"name", o.name}, {"offload_efficiency", orNull(e)}});
+            tasks.insert(o.task), offloadByTask[i][o.task] = e;
             if (e) sum += *e, ++n, lowest = lowest ? std::min(*lowest, *e) : *e;
         }
         Value mean = n > 0 ? Value(sum / n) : std::nullopt;
@@ -213,10 +214,10 @@ void host(const std::vector<json>& reports, const std::vector<std::string>& labe
                    {"mpi", nullptr}};
         meanRow.push_back(formatEfficiency(mean));
         minRow.push_back(formatEfficiency(lowest));
-        const json* mpi = member(h, "mpi");
-        if (mpi && mpi->is_object()) jh["mpi"] = json::object();
+        const auto& mpi = h.mpi;
+        if (mpi) jh["mpi"] = json::object();
         for (std::size_t k = 0; k < 3; ++k) {
-            Value v = mpi ? number(*mpi, mpiKeys[k]) : std::nullopt;
+            Value v = mpi ? (k == 0 ? mpi->parallel : k == 1 ? mpi->loadBalance : mpi->communication) : std::nullopt;
             if (jh["mpi"].is_object()) jh["mpi"][mpiKeys[k]] = orNull(v);
             mpiRows[k].push_back(mpi ? formatEfficiency(v) : "not traced");
         }
@@ -242,7 +243,7 @@ void host(const std::vector<json>& reports, const std::vector<std::string>& labe
 
 } // namespace
 
-void compareTables(const std::vector<json>& reports, const std::vector<std::string>& labels, std::string& md,
+void compareTables(const std::vector<model::Report>& reports, const std::vector<std::string>& labels, std::string& md,
                    json& out) {
     kernelDeltas(reports, labels, md, out);
     gaps(reports, labels, md, out);

@@ -1,6 +1,8 @@
 #pragma once
 // Kernels, GPU gaps and host figures of several reports side by side (reports/CompareTables.cpp), a part of
 // gpueff compare's output: appended to its Markdown, and as "kernel_deltas", "gaps" and "host" to its JSON.
+#include "reports/model/Report.h"
+
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -12,7 +14,7 @@ inline constexpr std::size_t kTopKernelDeltas = 10;
 // Per-task offload rows beyond this many tasks would drown the table: the mean and the lowest remain.
 inline constexpr std::size_t kHostTaskRows = 16;
 
-void compareTables(const std::vector<nlohmann::json>& reports, const std::vector<std::string>& labels,
+void compareTables(const std::vector<model::Report>& reports, const std::vector<std::string>& labels,
                    std::string& markdown, nlohmann::json& comparison);
 
 } // namespace gpueff::reports::compare

@@ -1,6 +1,8 @@
 // gpueff compare by iteration and phase (reports/CompareLevels.cpp): two hand-made report.json documents, one
 // run overlapping communication and one not, compared phase by phase and kernel by kernel.
 #include "reports/Compare.h"
+#include "tests/CompareFixtures.h"
+#include "tests/ReportFixtures.h"
 #include "tests/TestSupport.h"
 
 #include <doctest/doctest.h>
@@ -21,13 +23,13 @@ json group(int instances, double median) {
 
 // A report with the keys compare reads: 4 iterations (the first a warm-up), phases and one GEMM.
 json report(double forwardMean, double backwardPe, std::optional<double> slowdown) {
-    json r = {{"schema", "gpueff-report/1"},
-              {"trace", {{"prv", "t.prv"}}},
-              {"window", {{"duration_ns", 40000}, {"source", "gpu-activity"}}},
-              {"devices", {{{"id", "h:1:0"}, {"useful_ns", 30000}}}},
-              {"iteration_detection", {{"source", "markers"}, {"steady", 3}}},
-              {"iterations", json::array()},
-              {"focus", level(0.75)}};
+    comparefixtures::Run run;
+    run.window = 40000;
+    run.usefulSum = {30000, 30000};
+    json r = comparefixtures::report(run);
+    r["iteration_detection"] = {{"source", "markers"}, {"steady", 3}};
+    r["iterations"] = json::array();
+    r["focus"] = level(0.75);
     for (int i = 0; i < 4; ++i) {
         auto it = level(0.7);
         it["status"] = i == 0 ? "warm-up" : "steady";
@@ -50,7 +52,7 @@ json report(double forwardMean, double backwardPe, std::optional<double> slowdow
 } // namespace
 
 TEST_CASE("compare: iterations, phases side by side and the kernels' slowdown under communication") {
-    auto c = gpueff::reports::compareReports({report(2000, 0.6, 1.33), report(2500, 0.8, std::nullopt)},
+    auto c = gpueff::reports::compareReports(testsupport::modelsOf({report(2000, 0.6, 1.33), report(2500, 0.8, std::nullopt)}),
                                              {"overlap", "serial"});
     const auto& levels = c.json["levels"];
     REQUIRE(levels.is_object());
@@ -73,7 +75,7 @@ TEST_CASE("compare: iterations, phases side by side and the kernels' slowdown un
     json old = report(1, 1, std::nullopt);
     for (const char* k : {"iteration_detection", "iterations", "focus", "phases", "kernel_overlap"})
         old.erase(k);
-    auto without = gpueff::reports::compareReports({old, old}, {});
+    auto without = gpueff::reports::compareReports(testsupport::modelsOf({old, old}), {});
     CHECK_FALSE(without.json.contains("levels"));
     CHECK(without.markdown.find("Iterations and phases") == std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include "reports/Compare.h"
 #include "reports/SvgPlot.h"
 #include "tests/CompareFixtures.h"
+#include "tests/ReportFixtures.h"
 #include "tests/TestSupport.h"
 
 #include <algorithm>
@@ -77,7 +78,7 @@ gpueff::reports::Comparison compare(const std::vector<Run>& runs) {
         docs.push_back(report(runs[i]));
         labels.push_back("run" + std::to_string(i) + " (" + std::to_string(runs[i].devices) + " GPUs)");
     }
-    return gpueff::reports::compareReports(docs, labels);
+    return gpueff::reports::compareReports(testsupport::modelsOf(docs), labels);
 }
 
 const std::string* file(const gpueff::reports::Comparison& c, const std::string& name) {
@@ -181,7 +182,7 @@ TEST_CASE("compare plots: well-formed SVG, listed in the JSON, holding the serie
         docs.push_back(r);
         labels.push_back("run " + std::to_string(i));
     }
-    auto c = gpueff::reports::compareReports(docs, labels);
+    auto c = gpueff::reports::compareReports(testsupport::modelsOf(docs), labels);
     const auto& plots = c.json["plots"];
     std::vector<std::string> expected{
         "plots/efficiency_nccl_as_communication.svg", "plots/efficiency_nccl_as_useful.svg",
@@ -221,17 +222,18 @@ TEST_CASE("compare plots: well-formed SVG, listed in the JSON, holding the serie
     CHECK(scaling.find(">32</text>") != std::string::npos);
 }
 
-TEST_CASE(
-    "compare plots: absurd numbers in a report (compare reads any document) still give well-formed plots") {
+TEST_CASE("compare plots: absurd numbers in a report model still give well-formed plots") {
     auto runs = scalingRuns(3);
     std::vector<nlohmann::json> docs;
     for (const auto& r : runs) docs.push_back(report(r));
-    // Not valid reports (validation happens in the job): huge and negative factors, an overflowing product.
-    docs[1]["efficiency"]["nccl_as_communication"]["parallel_efficiency"] = 1e308;
-    docs[2]["efficiency"]["nccl_as_communication"]["load_balance"] = -1e300;
-    docs[2]["efficiency"]["nccl_as_useful"]["useful_sum_ns"] = 1;
-    docs[0]["efficiency"]["nccl_as_useful"]["useful_sum_ns"] = 9e18;
-    auto c = gpueff::reports::compareReports(docs, {"a", "b", "c"});
+    auto models = testsupport::modelsOf(docs);
+    // Models no report.json would give (the reader refuses them): huge and negative factors, an overflowing
+    // product.
+    models[1].efficiency.ncclAsCommunication.parallel = 1e308;
+    models[2].efficiency.ncclAsCommunication.loadBalance = -1e300;
+    models[2].efficiency.ncclAsUseful.usefulSumNs = 1;
+    models[0].efficiency.ncclAsUseful.usefulSumNs = 9'000'000'000'000'000'000;
+    auto c = gpueff::reports::compareReports(models, {"a", "b", "c"});
     CHECK_FALSE(c.files.empty());
     for (const auto& [name, svg] : c.files) {
         CAPTURE(name);

@@ -3,6 +3,7 @@
 // subtracts itself.
 #include "reports/Compare.h"
 #include "tests/CompareFixtures.h"
+#include "tests/ReportFixtures.h"
 #include "tests/TestSupport.h"
 
 #include <algorithm>
@@ -73,7 +74,7 @@ std::vector<Expected> expectedDeltas(const Run& a, const Run& b) {
 
 TEST_CASE("compare: kernel deltas against the first run, per kernel name") {
     std::vector<Run> runs{first(), second(), third()};
-    auto c = gpueff::reports::compareReports({report(runs[0]), report(runs[1]), report(runs[2])},
+    auto c = gpueff::reports::compareReports(testsupport::modelsOf({report(runs[0]), report(runs[1]), report(runs[2])}),
                                              {"base", "tuned", "other"});
     const auto& deltas = c.json["kernel_deltas"];
     REQUIRE(deltas.size() == 2);
@@ -128,7 +129,7 @@ TEST_CASE("compare: kernel deltas against the first run, per kernel name") {
 
 TEST_CASE("compare: gaps summed over devices, side by side") {
     std::vector<Run> runs{first(), second(), third()};
-    auto c = gpueff::reports::compareReports({report(runs[0]), report(runs[1]), report(runs[2])},
+    auto c = gpueff::reports::compareReports(testsupport::modelsOf({report(runs[0]), report(runs[1]), report(runs[2])}),
                                              {"base", "tuned", "other"});
     const auto& gaps = c.json["gaps"];
     REQUIRE(gaps.size() == 3);
@@ -159,7 +160,7 @@ TEST_CASE("compare: gaps summed over devices, side by side") {
 
 TEST_CASE("compare: host offload per task and MPI efficiency side by side") {
     std::vector<Run> runs{first(), second(), third()};
-    auto c = gpueff::reports::compareReports({report(runs[0]), report(runs[1]), report(runs[2])},
+    auto c = gpueff::reports::compareReports(testsupport::modelsOf({report(runs[0]), report(runs[1]), report(runs[2])}),
                                              {"base", "tuned", "other"});
     const auto& host = c.json["host"];
     REQUIRE(host.size() == 3);

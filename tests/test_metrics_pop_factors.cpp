@@ -7,6 +7,9 @@
 #include "metrics/PopFactors.h"
 #include "reports/Compare.h"
 
+#include "tests/CompareFixtures.h"
+#include "tests/ReportFixtures.h"
+
 #include <doctest/doctest.h>
 
 namespace pop = gpueff::metrics::pop;
@@ -109,21 +112,20 @@ TEST_CASE("CPU model factors: no counters, no useful time, bad runs") {
 
 namespace {
 
-nlohmann::json report(std::size_t devices, double window, double parallel, double usefulSum) {
-    nlohmann::json devs = nlohmann::json::array();
-    for (std::size_t i = 0; i < devices; ++i) devs.push_back({{"id", "d" + std::to_string(i)}});
-    nlohmann::json conv = {{"parallel_efficiency", parallel}, {"useful_sum_ns", usefulSum}};
-    return {{"schema", "gpueff-report/1"},
-            {"window", {{"duration_ns", window}}},
-            {"devices", devs},
-            {"efficiency", {{"nccl_as_communication", conv}, {"nccl_as_useful", conv}}}};
+gpueff::reports::model::Report report(int devices, std::int64_t window, double parallel, std::int64_t usefulSum) {
+    comparefixtures::Run run;
+    run.devices = devices;
+    run.window = window;
+    run.factors[0][0] = run.factors[1][0] = parallel;
+    run.usefulSum = {usefulSum, usefulSum};
+    return testsupport::modelOf(comparefixtures::report(run));
 }
 
 } // namespace
 
 TEST_CASE("compare: scaling from the POP factors") {
     // 1 device: 1000 ns window, 800 ns useful; 2 devices: 600 ns window, 1000 ns useful in all, PE 0.8.
-    std::vector<nlohmann::json> runs = {report(1, 1000, 0.8, 800), report(2, 600, 0.8, 1000)};
+    std::vector<gpueff::reports::model::Report> runs = {report(1, 1000, 0.8, 800), report(2, 600, 0.8, 1000)};
     auto strong = gpueff::reports::compareReports(runs, {"a", "b"});
     const auto& s = strong.json["scaling"]["runs"][1];
     CHECK(s["speedup"].get<double>() == 1000.0 / 600.0);

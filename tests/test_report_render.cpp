@@ -10,6 +10,7 @@
 #include "reports/SvgFrame.h"
 #include "reports/SvgPlot.h"
 #include "reports/model/ReportIo.h"
+#include "tests/ReportFixtures.h"
 #include "tests/TestSupport.h"
 
 #include <algorithm>
@@ -149,63 +150,10 @@ bool wellFormed(const std::string& xml, std::string& why) {
     return true;
 }
 
-void nsAsIntegers(json& j) {
-    for (auto& [key, value] : j.items()) {
-        bool ns = key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0;
-        if (ns && value.is_number_float() && std::trunc(value.get<double>()) == value.get<double>())
-            value = static_cast<std::int64_t>(value.get<double>());
-        else if (value.is_structured())
-            nsAsIntegers(value);
-    }
-}
+using testsupport::completeForSchema;
+using testsupport::modelOf;
+using testsupport::modelsOf;
 
-// Reports are read against docs/report.schema.json (compare, the report model): the hand-made reports get
-// the required parts they do not exercise (empty lists, no tensor-core metric, per-device details), where
-// the fixture does not set them.
-json completeForSchema(json r) {
-    auto fill = [](json& j, const char* key, json value) {
-        if (!j.contains(key)) j[key] = std::move(value);
-    };
-    fill(r, "inputs",
-         json::array({{{"path", "x.sqlite"}, {"nsys_version", nullptr}, {"host", nullptr}, {"offset_ns", 0}}}));
-    for (const char* key : {"kernels_in_flight", "overlap", "gaps", "notes"}) fill(r, key, json::array());
-    fill(r["kernel_summary"], "devices", json::array());
-    fill(r, "tensor_core", {{"available", false}, {"reason", "hand-made report"}});
-    for (auto& d : r["devices"]) {
-        if (!d.is_object()) continue;
-        fill(d, "name", "GPU");
-        fill(d, "rows", 1);
-        fill(d, "compute_ns", d["useful_ns"]);
-        fill(d, "nccl_ns", d["communication_ns"]);
-        fill(d, "memory_ns", 0);
-        fill(d, "kernels", 1);
-        fill(d, "memory_operations", 0);
-    }
-    for (auto& e : r["kernels_in_flight"])
-        if (e.is_object() && e.contains("time_ns_by_count"))
-            fill(e, "with_memory_time_ns_by_count", e["time_ns_by_count"]);
-    if (r.contains("kernels_queued"))
-        for (auto& e : r["kernels_queued"]) {
-            long long deepest = 0;
-            for (const auto& [depth, ns] : e["time_ns_by_depth"].items())
-                if (ns.get<double>() > 0) deepest = std::max(deepest, std::stoll(depth));
-            fill(e, "maximum", deepest);
-            fill(e, "mean", nullptr); // the renderer's own mean of the histogram
-        }
-    for (auto& g : r["gaps"])
-        for (const char* key : {"host_wait_count", "host_wait_ns", "kernel_wait_count", "kernel_wait_ns"})
-            fill(g, key, 0);
-    nsAsIntegers(r);
-    return r;
-}
-
-
-// The report model of a report.json document, rendered: fixtures go through the one reader, as a saved
-// report does.
-gpueff::reports::model::Report modelOf(const json& document) {
-    // Through its text, as a saved report is read (a NaN of the fixture becomes null).
-    return gpueff::reports::model::readReport(json::parse(completeForSchema(document).dump()), "fixture.json");
-}
 RenderedReport render(const json& document) {
     return renderMarkdownReport(modelOf(document));
 }
@@ -638,7 +586,7 @@ TEST_CASE("compare: strong scaling of a 1-device and a 2-device run") {
     // ref: U = 800 in a window of 1000; run: U = 500 + 500 in a window of 600.
     json one = makeReport({{"a:1:0", 800, 100}}, 1000, {"gemm", "nccl"});
     json two = makeReport({{"b:1:0", 500, 50}, {"b:2:0", 500, 60}}, 600, {"gemm"});
-    auto c = compareReports({one, two}, {"1 GPU", "2 GPUs"});
+    auto c = compareReports(modelsOf({one, two}), {"1 GPU", "2 GPUs"});
     double pe2 = 1000.0 / (2 * 600), scalability = 800.0 / 1000.0, speedup = 1000.0 / 600.0;
     const json& runs = c.json["scaling"]["runs"];
     REQUIRE(runs.size() == 2);
@@ -661,7 +609,7 @@ TEST_CASE("compare: strong scaling of a 1-device and a 2-device run") {
 
     // Given in the other order, the reference is still the run with the fewest devices; weak scaling x
     // n/n_ref.
-    auto w = compareReports({two, one}, {"2 GPUs", "1 GPU"}, {.weak = true});
+    auto w = compareReports(modelsOf({two, one}), {"2 GPUs", "1 GPU"}, {.weak = true});
     CHECK(w.json["reference"]["label"] == "1 GPU");
     CHECK(w.markdown.find("the run with the fewest devices") != std::string::npos);
     CHECK(w.json["scaling"]["runs"][0]["computational_scalability"]["nccl_as_communication"].get<double>() ==
@@ -672,14 +620,11 @@ TEST_CASE("compare: wrong schema is an error naming the run, unrelated runs a wa
     json one = makeReport({{"a:1:0", 800, 100}}, 1000, {"gemm"});
     json bad = one;
     bad["schema"] = "gpueff-report/0";
-    CHECK_THROWS_AS(compareReports({one, bad}, {"base", "old-run"}), gpueff::Error);
-    try {
-        compareReports({one, bad}, {"base", "old-run"});
-    } catch (const gpueff::Error& e) {
-        CHECK(std::string(e.what()).find("old-run") != std::string::npos);
-    }
+    CHECK_THROWS_WITH_AS(checkReportSchema(bad, "old-run/report.json"),
+                         doctest::Contains("old-run/report.json: not a gpueff report"), gpueff::Error);
+    CHECK_THROWS_WITH_AS(modelOf(bad), doctest::Contains("schema"), gpueff::Error);
     json other = makeReport({{"b:1:0", 700, 100}}, 1000, {"conv2d"});
-    auto c = compareReports({one, other}, {});
+    auto c = compareReports(modelsOf({one, other}), {});
     REQUIRE(c.json["warnings"].size() == 1);
     CHECK(c.json["warnings"][0].get<std::string>().find("no kernel name in common") != std::string::npos);
     CHECK(c.markdown.find("**Warning:** runs \"run 1\" and \"run 2\" have no kernel name in common") !=
