@@ -34,7 +34,9 @@ std::optional<model::DurationGroup> group(const std::optional<metrics::DurationG
 
 model::IterationDetection detection(const metrics::Analysis& a) {
     const auto& det = a.iterationDetection;
-    auto orNone = [](const std::string& s) { return s.empty() ? std::nullopt : std::optional<std::string>(s); };
+    auto orNone = [](const std::string& s) {
+        return s.empty() ? std::nullopt : std::optional<std::string>(s);
+    };
     model::IterationDetection out;
     out.source = det.source;
     out.pattern = orNone(det.pattern);
@@ -61,7 +63,8 @@ model::Iteration iteration(const metrics::Analysis& a, const metrics::IterationL
     for (const auto& t : it.tasks) tasks.push_back({static_cast<std::int64_t>(t.task) + 1, t.begin, t.end});
     out.tasks = std::move(tasks);
     if (const auto& st = f.straggler)
-        out.straggler = model::Iteration::Straggler{a.activity.devices[st->device].id, st->usefulEnd, st->lag};
+        out.straggler =
+            model::Iteration::Straggler{a.activity.devices[st->device].id, st->usefulEnd, st->lag};
     out.figures = figures(f, a);
     return out;
 }
@@ -92,14 +95,19 @@ void addLevels(model::Report& report, const metrics::Analysis& a) {
     report.iterations = std::move(iterations);
     std::optional<model::Focus> focus;
     if (const auto& f = a.focus)
-        focus = model::Focus{static_cast<std::int64_t>(f->first), static_cast<std::int64_t>(f->last), f->begin, f->end, f->end - f->begin, figures(f->figures, a)};
+        focus = model::Focus{static_cast<std::int64_t>(f->first),
+                             static_cast<std::int64_t>(f->last),
+                             f->begin,
+                             f->end,
+                             f->end - f->begin,
+                             figures(f->figures, a)};
     report.focus = focus;
     std::vector<model::Phase> phases;
     for (const auto& p : a.phases)
-        phases.push_back({p.name, static_cast<std::int64_t>(p.iterations), p.time,
-                          static_cast<double>(p.time) /
-                              static_cast<double>(std::max<std::size_t>(1, p.iterations)),
-                          figures(p.figures, a)});
+        phases.push_back(
+            {p.name, static_cast<std::int64_t>(p.iterations), p.time,
+             static_cast<double>(p.time) / static_cast<double>(std::max<std::size_t>(1, p.iterations)),
+             figures(p.figures, a)});
     report.phases = std::move(phases);
     report.collectives = collectives(a);
     std::vector<model::KernelOverlap> overlap;

@@ -156,7 +156,8 @@ void phases(std::string& md, const model::Report& m) {
     for (const auto& p : list) {
         // Seven columns of figures leave a phase's name 16 characters a word (a cell wraps at spaces only).
         std::vector<std::string> row = {escapeMarkdown(shortenForTable(p.name, 40, 16)),
-                                        formatCount(count(p.iterations)), formatDuration(model::finite(p.meanNs))};
+                                        formatCount(count(p.iterations)),
+                                        formatDuration(model::finite(p.meanNs))};
         for (auto& cell : factorCells(p.figures)) row.push_back(std::move(cell));
         t.row(row);
     }
@@ -172,7 +173,8 @@ void collectives(std::string& md, const model::Report& m) {
         if (d.lastCount <= 0) continue;
         md += "- " + escapeMarkdown(m.deviceLabel(d.device)) + " arrived last in " +
               formatPercent(d.lastPercent.value_or(0) / 100) + " of the " + formatCount(count(c.matched)) +
-              " collectives, making the others wait " + formatDuration(count(d.waitCausedNs)) + " in total.\n";
+              " collectives, making the others wait " + formatDuration(count(d.waitCausedNs)) +
+              " in total.\n";
     }
     md += "\n";
     MarkdownTable t({"Collective", "#", "Skew", "Last device"}, "lrrl");

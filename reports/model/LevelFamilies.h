@@ -106,7 +106,7 @@ struct Focus {
 struct Phase {
     std::string name;
     std::int64_t iterations = 0, timeNs = 0; // over the steady iterations
-    double meanNs = 0;                         // time per iteration
+    double meanNs = 0;                       // time per iteration
     LevelFigures figures;
     static void fields(auto& s, auto&& f) {
         f("name", s.name);
@@ -132,8 +132,8 @@ struct Collectives {
     };
     struct DeviceShare {
         std::string device;
-        std::int64_t lastCount = 0;         // collectives it arrived last at
-        std::optional<double> lastPercent;  // of the matched ones; null when none matched
+        std::int64_t lastCount = 0;        // collectives it arrived last at
+        std::optional<double> lastPercent; // of the matched ones; null when none matched
         std::int64_t waitCausedNs = 0;
         static void fields(auto& s, auto&& f) {
             f("device", s.device);
