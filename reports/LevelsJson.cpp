@@ -1,115 +1,123 @@
-// The levels of detail in report.json (docs/report.md "Iterations and phases"): iterations with their
+// The levels of detail of the report model (docs/report.md "Iterations and phases"): iterations with their
 // device model, the focus, phases, collectives and the kernels split by overlap.
 #include "reports/ReportJson.h"
 
-namespace gpueff::reports {
+#include <algorithm>
 
-using nlohmann::json;
+namespace gpueff::reports {
 
 namespace {
 
-json optionalNumber(const std::optional<double>& v) {
-    return v ? finiteOrNull(*v) : json(nullptr);
+std::optional<double> finiteOrNone(const std::optional<double>& v) {
+    return v ? model::finite(*v) : std::nullopt;
 }
 
-json figures(const metrics::LevelFigures& f, const metrics::Analysis& a, json out) {
-    out["efficiency"] = {{"nccl_as_communication", efficiencyJson(f.ncclAsCommunication, a)},
-                         {"nccl_as_useful", efficiencyJson(f.ncclAsUseful, a)}};
-    out["overlap_share"] = optionalNumber(f.overlapShare);
-    out["kernels_in_flight_mean"] = optionalNumber(f.inFlightMean);
+model::LevelFigures figures(const metrics::LevelFigures& f, const metrics::Analysis& a) {
+    return {{convention(f.ncclAsCommunication, a), convention(f.ncclAsUseful, a)},
+            finiteOrNone(f.overlapShare),
+            finiteOrNone(f.inFlightMean)};
+}
+
+std::optional<model::DurationGroup> group(const std::optional<metrics::DurationGroup>& g) {
+    if (!g) return std::nullopt;
+    model::DurationGroup out;
+    out.instances = static_cast<std::int64_t>(g->instances);
+    out.totalNs = g->total;
+    out.avgNs = model::finite(g->average);
+    out.medNs = model::finite(g->median);
+    out.minNs = g->min;
+    out.maxNs = g->max;
+    out.modesNs = g->modes;
+    out.tensorActivePercent = finiteOrNone(g->tensorActive);
     return out;
 }
 
-json group(const std::optional<metrics::DurationGroup>& g) {
-    if (!g) return nullptr;
-    return {{"instances", g->instances},
-            {"total_ns", g->total},
-            {"avg_ns", finiteOrNull(g->average)},
-            {"med_ns", finiteOrNull(g->median)},
-            {"min_ns", g->min},
-            {"max_ns", g->max},
-            {"modes_ns", g->modes},
-            {"tensor_active_percent", optionalNumber(g->tensorActive)}};
+model::IterationDetection detection(const metrics::Analysis& a) {
+    const auto& det = a.iterationDetection;
+    auto orNone = [](const std::string& s) {
+        return s.empty() ? std::nullopt : std::optional<std::string>(s);
+    };
+    model::IterationDetection out;
+    out.source = det.source;
+    out.pattern = orNone(det.pattern);
+    out.anchor = orNone(det.anchor);
+    out.placement = orNone(det.placement);
+    out.count = static_cast<std::int64_t>(a.iterations.size());
+    out.steady = std::ranges::count(a.iterations, std::string("steady"), &metrics::IterationLevel::status);
+    for (const auto& [task, count] : det.markersPerTask)
+        out.markersPerTask.push_back({static_cast<std::int64_t>(task) + 1, static_cast<std::int64_t>(count)});
+    out.notes = det.notes;
+    return out;
+}
+
+model::Iteration iteration(const metrics::Analysis& a, const metrics::IterationLevel& it,
+                           const metrics::LevelFigures& f) {
+    model::Iteration out;
+    out.index = static_cast<std::int64_t>(it.index);
+    out.name = it.name;
+    out.beginNs = it.begin;
+    out.endNs = it.end;
+    out.durationNs = it.end - it.begin;
+    out.status = it.status;
+    std::vector<model::Iteration::TaskSpan> tasks;
+    for (const auto& t : it.tasks) tasks.push_back({static_cast<std::int64_t>(t.task) + 1, t.begin, t.end});
+    out.tasks = std::move(tasks);
+    if (const auto& st = f.straggler)
+        out.straggler =
+            model::Iteration::Straggler{a.activity.devices[st->device].id, st->usefulEnd, st->lag};
+    out.figures = figures(f, a);
+    return out;
+}
+
+model::Collectives collectives(const metrics::Analysis& a) {
+    const auto& c = a.collectives;
+    model::Collectives out;
+    out.matched = static_cast<std::int64_t>(c.matched);
+    for (const auto& in : c.top)
+        out.instances.push_back({in.kernel, static_cast<std::int64_t>(in.sequence), in.firstArrival, in.skew,
+                                 a.activity.devices[in.lastDevice].id});
+    for (const auto& d : c.devices)
+        out.devices.push_back(
+            {a.activity.devices[d.device].id, static_cast<std::int64_t>(d.last),
+             c.matched ? model::finite(100.0 * static_cast<double>(d.last) / static_cast<double>(c.matched))
+                       : std::nullopt,
+             d.waitCaused});
+    out.notes = c.notes;
+    return out;
 }
 
 } // namespace
 
-void addLevels(json& r, const metrics::Analysis& a) {
-    const auto& det = a.iterationDetection;
-    auto orNull = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
-    std::size_t steady = 0;
-    for (const auto& it : a.iterations) steady += it.status == "steady";
-    json perTask = json::array();
-    for (const auto& [task, count] : det.markersPerTask)
-        perTask.push_back({{"task", task + 1}, {"count", count}});
-    r["iteration_detection"] = {{"source", det.source},         {"pattern", orNull(det.pattern)},
-                                {"anchor", orNull(det.anchor)}, {"placement", orNull(det.placement)},
-                                {"count", a.iterations.size()}, {"steady", steady},
-                                {"markers_per_task", perTask},  {"notes", det.notes}};
-    r["iterations"] = json::array();
-    for (const auto& it : a.iterations) {
-        json s = nullptr;
-        if (const auto& st = it.figures.straggler)
-            s = {{"device", a.activity.devices[st->device].id},
-                 {"useful_end_ns", st->usefulEnd},
-                 {"lag_ns", st->lag}};
-        json tasks = json::array();
-        for (const auto& t : it.tasks)
-            tasks.push_back({{"task", t.task + 1}, {"begin_ns", t.begin}, {"end_ns", t.end}});
-        r["iterations"].push_back(figures(it.figures, a,
-                                          {{"tasks", tasks},
-                                           {"index", it.index},
-                                           {"name", it.name},
-                                           {"begin_ns", it.begin},
-                                           {"end_ns", it.end},
-                                           {"duration_ns", it.end - it.begin},
-                                           {"status", it.status},
-                                           {"straggler", s}}));
-    }
-    r["focus"] = nullptr;
+void addLevels(model::Report& report, const metrics::Analysis& a) {
+    report.iterationDetection = detection(a);
+    std::vector<model::Iteration> iterations;
+    for (const auto& it : a.iterations) iterations.push_back(iteration(a, it, it.figures));
+    report.iterations = std::move(iterations);
+    std::optional<model::Focus> focus;
     if (const auto& f = a.focus)
-        r["focus"] = figures(f->figures, a,
-                             {{"first", f->first},
-                              {"last", f->last},
-                              {"begin_ns", f->begin},
-                              {"end_ns", f->end},
-                              {"duration_ns", f->end - f->begin}});
-    r["phases"] = json::array();
+        focus = model::Focus{static_cast<std::int64_t>(f->first),
+                             static_cast<std::int64_t>(f->last),
+                             f->begin,
+                             f->end,
+                             f->end - f->begin,
+                             figures(f->figures, a)};
+    report.focus = focus;
+    std::vector<model::Phase> phases;
     for (const auto& p : a.phases)
-        r["phases"].push_back(figures(
-            p.figures, a,
-            {{"name", p.name},
-             {"iterations", p.iterations},
-             {"time_ns", p.time},
-             {"mean_ns", finiteOrNull(static_cast<double>(p.time) /
-                                      static_cast<double>(std::max<std::size_t>(1, p.iterations)))}}));
-    const auto& c = a.collectives;
-    json instances = json::array(), devices = json::array();
-    for (const auto& in : c.top)
-        instances.push_back({{"kernel", in.kernel},
-                             {"sequence", in.sequence},
-                             {"first_arrival_ns", in.firstArrival},
-                             {"skew_ns", in.skew},
-                             {"last_device", a.activity.devices[in.lastDevice].id}});
-    for (const auto& d : c.devices)
-        devices.push_back({{"device", a.activity.devices[d.device].id},
-                           {"last_count", d.last},
-                           {"last_percent", c.matched ? finiteOrNull(100.0 * static_cast<double>(d.last) /
-                                                                     static_cast<double>(c.matched))
-                                                      : json(nullptr)},
-                           {"wait_caused_ns", d.waitCaused}});
-    r["collectives"] = {
-        {"matched", c.matched}, {"instances", instances}, {"devices", devices}, {"notes", c.notes}};
-    r["kernel_overlap"] = json::array();
+        phases.push_back(
+            {p.name, static_cast<std::int64_t>(p.iterations), p.time,
+             static_cast<double>(p.time) / static_cast<double>(std::max<std::size_t>(1, p.iterations)),
+             figures(p.figures, a)});
+    report.phases = std::move(phases);
+    report.collectives = collectives(a);
+    std::vector<model::KernelOverlap> overlap;
     for (const auto& k : a.kernelOverlap) {
-        json slowdown = nullptr;
+        std::optional<double> slowdown;
         if (k.overlapped && k.alone && k.alone->median > 0)
-            slowdown = finiteOrNull(k.overlapped->median / k.alone->median);
-        r["kernel_overlap"].push_back({{"name", k.name},
-                                       {"overlapped", group(k.overlapped)},
-                                       {"alone", group(k.alone)},
-                                       {"slowdown", slowdown}});
+            slowdown = model::finite(k.overlapped->median / k.alone->median);
+        overlap.push_back({k.name, group(k.overlapped), group(k.alone), slowdown});
     }
+    report.kernelOverlap = std::move(overlap);
 }
 
 } // namespace gpueff::reports

@@ -4,6 +4,6 @@
 
 namespace gpueff::reports {
 
-void levelsSection(std::string& md, const nlohmann::json& report, RenderedReport& out);
+void levelsSection(std::string& md, const model::Report& report, RenderedReport& out);
 
 } // namespace gpueff::reports

@@ -57,10 +57,6 @@ model::Convention convention(const metrics::Efficiency& e, const metrics::Analys
     return out;
 }
 
-json efficiencyJson(const metrics::Efficiency& e, const metrics::Analysis& a) {
-    return model::toJson(convention(e, a));
-}
-
 namespace {
 
 model::Host hostSide(const metrics::Analysis& a) {
@@ -286,7 +282,7 @@ model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& i
               o.time > 0 ? finiteOrNull(static_cast<double>(o.overlapped) / static_cast<double>(o.time))
                          : json(nullptr)}});
     addKernelFamilies(m, a);
-    addLevels(r, a);
+    addLevels(m, a);
     m.untyped = std::move(r);
     m.nsysStats = nsysStats(a);
     m.hta = htaFigures(a);

@@ -43,11 +43,8 @@ model::KernelRow kernelRow(const metrics::KernelRow& row);
 // tensor_core, kernel_summary, kernel_durations, gaps and kernel_categories (reports/KernelsJson.cpp).
 void addKernelFamilies(model::Report& report, const metrics::Analysis& a);
 
-// The efficiency object of report.json (factors, sums, devices) of one convention.
-nlohmann::json efficiencyJson(const metrics::Efficiency& e, const metrics::Analysis& a);
-
 // iteration_detection, iterations, focus, phases, collectives and kernel_overlap (reports/LevelsJson.cpp).
-void addLevels(nlohmann::json& report, const metrics::Analysis& a);
+void addLevels(model::Report& report, const metrics::Analysis& a);
 
 // nsys_stats: the nvtx_sum, cuda_api_sum and GPU memory summaries (reports/NsysStatsJson.cpp).
 model::NsysStats nsysStats(const metrics::Analysis& a);

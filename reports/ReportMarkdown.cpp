@@ -710,7 +710,7 @@ RenderedReport renderMarkdownReport(const model::Report& m) {
     overlapTables(md, report, out);
     ncclOverlap(md, report);
     tensorCores(md, m);
-    levelsSection(md, report, out);
+    levelsSection(md, m, out);
     categories(md, m, out);
     topKernels(md, m);
     durations(md, m);

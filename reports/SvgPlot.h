@@ -22,6 +22,6 @@ std::string stateTimelineChart(const nlohmann::json& report); // share of commun
 std::string kernelCategoryChart(const model::Report& report);
 std::string gapHistogramChart(const model::Report& report);
 // The four factors over the iterations (SvgLevels.cpp).
-std::string iterationEfficiencyChart(const nlohmann::json& report);
+std::string iterationEfficiencyChart(const std::vector<model::Iteration>& iterations);
 
 } // namespace gpueff::reports::svg

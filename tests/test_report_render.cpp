@@ -804,3 +804,72 @@ TEST_CASE("render: tensor cores, duration modes, kinds of work and idle gaps fro
     CHECK(gapChart.find("rank 0 / GPU 1") == std::string::npos);
     CHECK(gapChart.find("a:1:0") == std::string::npos);
 }
+
+TEST_CASE("render: iterations and phases name devices by label and print n/a where a figure is null") {
+    // Two devices: "a:1:0" is rank 0 / GPU 0, "a:2:0" rank 1 / GPU 0 (no labels: built from task and gpu).
+    json r = makeReport({{"a:1:0", 800, 100}, {"a:2:0", 500, 100}}, 1000, {"k"});
+    r["devices"][0].erase("label");
+    r["devices"][1].erase("label");
+    r["devices"][1]["task"] = 2;
+    r["iteration_detection"] = {
+        {"source", "markers"}, {"pattern", "step_#"}, {"placement", "host"}, {"steady", 3}};
+    // Iteration 0 warm-up; 1 to 3 steady, rank 1 last in 1 (lag 100) and 2 (lag 300): 2 of 3, 200 ns on
+    // average. Iteration 1 has no overlap share (null), 2 one of 50 %.
+    json straggler = {{"device", "a:2:0"}, {"useful_end_ns", 0}, {"lag_ns", 100}};
+    r["iterations"] = {{{"status", "warm-up"}, {"duration_ns", 500}},
+                       {{"status", "steady"}, {"duration_ns", 200}, {"straggler", straggler}},
+                       {{"status", "steady"}, {"duration_ns", 200}, {"overlap_share", 0.5}},
+                       {{"status", "steady"}, {"duration_ns", 200}}};
+    r["iterations"][2]["straggler"] = straggler;
+    r["iterations"][2]["straggler"]["lag_ns"] = 300;
+    r["focus"] = {{"first", 1}, {"last", 3}, {"duration_ns", 600}};
+    r["focus"]["efficiency"]["nccl_as_communication"]["parallel_efficiency"] = nullptr;
+    r["phases"] = {{{"name", "forward"}, {"iterations", 3}, {"mean_ns", 120.0}}};
+    // 4 collectives; rank 1 last at 3 of them (75 %).
+    r["collectives"] = {
+        {"matched", 4},
+        {"instances",
+         {{{"kernel", "ncclAllReduce"},
+           {"sequence", 2},
+           {"first_arrival_ns", 0},
+           {"skew_ns", 400},
+           {"last_device", "a:2:0"}}}},
+        {"devices",
+         {{{"device", "a:2:0"}, {"last_count", 3}, {"last_percent", 75.0}, {"wait_caused_ns", 900}},
+          {{"device", "a:1:0"}, {"last_count", 0}, {"last_percent", 0.0}, {"wait_caused_ns", 0}}}},
+        {"notes", json::array()}};
+    // gemm: median 150 ns overlapped, 100 ns alone (1.5x); "lonely" never overlapped: no slowdown, no row.
+    r["kernel_overlap"] = {
+        {{"name", "gemm"},
+         {"overlapped", {{"instances", 2}, {"med_ns", 150.0}}},
+         {"alone", {{"instances", 3}, {"med_ns", 100.0}}},
+         {"slowdown", 1.5}},
+        {{"name", "lonely"}, {"overlapped", nullptr}, {"alone", {{"instances", 1}}}, {"slowdown", nullptr}}};
+    auto rendered = render(r);
+    const auto& md = rendered.markdown;
+    CAPTURE(md);
+    auto levels = md.substr(md.find("## Iterations and phases"));
+    levels = levels.substr(0, levels.find("\n## "));
+    CHECK(levels.find("a:2:0") == std::string::npos); // ids are printed as labels
+    CHECK(md.find("Not steady: 0 (warm-up, 500 ns).") != std::string::npos);
+    auto first = lineOf(md, "1", "### Steady iterations");
+    CHECK(first.find("| n/a | rank 1 / GPU 0 +100") != std::string::npos);
+    CHECK(lineOf(md, "2", "### Steady iterations").find("| " + percent(0.5) + " | rank 1 / GPU 0 +300") !=
+          std::string::npos);
+    CHECK(lineOf(md, "3", "### Steady iterations").ends_with("| n/a | n/a |")); // no overlap, no straggler
+    CHECK(md.find(
+              "- rank 1 / GPU 0 ended its useful work last in 2 of the 3 steady iterations, 200 ns after") !=
+          std::string::npos);
+    CHECK(md.find("### Focus of analysis: iterations 1 to 3") != std::string::npos);
+    CHECK(lineOf(md, "Parallel efficiency", "### Focus of analysis").find("| n/a |") != std::string::npos);
+    CHECK(lineOf(md, "forward", "### Phases").find("| 3 | 120" + NB + "ns |") != std::string::npos);
+    CHECK(md.find("- rank 1 / GPU 0 arrived last in 75") != std::string::npos);
+    CHECK(md.find("- rank 0 / GPU 0 arrived last") == std::string::npos); // last at none
+    CHECK(lineOf(md, "ncclAllReduce", "Largest arrival skews").find("| rank 1 / GPU 0 |") !=
+          std::string::npos);
+    CHECK(lineOf(md, "gemm", "### Are all kernels born equal").find("| 1.50x |") != std::string::npos);
+    CHECK(lineOf(md, "lonely", "### Are all kernels born equal").empty());
+    bool chart = false;
+    for (const auto& [path, svg] : rendered.files) chart = chart || path == "plots/iteration_efficiency.svg";
+    CHECK(chart);
+}

@@ -7,6 +7,7 @@
 // Families not yet typed travel in `untyped` (their report.json keys, verbatim) until they are.
 #include "reports/model/HtaFamily.h"
 #include "reports/model/KernelFamilies.h"
+#include "reports/model/LevelFamilies.h"
 #include "reports/model/NsysStatsFamily.h"
 #include "reports/model/RunFamilies.h"
 #include "reports/model/SummaryFamily.h"
@@ -34,6 +35,13 @@ struct Report {
     Omitted<std::vector<KernelCategory>> kernelCategories;
     Omitted<NsysStats> nsysStats;
     Omitted<Hta> hta;
+    // The levels of detail (LevelFamilies.h); left out by a gpueff from before them.
+    Omitted<IterationDetection> iterationDetection;
+    Omitted<std::vector<Iteration>> iterations;
+    Omitted<std::optional<Focus>> focus; // null: no steady iteration
+    Omitted<std::vector<Phase>> phases;
+    Omitted<Collectives> collectives;
+    Omitted<std::vector<KernelOverlap>> kernelOverlap;
     Omitted<Summary> summary; // not required by the schema
     std::vector<std::string> notes;
     // The keys of report.json no family above holds (written and read verbatim).
@@ -55,6 +63,12 @@ struct Report {
         f("kernel_categories", s.kernelCategories);
         f("nsys_stats", s.nsysStats);
         f("hta", s.hta);
+        f("iteration_detection", s.iterationDetection);
+        f("iterations", s.iterations);
+        f("focus", s.focus);
+        f("phases", s.phases);
+        f("collectives", s.collectives);
+        f("kernel_overlap", s.kernelOverlap);
         f("summary", s.summary);
         f("notes", s.notes);
     }
