@@ -7,7 +7,6 @@
 #include "reports/CompareScaling.h"
 #include "reports/CompareTables.h"
 #include "reports/JsonAccess.h"
-#include "reports/model/ReportIo.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
 #include "reports/SvgCompare.h"
@@ -284,9 +283,7 @@ Comparison compareReports(const std::vector<model::Report>& reports, const std::
     std::vector<std::string> labels;
     for (const auto& r : runs) labels.push_back(r.label);
     compare::compareTables(reports, labels, md, j);
-    std::vector<json> documents; // the levels are read from report.json until they are typed
-    for (const auto& r : reports) documents.push_back(model::writeReport(r));
-    compareLevels(documents, labels, md, j, out.files);
+    compareLevels(reports, labels, md, j, out.files);
     return out;
 }
 

@@ -4,7 +4,6 @@
 #include "reports/CompareLevels.h"
 
 #include "reports/CompareParts.h"
-#include "reports/JsonAccess.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
 #include "reports/SvgCompare.h"
@@ -13,49 +12,62 @@
 
 namespace gpueff::reports {
 
-using namespace detail;
+using detail::MarkdownTable;
+using nlohmann::json;
 
 namespace {
 
 using Value = std::optional<double>;
 constexpr std::size_t kPlottedPhases = 12;
 
-Value parallel(const json& level) {
-    return number(sub(sub(level, "efficiency"), "nccl_as_communication"), "parallel_efficiency");
+Value parallel(const model::LevelFigures& level) {
+    return level.efficiency.ncclAsCommunication.parallel;
+}
+
+// A list of the report that older reports leave out, empty then.
+template <class T>
+const std::vector<T>& listOf(const model::Omitted<std::vector<T>>& list) {
+    static const std::vector<T> none;
+    return list ? *list : none;
+}
+const std::vector<model::Phase>& phasesOf(const model::Report& r) {
+    return listOf(r.phases);
+}
+const std::vector<model::KernelOverlap>& overlapOf(const model::Report& r) {
+    return listOf(r.kernelOverlap);
 }
 
 json orNull(Value v) {
     return v ? json(*v) : json(nullptr);
 }
 
-// The entries of array `key` of every report, by their "name", in order of first appearance.
-std::vector<std::string> namesIn(const std::vector<json>& reports, const char* key, std::size_t limit) {
+// The entries of a list of every report (`of`), by their name, in order of first appearance.
+template <class List>
+std::vector<std::string> namesIn(const std::vector<model::Report>& reports, List of, std::size_t limit) {
     std::vector<std::string> names;
     for (const auto& r : reports)
-        for (const auto& e : array(r, key)) {
-            auto n = text(e, "name");
-            if (std::find(names.begin(), names.end(), n) == names.end() && names.size() < limit)
-                names.push_back(n);
-        }
+        for (const auto& e : of(r))
+            if (std::find(names.begin(), names.end(), e.name) == names.end() && names.size() < limit)
+                names.push_back(e.name);
     return names;
 }
 
-const json* byName(const json& report, const char* key, const std::string& name) {
-    for (const auto& e : array(report, key))
-        if (text(e, "name") == name) return &e;
+template <class T>
+const T* byName(const std::vector<T>& list, const std::string& name) {
+    for (const auto& e : list)
+        if (e.name == name) return &e;
     return nullptr;
 }
 
 // The phases with the longest mean time in any run (a bar chart of 30 groups is unreadable), in the table's
 // order.
-void phasePlot(const std::vector<json>& reports, const std::vector<std::string>& labels,
+void phasePlot(const std::vector<model::Report>& reports, const std::vector<std::string>& labels,
                const std::vector<std::string>& phases, std::string& md, json& out, compare::Files& files) {
     std::vector<std::pair<double, std::size_t>> longest;
     for (std::size_t p = 0; p < phases.size(); ++p) {
         double most = 0;
         for (const auto& r : reports)
-            if (const json* e = byName(r, "phases", phases[p]))
-                most = std::max(most, number(*e, "mean_ns").value_or(0));
+            if (const auto* e = byName(phasesOf(r), phases[p])) most = std::max(most, e->meanNs);
         longest.emplace_back(-most, p);
     }
     std::stable_sort(longest.begin(), longest.end());
@@ -69,8 +81,8 @@ void phasePlot(const std::vector<json>& reports, const std::vector<std::string>&
         names.push_back(shortenKernelName(phases[p], 22));
         auto& row = means.emplace_back();
         for (const auto& r : reports) {
-            const json* e = byName(r, "phases", phases[p]);
-            row.push_back(e ? number(*e, "mean_ns") : std::nullopt);
+            const auto* e = byName(phasesOf(r), phases[p]);
+            row.push_back(e ? Value(e->meanNs) : std::nullopt);
         }
     }
     std::string title = "Mean phase time per run (steady iterations)";
@@ -83,10 +95,10 @@ void phasePlot(const std::vector<json>& reports, const std::vector<std::string>&
 
 } // namespace
 
-void compareLevels(const std::vector<json>& reports, const std::vector<std::string>& labels, std::string& md,
+void compareLevels(const std::vector<model::Report>& reports, const std::vector<std::string>& labels, std::string& md,
                    json& out, compare::Files& files) {
     bool any = false;
-    for (const auto& r : reports) any = any || !array(r, "iterations").empty();
+    for (const auto& r : reports) any = any || !listOf(r.iterations).empty();
     if (!any) return;
     const std::string align(labels.size() + 1, 'r');
     md += "## Iterations and phases\n\nParallel efficiency with NCCL as communication; focus = first to last "
@@ -97,21 +109,23 @@ void compareLevels(const std::vector<json>& reports, const std::vector<std::stri
     json jruns = json::array();
     for (std::size_t i = 0; i < reports.size(); ++i) {
         const auto& r = reports[i];
-        const json& det = sub(r, "iteration_detection");
+        const auto& iterations = listOf(r.iterations);
+        std::string detection = r.iterationDetection ? r.iterationDetection->source : "none";
+        Value steadyCount = r.iterationDetection ? Value(static_cast<double>(r.iterationDetection->steady))
+                                                 : std::nullopt;
         double sum = 0, n = 0;
-        for (const auto& it : array(r, "iterations"))
-            if (text(it, "status") == "steady") sum += number(it, "duration_ns").value_or(0), ++n;
+        for (const auto& it : iterations)
+            if (it.status == "steady") sum += static_cast<double>(it.durationNs), ++n;
         Value meanNs = n > 0 ? Value(sum / n) : std::nullopt;
-        Value pe = parallel(sub(r, "focus"));
-        source.push_back(formatCount(static_cast<double>(array(r, "iterations").size())) + " (" +
-                         text(det, "source", "none") + ")");
-        steady.push_back(formatCount(number(det, "steady")));
+        Value pe = r.focus && *r.focus ? parallel((*r.focus)->figures) : std::nullopt;
+        source.push_back(formatCount(static_cast<double>(iterations.size())) + " (" + detection + ")");
+        steady.push_back(formatCount(steadyCount));
         mean.push_back(formatDuration(meanNs));
         focusPe.push_back(formatEfficiency(pe));
         jruns.push_back({{"label", labels[i]},
-                         {"source", text(det, "source", "none")},
-                         {"iterations", array(r, "iterations").size()},
-                         {"steady", orNull(number(det, "steady"))},
+                         {"source", detection},
+                         {"iterations", iterations.size()},
+                         {"steady", orNull(steadyCount)},
                          {"mean_steady_iteration_ns", orNull(meanNs)},
                          {"focus_parallel_efficiency", orNull(pe)}});
     }
@@ -119,18 +133,17 @@ void compareLevels(const std::vector<json>& reports, const std::vector<std::stri
     md += runs.str() + "\n";
     json levels = {{"runs", jruns}, {"phases", json::array()}, {"kernel_overlap", json::array()}};
 
-    auto phases = namesIn(reports, "phases", 30);
+    auto phases = namesIn(reports, phasesOf, 30);
     if (!phases.empty()) {
         MarkdownTable t(compare::runHeader("Phase: mean time / PE", labels), "l" + align);
         for (const auto& name : phases) {
             std::vector<std::string> row{escapeMarkdown(shortenKernelName(name, 40))};
             json jp = {{"name", name}, {"runs", json::array()}};
             for (const auto& r : reports) {
-                const json* p = byName(r, "phases", name);
-                row.push_back(p ? formatDuration(number(*p, "mean_ns")) + " / " + formatPercent(parallel(*p))
-                                : "n/a");
-                jp["runs"].push_back(p ? json{{"mean_ns", orNull(number(*p, "mean_ns"))},
-                                              {"parallel_efficiency", orNull(parallel(*p))}}
+                const auto* p = byName(phasesOf(r), name);
+                row.push_back(p ? formatDuration(p->meanNs) + " / " + formatPercent(parallel(p->figures)) : "n/a");
+                jp["runs"].push_back(p ? json{{"mean_ns", orNull(p->meanNs)},
+                                              {"parallel_efficiency", orNull(parallel(p->figures))}}
                                        : json(nullptr));
             }
             t.row(row);
@@ -140,17 +153,17 @@ void compareLevels(const std::vector<json>& reports, const std::vector<std::stri
         phasePlot(reports, labels, phases, md, out, files);
     }
 
-    auto kernels = namesIn(reports, "kernel_overlap", 20);
+    auto kernels = namesIn(reports, overlapOf, 20);
     MarkdownTable t(compare::runHeader("Kernel: median alone / overlapped (slowdown)", labels), "l" + align);
     for (const auto& name : kernels) {
         std::vector<std::string> row{escapeMarkdown(shortenKernelName(name, 50))};
         json jk = {{"name", name}, {"runs", json::array()}};
         bool split = false;
         for (const auto& r : reports) {
-            const json* k = byName(r, "kernel_overlap", name);
-            Value alone = k ? number(sub(*k, "alone"), "med_ns") : std::nullopt;
-            Value during = k ? number(sub(*k, "overlapped"), "med_ns") : std::nullopt;
-            Value slowdown = k ? number(*k, "slowdown") : std::nullopt;
+            const auto* k = byName(overlapOf(r), name);
+            Value alone = k && k->alone ? k->alone->medNs : std::nullopt;
+            Value during = k && k->overlapped ? k->overlapped->medNs : std::nullopt;
+            Value slowdown = k ? k->slowdown : std::nullopt;
             split = split || slowdown;
             row.push_back(k ? formatDuration(alone) + " / " + formatDuration(during) +
                                   (slowdown ? " (" + formatFixed(slowdown, "%.2fx") + ")" : "")
