@@ -541,12 +541,12 @@ TEST_CASE("render: SVG plots are well-formed with escaped text") {
         CHECK_MESSAGE(wellFormed(svgText, why), why);
     }
     CHECK(svg::escapeXml("a<b>&\"'") == "a&lt;b&gt;&amp;&quot;&apos;");
-    CHECK(svg::overlapChart(json::object()).empty());
+    CHECK(svg::overlapChart(model::Report{}).empty());
     // Beyond 8 devices the bars show the mean, minimum and maximum across devices.
-    json many = {{"kernels_in_flight", json::array()}};
-    for (int d = 0; d < 10; ++d)
-        many["kernels_in_flight"].push_back({{"device", "h:" + std::to_string(d) + ":0"},
-                                             {"time_ns_by_count", {{"0", 10 * d}, {"1", 100 - 10 * d}}}});
+    model::Report many;
+    for (std::int64_t d = 0; d < 10; ++d)
+        many.kernelsInFlight.push_back(
+            {"h:" + std::to_string(d) + ":0", {{0, 10 * d}, {1, 100 - 10 * d}}, {}, 1, {}});
     auto chart = svg::kernelsInFlightChart(many);
     CHECK(chart.find("Average (10 devices)") != std::string::npos);
     CHECK(chart.find("h:3:0") == std::string::npos);
