@@ -2,6 +2,7 @@
 // kernel_summary, kernel_durations, gaps and kernel_categories, from an analysis.
 #include "metrics/KernelCategories.h"
 #include "reports/ReportJson.h"
+#include "reports/Spread.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,27 +24,6 @@ model::KernelRow kernelRow(const metrics::KernelRow& r) {
 }
 
 namespace {
-
-// The spread of one kernel's percentages over the tasks that ran it: the statistics rows of the study's
-// tables (statRows in ReportJson.cpp) for one column, computed alike (same sums in the same order).
-struct Spread {
-    double average, maximum, minimum, stddev;
-    std::optional<double> avgMax; // none when the maximum is not positive
-};
-
-Spread spreadOf(const std::vector<double>& values) {
-    double sum = 0, maximum = -INFINITY, minimum = INFINITY;
-    for (double v : values) {
-        sum += v;
-        maximum = std::max(maximum, v);
-        minimum = std::min(minimum, v);
-    }
-    auto n = static_cast<double>(values.size());
-    double mean = sum / n, ss = 0;
-    for (double v : values) ss += (v - mean) * (v - mean);
-    return {mean, maximum, minimum, std::sqrt(ss / n),
-            maximum > 0 ? model::finite(mean / maximum) : std::nullopt};
-}
 
 model::TensorCore tensorCore(const metrics::Analysis& a) {
     const auto& p = a.tensorCore;
@@ -73,7 +53,7 @@ model::TensorCore tensorCore(const metrics::Analysis& a) {
         for (const auto& row : p.rows)
             if (auto it = row.percent.find(k); it != row.percent.end()) present.push_back(it->second);
         if (present.empty()) continue;
-        auto s = spreadOf(present);
+        auto s = spreadOf(present); // as the statistics rows of overlap_table
         stats.average[k] = model::finite(s.average);
         stats.maximum[k] = model::finite(s.maximum);
         stats.minimum[k] = model::finite(s.minimum);

@@ -15,32 +15,6 @@ json finiteOrNull(double value) {
     return std::isfinite(value) ? json(value) : json(nullptr);
 }
 
-namespace {
-
-json byLevel(const metrics::TimeByLevel& t) {
-    json out = json::object();
-    for (const auto& [level, ns] : t) out[std::to_string(level)] = ns;
-    return out;
-}
-
-std::int64_t maxLevel(const metrics::TimeByLevel& t) {
-    std::int64_t m = 0;
-    for (const auto& [level, ns] : t)
-        if (ns > 0) m = std::max(m, level);
-    return m;
-}
-
-json meanLevel(const metrics::TimeByLevel& t) {
-    double weighted = 0, total = 0;
-    for (const auto& [level, ns] : t) {
-        weighted += static_cast<double>(level) * static_cast<double>(ns);
-        total += static_cast<double>(ns);
-    }
-    return total > 0 ? json(weighted / total) : json(nullptr);
-}
-
-} // namespace
-
 model::Convention convention(const metrics::Efficiency& e, const metrics::Analysis& a) {
     model::Convention out;
     auto value = [&](double v) { return e.computable ? model::finite(v) : std::nullopt; };
@@ -123,54 +97,6 @@ model::Hta htaFigures(const metrics::Analysis& a) {
     return out;
 }
 
-// The Total/Average/Maximum/Minimum/StDev/Avg-Max rows of the study's tables, over devices, per column.
-json statRows(const std::vector<std::vector<double>>& perDevice, std::size_t columns) {
-    json rows;
-    for (const char* name : {"Total", "Average", "Maximum", "Minimum", "StDev", "Avg/Max"})
-        rows[name] = json::array();
-    for (std::size_t c = 0; c < columns; ++c) {
-        double sum = 0, maximum = -INFINITY, minimum = INFINITY;
-        for (const auto& d : perDevice) {
-            sum += d[c];
-            maximum = std::max(maximum, d[c]);
-            minimum = std::min(minimum, d[c]);
-        }
-        auto n = static_cast<double>(perDevice.size());
-        double mean = sum / n, ss = 0;
-        for (const auto& d : perDevice) ss += (d[c] - mean) * (d[c] - mean);
-        rows["Total"].push_back(finiteOrNull(sum));
-        rows["Average"].push_back(finiteOrNull(mean));
-        rows["Maximum"].push_back(finiteOrNull(maximum));
-        rows["Minimum"].push_back(finiteOrNull(minimum));
-        rows["StDev"].push_back(finiteOrNull(std::sqrt(ss / n)));
-        rows["Avg/Max"].push_back(maximum > 0 ? finiteOrNull(mean / maximum) : json(nullptr));
-    }
-    return rows;
-}
-
-json overlapTable(const metrics::Analysis& a) {
-    std::int64_t top = 0;
-    for (const auto& c : a.concurrency) top = std::max(top, maxLevel(c.overlap));
-    json table;
-    table["concurrency"] = json::array();
-    for (std::int64_t k = 1; k <= top; ++k) table["concurrency"].push_back(k);
-    std::vector<std::vector<double>> ofComm, ofWindow; // rows without columns when nothing communicated
-    for (const auto& c : a.concurrency) {
-        std::vector<double> x, y;
-        for (std::int64_t k = 1; k <= top; ++k) {
-            auto it = c.overlap.find(k);
-            double ns = it == c.overlap.end() ? 0.0 : static_cast<double>(it->second);
-            x.push_back(c.communication > 0 ? ns / static_cast<double>(c.communication) : 0.0);
-            y.push_back(a.window.duration() > 0 ? ns / static_cast<double>(a.window.duration()) : 0.0);
-        }
-        ofComm.push_back(std::move(x));
-        ofWindow.push_back(std::move(y));
-    }
-    table["fraction_of_communication"] = statRows(ofComm, static_cast<std::size_t>(top));
-    table["fraction_of_window"] = statRows(ofWindow, static_cast<std::size_t>(top));
-    return table;
-}
-
 } // namespace
 
 model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& info) {
@@ -228,59 +154,8 @@ model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& i
     m.efficiency = {convention(a.ncclAsCommunication, a), convention(a.ncclAsUseful, a)};
     m.host = hostSide(a);
     m.summary = executiveSummary(a);
+    addConcurrencyFamilies(m, a);
     json r = json::object();
-    r["kernels_in_flight"] = json::array();
-    r["kernels_queued"] = json::array();
-    r["overlap"] = json::array();
-    for (std::size_t i = 0; i < a.concurrency.size(); ++i) {
-        const auto& c = a.concurrency[i];
-        const auto& id = a.activity.devices[i].id;
-        r["kernels_in_flight"].push_back({{"device", id},
-                                          {"time_ns_by_count", byLevel(c.inFlight)},
-                                          {"with_memory_time_ns_by_count", byLevel(c.inFlightWithMemory)},
-                                          {"maximum", maxLevel(c.inFlight)},
-                                          {"mean", meanLevel(c.inFlight)}});
-        if (a.queuedAvailable)
-            r["kernels_queued"].push_back({{"device", id},
-                                           {"time_ns_by_depth", byLevel(c.queued)},
-                                           {"maximum", maxLevel(c.queued)},
-                                           {"mean", meanLevel(c.queued)}});
-        json ofComm = json::object(), ofWindow = json::object();
-        for (const auto& [level, ns] : c.overlap) {
-            auto key = std::to_string(level);
-            ofComm[key] = c.communication > 0
-                              ? finiteOrNull(static_cast<double>(ns) / static_cast<double>(c.communication))
-                              : json(nullptr);
-            ofWindow[key] = finiteOrNull(static_cast<double>(ns) / static_cast<double>(a.window.duration()));
-        }
-        r["overlap"].push_back({{"device", id},
-                                {"communication_ns", c.communication},
-                                {"time_ns_by_concurrency", byLevel(c.overlap)},
-                                {"fraction_of_communication", ofComm},
-                                {"fraction_of_window", ofWindow}});
-    }
-    r["overlap_table"] = overlapTable(a);
-    json timeline{{"bins", 0}, {"bin_ns", a.timeline.binNs}, {"devices", json::array()}};
-    for (std::size_t i = 0; i < a.timeline.devices.size(); ++i) {
-        const auto& d = a.timeline.devices[i];
-        timeline["bins"] = d.inFlight.size();
-        timeline["devices"].push_back({{"device", a.activity.devices[i].id},
-                                       {"kernels_in_flight", d.inFlight},
-                                       {"useful", d.useful},
-                                       {"communication", d.communication}});
-    }
-    r["timeline"] = timeline;
-    r["nccl_overlap"] = json::array();
-    for (const auto& o : a.ncclOverlap)
-        r["nccl_overlap"].push_back(
-            {{"device", a.activity.devices[o.device].id},
-             {"kernel", o.kernel},
-             {"instances", o.instances},
-             {"time_ns", o.time},
-             {"overlapped_ns", o.overlapped},
-             {"overlapped_fraction",
-              o.time > 0 ? finiteOrNull(static_cast<double>(o.overlapped) / static_cast<double>(o.time))
-                         : json(nullptr)}});
     addKernelFamilies(m, a);
     addLevels(m, a);
     m.untyped = std::move(r);

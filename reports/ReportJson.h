@@ -40,6 +40,10 @@ nlohmann::json finiteOrNull(double value);
 // A row of the kernel summary's form (name, time_percent, total_ns, instances, avg/med/min/max/stddev_ns).
 model::KernelRow kernelRow(const metrics::KernelRow& row);
 
+// kernels_in_flight, kernels_queued, overlap, overlap_table, timeline and nccl_overlap
+// (reports/ConcurrencyJson.cpp).
+void addConcurrencyFamilies(model::Report& report, const metrics::Analysis& a);
+
 // tensor_core, kernel_summary, kernel_durations, gaps and kernel_categories (reports/KernelsJson.cpp).
 void addKernelFamilies(model::Report& report, const metrics::Analysis& a);
 

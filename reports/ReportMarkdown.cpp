@@ -57,11 +57,15 @@ std::optional<double> value(const model::Omitted<T>& v) {
     else
         return v ? value(std::optional<T>(*v)) : std::nullopt;
 }
+// A double of the model as the formatters take it: none when not finite (null in report.json).
+std::optional<double> finiteValue(double v) {
+    return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+std::optional<double> finiteValue(const std::optional<double>& v) {
+    return v ? finiteValue(*v) : std::nullopt;
+}
 std::string textOf(const model::Omitted<std::string>& v) {
     return v ? *v : std::string();
-}
-std::string deviceCell(const json& entry) {
-    return escapeMarkdown(na(text(entry, "device", text(entry, "id"))));
 }
 
 void header(std::string& md, const model::Report& m) {
@@ -154,7 +158,7 @@ void window(std::string& md, const model::Window& w) {
           ".\n\n";
 }
 
-void efficiency(std::string& md, const model::Report& m, const json& report, RenderedReport& out) {
+void efficiency(std::string& md, const model::Report& m, RenderedReport& out) {
     md += "## Device efficiency\n\n";
     const auto& comm = m.efficiency.ncclAsCommunication;
     const auto& useful = m.efficiency.ncclAsUseful;
@@ -184,7 +188,7 @@ void efficiency(std::string& md, const model::Report& m, const json& report, Ren
         out.files.emplace_back("plots/device_states.svg", chart);
         md += "![Device time: useful, communication, idle](plots/device_states.svg)\n\n";
     }
-    chart = svg::stateTimelineChart(report);
+    chart = svg::stateTimelineChart(m);
     if (!chart.empty()) {
         out.files.emplace_back("plots/device_state_timeline.svg", chart);
         md += "![Device state over time](plots/device_state_timeline.svg)\n\n";
@@ -352,36 +356,43 @@ void host(std::string& md, const model::Report& m) {
     if (!tasks.empty()) md += tasks.str() + "\n";
 }
 
+// One device's row of a histogram table: the time at each count, and the mean and maximum when the report
+// gives them (else they follow from the histogram).
+struct HistogramRow {
+    std::string device;
+    const model::NsByCount& times;
+    std::optional<double> mean, maximum;
+};
+
 // Per-device histograms of time as % of each device's total.
-void histogramTable(std::string& md, const json& entries, const char* key, const char* what) {
+void histogramTable(std::string& md, const model::Report& m, const std::vector<HistogramRow>& rows,
+                    const char* what) {
     std::set<long long> keys;
-    for (const auto& e : entries)
-        for (auto [k, v] : histogram(member(e, key))) keys.insert(k);
+    for (const auto& e : rows)
+        for (const auto& [k, v] : e.times) keys.insert(k);
     const auto columns = countBins(keys); // the bins of the charts too
     std::vector<std::string> head{"Device"};
     for (const auto& c : columns) head.push_back(c.label());
     head.insert(head.end(), {"Mean", "Max"});
     MarkdownTable t(head, "l" + std::string(columns.size() + 2, 'r'));
-    for (const auto& e : entries) {
-        auto h = histogram(member(e, key));
+    for (const auto& e : rows) {
         double total = 0;
-        for (auto [k, v] : h) total += v;
-        std::vector<std::string> row{deviceCell(e)};
+        for (const auto& [k, v] : e.times) total += static_cast<double>(v);
+        std::vector<std::string> row{escapeMarkdown(na(m.deviceLabel(e.device)))};
         for (const auto& c : columns) {
             double in = 0;
-            for (auto [k, v] : h)
-                if (c.contains(k)) in += v;
+            for (const auto& [k, v] : e.times)
+                if (c.contains(k)) in += static_cast<double>(v);
             row.push_back(total > 0 ? formatPercent(in / total) : "n/a");
         }
-        // Mean and maximum follow from the histogram when the document leaves them out.
-        auto mean = number(e, "mean"), maximum = number(e, "maximum");
+        auto mean = e.mean, maximum = e.maximum;
         if (!mean && total > 0) {
             double weighted = 0;
-            for (auto [k, v] : h) weighted += static_cast<double>(k) * v;
+            for (const auto& [k, v] : e.times) weighted += static_cast<double>(k) * static_cast<double>(v);
             mean = weighted / total;
         }
-        for (auto [k, v] : h)
-            if (!number(e, "maximum") && v > 0) maximum = static_cast<double>(k);
+        for (const auto& [k, v] : e.times)
+            if (!e.maximum && v > 0) maximum = static_cast<double>(k);
         row.push_back(fixed(mean, "%.2f"));
         row.push_back(count(maximum));
         t.row(row);
@@ -390,49 +401,97 @@ void histogramTable(std::string& md, const json& entries, const char* key, const
                     : "Share of the window with k " + std::string(what) + ":\n\n" + t.str() + "\n";
 }
 
-void kernelsInFlight(std::string& md, const json& report, RenderedReport& out) {
+void kernelsInFlight(std::string& md, const model::Report& m, const json& report, RenderedReport& out) {
     md += "## Kernels in flight\n\n";
-    const json& inFlight = array(report, "kernels_in_flight");
-    histogramTable(md, inFlight, "time_ns_by_count", "kernels (compute + NCCL + graph launches) executing");
-    bool withMemory = std::any_of(inFlight.begin(), inFlight.end(),
-                                  [](const json& e) { return member(e, "with_memory_time_ns_by_count"); });
-    if (withMemory) {
-        json stripped = json::array();
-        for (const auto& e : inFlight)
-            stripped.push_back({{"device", sub(e, "device")}, {"h", sub(e, "with_memory_time_ns_by_count")}});
-        histogramTable(md, stripped, "h", "kernels and memory operations executing");
+    std::vector<HistogramRow> kernels, withMemory;
+    for (const auto& e : m.kernelsInFlight) {
+        kernels.push_back({e.device, e.timeNsByCount, finiteValue(e.mean), value(e.maximum)});
+        withMemory.push_back({e.device, e.withMemoryTimeNsByCount, std::nullopt, std::nullopt});
     }
-    std::string chart = svg::kernelsInFlightChart(report);
+    histogramTable(md, m, kernels, "kernels (compute + NCCL + graph launches) executing");
+    if (!withMemory.empty()) histogramTable(md, m, withMemory, "kernels and memory operations executing");
+    std::string chart = svg::kernelsInFlightChart(m);
     if (!chart.empty()) {
         out.files.emplace_back("plots/kernels_in_flight.svg", chart);
         md += "![Kernels in flight](plots/kernels_in_flight.svg)\n\n";
     }
-    chart = svg::inFlightTimelineChart(report);
+    chart = svg::inFlightTimelineChart(m);
     if (!chart.empty()) {
         out.files.emplace_back("plots/kernels_in_flight_timeline.svg", chart);
         md += "![Kernels in flight over time](plots/kernels_in_flight_timeline.svg)\n\n";
     }
     md += "## Kernels queued\n\n" + launchCoverage(report);
-    if (array(report, "kernels_queued").empty() && !array(report, "devices").empty())
+    if ((!m.kernelsQueued || m.kernelsQueued->empty()) && !m.devices.empty()) {
         md += "n/a: not computed for this trace (why: see Notes).\n\n";
-    else
-        histogramTable(md, array(report, "kernels_queued"), "time_ns_by_depth",
-                       "kernels launched but not yet started");
+    } else {
+        std::vector<HistogramRow> queued;
+        if (m.kernelsQueued)
+            for (const auto& e : *m.kernelsQueued)
+                queued.push_back({e.device, e.timeNsByDepth, finiteValue(e.mean), value(e.maximum)});
+        histogramTable(md, m, queued, "kernels launched but not yet started");
+    }
 }
 
 std::string statCell(const std::string& row, std::optional<double> v) {
     return row == "Avg/Max" ? fixed(v, "%.2f") : formatPercent(v);
 }
 
-void overlapTables(std::string& md, const json& report, RenderedReport& out) {
+// The fraction at `level` of a view of the overlap, none when the report has none or null there.
+std::optional<double> fractionAt(const std::map<std::int64_t, double>& fractions, std::int64_t level) {
+    auto it = fractions.find(level);
+    return it == fractions.end() ? std::nullopt : finiteValue(it->second);
+}
+
+// One of the two views of the overlap (of communication, of the window): a row per device, then the
+// statistics rows of overlap_table at their columns.
+void overlapView(std::string& md, const model::Report& m, const std::set<long long>& levels, bool ofComm) {
+    std::vector<std::string> head{"Device"};
+    for (auto l : levels) head.push_back(std::to_string(l));
+    MarkdownTable t(head, "l" + std::string(levels.size(), 'r'));
+    const auto window = static_cast<double>(m.window.durationNs);
+    for (const auto& e : m.overlap) {
+        const auto& given = ofComm ? e.fractionOfCommunication : e.fractionOfWindow;
+        const double denominator = ofComm ? static_cast<double>(e.communicationNs) : window;
+        std::vector<std::string> row{escapeMarkdown(na(m.deviceLabel(e.device)))};
+        for (auto l : levels) {
+            auto v = fractionAt(given, l);
+            if (!v && denominator > 0) {
+                auto it = e.timeNsByConcurrency.find(l);
+                v = (it == e.timeNsByConcurrency.end() ? 0.0 : static_cast<double>(it->second)) / denominator;
+            }
+            row.push_back(formatPercent(v));
+        }
+        t.row(row);
+    }
+    if (m.overlapTable) {
+        const auto& table = *m.overlapTable;
+        const auto& stats = ofComm ? table.fractionOfCommunication : table.fractionOfWindow;
+        const std::pair<const char*, const model::OverlapRows::Row*> named[] = {
+            {"Total", &stats.total},     {"Average", &stats.average}, {"Maximum", &stats.maximum},
+            {"Minimum", &stats.minimum}, {"StDev", &stats.stddev},    {"Avg/Max", &stats.avgMax}};
+        for (const auto& [name, values] : named) {
+            if (values->empty()) continue;
+            std::vector<std::string> row{std::string("**") + escapeMarkdown(name) + "**"};
+            for (auto l : levels) {
+                auto at = std::find(table.concurrency.begin(), table.concurrency.end(), l);
+                auto i = static_cast<std::size_t>(at - table.concurrency.begin());
+                row.push_back(at != table.concurrency.end() && i < values->size()
+                                  ? statCell(name, finiteValue((*values)[i]))
+                                  : "n/a");
+            }
+            t.row(row);
+        }
+    }
+    md += std::string("### ") + (ofComm ? "Share of communication time" : "Share of window time") + "\n\n" +
+          (t.empty() ? "n/a\n\n" : t.str() + "\n");
+}
+
+void overlapTables(std::string& md, const model::Report& m, RenderedReport& out) {
     md += "## Communication / computation overlap\n\n";
-    const json& overlap = array(report, "overlap");
-    const json& table = sub(report, "overlap_table");
     std::set<long long> levels;
-    for (const auto& c : array(table, "concurrency"))
-        if (auto v = asNumber(&c)) levels.insert(std::llround(*v));
-    for (const auto& e : overlap)
-        for (auto [k, v] : histogram(member(e, "time_ns_by_concurrency"))) levels.insert(k);
+    if (m.overlapTable) levels.insert(m.overlapTable->concurrency.begin(), m.overlapTable->concurrency.end());
+    for (const auto& e : m.overlap)
+        for (const auto& [k, v] : e.timeNsByConcurrency) levels.insert(k);
     if (levels.empty()) {
         md += "No communication (NCCL kernel or memory operation) ran in the window.\n\n";
         return;
@@ -440,84 +499,39 @@ void overlapTables(std::string& md, const json& report, RenderedReport& out) {
     if (*levels.rbegin() <= 1) {
         // Every communication ran alone: tables of one column "1" at 100 % say nothing more.
         double total = 0;
-        for (const auto& e : overlap) total += number(e, "communication_ns").value_or(0);
+        for (const auto& e : m.overlap) total += static_cast<double>(e.communicationNs);
         md += "No communication overlapped computation: the " + formatDuration(total) +
               " of communication (NCCL kernels and memory operations, summed over devices) all ran while "
               "no kernel computed on the same device.\n\n";
         return;
     }
-    auto window = number(sub(report, "window"), "duration_ns");
-    struct View {
-        const char* key;
-        const char* title;
-    };
-    for (View view : {View{"fraction_of_communication", "Share of communication time"},
-                      View{"fraction_of_window", "Share of window time"}}) {
-        std::vector<std::string> head{"Device"};
-        for (auto l : levels) head.push_back(std::to_string(l));
-        MarkdownTable t(head, "l" + std::string(levels.size(), 'r'));
-        for (const auto& e : overlap) {
-            auto given = histogram(member(e, view.key));
-            auto times = histogram(member(e, "time_ns_by_concurrency"));
-            bool ofComm = std::string_view(view.key) == "fraction_of_communication";
-            auto denominator = ofComm ? number(e, "communication_ns") : window;
-            std::vector<std::string> row{deviceCell(e)};
-            for (auto l : levels) {
-                auto find = [l](const auto& h) -> std::optional<double> {
-                    for (auto [k, v] : h)
-                        if (k == l) return v;
-                    return std::nullopt;
-                };
-                auto v = find(given);
-                if (!v && denominator && *denominator > 0) v = find(times).value_or(0.0) / *denominator;
-                row.push_back(formatPercent(v));
-            }
-            t.row(row);
-        }
-        const json& stats = sub(table, view.key);
-        std::vector<long long> order;
-        for (const auto& c : array(table, "concurrency"))
-            if (auto v = asNumber(&c)) order.push_back(std::llround(*v));
-        for (const char* name : {"Total", "Average", "Maximum", "Minimum", "StDev", "Avg/Max"}) {
-            const json& values = array(stats, name);
-            if (values.empty()) continue;
-            std::vector<std::string> row{std::string("**") + escapeMarkdown(name) + "**"};
-            for (auto l : levels) {
-                auto at = std::find(order.begin(), order.end(), l);
-                std::size_t i = static_cast<std::size_t>(at - order.begin());
-                row.push_back(at != order.end() && i < values.size() ? statCell(name, asNumber(&values[i]))
-                                                                     : "n/a");
-            }
-            t.row(row);
-        }
-        md += std::string("### ") + view.title + "\n\n" + (t.empty() ? "n/a\n\n" : t.str() + "\n");
-    }
+    overlapView(md, m, levels, true);
+    overlapView(md, m, levels, false);
     md +=
         "Columns: activities running at once while communication (NCCL kernel or memory operation) runs; 1 = "
         "communication alone (no overlap).\n\n";
-    std::string chart = svg::overlapChart(report);
+    std::string chart = svg::overlapChart(m);
     if (!chart.empty()) {
         out.files.emplace_back("plots/overlap.svg", chart);
         md += "![Overlap](plots/overlap.svg)\n\n";
     }
 }
 
-void ncclOverlap(std::string& md, const json& report) {
-    const json& all = array(report, "nccl_overlap");
-    bool any = std::any_of(all.begin(), all.end(),
-                           [](const json& r) { return number(r, "overlapped_ns").value_or(0) > 0; });
+void ncclOverlap(std::string& md, const model::Report& m) {
+    if (!m.ncclOverlap) return;
+    const auto& rows = *m.ncclOverlap;
+    bool any = std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.overlappedNs > 0; });
     if (!any) return; // no NCCL kernel, or the overlap section already says nothing overlapped
     md += "### Overlap per NCCL kernel\n\n";
     // The overlapped time and its share in one column, which wraps between the two: a column fewer leaves
     // the kernel's name room on a page 900 px wide.
     MarkdownTable t({"Device", "NCCL kernel", "Instances", "Time", "Overlapped"}, "llrrr");
-    const json& rows = array(report, "nccl_overlap");
     for (std::size_t i = 0; i < rows.size() && i < kMaxDetailRows; ++i) {
-        const json& r = rows[i];
-        t.row({deviceCell(r), kernelCell(text(r, "kernel")), count(number(r, "instances")),
-               formatDuration(number(r, "time_ns")),
-               formatDuration(number(r, "overlapped_ns")) + " (" +
-                   formatPercent(number(r, "overlapped_fraction")) + ")"});
+        const auto& r = rows[i];
+        t.row({escapeMarkdown(na(m.deviceLabel(r.device))), kernelCell(r.kernel), count(value(r.instances)),
+               formatDuration(value(r.timeNs)),
+               formatDuration(value(r.overlappedNs)) + " (" +
+                   formatPercent(finiteValue(r.overlappedFraction)) + ")"});
     }
     md += t.empty() ? std::string("n/a\n\n") : t.str() + "\n";
     if (rows.size() > kMaxDetailRows)
@@ -703,12 +717,12 @@ RenderedReport renderMarkdownReport(const model::Report& m) {
     const json report = relabelled(original);
     header(md, m);
     window(md, m.window);
-    efficiency(md, m, report, out);
+    efficiency(md, m, out);
     devices(md, m, out);
     host(md, m);
-    kernelsInFlight(md, report, out);
-    overlapTables(md, report, out);
-    ncclOverlap(md, report);
+    kernelsInFlight(md, m, report, out);
+    overlapTables(md, m, out);
+    ncclOverlap(md, m);
     tensorCores(md, m);
     levelsSection(md, m, out);
     categories(md, m, out);

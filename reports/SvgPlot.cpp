@@ -3,7 +3,6 @@
 #include "reports/SvgPlot.h"
 
 #include "reports/CountBins.h"
-#include "reports/JsonAccess.h"
 #include "reports/SvgBars.h"
 
 #include <algorithm>
@@ -17,30 +16,28 @@ using namespace detail;
 
 namespace {
 
+// Per device (by label), the shares of a histogram over counts; devices without any are left out.
+using DeviceShares = std::vector<std::pair<std::string, std::map<long long, double>>>;
+
+// The time at each count as shares of `total`, or of the histogram's own total when `total` is not positive;
+// none when neither is.
+std::map<long long, double> sharesOf(const model::NsByCount& times, double total = 0) {
+    std::map<long long, double> shares;
+    double sum = 0;
+    for (const auto& [k, v] : times) sum += static_cast<double>(v);
+    if (total > 0) sum = total;
+    if (sum <= 0) return shares;
+    for (const auto& [k, v] : times) shares[k] = static_cast<double>(v) / sum;
+    return shares;
+}
+
 // Per device: a histogram over counts as fractions of its total, in the bins of report.md's tables.
 // `maxBins`: as the table of the same figure in report.md.
-std::string histogramChart(const json& entries, const char* histKey, const char* fractionKey,
-                           const char* totalKey, std::size_t maxBins, std::string title, std::string xTitle,
-                           std::string yTitle) {
+std::string histogramChart(const DeviceShares& devices, std::size_t maxBins, std::string title,
+                           std::string xTitle, std::string yTitle) {
     std::set<long long> keys;
-    std::vector<std::pair<std::string, std::map<long long, double>>> devices;
-    for (const auto& e : entries) {
-        std::map<long long, double> fractions;
-        auto fromFraction = fractionKey ? histogram(member(e, fractionKey)) : decltype(histogram(nullptr)){};
-        if (!fromFraction.empty()) {
-            for (auto [k, v] : fromFraction) fractions[k] = v;
-        } else {
-            auto times = histogram(member(e, histKey));
-            double total = 0;
-            for (auto [k, v] : times) total += v;
-            if (auto t = totalKey ? number(e, totalKey) : std::nullopt; t && *t > 0) total = *t;
-            if (total <= 0) continue;
-            for (auto [k, v] : times) fractions[k] = v / total;
-        }
-        if (fractions.empty()) continue;
+    for (const auto& [name, fractions] : devices)
         for (const auto& kv : fractions) keys.insert(kv.first);
-        devices.emplace_back(text(e, "device", "device " + std::to_string(devices.size())), fractions);
-    }
     const auto bins = countBins(keys, maxBins);
     if (devices.empty() || bins.empty()) return "";
     std::vector<std::string> categories;
@@ -68,10 +65,13 @@ std::string twoLines(std::string label) {
 
 } // namespace
 
-std::string kernelsInFlightChart(const json& report) {
-    return histogramChart(array(report, "kernels_in_flight"), "time_ns_by_count", nullptr, nullptr,
-                          kMaxCountBins, "Kernels in flight: time at each count", "Kernels executing at once",
-                          "Share of the window");
+std::string kernelsInFlightChart(const model::Report& report) {
+    DeviceShares devices;
+    for (const auto& e : report.kernelsInFlight)
+        if (auto shares = sharesOf(e.timeNsByCount); !shares.empty())
+            devices.emplace_back(report.deviceLabel(e.device), std::move(shares));
+    return histogramChart(devices, kMaxCountBins, "Kernels in flight: time at each count",
+                          "Kernels executing at once", "Share of the window");
 }
 
 std::string deviceStateChart(const model::Report& report) {
@@ -145,9 +145,18 @@ std::string deviceEfficiencyChart(const model::Report& report) {
     return barChart(b);
 }
 
-std::string overlapChart(const json& report) {
-    return histogramChart(array(report, "overlap"), "time_ns_by_concurrency", "fraction_of_communication",
-                          "communication_ns", SIZE_MAX, "Overlap: communication time at each concurrency",
+// Shares of communication time: the report's fractions where it gives them (null ones left out), else the
+// times over the device's communication time.
+std::string overlapChart(const model::Report& report) {
+    DeviceShares devices;
+    for (const auto& e : report.overlap) {
+        std::map<long long, double> shares;
+        for (const auto& [k, v] : e.fractionOfCommunication)
+            if (std::isfinite(v)) shares[k] = v;
+        if (shares.empty()) shares = sharesOf(e.timeNsByConcurrency, static_cast<double>(e.communicationNs));
+        if (!shares.empty()) devices.emplace_back(report.deviceLabel(e.device), std::move(shares));
+    }
+    return histogramChart(devices, SIZE_MAX, "Overlap: communication time at each concurrency",
                           "Activities running at once (1 = communication alone)",
                           "Share of communication time");
 }

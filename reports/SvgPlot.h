@@ -11,13 +11,13 @@ namespace gpueff::reports::svg {
 
 // Per device (SvgPlot.cpp): the time at each count of kernels in flight, the device states as stacked rows,
 // the device model's factors, and the communication time at each count of activities running at once.
-std::string kernelsInFlightChart(const nlohmann::json& report);
+std::string kernelsInFlightChart(const model::Report& report);
 std::string deviceStateChart(const model::Report& report); // useful/communication/idle per device
 std::string deviceEfficiencyChart(const model::Report& report);
-std::string overlapChart(const nlohmann::json& report);
-// Over time, from report.json's "timeline" (SvgTimeline.cpp).
-std::string inFlightTimelineChart(const nlohmann::json& report);
-std::string stateTimelineChart(const nlohmann::json& report); // share of communication time per level
+std::string overlapChart(const model::Report& report);
+// Over time, from the report's timeline (SvgTimeline.cpp).
+std::string inFlightTimelineChart(const model::Report& report);
+std::string stateTimelineChart(const model::Report& report); // share of communication time per level
 // Kernel time by category and idle gaps by duration (SvgBreakdown.cpp).
 std::string kernelCategoryChart(const model::Report& report);
 std::string gapHistogramChart(const model::Report& report);

@@ -104,6 +104,14 @@ json handMadeReport() {
          {{"concurrency", {1, 2}},
           {"fraction_of_communication", overlapRows},
           {"fraction_of_window", overlapRows}}},
+        {"timeline",
+         {{"bins", 2},
+          {"bin_ns", 500.0},
+          {"devices",
+           {{{"device", "modal:144:0"},
+             {"kernels_in_flight", {0.5, 1.25}},
+             {"useful", {0.5, 0.5}},
+             {"communication", {0.25, 0.0}}}}}}},
         {"nccl_overlap",
          {{{"device", "modal:144:0"},
            {"kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL"},
@@ -288,6 +296,12 @@ TEST_CASE("report schema rejects what docs/report.md rules out") {
     rejects(
         "bad histogram key", [](json& d) { d["kernels_in_flight"][0]["time_ns_by_count"]["one"] = 1; },
         "kernels_in_flight[0].time_ns_by_count.one: unexpected key (not in docs/report.schema.json)");
+    rejects(
+        "timeline share 1.5", [](json& d) { d["timeline"]["devices"][0]["useful"][1] = 1.5; },
+        "timeline.devices[0].useful[1]: must be a number in [0, 1], got 1.5");
+    rejects(
+        "timeline without bins", [](json& d) { d["timeline"].erase("bins"); },
+        "timeline.bins: missing (a required key)");
     rejects(
         "concurrency 0", [](json& d) { d["overlap"][0]["time_ns_by_concurrency"]["0"] = 1; },
         "overlap[0].time_ns_by_concurrency.0: unexpected key (not in docs/report.schema.json)");

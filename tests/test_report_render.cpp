@@ -489,12 +489,12 @@ TEST_CASE("render: SVG plots are well-formed with escaped text") {
         CHECK_MESSAGE(wellFormed(svgText, why), why);
     }
     CHECK(svg::escapeXml("a<b>&\"'") == "a&lt;b&gt;&amp;&quot;&apos;");
-    CHECK(svg::overlapChart(json::object()).empty());
+    CHECK(svg::overlapChart(model::Report{}).empty());
     // Beyond 8 devices the bars show the mean, minimum and maximum across devices.
-    json many = {{"kernels_in_flight", json::array()}};
-    for (int d = 0; d < 10; ++d)
-        many["kernels_in_flight"].push_back({{"device", "h:" + std::to_string(d) + ":0"},
-                                             {"time_ns_by_count", {{"0", 10 * d}, {"1", 100 - 10 * d}}}});
+    model::Report many;
+    for (std::int64_t d = 0; d < 10; ++d)
+        many.kernelsInFlight.push_back(
+            {"h:" + std::to_string(d) + ":0", {{0, 10 * d}, {1, 100 - 10 * d}}, {}, 1, {}});
     auto chart = svg::kernelsInFlightChart(many);
     CHECK(chart.find("Average (10 devices)") != std::string::npos);
     CHECK(chart.find("h:3:0") == std::string::npos);
@@ -521,6 +521,68 @@ double attr(const std::map<std::string, std::string>& a, const char* key) {
 }
 
 } // namespace
+
+TEST_CASE("render: overlap per NCCL kernel and the plots over time") {
+    json r = fullReport();
+    r["devices"][0]["label"] = "rank 0 / GPU 7"; // the tables name a device by its label
+    // Kernel 1 overlapped 500 of its 2000 ns (25 %); kernel 2 took no time: no fraction (null).
+    r["nccl_overlap"] = {{{"device", "host<1>&:7:0"},
+                          {"kernel", "ncclAllReduce_1"},
+                          {"instances", 4},
+                          {"time_ns", 2000},
+                          {"overlapped_ns", 500},
+                          {"overlapped_fraction", 0.25}},
+                         {{"device", "host<1>&:7:1"},
+                          {"kernel", "ncclAllReduce_2"},
+                          {"instances", 1},
+                          {"time_ns", 0},
+                          {"overlapped_ns", 0},
+                          {"overlapped_fraction", nullptr}}};
+    // Two bins of 500 ns: device 0 useful half of the first bin and all of the second, communicating a
+    // quarter of the first.
+    r["timeline"] = {{"bins", 2},
+                     {"bin_ns", 500.0},
+                     {"devices",
+                      {{{"device", "host<1>&:7:0"},
+                        {"kernels_in_flight", {0.5, 1.0}},
+                        {"useful", {0.5, 1.0}},
+                        {"communication", {0.25, 0.0}}}}}};
+    auto rendered = render(r);
+    const auto& md = rendered.markdown;
+    REQUIRE(md.find("### Overlap per NCCL kernel") != std::string::npos);
+    auto first = lineOf(md, "rank 0 / GPU 7", "### Overlap per NCCL kernel");
+    CAPTURE(first);
+    CHECK(first.find("| ncclAllReduce\\_1 | 4 | 2.000" + NB + "\xC2\xB5s |") != std::string::npos);
+    CHECK(first.find("(" + percent(0.25) + ")") != std::string::npos);
+    auto second = lineOf(md, "host&lt;1&gt;&amp;:7:1", "### Overlap per NCCL kernel");
+    CAPTURE(second);
+    CHECK(second.find("(n/a)") != std::string::npos);
+    // Past 50 rows, the rest is left to report.json.
+    json many = r;
+    for (int i = 0; i < 51; ++i) many["nccl_overlap"].push_back(r["nccl_overlap"][0]);
+    CHECK(render(many).markdown.find("\n3 more rows in report.json.\n") != std::string::npos);
+
+    std::string states;
+    for (const auto& [path, text] : rendered.files)
+        if (path == "plots/device_state_timeline.svg") states = text;
+    REQUIRE_FALSE(states.empty());
+    CHECK(md.find("](plots/kernels_in_flight_timeline.svg)") != std::string::npos);
+    CHECK(states.find("rank 0 / GPU 7") != std::string::npos);
+    // A strip of 22 - 4 = 18 px per device: useful 9 and 18 px high, communication 0.25 x 18 above the first.
+    std::vector<double> useful, communication;
+    for (const auto& a : rects(states)) {
+        if (a.count("fill") && a.at("fill") == svg::kRunColours[0]) useful.push_back(attr(a, "height"));
+        if (a.count("fill") && a.at("fill") == svg::kRunColours[1])
+            communication.push_back(attr(a, "height"));
+    }
+    // (The legend's swatches share the colours, in another size.)
+    auto has = [](const std::vector<double>& heights, double h) {
+        return std::any_of(heights.begin(), heights.end(), [h](double x) { return std::fabs(x - h) < 1e-6; });
+    };
+    CHECK(has(useful, 18));
+    CHECK(has(useful, 9));
+    CHECK(has(communication, 4.5));
+}
 
 TEST_CASE("render: the efficiency factors per device, one group of bars per device") {
     // Device 0: U = 800, D = 100; device 1: U = 500, D = 100; T = 1000 (fullReport). Per device: U/T, U/max

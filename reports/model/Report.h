@@ -5,6 +5,7 @@
 //
 // A family of metrics is one struct in one header of this folder, listing its report.json fields once.
 // Families not yet typed travel in `untyped` (their report.json keys, verbatim) until they are.
+#include "reports/model/ConcurrencyFamilies.h"
 #include "reports/model/HtaFamily.h"
 #include "reports/model/KernelFamilies.h"
 #include "reports/model/LevelFamilies.h"
@@ -27,6 +28,13 @@ struct Report {
     std::vector<Device> devices;
     Efficiency efficiency;
     Omitted<Host> host;
+    // The concurrency families (ConcurrencyFamilies.h).
+    std::vector<KernelsInFlight> kernelsInFlight;
+    Omitted<std::vector<KernelsQueued>> kernelsQueued; // empty without launch lines
+    std::vector<Overlap> overlap;
+    Omitted<OverlapTable> overlapTable;
+    Omitted<Timeline> timeline;
+    Omitted<std::vector<NcclOverlap>> ncclOverlap;
     // The kernel families (KernelFamilies.h).
     TensorCore tensorCore;
     KernelSummary kernelSummary;
@@ -56,6 +64,12 @@ struct Report {
         f("devices", s.devices);
         f("efficiency", s.efficiency);
         f("host", s.host);
+        f("kernels_in_flight", s.kernelsInFlight);
+        f("kernels_queued", s.kernelsQueued);
+        f("overlap", s.overlap);
+        f("overlap_table", s.overlapTable);
+        f("timeline", s.timeline);
+        f("nccl_overlap", s.ncclOverlap);
         f("tensor_core", s.tensorCore);
         f("kernel_summary", s.kernelSummary);
         f("kernel_durations", s.kernelDurations);
