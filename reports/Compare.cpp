@@ -6,7 +6,6 @@
 #include "reports/CompareParts.h"
 #include "reports/CompareScaling.h"
 #include "reports/CompareTables.h"
-#include "reports/JsonAccess.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
 #include "reports/SvgCompare.h"
@@ -20,7 +19,8 @@
 
 namespace gpueff::reports {
 
-using namespace detail;
+using detail::MarkdownTable;
+using nlohmann::json;
 using compare::kConventions;
 using compare::Value;
 
@@ -99,7 +99,8 @@ std::string alignment(const std::vector<Run>& runs) {
 } // namespace
 
 void checkReportSchema(const json& report, const std::string& label) {
-    std::string schema = report.is_object() ? text(report, "schema") : "";
+    auto it = report.is_object() ? report.find("schema") : report.end();
+    std::string schema = it != report.end() && it->is_string() ? it->get<std::string>() : "";
     if (schema != "gpueff-report/1")
         throw Error(label + ": not a gpueff report (schema is " +
                     (schema.empty() ? "missing" : "\"" + schema + "\"") +

@@ -155,10 +155,8 @@ model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& i
     m.host = hostSide(a);
     m.summary = executiveSummary(a);
     addConcurrencyFamilies(m, a);
-    json r = json::object();
     addKernelFamilies(m, a);
     addLevels(m, a);
-    m.untyped = std::move(r);
     m.nsysStats = nsysStats(a);
     m.hta = htaFigures(a);
     m.notes = info.dataNotes;

@@ -4,7 +4,6 @@
 #include "reports/DeviceLabel.h"
 #include "reports/ExecutiveSummary.h"
 #include "reports/HtaMarkdown.h"
-#include "reports/JsonAccess.h"
 #include "reports/LevelsMarkdown.h"
 #include "reports/MarkdownTable.h"
 #include "reports/NsysStatsMarkdown.h"
@@ -197,44 +196,17 @@ void efficiency(std::string& md, const model::Report& m, RenderedReport& out) {
 
 // A sentence naming the devices with fewer than 90 % of their kernels matched to a launch call, whose
 // queued-kernel and gap-cause figures then stand on part of the work only ("" when every device has them).
-std::string launchCoverage(const json& report) {
+std::string launchCoverage(const model::Report& m) {
     std::string low;
-    for (const auto& d : array(report, "devices")) {
-        auto kernels = number(d, "kernels"), launched = number(d, "kernels_with_launch");
+    for (const auto& d : m.devices) {
+        auto kernels = value(d.kernels), launched = value(d.kernelsWithLaunch);
         if (kernels && launched && *kernels > 0 && *launched < 0.9 * *kernels)
-            low += (low.empty() ? "" : ", ") + escapeMarkdown(text(d, "id")) + " " +
+            low += (low.empty() ? "" : ", ") + escapeMarkdown(m.deviceLabel(d.id)) + " " +
                    formatPercent(*launched / *kernels);
     }
     return low.empty() ? ""
                        : "Launch calls found for only part of the kernels (" + low +
                              "): the figures below count those kernels only.\n\n";
-}
-
-// The label report.md gives a device of report.json: its "label", else (reports from before labels) built the
-// same way from its 1-based "task" and its "gpu", else its id.
-std::string labelOf(const json& d) {
-    auto label = text(d, "label");
-    if (!label.empty()) return label;
-    auto task = number(d, "task"), gpu = number(d, "gpu");
-    return task && gpu ? deviceLabel(std::llround(*task - 1), std::llround(*gpu)) : text(d, "id");
-}
-
-// The document with every device id replaced by its label, for the tables and plots of report.md (the
-// mapping table keeps the ids).
-json relabelled(const json& report) {
-    std::map<std::string, std::string> labels;
-    for (const auto& d : array(report, "devices"))
-        if (auto id = text(d, "id"); !id.empty()) labels[id] = labelOf(d);
-    json out = report;
-    std::function<void(json&)> walk = [&](json& j) {
-        if (j.is_string()) {
-            if (auto it = labels.find(j.get<std::string>()); it != labels.end()) j = it->second;
-        } else if (j.is_structured()) {
-            for (auto& x : j) walk(x);
-        }
-    };
-    walk(out);
-    return out;
 }
 
 void devices(std::string& md, const model::Report& m, RenderedReport& out) {
@@ -401,7 +373,7 @@ void histogramTable(std::string& md, const model::Report& m, const std::vector<H
                     : "Share of the window with k " + std::string(what) + ":\n\n" + t.str() + "\n";
 }
 
-void kernelsInFlight(std::string& md, const model::Report& m, const json& report, RenderedReport& out) {
+void kernelsInFlight(std::string& md, const model::Report& m, RenderedReport& out) {
     md += "## Kernels in flight\n\n";
     std::vector<HistogramRow> kernels, withMemory;
     for (const auto& e : m.kernelsInFlight) {
@@ -420,7 +392,7 @@ void kernelsInFlight(std::string& md, const model::Report& m, const json& report
         out.files.emplace_back("plots/kernels_in_flight_timeline.svg", chart);
         md += "![Kernels in flight over time](plots/kernels_in_flight_timeline.svg)\n\n";
     }
-    md += "## Kernels queued\n\n" + launchCoverage(report);
+    md += "## Kernels queued\n\n" + launchCoverage(m);
     if ((!m.kernelsQueued || m.kernelsQueued->empty()) && !m.devices.empty()) {
         md += "n/a: not computed for this trace (why: see Notes).\n\n";
     } else {
@@ -665,9 +637,8 @@ void durations(std::string& md, const model::Report& m) {
         t.str() + "\n";
 }
 
-// `report`: the relabelled document, for launchCoverage (shared with the kernels queued section).
-void gaps(std::string& md, const model::Report& m, const json& report, RenderedReport& out) {
-    md += "## GPU idle gaps\n\n" + launchCoverage(report);
+void gaps(std::string& md, const model::Report& m, RenderedReport& out) {
+    md += "## GPU idle gaps\n\n" + launchCoverage(m);
     // Each cause's idle time and its count of gaps in one column (it wraps between the two): seven columns
     // would not fit a page 900 px wide (GitHub).
     MarkdownTable t({"Device", "Gaps", "Idle in gaps", "Host-wait", "Kernel-wait"}, "lrrrr");
@@ -690,19 +661,14 @@ void gaps(std::string& md, const model::Report& m, const json& report, RenderedR
 
 // The notes, less those the HTA section already shows (htaNotes as report.json holds them, naming devices by
 // their ids).
-void notes(std::string& md, const model::Report& m, const json& report) {
+void notes(std::string& md, const model::Report& m) {
     md += "## Notes\n\n";
     auto shown = htaNotes(m, HtaDeviceNames::ids);
-    const json& list = array(report, "notes");
     bool any = false;
-    for (const auto& n : list) {
-        if (n.is_string() && std::find(shown.begin(), shown.end(), n.get<std::string>()) != shown.end())
-            continue;
+    for (const auto& n : m.notes) {
+        if (std::find(shown.begin(), shown.end(), n) != shown.end()) continue;
         any = true;
-        md += "- " +
-              escapeMarkdown(n.is_string() ? n.get<std::string>()
-                                           : n.dump(-1, ' ', false, json::error_handler_t::replace)) +
-              "\n";
+        md += "- " + escapeMarkdown(n) + "\n";
     }
     if (!any) md += shown.empty() ? "None.\n" : "None besides HTA's rules (\"HTA's definitions\").\n";
 }
@@ -712,15 +678,12 @@ void notes(std::string& md, const model::Report& m, const json& report) {
 RenderedReport renderMarkdownReport(const model::Report& m) {
     RenderedReport out;
     std::string& md = out.markdown;
-    // The sections not yet rendered from the model read its document, device ids read as labels.
-    const json original = model::writeReport(m);
-    const json report = relabelled(original);
     header(md, m);
     window(md, m.window);
     efficiency(md, m, out);
     devices(md, m, out);
     host(md, m);
-    kernelsInFlight(md, m, report, out);
+    kernelsInFlight(md, m, out);
     overlapTables(md, m, out);
     ncclOverlap(md, m);
     tensorCores(md, m);
@@ -730,8 +693,8 @@ RenderedReport renderMarkdownReport(const model::Report& m) {
     durations(md, m);
     nsysStatsSection(md, m);
     htaSection(md, m);
-    gaps(md, m, report, out);
-    notes(md, m, report);
+    gaps(md, m, out);
+    notes(md, m);
     return out;
 }
 

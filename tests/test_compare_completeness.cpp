@@ -1,6 +1,5 @@
-// A comparison says "n/a" or "-" only where a run has no value. compare.md is rendered from report.json
-// documents through tolerant accessors (reports/JsonAccess.h): a key that is missing prints "n/a" and nothing
-// fails. Here four analyze outputs of real inputs that together fill compare's sections (NCCL on two GPUs;
+// A comparison says "n/a" or "-" only where a run has no value. compare.md is rendered from the runs' report
+// models (reports/model/), where a figure a report does not hold prints "n/a" and nothing fails. Here four analyze outputs of real inputs that together fill compare's sections (NCCL on two GPUs;
 // the same with --no-trace, which writes no .prv; power_iteration with NVTX phases, one GPU; a Kineto trace
 // with profiler-step phases and no CUDA synchronization records) are compared by the binary, and every "n/a",
 // non-finite number, empty table cell and "-" placeholder ("-", or a side of "first -> run") of compare.md

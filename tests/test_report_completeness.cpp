@@ -1,5 +1,6 @@
-// A full report has every figure it can have. report.md, its plots and compare are rendered from report.json
-// through tolerant accessors (reports/JsonAccess.h): a key that is missing prints "n/a" and nothing fails.
+// A full report has every figure it can have. report.md, its plots and compare are rendered from the report
+// model (reports/model/), where a figure the report does not hold (a null, a key older reports leave out)
+// prints "n/a" and nothing fails.
 // Here inputs that together fill every section of report.md (NCCL on two GPUs with stragglers, tensor cores
 // from GPU metrics, MPI, iterations and phases from NVTX, the nsys stats summaries, memory operations, an
 // analysis window set by an NVTX region, a Kineto trace with HTA's figures, a cut of an nsys2prv trace) are
@@ -8,8 +9,9 @@
 //   - every "n/a", "nan", "inf" or empty table cell of each report.md is justified: it matches an entry of
 //     justified() below (section, column) whose condition the report.json confirms (the data has no value
 //     there); any other fails naming the input, the line and the text;
-//   - every key the renderers read (found in their sources at test time) occurs in at least one of these
-//     report.json documents, so a key renamed or dropped on the writing side cannot hide behind an "n/a".
+//   - every key the report model declares (its fields lists, found in reports/model/ at test time) occurs in at
+//     least one of these report.json documents, so a figure the model can hold but no analysis fills cannot
+//     hide behind an "n/a".
 #include "tests/MarkdownAudit.h"
 #include "tests/TestSupport.h"
 
@@ -146,36 +148,18 @@ bool excused(const json& report, const Finding& f) {
     return false;
 }
 
-// The keys the renderers of report.json read (key -> the first source reading it):
-//   - in every renderer, the string literal after the first argument of a text(), number(), sub(), array() or
-//     member() call (reports/JsonAccess.h; not member functions such as the SVG frame's text());
-//   - in those of report.md and its plots, which read report.json only, also every snake_case string literal
-//     (a word holding '_'): the keys they pass through helpers (histogramTable's, the efficiency factors',
-//     the timeline's series). Compare's sources also write compare.json's keys: accessor calls only there.
-std::map<std::string, std::string> renderedKeys() {
-    struct Source {
-        const char* name;
-        bool everyKeyLiteral;
-    };
-    static const Source sources[] = {
-        {"ReportMarkdown.cpp", true},    {"ReportMarkdown.h", true}, {"LevelsMarkdown.cpp", true},
-        {"NsysStatsMarkdown.cpp", true}, {"HtaMarkdown.cpp", true},  {"ExecutiveSummary.cpp", true},
-        {"SvgPlot.cpp", true},           {"SvgLevels.cpp", true},    {"SvgTimeline.cpp", true},
-        {"SvgBreakdown.cpp", true},      {"Compare.cpp", false},     {"CompareLevels.cpp", false},
-        {"CompareTables.cpp", false}};
-    static const std::regex call(
-        R"re((^|[^.\w>])(text|number|sub|array|member)\(\s*[^,()"]+,\s*"([^"]+)")re");
-    static const std::regex keyLiteral(R"re("([a-z][a-z0-9]*(_[a-z0-9]+)+)")re");
+// The keys the report model declares (key -> the header declaring it first): the first argument of every
+// f("key", ...) call of the fields lists in reports/model/*.h.
+std::map<std::string, std::string> modelKeys() {
+    static const std::regex field(R"re(\bf\(\s*"([a-z][a-z0-9_/]*)")re");
     std::map<std::string, std::string> keys;
-    for (const auto& source : sources) {
-        std::string code = readText(sourceDir() / "reports" / source.name);
-        REQUIRE_MESSAGE(!code.empty(), source.name);
-        for (std::sregex_iterator it(code.begin(), code.end(), call), end; it != end; ++it)
-            keys.emplace((*it)[3].str(), source.name);
-        if (source.everyKeyLiteral)
-            for (std::sregex_iterator it(code.begin(), code.end(), keyLiteral), end; it != end; ++it)
-                keys.emplace((*it)[1].str(), source.name);
+    for (const auto& header : std::filesystem::directory_iterator(sourceDir() / "reports" / "model")) {
+        if (header.path().extension() != ".h") continue;
+        std::string code = readText(header.path());
+        for (std::sregex_iterator it(code.begin(), code.end(), field), end; it != end; ++it)
+            keys.emplace((*it)[1].str(), header.path().filename().string());
     }
+    REQUIRE(keys.size() > 100); // the regex still finds the fields lists
     return keys;
 }
 
@@ -196,8 +180,8 @@ struct Input {
 
 } // namespace
 
-TEST_CASE("a full report.md says n/a only where the data has no value, and its renderers read only keys that "
-          "report.json holds") {
+TEST_CASE("a full report.md says n/a only where the data has no value, and every key of the report model is "
+          "one some report.json holds") {
     auto dir = tempDir("report_completeness");
     auto data = dataDir();
     // A cut of an nsys2prv trace: the writer nsys2prv and the cut's shift (trace.cut_shift_ns).
@@ -245,7 +229,7 @@ TEST_CASE("a full report.md says n/a only where the data has no value, and its r
             CHECK_MESSAGE(!std::regex_search(text, nonFinite()), svg.path());
         }
     }
-    for (const auto& [key, source] : renderedKeys())
+    for (const auto& [key, header] : modelKeys())
         CHECK_MESSAGE(reportKeys.count(key) == 1,
-                      "reports/" << source << " reads \"" << key << "\", which no full report.json holds");
+                      "reports/model/" << header << " declares \"" << key << "\", which no full report.json holds");
 }

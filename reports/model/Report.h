@@ -4,7 +4,6 @@
 // thing report.md, the SVG plots and compare render from.
 //
 // A family of metrics is one struct in one header of this folder, listing its report.json fields once.
-// Families not yet typed travel in `untyped` (their report.json keys, verbatim) until they are.
 #include "reports/model/ConcurrencyFamilies.h"
 #include "reports/model/HtaFamily.h"
 #include "reports/model/KernelFamilies.h"
@@ -52,8 +51,6 @@ struct Report {
     Omitted<std::vector<KernelOverlap>> kernelOverlap;
     Omitted<Summary> summary; // not required by the schema
     std::vector<std::string> notes;
-    // The keys of report.json no family above holds (written and read verbatim).
-    json untyped = json::object();
 
     static void fields(auto& s, auto&& f) {
         f("schema", s.schema);

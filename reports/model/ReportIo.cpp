@@ -3,8 +3,6 @@
 #include "reports/DeviceLabel.h"
 #include "reports/ReportSchema.h"
 
-#include <set>
-
 namespace gpueff::reports::model {
 
 const Device* Report::device(const std::string& id) const {
@@ -21,9 +19,7 @@ std::string Report::deviceLabel(const std::string& id) const {
 }
 
 nlohmann::json writeReport(const Report& report) {
-    json out = toJson(report);
-    for (auto it = report.untyped.begin(); it != report.untyped.end(); ++it) out[it.key()] = it.value();
-    return out;
+    return toJson(report);
 }
 
 Report readReport(const nlohmann::json& document, const std::string& label) {
@@ -34,10 +30,6 @@ Report readReport(const nlohmann::json& document, const std::string& label) {
     } catch (const Error& e) {
         throw Error(label + ": " + e.what());
     }
-    std::set<std::string> typed;
-    Report::fields(report, [&](const char* key, auto&) { typed.insert(key); });
-    for (auto it = document.begin(); it != document.end(); ++it)
-        if (!typed.count(it.key())) report.untyped[it.key()] = it.value();
     return report;
 }
 
