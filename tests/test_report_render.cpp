@@ -384,7 +384,7 @@ TEST_CASE("render: null factors and parts the report leaves out print n/a and ne
     CHECK(md.find("## Analysis window") != std::string::npos);
 }
 
-TEST_CASE("render: HTA's definitions name devices by label; the notes of HTA's rules are listed there only") {
+TEST_CASE("render: HTA's definitions name devices by label, and the notes of HTA's rules are listed there only") {
     json r = makeReport({{"n:1:0", 800, 100}}, 1000, {"k"});
     r["devices"][0]["label"] = "rank 1 / GPU 0";
     json rules = {{"last_profiler_step", nullptr},

@@ -97,7 +97,7 @@ TEST_CASE("summary: a null parallel efficiency and shares prints n/a and the no-
           "No factor loses more than half a percent of the device time.\n\n");
 }
 
-TEST_CASE("summary: not computable or absent, no section; not computable writes no figures") {
+TEST_CASE("summary: not computable or absent, no section, and not computable writes no figures") {
     model::Report m = bareReport();
     m.summary = model::Summary{}; // not computable: no useful time
     auto document = model::writeReport(m);
