@@ -14,7 +14,7 @@
 #include "jobs/StaleOutputs.h"
 #include "jobs/TraceCfgs.h"
 #include "metrics/Analysis.h"
-#include "reports/ReportJson.h"
+#include "reports/BuildReport.h"
 #include "reports/model/ReportIo.h"
 #include "reports/ReportMarkdown.h"
 

@@ -1,7 +1,7 @@
 // The kernel families of the report model (reports/model/KernelFamilies.h, docs/report.md): tensor_core,
 // kernel_summary, kernel_durations, gaps and kernel_categories, from an analysis.
 #include "metrics/KernelCategories.h"
-#include "reports/ReportJson.h"
+#include "reports/BuildReport.h"
 #include "reports/Spread.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // The concurrency families of the report model (reports/model/ConcurrencyFamilies.h, docs/report.md):
 // kernels_in_flight, kernels_queued, overlap, overlap_table, timeline and nccl_overlap, from an analysis.
-#include "reports/ReportJson.h"
+#include "reports/BuildReport.h"
 #include "reports/Spread.h"
 
 #include <algorithm>

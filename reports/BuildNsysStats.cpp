@@ -1,6 +1,6 @@
-// report.json's nsys_stats (docs/report.md): the summaries of `nsys stats` with the kernel_summary row keys
+// The nsys_stats family of the report model (reports/model/NsysStatsFamily.h, docs/report.md): the summaries of `nsys stats` with the kernel_summary row keys
 // (times in ns, sizes in bytes: nsys prints MB = 10^6 bytes).
-#include "reports/ReportJson.h"
+#include "reports/BuildReport.h"
 
 namespace gpueff::reports {
 

@@ -1,6 +1,6 @@
 // The levels of detail of the report model (docs/report.md "Iterations and phases"): iterations with their
 // device model, the focus, phases, collectives and the kernels split by overlap.
-#include "reports/ReportJson.h"
+#include "reports/BuildReport.h"
 
 #include <algorithm>
 

@@ -1,5 +1,7 @@
 #pragma once
-// report.json (docs/report.md, schema docs/report.schema.json) from an analysis.
+// The report model (reports/model/Report.h, docs/report.md) of an analysis: the run families here
+// (BuildReport.cpp), the others in a builder file each (BuildKernels, BuildConcurrency, BuildLevels,
+// BuildNsysStats; the summary in ExecutiveSummary). report.json is model::writeReport of it.
 #include "metrics/Analysis.h"
 #include "reports/model/Report.h"
 
@@ -27,30 +29,25 @@ struct ReportContextInfo {
     std::vector<std::string> dataNotes;
 };
 
-// The report model of an analysis (reports/model/Report.h), and it written as report.json.
 model::Report buildReport(const metrics::Analysis& analysis, const ReportContextInfo& info);
-nlohmann::json reportJson(const metrics::Analysis& analysis, const ReportContextInfo& info);
 
 // The efficiency model of one NCCL convention as the report holds it.
 model::Convention convention(const metrics::Efficiency& e, const metrics::Analysis& a);
-
-// A fraction that is not a finite number becomes null: report.json never holds NaN.
-nlohmann::json finiteOrNull(double value);
 
 // A row of the kernel summary's form (name, time_percent, total_ns, instances, avg/med/min/max/stddev_ns).
 model::KernelRow kernelRow(const metrics::KernelRow& row);
 
 // kernels_in_flight, kernels_queued, overlap, overlap_table, timeline and nccl_overlap
-// (reports/ConcurrencyJson.cpp).
+// (reports/BuildConcurrency.cpp).
 void addConcurrencyFamilies(model::Report& report, const metrics::Analysis& a);
 
-// tensor_core, kernel_summary, kernel_durations, gaps and kernel_categories (reports/KernelsJson.cpp).
+// tensor_core, kernel_summary, kernel_durations, gaps and kernel_categories (reports/BuildKernels.cpp).
 void addKernelFamilies(model::Report& report, const metrics::Analysis& a);
 
-// iteration_detection, iterations, focus, phases, collectives and kernel_overlap (reports/LevelsJson.cpp).
+// iteration_detection, iterations, focus, phases, collectives and kernel_overlap (reports/BuildLevels.cpp).
 void addLevels(model::Report& report, const metrics::Analysis& a);
 
-// nsys_stats: the nvtx_sum, cuda_api_sum and GPU memory summaries (reports/NsysStatsJson.cpp).
+// nsys_stats: the nvtx_sum, cuda_api_sum and GPU memory summaries (reports/BuildNsysStats.cpp).
 model::NsysStats nsysStats(const metrics::Analysis& a);
 
 } // namespace gpueff::reports

@@ -1,4 +1,4 @@
-#include "reports/ReportJson.h"
+#include "reports/BuildReport.h"
 
 #include "reports/DeviceLabel.h"
 #include "reports/ExecutiveSummary.h"
@@ -10,10 +10,6 @@
 namespace gpueff::reports {
 
 using nlohmann::json;
-
-json finiteOrNull(double value) {
-    return std::isfinite(value) ? json(value) : json(nullptr);
-}
 
 model::Convention convention(const metrics::Efficiency& e, const metrics::Analysis& a) {
     model::Convention out;
@@ -163,10 +159,6 @@ model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& i
     for (const auto& n : a.notes) m.notes.push_back(n);
     for (auto& n : htaNotes(m, HtaDeviceNames::ids)) m.notes.push_back(std::move(n));
     return m;
-}
-
-json reportJson(const metrics::Analysis& a, const ReportContextInfo& info) {
-    return model::writeReport(buildReport(a, info));
 }
 
 } // namespace gpueff::reports
