@@ -884,6 +884,7 @@ TEST_CASE("render: iterations and phases name devices by label and print n/a whe
                        {{"status", "steady"}, {"duration_ns", 200}}};
     r["iterations"][2]["straggler"] = straggler;
     r["iterations"][2]["straggler"]["lag_ns"] = 300;
+    r["iterations"][3]["efficiency"]["nccl_as_communication"]["parallel_efficiency"] = nullptr;
     r["focus"] = {{"first", 1}, {"last", 3}, {"duration_ns", 600}};
     r["focus"]["efficiency"]["nccl_as_communication"]["parallel_efficiency"] = nullptr;
     r["phases"] = {{{"name", "forward"}, {"iterations", 3}, {"mean_ns", 120.0}}};
@@ -931,7 +932,31 @@ TEST_CASE("render: iterations and phases name devices by label and print n/a whe
           std::string::npos);
     CHECK(lineOf(md, "gemm", "### Are all kernels born equal").find("| 1.50x |") != std::string::npos);
     CHECK(lineOf(md, "lonely", "### Are all kernels born equal").empty());
-    bool chart = false;
-    for (const auto& [path, svg] : rendered.files) chart = chart || path == "plots/iteration_efficiency.svg";
-    CHECK(chart);
+    // The chart: the warm-up shaded, a quarter of the plot wide from its left edge; parallel efficiency (the
+    // heavier line) at the run's 65 % through the iterations that have it: 0 to 2 (3 has none).
+    std::string chart;
+    for (const auto& [path, svg] : rendered.files)
+        if (path == "plots/iteration_efficiency.svg") chart = svg;
+    REQUIRE_FALSE(chart.empty());
+    const std::map<std::string, std::string>* frame = nullptr;
+    std::vector<std::map<std::string, std::string>> shaded;
+    auto all = rects(chart);
+    for (const auto& e : all) {
+        if (e.count("fill") && e.at("fill") == "none") frame = &e;
+        if (e.count("fill") && e.at("fill") == "#dddddd") shaded.push_back(e);
+    }
+    REQUIRE(frame);
+    REQUIRE(shaded.size() == 1);
+    CHECK(std::abs(attr(shaded[0], "x") - attr(*frame, "x")) < 0.1);
+    CHECK(std::abs(attr(shaded[0], "width") - attr(*frame, "width") / 4) < 0.1);
+    static const std::regex heavy("stroke-width=\"2.5\" points=\"([^\"]*)\""), point("[-0-9.]+,([-0-9.]+)");
+    std::smatch line;
+    REQUIRE(std::regex_search(chart, line, heavy));
+    std::string points = line[1];
+    std::vector<double> ys;
+    for (std::sregex_iterator p(points.begin(), points.end(), point), end; p != end; ++p)
+        ys.push_back(std::stod((*p)[1]));
+    CHECK(ys.size() == 3);
+    const double y65 = attr(*frame, "y") + attr(*frame, "height") * (1 - 0.65);
+    for (double y : ys) CHECK(std::abs(y - y65) < 0.1);
 }
