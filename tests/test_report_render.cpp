@@ -960,3 +960,76 @@ TEST_CASE("render: iterations and phases name devices by label and print n/a whe
     const double y65 = attr(*frame, "y") + attr(*frame, "height") * (1 - 0.65);
     for (double y : ys) CHECK(std::abs(y - y65) < 0.1);
 }
+
+TEST_CASE("render: kernels in flight with memory, no launch queue and overlap without statistics, by label") {
+    // Two devices of task 1 (labels from task and gpu: rank 0 / GPU 0 and 1), a window of 1000 ns.
+    json r = makeReport({{"a:1:0", 800, 100}, {"a:1:1", 500, 100}}, 1000, {"k"});
+    for (int d = 0; d < 2; ++d) {
+        r["devices"][d].erase("label");
+        r["devices"][d]["gpu"] = d;
+    }
+    // Device 1's mean is null: the table's own mean of its histogram, 0. With memory, device 0 spends 100,
+    // 300 and 600 of 1000 ns at 0, 1 and 2: mean (300 + 1200) / 1000 = 1.50, maximum 2 (both left to the
+    // renderer, the report giving neither for that histogram).
+    r["kernels_in_flight"] = {{{"device", "a:1:0"},
+                               {"time_ns_by_count", {{"0", 400}, {"1", 600}}},
+                               {"with_memory_time_ns_by_count", {{"0", 100}, {"1", 300}, {"2", 600}}},
+                               {"maximum", 1},
+                               {"mean", 0.6}},
+                              {{"device", "a:1:1"},
+                               {"time_ns_by_count", {{"0", 1000}}},
+                               {"with_memory_time_ns_by_count", {{"0", 1000}}},
+                               {"maximum", 0},
+                               {"mean", nullptr}}};
+    // Device 0 communicates 200 ns: 50 alone, 150 beside one other activity. Device 1 never communicates:
+    // no share of its communication (n/a), 0 % of the window. No overlap_table: no statistics rows.
+    r["overlap"] = {{{"device", "a:1:0"},
+                     {"communication_ns", 200},
+                     {"time_ns_by_concurrency", {{"1", 50}, {"2", 150}}},
+                     {"fraction_of_communication", {{"1", 0.25}, {"2", 0.75}}},
+                     {"fraction_of_window", {{"1", 0.05}, {"2", 0.15}}}},
+                    {{"device", "a:1:1"},
+                     {"communication_ns", 0},
+                     {"time_ns_by_concurrency", json::object()},
+                     {"fraction_of_communication", json::object()},
+                     {"fraction_of_window", json::object()}}};
+    // Four bins of 0.25 ms; device 0 runs up to 3.5 kernels at once: strips of 0 to 4.
+    r["timeline"] = {{"bins", 4},
+                     {"bin_ns", 250000.0},
+                     {"devices",
+                      {{{"device", "a:1:0"},
+                        {"kernels_in_flight", {0.0, 1.0, 2.0, 3.5}},
+                        {"useful", {0.5, 1.0, 0.0, 0.25}},
+                        {"communication", {0.25, 0.0, 0.0, 0.5}}},
+                       {{"device", "a:1:1"},
+                        {"kernels_in_flight", {0.0, 0.0, 0.0, 0.0}},
+                        {"useful", {0.0, 0.0, 0.0, 0.0}},
+                        {"communication", {0.0, 0.0, 0.0, 0.0}}}}}};
+    auto rendered = render(r);
+    const auto& md = rendered.markdown;
+    const std::string inFlight = "kernels (compute + NCCL + graph launches) executing",
+                      withMemory = "kernels and memory operations executing";
+    CHECK(lineOf(md, "rank 0 / GPU 0", inFlight) ==
+          "| rank 0 / GPU 0 | " + percent(0.4) + " | " + percent(0.6) + " | 0.60 | 1 |");
+    CHECK(lineOf(md, "rank 0 / GPU 1", inFlight) ==
+          "| rank 0 / GPU 1 | " + percent(1) + " | " + percent(0) + " | 0.00 | 0 |");
+    CHECK(lineOf(md, "rank 0 / GPU 0", withMemory) == "| rank 0 / GPU 0 | " + percent(0.1) + " | " +
+                                                          percent(0.3) + " | " + percent(0.6) +
+                                                          " | 1.50 | 2 |");
+    CHECK(md.find("## Kernels queued\n\nn/a: not computed for this trace") != std::string::npos);
+    CHECK(lineOf(md, "rank 0 / GPU 0", "### Share of communication time") ==
+          "| rank 0 / GPU 0 | " + percent(0.25) + " | " + percent(0.75) + " |");
+    CHECK(lineOf(md, "rank 0 / GPU 1", "### Share of communication time") ==
+          "| rank 0 / GPU 1 | n/a | n/a |");
+    CHECK(lineOf(md, "rank 0 / GPU 1", "### Share of window time") ==
+          "| rank 0 / GPU 1 | " + percent(0) + " | " + percent(0) + " |");
+    CHECK(md.find("**Total**") == std::string::npos);
+    // Devices by label: their ids only in the table of where each device is, before these sections.
+    CHECK(md.find("a:1:0", md.find("## Kernels in flight")) == std::string::npos);
+    std::string lines;
+    for (const auto& [path, text] : rendered.files)
+        if (path == "plots/kernels_in_flight_timeline.svg") lines = text;
+    CAPTURE(lines);
+    CHECK(lines.find("0 to 4 per strip") != std::string::npos);
+    CHECK(lines.find("rank 0 / GPU 1") != std::string::npos);
+}
