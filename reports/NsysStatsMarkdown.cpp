@@ -3,6 +3,7 @@
 // narrower (the spread of each row folded under its table, names shortened) and with long tables folded.
 #include "reports/NsysStatsMarkdown.h"
 
+#include "reports/MarkdownCells.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
 
@@ -14,6 +15,7 @@
 namespace gpueff::reports {
 
 using namespace detail;
+using cells::value;
 
 namespace {
 
@@ -29,10 +31,6 @@ std::string formatBytes(std::optional<double> bytes) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, u == 0 ? "%.0f %s" : "%.3f %s", v, units[u]);
     return buffer;
-}
-
-std::optional<double> value(std::int64_t v) {
-    return static_cast<double>(v);
 }
 
 std::string percentCell(const model::KernelRow& r) {
