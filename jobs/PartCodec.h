@@ -29,6 +29,10 @@ metrics::WindowEvidence decodeWindowEvidence(const std::string& bytes);
 struct Partials {
     std::vector<std::pair<std::size_t, metrics::DevicePartial>> devices;
     std::vector<std::pair<std::size_t, metrics::TaskPartial>> tasks;
+    static void fields(auto& s, auto&& f) {
+        f("devices", s.devices);
+        f("tasks", s.tasks);
+    }
 };
 std::string encodePartials(const Partials& partials);
 Partials decodePartials(const std::string& bytes);

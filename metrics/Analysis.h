@@ -45,11 +45,25 @@ struct DeviceTimes {
     std::uint64_t kernels = 0, memoryOperations = 0;
     std::map<std::string, std::int64_t> memoryByKind; // copy kind / memset -> |union| of its operations
     std::uint64_t launchedKernels = 0;                // kernels whose launch call was found (launch lines)
+    static void fields(auto& s, auto&& f) {
+        f("compute", s.compute);
+        f("nccl", s.nccl);
+        f("memory", s.memory);
+        f("kernels", s.kernels);
+        f("memoryOperations", s.memoryOperations);
+        f("memoryByKind", s.memoryByKind);
+        f("launchedKernels", s.launchedKernels);
+    }
 };
 
 struct Efficiency {
     struct PerDevice {
         std::int64_t useful = 0, communication = 0, idle = 0;
+        static void fields(auto& s, auto&& f) {
+            f("useful", s.useful);
+            f("communication", s.communication);
+            f("idle", s.idle);
+        }
     };
     std::vector<PerDevice> devices;
     bool computable = false; // false: no device, or no useful time, or an empty window
@@ -60,6 +74,13 @@ struct Efficiency {
 struct DeviceConcurrency {
     TimeByLevel inFlight, inFlightWithMemory, queued, overlap;
     std::int64_t communication = 0;
+    static void fields(auto& s, auto&& f) {
+        f("inFlight", s.inFlight);
+        f("inFlightWithMemory", s.inFlightWithMemory);
+        f("queued", s.queued);
+        f("overlap", s.overlap);
+        f("communication", s.communication);
+    }
 };
 
 // The window cut into equal bins: per device, the mean number of kernels executing and the shares of useful
@@ -68,6 +89,11 @@ struct Timeline {
     double binNs = 0;
     struct Device {
         std::vector<double> inFlight, useful, communication;
+        static void fields(auto& s, auto&& f) {
+            f("inFlight", s.inFlight);
+            f("useful", s.useful);
+            f("communication", s.communication);
+        }
     };
     std::vector<Device> devices;
 };
@@ -101,6 +127,13 @@ struct NcclKernelOverlap {
     std::string kernel;
     std::uint64_t instances = 0;
     std::int64_t time = 0, overlapped = 0;
+    static void fields(auto& s, auto&& f) {
+        f("device", s.device);
+        f("kernel", s.kernel);
+        f("instances", s.instances);
+        f("time", s.time);
+        f("overlapped", s.overlapped);
+    }
 };
 
 struct TensorCoreProfile {
@@ -110,6 +143,11 @@ struct TensorCoreProfile {
     struct Row {
         std::size_t task, device;
         std::map<std::string, double> percent; // kernel -> time-weighted mean (absent: no sample)
+        static void fields(auto& s, auto&& f) {
+            f("task", s.task);
+            f("device", s.device);
+            f("percent", s.percent);
+        }
     };
     std::vector<Row> rows;
 };
@@ -143,6 +181,11 @@ struct HtaBreakdown {
     struct Reading {
         std::int64_t kernelTime = 0, idle = 0, compute = 0;
         bool operator==(const Reading&) const = default;
+        static void fields(auto& s, auto&& f) {
+            f("kernelTime", s.kernelTime);
+            f("idle", s.idle);
+            f("compute", s.compute);
+        }
     };
     // HTA keeps only the GPU work launched before the last ProfilerStep#<n> range of the task began.
     struct AfterLastStep {
@@ -150,16 +193,41 @@ struct HtaBreakdown {
         std::uint64_t dropped = 0;    // operations launched at or after it, or with no launch call
         std::int64_t droppedTime = 0; // |union of them| in the window
         Reading reading;
+        static void fields(auto& s, auto&& f) {
+            f("stepBegin", s.stepBegin);
+            f("dropped", s.dropped);
+            f("droppedTime", s.droppedTime);
+            f("reading", s.reading);
+        }
     };
     // HTA counts the host events that carry a CUDA stream argument as GPU work.
     struct StreamHostEvents {
         std::uint64_t events = 0;
         std::int64_t time = 0; // their durations in the window, summed
         Reading reading;
+        static void fields(auto& s, auto&& f) {
+            f("events", s.events);
+            f("time", s.time);
+            f("reading", s.reading);
+        }
     };
     std::optional<AfterLastStep> afterLastStep;
     std::optional<Reading> wholeMicroseconds; // every start rounded up, every end down, in the Kineto clock
     std::optional<StreamHostEvents> streamHostEvents;
+    static void fields(auto& s, auto&& f) {
+        f("kernelTime", s.kernelTime);
+        f("idle", s.idle);
+        f("compute", s.compute);
+        f("nonCompute", s.nonCompute);
+        f("ncclTime", s.ncclTime);
+        f("computeDuringNccl", s.computeDuringNccl);
+        f("hostWait", s.hostWait);
+        f("kernelWait", s.kernelWait);
+        f("other", s.other);
+        f("afterLastStep", s.afterLastStep);
+        f("wholeMicroseconds", s.wholeMicroseconds);
+        f("streamHostEvents", s.streamHostEvents);
+    }
 };
 
 // What HTA's rules read of one task's host rows (HtaRules.cpp): the begin of its last ProfilerStep#<n> range
@@ -170,6 +238,11 @@ struct HtaTaskEvidence {
     std::int64_t lastStepBegin = INT64_MIN;
     std::vector<std::string> stepNames; // sorted, distinct
     Spans streamEvents;                 // sorted by begin
+    static void fields(auto& s, auto&& f) {
+        f("lastStepBegin", s.lastStepBegin);
+        f("stepNames", s.stepNames);
+        f("streamEvents", s.streamEvents);
+    }
     void combine(const HtaTaskEvidence& other);
 };
 
@@ -181,6 +254,16 @@ struct GapSummary {
     static constexpr std::size_t kGapBins = 9;
     std::vector<std::uint64_t> binCount = std::vector<std::uint64_t>(kGapBins, 0);
     std::vector<std::int64_t> binTime = std::vector<std::int64_t>(kGapBins, 0);
+    static void fields(auto& s, auto&& f) {
+        f("count", s.count);
+        f("hostWaitCount", s.hostWaitCount);
+        f("kernelWaitCount", s.kernelWaitCount);
+        f("total", s.total);
+        f("hostWait", s.hostWait);
+        f("kernelWait", s.kernelWait);
+        f("binCount", s.binCount);
+        f("binTime", s.binTime);
+    }
     static std::size_t binOf(std::int64_t ns) {
         std::size_t b = 0;
         for (std::int64_t upper = kGapBinBase; ns >= upper && b + 1 < kGapBins; upper *= 4) ++b;
@@ -218,6 +301,8 @@ TraceFacts factsOf(const semantic::LoadedTrace& trace);
 
 // What the analysis keeps of one device once its records have been read: its results without the intervals
 // they came from, so a part of the trace can be dropped before the next is read. Reduced over the devices.
+// It and what it holds list their fields once (`fields`), by which jobs/PartCodec carries them between the
+// processes of a distributed analysis: a field added here travels without touching the encoding.
 struct DevicePartial {
     DeviceTimes times;
     Efficiency::PerDevice asCommunication, asUseful; // NCCL as communication / as useful work
@@ -239,6 +324,27 @@ struct DevicePartial {
     std::map<std::string, std::array<double, 4>> tensorByOverlap;
     MemoryPartial memoryOperations; // of the whole trace, for nsys_stats
     HtaBreakdown hta;
+    static void fields(auto& s, auto&& f) {
+        f("times", s.times);
+        f("asCommunication", s.asCommunication);
+        f("asUseful", s.asUseful);
+        f("concurrency", s.concurrency);
+        f("timeline", s.timeline);
+        f("ncclOverlap", s.ncclOverlap);
+        f("tensorCore", s.tensorCore);
+        f("gemms", s.gemms);
+        f("kernelSummary", s.kernelSummary);
+        f("durations", s.durations);
+        f("gaps", s.gaps);
+        f("overlappingRecords", s.overlappingRecords);
+        f("levels", s.levels);
+        f("ncclArrivals", s.ncclArrivals);
+        f("overlappedDurations", s.overlappedDurations);
+        f("aloneDurations", s.aloneDurations);
+        f("tensorByOverlap", s.tensorByOverlap);
+        f("memoryOperations", s.memoryOperations);
+        f("hta", s.hta);
+    }
 };
 
 // Of one task: the union of its host threads' time blocked in synchronization and in MPI, in the window; its
@@ -247,6 +353,13 @@ struct TaskPartial {
     std::int64_t blocking = 0, mpi = 0;
     std::int64_t launchBlocked = 0, blockingWithLaunches = 0; // HostOffload
     HostCallsPartial calls;
+    static void fields(auto& s, auto&& f) {
+        f("blocking", s.blocking);
+        f("mpi", s.mpi);
+        f("launchBlocked", s.launchBlocked);
+        f("blockingWithLaunches", s.blockingWithLaunches);
+        f("calls", s.calls);
+    }
 };
 
 struct Analysis {
@@ -308,6 +421,19 @@ struct WindowEvidence {
     Projection markerWork, phaseWork; // per marker / phase range of the combined, sorted lists
     bool launchLines = false;         // some device has launch lines (the markers can be placed on the GPU)
     std::map<std::uint32_t, HtaTaskEvidence> hta; // task -> what HTA's rules read of its host rows
+    static void fields(auto& s, auto&& f) {
+        f("activityBegin", s.activityBegin);
+        f("activityEnd", s.activityEnd);
+        f("regionFirst", s.regionFirst);
+        f("regionLast", s.regionLast);
+        f("markers", s.markers);
+        f("phases", s.phases);
+        f("detected", s.detected);
+        f("markerWork", s.markerWork);
+        f("phaseWork", s.phaseWork);
+        f("launchLines", s.launchLines);
+        f("hta", s.hta);
+    }
     void combine(const WindowEvidence& other);
 };
 

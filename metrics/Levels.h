@@ -26,6 +26,14 @@ struct HostRange {
     std::string name;
     std::int64_t parentBegin = 0;
     std::uint64_t source = 0; // the thread (row) and NVTX type it was found on: row << 32 | type
+    static void fields(auto& s, auto&& f) {
+        f("task", s.task);
+        f("begin", s.begin);
+        f("end", s.end);
+        f("name", s.name);
+        f("parentBegin", s.parentBegin);
+        f("source", s.source);
+    }
 };
 
 // Where GPU work launched inside host ranges ran: per range, the earliest start and latest end of that work
@@ -33,6 +41,10 @@ struct HostRange {
 struct Projection {
     std::vector<std::int64_t> begin, end;
     void resize(std::size_t n);
+    static void fields(auto& s, auto&& f) {
+        f("begin", s.begin);
+        f("end", s.end);
+    }
     void combine(const Projection& other);
 };
 
@@ -42,6 +54,12 @@ struct DetectedIterations {
     std::vector<std::int64_t> begins;
     std::int64_t lastEnd = 0;
     std::size_t period = 0; // kernels per iteration
+    static void fields(auto& s, auto&& f) {
+        f("anchor", s.anchor);
+        f("begins", s.begins);
+        f("lastEnd", s.lastEnd);
+        f("period", s.period);
+    }
 };
 
 // The anchor kernel of the repeating unit of one device's kernel sequence (names in start order, with their
@@ -75,6 +93,17 @@ struct LevelPartial {
     std::int64_t communication = 0, overlap = 0; // |NCCL ∪ memory|, |that ∩ compute|
     std::int64_t inFlight = 0, busy = 0;         // ∫ kernels running dt, time with >= 1 running
     std::int64_t usefulEnd = INT64_MIN;          // end of its last compute work in the window
+    static void fields(auto& s, auto&& f) {
+        f("useful", s.useful);
+        f("usefulWithNccl", s.usefulWithNccl);
+        f("commNotUseful", s.commNotUseful);
+        f("memoryNotUseful", s.memoryNotUseful);
+        f("communication", s.communication);
+        f("overlap", s.overlap);
+        f("inFlight", s.inFlight);
+        f("busy", s.busy);
+        f("usefulEnd", s.usefulEnd);
+    }
 };
 
 struct Straggler {

@@ -20,6 +20,17 @@ struct KernelRow {
     std::int64_t total = 0, min = 0, max = 0;
     std::uint64_t instances = 0;
     double timePercent = 0, average = 0, median = 0, stddev = 0;
+    static void fields(auto& s, auto&& f) {
+        f("name", s.name);
+        f("total", s.total);
+        f("min", s.min);
+        f("max", s.max);
+        f("instances", s.instances);
+        f("timePercent", s.timePercent);
+        f("average", s.average);
+        f("median", s.median);
+        f("stddev", s.stddev);
+    }
 };
 
 struct NvtxRow : KernelRow {
@@ -61,6 +72,13 @@ struct NvtxInstance {
     bool startEnd = false;            // nvtxRangeStart/End (eventType 60); push/pop (59) otherwise
     bool open = false;                // the trace never ends it: `time` is its begin
     std::int64_t value = 0, time = 0; // the name's value; the duration
+    static void fields(auto& s, auto&& f) {
+        f("type", s.type);
+        f("startEnd", s.startEnd);
+        f("open", s.open);
+        f("value", s.value);
+        f("time", s.time);
+    }
 };
 
 // Of one task's host rows, for the NVTX and API summaries.
@@ -70,12 +88,22 @@ struct HostCallsPartial {
     std::uint64_t startEndNested =
         0; // ranges begun inside another range of their type, one of them start/end
     std::map<std::int64_t, std::vector<std::int64_t>> api; // value of 63000000 -> durations
+    static void fields(auto& s, auto&& f) {
+        f("nvtx", s.nvtx);
+        f("lastNvtxEvent", s.lastNvtxEvent);
+        f("startEndNested", s.startEndNested);
+        f("api", s.api);
+    }
 };
 
 // Of one device's stream rows: per operation ("[CUDA memcpy Host-to-Device]", "[CUDA memset]", ...) the
 // durations and, of the operations whose record carries them, the bytes.
 struct MemoryOperations {
     std::vector<std::int64_t> durations, bytes;
+    static void fields(auto& s, auto&& f) {
+        f("durations", s.durations);
+        f("bytes", s.bytes);
+    }
 };
 using MemoryPartial = std::map<std::string, MemoryOperations>;
 

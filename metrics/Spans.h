@@ -10,6 +10,11 @@ namespace gpueff::metrics {
 struct Span {
     std::int64_t begin, end;
     std::int64_t value; // what the window said (a kernel name value, a memory operation kind, a count)
+    static void fields(auto& s, auto&& f) {
+        f("begin", s.begin);
+        f("end", s.end);
+        f("value", s.value);
+    }
 };
 using Spans = std::vector<Span>;
 

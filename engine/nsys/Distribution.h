@@ -27,20 +27,43 @@ struct PartFacts {
         std::uint32_t index = 0;
         SkippedRows skippedRows;
         std::map<std::string, std::uint64_t> repairedText;
+        static void fields(auto& s, auto&& f) {
+            f("index", s.index);
+            f("skippedRows", s.skippedRows);
+            f("repairedText", s.repairedText);
+        }
     };
     std::vector<Report> reports;
     struct TypeLabel {
         std::uint32_t type = 0, from = 0;
         std::string label;
+        static void fields(auto& s, auto&& f) {
+            f("type", s.type);
+            f("from", s.from);
+            f("label", s.label);
+        }
     };
     struct ValueLabel {
         std::uint32_t type = 0, from = 0;
         std::int64_t value = 0;
         std::string label;
+        static void fields(auto& s, auto&& f) {
+            f("type", s.type);
+            f("from", s.from);
+            f("value", s.value);
+            f("label", s.label);
+        }
     };
     std::vector<TypeLabel> typeLabels;
     std::vector<ValueLabel> valueLabels;
     std::vector<std::uint32_t> usedTypes;
+    static void fields(auto& s, auto&& f) {
+        f("recordsByKind", s.recordsByKind);
+        f("reports", s.reports);
+        f("typeLabels", s.typeLabels);
+        f("valueLabels", s.valueLabels);
+        f("usedTypes", s.usedTypes);
+    }
 };
 
 // The names one process's reports use, by family of event types (types sharing one value space), gathered
@@ -49,8 +72,15 @@ struct NameFacts {
     struct Family {
         std::vector<std::uint32_t> types; // the family's types; the first is the one names are added under
         std::vector<std::string> names;
+        static void fields(auto& s, auto&& f) {
+            f("types", s.types);
+            f("names", s.names);
+        }
     };
     std::vector<Family> families;
+    static void fields(auto& s, auto&& f) {
+        f("families", s.families);
+    }
 };
 
 class Distribution {

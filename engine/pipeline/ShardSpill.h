@@ -24,8 +24,18 @@ struct StreamTotals {
     struct Tag {
         std::uint64_t lines = 0;
         bool physicalSendDiffers = false; // some line leaves after its logical send
+        static void fields(auto& s, auto&& f) {
+            f("lines", s.lines);
+            f("physicalSendDiffers", s.physicalSendDiffers);
+        }
     };
     std::map<std::int64_t, Tag> communications; // tag -> its lines
+    static void fields(auto& s, auto&& f) {
+        f("lastRecordTime", s.lastRecordTime);
+        f("recordsAfterEnd", s.recordsAfterEnd);
+        f("eventTypes", s.eventTypes);
+        f("communications", s.communications);
+    }
     // Adds the totals of another part of the same stream (disjoint records).
     void add(const StreamTotals& part);
 };

@@ -141,6 +141,20 @@ K mapKey(const std::string& key, const std::string& path) {
 
 } // namespace detail
 
+namespace detail {
+
+// A value read into one made here, then moved into its optional: optional::emplace() asks whether a struct
+// nested in another is default-constructible, which clang decides (and caches as "no") while the enclosing
+// struct is still incomplete (the clang fuzz build, scripts/fuzz).
+template <class T>
+T decoded(const json& j, const std::string& path) {
+    T value{};
+    fromJson(j, value, path);
+    return value;
+}
+
+} // namespace detail
+
 template <class T>
 void fromJson(const json& j, T& out, const std::string& path) {
     if constexpr (Described<T>) {
@@ -151,12 +165,10 @@ void fromJson(const json& j, T& out, const std::string& path) {
             auto at = detail::member(path, key);
             if constexpr (detail::IsOmitted<V>::value) {
                 if (it == j.end()) return field.value.reset(); // null is a value here (Omitted<optional>)
-                field.value.emplace();
-                fromJson(*it, *field.value, at);
+                field.value = detail::decoded<typename decltype(field.value)::value_type>(*it, at);
             } else if constexpr (detail::IsOptional<V>::value) {
                 if (absent) return field.reset();
-                field.emplace();
-                fromJson(*it, *field, at);
+                field = detail::decoded<typename V::value_type>(*it, at);
             } else if constexpr (std::is_same_v<V, double>) {
                 if (it == j.end()) throw Error(at + ": missing");
                 fromJson(*it, field, at); // null stands for a non-finite value
@@ -169,8 +181,7 @@ void fromJson(const json& j, T& out, const std::string& path) {
         });
     } else if constexpr (detail::IsOptional<T>::value) {
         if (j.is_null()) return out.reset();
-        out.emplace();
-        fromJson(j, *out, path);
+        out = detail::decoded<typename T::value_type>(j, path);
     } else if constexpr (std::is_same_v<T, bool>) {
         if (!j.is_boolean()) detail::wrongType(path, "true or false", j);
         out = j.get<bool>();
