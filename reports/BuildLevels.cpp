@@ -8,14 +8,10 @@ namespace gpueff::reports {
 
 namespace {
 
-std::optional<double> finiteOrNone(const std::optional<double>& v) {
-    return v ? model::finite(*v) : std::nullopt;
-}
-
 model::LevelFigures figures(const metrics::LevelFigures& f, const metrics::Analysis& a) {
     return {{convention(f.ncclAsCommunication, a), convention(f.ncclAsUseful, a)},
-            finiteOrNone(f.overlapShare),
-            finiteOrNone(f.inFlightMean)};
+            model::finite(f.overlapShare),
+            model::finite(f.inFlightMean)};
 }
 
 std::optional<model::DurationGroup> group(const std::optional<metrics::DurationGroup>& g) {
@@ -28,7 +24,7 @@ std::optional<model::DurationGroup> group(const std::optional<metrics::DurationG
     out.minNs = g->min;
     out.maxNs = g->max;
     out.modesNs = g->modes;
-    out.tensorActivePercent = finiteOrNone(g->tensorActive);
+    out.tensorActivePercent = model::finite(g->tensorActive);
     return out;
 }
 

@@ -29,7 +29,7 @@ model::NsysStats nsysStats(const metrics::Analysis& a) {
     for (const auto& r : s.memorySize)
         out.gpuMemSizeSum.push_back({r.name, static_cast<std::int64_t>(r.count), r.total, r.average, r.median,
                                      r.min, r.max, r.stddev,
-                                     r.bandwidth ? model::finite(*r.bandwidth) : std::nullopt});
+                                     model::finite(r.bandwidth)});
     // Only when a summary was cut (kMaxSummaryRows): what it does not list.
     model::NsysStats::LeftOut left{leftOut(s.nvtxLeftOut), leftOut(s.cudaApiLeftOut)};
     if (left.nvtxSum || left.cudaApiSum) out.leftOut = std::move(left);

@@ -3,13 +3,8 @@
 #include "reports/DeviceLabel.h"
 #include "reports/ExecutiveSummary.h"
 #include "reports/HtaMarkdown.h"
-#include "reports/model/ReportIo.h"
-
-#include <cmath>
 
 namespace gpueff::reports {
-
-using nlohmann::json;
 
 model::Convention convention(const metrics::Efficiency& e, const metrics::Analysis& a) {
     model::Convention out;
@@ -34,8 +29,7 @@ model::Host hostSide(const metrics::Analysis& a) {
     for (const auto& o : a.offload)
         host.offload.push_back({static_cast<std::int64_t>(o.task) + 1, a.activity.tasks[o.task].label, o.blocking,
                                 model::finite(o.efficiency), o.launchBlocked,
-                                o.efficiencyWithLaunches ? model::finite(*o.efficiencyWithLaunches)
-                                                         : std::nullopt});
+                                model::finite(o.efficiencyWithLaunches)});
     if (a.mpi.present) {
         model::MpiFactors m{model::finite(a.mpi.parallel), model::finite(a.mpi.loadBalance),
                             model::finite(a.mpi.communication), {}};

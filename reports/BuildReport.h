@@ -5,7 +5,6 @@
 #include "metrics/Analysis.h"
 #include "reports/model/Report.h"
 
-#include <nlohmann/json.hpp>
 #include <optional>
 
 namespace gpueff::reports {

@@ -67,7 +67,7 @@ void kernelsInFlight(std::string& md, const model::Report& m, RenderedReport& ou
     md += "## Kernels in flight\n\n";
     std::vector<HistogramRow> kernels, withMemory;
     for (const auto& e : m.kernelsInFlight) {
-        kernels.push_back({e.device, e.timeNsByCount, finiteValue(e.mean), value(e.maximum)});
+        kernels.push_back({e.device, e.timeNsByCount, finite(e.mean), value(e.maximum)});
         withMemory.push_back({e.device, e.withMemoryTimeNsByCount, std::nullopt, std::nullopt});
     }
     histogramTable(md, m, kernels, "kernels (compute + NCCL + graph launches) executing");
@@ -89,7 +89,7 @@ void kernelsInFlight(std::string& md, const model::Report& m, RenderedReport& ou
         std::vector<HistogramRow> queued;
         if (m.kernelsQueued)
             for (const auto& e : *m.kernelsQueued)
-                queued.push_back({e.device, e.timeNsByDepth, finiteValue(e.mean), value(e.maximum)});
+                queued.push_back({e.device, e.timeNsByDepth, finite(e.mean), value(e.maximum)});
         histogramTable(md, m, queued, "kernels launched but not yet started");
     }
 }
@@ -101,7 +101,7 @@ std::string statCell(const std::string& row, std::optional<double> v) {
 // The fraction at `level` of a view of the overlap, none when the report has none or null there.
 std::optional<double> fractionAt(const std::map<std::int64_t, double>& fractions, std::int64_t level) {
     auto it = fractions.find(level);
-    return it == fractions.end() ? std::nullopt : finiteValue(it->second);
+    return it == fractions.end() ? std::nullopt : finite(it->second);
 }
 
 // One of the two views of the overlap (of communication, of the window): a row per device, then the
@@ -138,7 +138,7 @@ void overlapView(std::string& md, const model::Report& m, const std::set<long lo
                 auto at = std::find(table.concurrency.begin(), table.concurrency.end(), l);
                 auto i = static_cast<std::size_t>(at - table.concurrency.begin());
                 row.push_back(at != table.concurrency.end() && i < values->size()
-                                  ? statCell(name, finiteValue((*values)[i]))
+                                  ? statCell(name, finite((*values)[i]))
                                   : "n/a");
             }
             t.row(row);
@@ -193,7 +193,7 @@ void ncclOverlap(std::string& md, const model::Report& m) {
         t.row({escapeMarkdown(na(m.deviceLabel(r.device))), kernelCell(r.kernel), count(value(r.instances)),
                formatDuration(value(r.timeNs)),
                formatDuration(value(r.overlappedNs)) + " (" +
-                   formatPercent(finiteValue(r.overlappedFraction)) + ")"});
+                   formatPercent(finite(r.overlappedFraction)) + ")"});
     }
     md += t.empty() ? std::string("n/a\n\n") : t.str() + "\n";
     if (rows.size() > kMaxDetailRows)

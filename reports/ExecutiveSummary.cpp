@@ -7,6 +7,7 @@
 #include "reports/ExecutiveSummary.h"
 
 #include "reports/DeviceLabel.h"
+#include "reports/MarkdownCells.h"
 #include "reports/ReportMarkdown.h"
 
 #include <algorithm>
@@ -17,17 +18,13 @@ namespace gpueff::reports {
 
 namespace {
 
+using cells::value;
 using Loss = model::Summary::Loss;
 
 std::string percent(double fraction) {
     char b[32];
     std::snprintf(b, sizeof b, "%.1f %%", 100.0 * fraction);
     return b;
-}
-
-// A duration of the model as the formatters take it (none: n/a).
-std::optional<double> value(const model::Omitted<std::int64_t>& ns) {
-    return ns ? std::optional<double>(static_cast<double>(*ns)) : std::nullopt;
 }
 
 std::string label(const metrics::Analysis& a, std::size_t device) {

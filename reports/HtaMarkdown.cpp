@@ -2,18 +2,16 @@
 // who knows HTA's temporal breakdown and overlap can set them beside the POP model (docs/report.md).
 #include "reports/HtaMarkdown.h"
 
+#include "reports/MarkdownCells.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
 
 namespace gpueff::reports {
 
 using namespace detail;
+using cells::value;
 
 namespace {
-
-std::optional<double> ns(std::int64_t v) {
-    return static_cast<double>(v);
-}
 
 // " (4.56 %)": the share of `part` in `whole`; "" when `whole` is empty.
 std::string share(std::int64_t part, std::int64_t whole, const char* of = "") {
@@ -23,22 +21,22 @@ std::string share(std::int64_t part, std::int64_t whole, const char* of = "") {
 
 // "12.345 ms (4.56 % of the span)".
 std::string idleCell(std::int64_t idle, std::int64_t span) {
-    return formatDuration(ns(idle)) + share(idle, span, " of the span");
+    return formatDuration(value(idle)) + share(idle, span, " of the span");
 }
 
 std::string plural(std::int64_t n, const std::string& what) {
-    return formatCount(ns(n)) + " " + what + (n == 1 ? "" : "s");
+    return formatCount(value(n)) + " " + what + (n == 1 ? "" : "s");
 }
 
 // What one of HTA's rules would show instead of gpueff's figures of a device (`theirs`: the rule's reading).
 std::string htaWouldShow(const model::HtaReading& ours, const model::HtaReading& theirs) {
     // Figures shown alike (a few ns apart) are left out, but idle always stays.
-    auto span = formatDuration(ns(ours.kernelTimeNs)), spanThen = formatDuration(ns(theirs.kernelTimeNs));
+    auto span = formatDuration(value(ours.kernelTimeNs)), spanThen = formatDuration(value(theirs.kernelTimeNs));
     std::string out;
     if (span != spanThen) out += "a span of " + spanThen + " instead of " + span + ", ";
     out += "idle " + idleCell(theirs.idleNs, theirs.kernelTimeNs) + " instead of " +
            idleCell(ours.idleNs, ours.kernelTimeNs);
-    auto compute = formatDuration(ns(ours.computeNs)), computeThen = formatDuration(ns(theirs.computeNs));
+    auto compute = formatDuration(value(ours.computeNs)), computeThen = formatDuration(value(theirs.computeNs));
     if (compute != computeThen) out += ", compute " + computeThen + " instead of " + compute;
     return out;
 }
@@ -54,9 +52,9 @@ std::vector<std::string> htaNotes(const model::Report& report, HtaDeviceNames na
         const auto& rules = d.rules;
         if (const auto& r = rules.lastProfilerStep)
             out.push_back(device + "keeps only the GPU work launched before the last ProfilerStep began (" +
-                          formatDuration(ns(r->stepBeginNs)) + " into the trace) and drops " +
+                          formatDuration(value(r->stepBeginNs)) + " into the trace) and drops " +
                           plural(r->operationsDropped, "operation") +
-                          " launched later or without a launch call (" + formatDuration(ns(r->droppedNs)) +
+                          " launched later or without a launch call (" + formatDuration(value(r->droppedNs)) +
                           " of GPU time): it would show " + htaWouldShow(d, *r));
         if (const auto& r = rules.wholeMicroseconds)
             out.push_back(device +
@@ -65,7 +63,7 @@ std::vector<std::string> htaNotes(const model::Report& report, HtaDeviceNames na
         if (const auto& r = rules.hostEventsWithStream)
             out.push_back(device + "counts " + plural(r->events, "host event") +
                           " with a CUDA stream argument (cuda_sync, Triton operators) as GPU work (" +
-                          formatDuration(ns(r->timeNs)) + " in all): it would show " + htaWouldShow(d, *r));
+                          formatDuration(value(r->timeNs)) + " in all): it would show " + htaWouldShow(d, *r));
     }
     return out;
 }
@@ -77,13 +75,13 @@ void htaSection(std::string& md, const model::Report& report) {
                             "lrrrrr");
     MarkdownTable causes({"Device", "Host wait", "Kernel wait", "Other"}, "lrrr");
     for (const auto& d : hta.devices) {
-        auto withShare = [&](std::int64_t v) { return formatDuration(ns(v)) + share(v, d.kernelTimeNs); };
+        auto withShare = [&](std::int64_t v) { return formatDuration(value(v)) + share(v, d.kernelTimeNs); };
         const std::string label = escapeMarkdown(report.deviceLabel(d.device));
-        breakdown.row({label, formatDuration(ns(d.kernelTimeNs)), withShare(d.idleNs), withShare(d.computeNs),
+        breakdown.row({label, formatDuration(value(d.kernelTimeNs)), withShare(d.idleNs), withShare(d.computeNs),
                        withShare(d.nonComputeNs), formatPercent(d.commCompOverlap)});
         const auto& c = d.idleByCause;
-        causes.row({label, formatDuration(ns(c.hostWaitNs)), formatDuration(ns(c.kernelWaitNs)),
-                    formatDuration(ns(c.otherNs))});
+        causes.row({label, formatDuration(value(c.hostWaitNs)), formatDuration(value(c.kernelWaitNs)),
+                    formatDuration(value(c.otherNs))});
     }
     if (breakdown.empty()) return;
     md += "## HTA's definitions\n\n"
@@ -97,7 +95,7 @@ void htaSection(std::string& md, const model::Report& report) {
           "\nIdle time between consecutive operations of each stream (summed over the device's streams, so "
           "it can exceed the device's idle time): host wait = the launch call of the next operation started "
           "after the previous one ended; kernel wait = a gap under " +
-          formatDuration(ns(hta.consecutiveKernelDelayNs)) +
+          formatDuration(value(hta.consecutiveKernelDelayNs)) +
           " (HTA's consecutive_kernel_delay of 30, compared with gaps in microseconds); "
           "other = the rest.\n\n" +
           causes.str() + "\n";

@@ -4,6 +4,7 @@
 #include "reports/LevelsMarkdown.h"
 
 #include "metrics/Levels.h"
+#include "reports/MarkdownCells.h"
 #include "reports/MarkdownTable.h"
 #include "reports/SvgPlot.h"
 
@@ -12,6 +13,7 @@
 
 namespace gpueff::reports {
 
+using cells::value;
 using detail::MarkdownTable;
 
 namespace {
@@ -29,10 +31,6 @@ std::string plural(std::size_t n, const char* one, const char* many) {
 std::string folded(const std::string& summary, const std::string& table, std::size_t rows) {
     if (rows <= kFoldRows) return table + "\n";
     return "<details><summary>" + summary + "</summary>\n\n" + table + "\n</details>\n\n";
-}
-
-std::optional<double> count(std::int64_t v) {
-    return static_cast<double>(v);
 }
 
 // The four factors of one convention and the overlap share, as percentages (n/a where null).
@@ -78,9 +76,9 @@ void detection(std::string& md, const model::Report& m, const std::vector<model:
 void focus(std::string& md, const model::Report& m) {
     if (!m.focus || !*m.focus) return;
     const model::Focus& f = **m.focus;
-    md += "### Focus of analysis: iterations " + formatCount(count(f.first)) + " to " +
-          formatCount(count(f.last)) + ", the first to the last steady one (" +
-          formatDuration(count(f.durationNs)) + ")\n\n";
+    md += "### Focus of analysis: iterations " + formatCount(value(f.first)) + " to " +
+          formatCount(value(f.last)) + ", the first to the last steady one (" +
+          formatDuration(value(f.durationNs)) + ")\n\n";
     const auto& whole = m.efficiency.ncclAsCommunication;
     MarkdownTable t({"Factor (NCCL as communication)", "Whole window", "Focus"}, "lrr");
     for (std::size_t k = 0; k < std::size(kEfficiencyFactors); ++k)
@@ -93,7 +91,7 @@ void focus(std::string& md, const model::Report& m) {
 std::string stragglerCell(const model::Report& m, const model::Iteration& it) {
     if (!it.straggler) return "n/a";
     return escapeMarkdown(m.deviceLabel(it.straggler->device)) + " +" +
-           formatDuration(count(it.straggler->lagNs));
+           formatDuration(value(it.straggler->lagNs));
 }
 
 void iterationTable(std::string& md, const model::Report& m, const std::vector<model::Iteration>& its,
@@ -108,11 +106,11 @@ void iterationTable(std::string& md, const model::Report& m, const std::vector<m
     std::string others;
     for (const auto& it : its) {
         if (it.status != "steady") {
-            others += (others.empty() ? "" : ", ") + formatCount(count(it.index)) + " (" + it.status + ", " +
-                      formatDuration(count(it.durationNs)) + ")";
+            others += (others.empty() ? "" : ", ") + formatCount(value(it.index)) + " (" + it.status + ", " +
+                      formatDuration(value(it.durationNs)) + ")";
             continue;
         }
-        std::vector<std::string> row = {formatCount(count(it.index)), formatDuration(count(it.durationNs))};
+        std::vector<std::string> row = {formatCount(value(it.index)), formatDuration(value(it.durationNs))};
         for (auto& cell : factorCells(it.figures)) row.push_back(std::move(cell));
         row.push_back(stragglers ? stragglerCell(m, it) : "");
         t.row(row);
@@ -156,7 +154,7 @@ void phases(std::string& md, const model::Report& m) {
     for (const auto& p : list) {
         // Seven columns of figures leave a phase's name 16 characters a word (a cell wraps at spaces only).
         std::vector<std::string> row = {escapeMarkdown(shortenForTable(p.name, 40, 16)),
-                                        formatCount(count(p.iterations)),
+                                        formatCount(value(p.iterations)),
                                         formatDuration(model::finite(p.meanNs))};
         for (auto& cell : factorCells(p.figures)) row.push_back(std::move(cell));
         t.row(row);
@@ -172,8 +170,8 @@ void collectives(std::string& md, const model::Report& m) {
     for (const auto& d : c.devices) {
         if (d.lastCount <= 0) continue;
         md += "- " + escapeMarkdown(m.deviceLabel(d.device)) + " arrived last in " +
-              formatPercent(d.lastPercent.value_or(0) / 100) + " of the " + formatCount(count(c.matched)) +
-              " collectives, making the others wait " + formatDuration(count(d.waitCausedNs)) +
+              formatPercent(d.lastPercent.value_or(0) / 100) + " of the " + formatCount(value(c.matched)) +
+              " collectives, making the others wait " + formatDuration(value(d.waitCausedNs)) +
               " in total.\n";
     }
     md += "\n";
@@ -181,8 +179,8 @@ void collectives(std::string& md, const model::Report& m) {
     std::size_t rows = 0;
     for (const auto& in : c.instances) {
         if (rows++ == 5) break;
-        t.row({escapeMarkdown(shortenForTable(in.kernel, 50, 28)), formatCount(count(in.sequence)),
-               formatDuration(count(in.skewNs)), escapeMarkdown(m.deviceLabel(in.lastDevice))});
+        t.row({escapeMarkdown(shortenForTable(in.kernel, 50, 28)), formatCount(value(in.sequence)),
+               formatDuration(value(in.skewNs)), escapeMarkdown(m.deviceLabel(in.lastDevice))});
     }
     md += "Largest arrival skews:\n\n" + t.str() + "\n";
 }
@@ -190,7 +188,7 @@ void collectives(std::string& md, const model::Report& m) {
 std::string groupCell(const std::optional<model::DurationGroup>& g) {
     if (!g) return "none";
     auto tensor = g->tensorActivePercent ? *g->tensorActivePercent : std::nullopt;
-    return formatCount(count(g->instances)) + " x " + formatDuration(g->medNs) +
+    return formatCount(value(g->instances)) + " x " + formatDuration(g->medNs) +
            (tensor ? ", tensor active " + formatPercent(*tensor / 100) : "");
 }
 

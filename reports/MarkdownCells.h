@@ -45,12 +45,7 @@ std::optional<double> value(const model::Omitted<T>& v) {
         return v ? value(std::optional<T>(*v)) : std::nullopt;
 }
 // A double of the model as the formatters take it: none when not finite (null in report.json).
-inline std::optional<double> finiteValue(double v) {
-    return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-}
-inline std::optional<double> finiteValue(const std::optional<double>& v) {
-    return v ? finiteValue(*v) : std::nullopt;
-}
+using model::finite;
 inline std::string textOf(const model::Omitted<std::string>& v) {
     return v ? *v : std::string();
 }

@@ -112,7 +112,7 @@ void sizeTable(std::string& md, const std::vector<model::MemorySizeRow>& rows) {
     MarkdownTable t({"Operation", "Total", "Count", "Avg", "Med", "Bandwidth"}, "lrrrrr");
     MarkdownTable spread({"Operation", "Min", "Max", "StdDev"}, "lrrr");
     for (const auto& r : rows) {
-        auto bandwidth = r.bandwidthGbps ? model::finite(*r.bandwidthGbps) : std::nullopt;
+        auto bandwidth = model::finite(r.bandwidthGbps);
         t.row({nameCell(r), formatBytes(value(r.totalBytes)), formatCount(value(r.instances)),
                formatBytes(model::finite(r.avgBytes)), formatBytes(model::finite(r.medBytes)),
                formatFixed(bandwidth, "%.2f GB/s")});

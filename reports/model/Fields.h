@@ -45,6 +45,9 @@ struct Omitted {
 inline std::optional<double> finite(double v) {
     return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
 }
+inline std::optional<double> finite(const std::optional<double>& v) {
+    return v ? finite(*v) : std::nullopt;
+}
 
 template <class T>
 concept Described = requires(T& t) { T::fields(t, [](const char*, auto&) {}); };
@@ -76,22 +79,19 @@ inline std::string member(const std::string& path, const char* key) {
 // ---- writing --------------------------------------------------------------------------------------------
 
 template <class T>
-json toJson(const T& value);
-
-template <class T>
-json toJsonValue(const T& v) {
+json toJson(const T& v) {
     if constexpr (Described<T>) {
         json out = json::object();
         T::fields(v, [&out]<class V>(const char* key, V& field) {
             if constexpr (detail::IsOmitted<std::remove_const_t<V>>::value) {
-                if (field.value) out[key] = toJsonValue(*field.value);
+                if (field.value) out[key] = toJson(*field.value);
             } else {
-                out[key] = toJsonValue(field);
+                out[key] = toJson(field);
             }
         });
         return out;
     } else if constexpr (detail::IsOptional<T>::value) {
-        return v ? toJsonValue(*v) : json(nullptr);
+        return v ? toJson(*v) : json(nullptr);
     } else if constexpr (std::is_same_v<T, double>) {
         return std::isfinite(v) ? json(v) : json(nullptr);
     } else if constexpr (std::is_same_v<T, json>) {
@@ -100,23 +100,18 @@ json toJsonValue(const T& v) {
         json out = json::object();
         for (const auto& [k, item] : v) {
             if constexpr (std::is_same_v<typename T::key_type, std::string>)
-                out[k] = toJsonValue(item);
+                out[k] = toJson(item);
             else
-                out[std::to_string(k)] = toJsonValue(item);
+                out[std::to_string(k)] = toJson(item);
         }
         return out;
     } else if constexpr (requires { typename T::value_type; } && !std::is_same_v<T, std::string>) {
         json out = json::array();
-        for (const auto& item : v) out.push_back(toJsonValue(item));
+        for (const auto& item : v) out.push_back(toJson(item));
         return out;
     } else {
         return json(v);
     }
-}
-
-template <class T>
-json toJson(const T& value) {
-    return toJsonValue(value);
 }
 
 // ---- reading --------------------------------------------------------------------------------------------
