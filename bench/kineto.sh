@@ -8,6 +8,8 @@
 # the whole command's seconds and MB/s, and peak RSS. Best of $KINETO_REPS runs. A shared machine makes the
 # times upper bounds.
 #
+# Then the JSON parsers alone, side by side (bench/kineto_parse.cpp, built in the binary's build directory).
+#
 # Environment: GPUEFF (default build/gpueff), KINETO_SRC (default data/kineto/trace_diff_test_test.json.gz),
 # KINETO_COPIES (10), KINETO_REPS (3), KINETO_CORE (0), BENCH_WORK.
 set -euo pipefail
@@ -58,3 +60,22 @@ print(f"{name[-28:]:<28} {mb:9.1f} {fmt(imp):>9} {rate(imp):>9} {total:9.2f} {ra
 PY
     done
 done
+
+# The JSON parsers side by side on the same inputs (bench/kineto_parse.cpp): gpueff's reader, nlohmann's SAX
+# parser keeping nothing, simdjson's DOM per event. Best of $KINETO_REPS.
+build=$(dirname "$gpueff")
+if cmake --build "$build" --target gpueff_bench_kineto_parse >/dev/null 2>&1; then
+    printf '\n%-9s %-28s %9s\n' parser input MB/s
+    for input in "$big" "$big.gz"; do
+        for parser in gpueff nlohmann dom; do
+            best=0
+            for ((r = 0; r < reps; r++)); do
+                rate=$(taskset -c "$core" "$build/gpueff_bench_kineto_parse" "$parser" "$input" | awk '{print $(NF-1)}')
+                best=$(( rate > best ? rate : best ))
+            done
+            printf '%-9s %-28s %9s\n' "$parser" "$(basename "$input" | tail -c 28)" "$best"
+        done
+    done
+else
+    echo "$0: gpueff_bench_kineto_parse did not build in $build; parsers not compared" >&2
+fi

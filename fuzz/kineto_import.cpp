@@ -1,5 +1,5 @@
-// Fuzzes the Kineto reader (Chrome-trace JSON, SAX) and its staging into the CUPTI tables (an SQLite
-// database in memory) on bytes in memory. gpueff::Error is a clean refusal; anything else escaping aborts.
+// Fuzzes the Kineto reader (Chrome-trace JSON: JsonCursor and simdjson's On-Demand parser) and its staging
+// into the CUPTI tables (an SQLite database in memory) on bytes in memory. gpueff::Error is a clean refusal; anything else escaping aborts.
 #include "engine/common/Error.h"
 #include "engine/kineto/ChromeTrace.h"
 #include "engine/kineto/CuptiStaging.h"

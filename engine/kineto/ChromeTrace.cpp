@@ -2,48 +2,114 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/GzipStream.h"
+#include "engine/kineto/JsonCursor.h"
 
-#include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <istream>
 #include <limits>
-#include <nlohmann/json.hpp>
-#include <streambuf>
+#include <simdjson.h>
 
 namespace gpueff::kineto {
 
+// The Chrome-trace reader: JsonCursor hands out the root object's members and the events of traceEvents one
+// by one, and simdjson's On-Demand parser reads each (bench/README.md "Kineto parse": chosen over nlohmann's
+// SAX parser and simdjson's DOM by measurement). Every value is validated, also those gpueff does not use, so
+// a malformed file is refused wherever its fault lies.
+
 namespace {
 
-using json = nlohmann::json;
+namespace od = simdjson::ondemand;
+static_assert(JsonCursor::kPadding >= simdjson::SIMDJSON_PADDING);
 
-// GzipStream (plain or gzip, one end-of-file rule for every input) as the stream buffer nlohmann's SAX parser
-// pulls characters from: one 1 MiB buffer, whatever the file's size.
-class GzStreamBuffer : public std::streambuf {
-public:
-    GzStreamBuffer(const std::filesystem::path& path, const std::function<void(std::uint64_t)>& progress)
-        : file_(path), progress_(progress), buffer_(1 << 20) {}
-
-protected:
-    int_type underflow() override {
-        if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-        auto n = file_.read(buffer_.data(), buffer_.size());
-        if (n == 0) return traits_type::eof();
-        std::uint64_t read = file_.contentPosition();
-        if (progress_ && read / kProgressStep != (read - n) / kProgressStep) progress_(read);
-        setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
-        return traits_type::to_int_type(*gptr());
-    }
-
-private:
-    static constexpr std::uint64_t kProgressStep = 16u << 20;
-    GzipStream file_;
-    const std::function<void(std::uint64_t)>& progress_;
-    std::vector<char> buffer_;
+// A JSON number as an integer field takes it: fractions rounded, and `tooLarge` beyond int64.
+struct Number {
+    std::int64_t value = 0;
+    bool tooLarge = false;
 };
 
-// The keys the reader acts on, named once when the parser reads them (every value is then dispatched on an
-// enum, not by comparing strings again).
+// An integer of more digits than 64 bits hold, which JSON allows and simdjson 3.0 refuses to parse.
+bool isLongInteger(std::string_view token) {
+    std::size_t i = token.starts_with('-') ? 1 : 0, digits = 0;
+    for (; i < token.size() && token[i] >= '0' && token[i] <= '9'; ++i) ++digits;
+    while (i < token.size() && (token[i] == ' ' || token[i] == '\n' || token[i] == '\r' || token[i] == '\t'))
+        ++i;
+    return digits >= 20 && token[token.starts_with('-') ? 1 : 0] != '0' && i == token.size();
+}
+
+template <typename V>
+Number numberOf(V& v) {
+    od::number n;
+    std::string_view token = v.raw_json_token();
+    if (auto error = v.get_number().get(n)) {
+        if ((error == simdjson::NUMBER_ERROR || error == simdjson::NUMBER_OUT_OF_RANGE) &&
+            isLongInteger(token))
+            return {0, true};
+        throw simdjson::simdjson_error(error);
+    }
+    switch (n.get_number_type()) {
+    case od::number_type::signed_integer:
+        return {n.get_int64(), false};
+    case od::number_type::unsigned_integer:
+        return {0, true};
+    default: {
+        double d = n.get_double();
+        if (!std::isfinite(d) || std::fabs(d) > 9.2e18) return {0, true};
+        return {static_cast<std::int64_t>(std::llround(d)), false};
+    }
+    }
+}
+
+// Walks a value gpueff does not use, so that every byte of the file is checked as JSON.
+void validate(od::value v);
+
+template <typename V>
+void validateScalar(V& v, od::json_type type) {
+    switch (type) {
+    case od::json_type::number:
+        numberOf(v);
+        break;
+    case od::json_type::string:
+        (void)std::string_view(v.get_string());
+        break;
+    case od::json_type::boolean:
+        (void)bool(v.get_bool());
+        break;
+    case od::json_type::null:
+        if (!bool(v.is_null())) throw simdjson::simdjson_error(simdjson::N_ATOM_ERROR);
+        break;
+    default:
+        break;
+    }
+}
+
+void validate(od::value v) {
+    od::json_type type = v.type();
+    if (type == od::json_type::object) {
+        for (auto field : v.get_object()) {
+            (void)std::string_view(field.unescaped_key());
+            validate(field.value());
+        }
+    } else if (type == od::json_type::array) {
+        for (auto element : v.get_array()) validate(element.value());
+    } else {
+        validateScalar(v, type);
+    }
+}
+
+// A whole document checked (a value of the root gpueff does not use).
+void validate(od::document& doc) {
+    od::json_type type = doc.type();
+    if (type == od::json_type::object || type == od::json_type::array)
+        validate(od::value(doc.get_value()));
+    else
+        validateScalar(doc, type);
+}
+
+std::string_view stringOf(od::value& v) {
+    return v.get_string();
+}
+
+// The keys the reader acts on, named once per key read (values are then dispatched on an enum).
 enum class Key {
     Other,
     Ph,
@@ -61,7 +127,7 @@ enum class Key {
     Registers,
     SharedMemory,
     GroupSize,
-    InElements, // args
+    InElements,
     OutElements,
     Grid,
     Block,
@@ -70,28 +136,21 @@ enum class Key {
     Dtype,
     GroupName,
     GroupRanks,
-    Labels, // args
-    TraceEvents,
-    DistributedInfo,
-    DeviceProperties,
-    BaseTime,
-    HostName,
-    SchemaVersion, // top level
-    Rank,
-    WorldSize,
-    Id // nested
+    Labels, // args (and Name)
 };
 
-Key keyOf(std::string_view k) {
+Key eventKey(std::string_view k) {
     static constexpr std::pair<std::string_view, Key> keys[] = {
-        {"ph", Key::Ph},
-        {"cat", Key::Cat},
-        {"name", Key::Name},
-        {"pid", Key::Pid},
-        {"tid", Key::Tid},
-        {"ts", Key::Ts},
-        {"dur", Key::Dur},
-        {"args", Key::Args},
+        {"ph", Key::Ph},   {"cat", Key::Cat}, {"name", Key::Name}, {"pid", Key::Pid},
+        {"tid", Key::Tid}, {"ts", Key::Ts},   {"dur", Key::Dur},   {"args", Key::Args},
+    };
+    for (const auto& [text, key] : keys)
+        if (text == k) return key;
+    return Key::Other;
+}
+
+Key argKey(std::string_view k) {
+    static constexpr std::pair<std::string_view, Key> keys[] = {
         {"device", Key::Device},
         {"stream", Key::Stream},
         {"correlation", Key::Correlation},
@@ -108,252 +167,327 @@ Key keyOf(std::string_view k) {
         {"dtype", Key::Dtype},
         {"Process Group Name", Key::GroupName},
         {"Process Group Ranks", Key::GroupRanks},
+        {"name", Key::Name},
         {"labels", Key::Labels},
-        {"traceEvents", Key::TraceEvents},
-        {"distributedInfo", Key::DistributedInfo},
-        {"deviceProperties", Key::DeviceProperties},
-        {"baseTimeNanoseconds", Key::BaseTime},
-        {"host_name", Key::HostName},
-        {"schemaVersion", Key::SchemaVersion},
-        {"rank", Key::Rank},
-        {"world_size", Key::WorldSize},
-        {"id", Key::Id},
     };
     for (const auto& [text, key] : keys)
-        if (text.size() == k.size() && text == k) return key;
+        if (text == k) return key;
     return Key::Other;
 }
 
-// Where the parser is: the container being filled and what its key means.
-enum class Scope { Root, TraceEvents, Event, Args, ArgArray, Distributed, DeviceList, Device, Skip };
+Field* integerArg(ChromeEvent& e, Key key) {
+    switch (key) {
+    case Key::Device:
+        return &e.device;
+    case Key::Stream:
+        return &e.stream;
+    case Key::Correlation:
+        return &e.correlation;
+    case Key::Bytes:
+        return &e.bytes;
+    case Key::Registers:
+        return &e.registers;
+    case Key::SharedMemory:
+        return &e.sharedMemory;
+    case Key::GroupSize:
+        return &e.groupSize;
+    case Key::InElements:
+        return &e.inElements;
+    case Key::OutElements:
+        return &e.outElements;
+    default:
+        return nullptr;
+    }
+}
 
-class Handler : public nlohmann::json_sax<json> {
+std::string* textArg(ChromeEvent& e, Key key) {
+    switch (key) {
+    case Key::SyncKind:
+        return &e.syncKind;
+    case Key::Collective:
+        return &e.collective;
+    case Key::Dtype:
+        return &e.dtype;
+    case Key::GroupName:
+        return &e.groupName;
+    case Key::GroupRanks:
+        return &e.groupRanks;
+    case Key::Name:
+    case Key::Labels:
+        return &e.metadataName; // of 'M' events
+    default:
+        return nullptr;
+    }
+}
+
+// JSON's number grammar, checked on the text of a time (which is read from its text, not as a double: a
+// double is slower to make from 19 digits, and inexact).
+bool isJsonNumber(std::string_view t) {
+    std::size_t i = t.starts_with('-') ? 1 : 0;
+    auto digits = [&] {
+        std::size_t from = i;
+        while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+        return i - from;
+    };
+    std::size_t first = i, whole = digits();
+    if (whole == 0 || (whole > 1 && t[first] == '0')) return false;
+    if (i < t.size() && t[i] == '.' && (++i, digits() == 0)) return false;
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+        if (digits() == 0) return false;
+    }
+    return i == t.size();
+}
+
+// ts or dur: Kineto's microseconds as ns, exactly (an integer is scaled, a fraction read from its text); a
+// string or a number beyond int64 ns is a bad number, named in the event's skip reason.
+void readTime(od::value& v, Key key, ChromeEvent& e) {
+    Field& f = key == Key::Ts ? e.ts : e.dur;
+    const char* name = key == Key::Ts ? "ts" : "dur";
+    od::json_type type = v.type();
+    if (type == od::json_type::string) {
+        (void)stringOf(v);
+        e.badNumber = name;
+        return;
+    }
+    if (type != od::json_type::number) return validate(v);
+    std::string_view text = v.raw_json_token();
+    while (!text.empty() &&
+           (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
+        text.remove_suffix(1);
+    if (!isJsonNumber(text)) throw simdjson::simdjson_error(simdjson::NUMBER_ERROR);
+    if (auto ns = microsecondsTextToNs(text))
+        f.set(*ns);
+    else
+        e.badNumber = name;
+}
+
+void readDims(od::value v, std::array<std::int64_t, 3>& dims) {
+    std::size_t index = 0;
+    for (auto element : v.get_array()) {
+        od::value x = element.value();
+        if (x.type() != od::json_type::number) {
+            validate(x);
+            continue;
+        }
+        Number n = numberOf(x);
+        if (!n.tooLarge && index < 3) dims[index] = n.value;
+        ++index;
+    }
+}
+
+void readArgs(od::value v, ChromeEvent& e) {
+    for (auto field : v.get_object()) {
+        Key key = argKey(field.unescaped_key());
+        od::value x = field.value();
+        od::json_type type = x.type();
+        if (type == od::json_type::number) {
+            Number n = numberOf(x);
+            if (Field* f = integerArg(e, key); f && !n.tooLarge) f->set(n.value);
+        } else if (type == od::json_type::string) {
+            std::string_view s = stringOf(x);
+            if (std::string* t = textArg(e, key)) t->assign(s);
+        } else if (type == od::json_type::array && (key == Key::Grid || key == Key::Block)) {
+            readDims(x, key == Key::Grid ? e.grid : e.block);
+        } else {
+            validate(x);
+        }
+    }
+}
+
+void readEvent(od::object object, ChromeEvent& e) {
+    for (auto field : object) {
+        Key key = eventKey(field.unescaped_key());
+        od::value v = field.value();
+        if (key == Key::Ts || key == Key::Dur) {
+            readTime(v, key, e);
+            continue;
+        }
+        od::json_type type = v.type();
+        if (type == od::json_type::string && (key == Key::Ph || key == Key::Cat || key == Key::Name)) {
+            std::string_view s = stringOf(v);
+            if (key == Key::Ph)
+                e.ph = s.empty() ? '?' : s[0];
+            else
+                (key == Key::Cat ? e.cat : e.name).assign(s);
+        } else if (type == od::json_type::number && (key == Key::Pid || key == Key::Tid)) {
+            if (Number n = numberOf(v); !n.tooLarge) (key == Key::Pid ? e.pid : e.tid).set(n.value);
+        } else if (type == od::json_type::object && key == Key::Args) {
+            readArgs(v, e);
+        } else {
+            validate(v);
+        }
+    }
+}
+
+// distributedInfo: this trace's rank and the job's size.
+void readDistributed(od::value v, TraceMetadata& m) {
+    for (auto field : v.get_object()) {
+        std::string_view k = field.unescaped_key();
+        od::value x = field.value();
+        if (x.type() != od::json_type::number || (k != "rank" && k != "world_size")) {
+            validate(x);
+            continue;
+        }
+        if (Number n = numberOf(x); !n.tooLarge) (k == "rank" ? m.rank : m.worldSize) = n.value;
+    }
+}
+
+// deviceProperties: [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", ...}, ...]
+void readDevices(od::value v, TraceMetadata& m) {
+    for (auto element : v.get_array()) {
+        od::value device = element.value();
+        if (device.type() != od::json_type::object) {
+            validate(device);
+            continue;
+        }
+        std::int64_t id = -1;
+        std::string name;
+        for (auto field : device.get_object()) {
+            std::string_view k = field.unescaped_key();
+            od::value x = field.value();
+            od::json_type type = x.type();
+            if (k == "id" && type == od::json_type::number) {
+                Number n = numberOf(x);
+                id = n.tooLarge ? 0 : n.value;
+            } else if (k == "name" && type == od::json_type::string) {
+                name = stringOf(x);
+            } else {
+                validate(x);
+            }
+        }
+        if (id >= 0) m.deviceNames[id] = name;
+    }
+}
+
+// One member of the root object other than traceEvents.
+void readRootMember(std::string_view key, od::document& doc, TraceMetadata& m) {
+    od::json_type type = doc.type();
+    if (key == "distributedInfo" && type == od::json_type::object)
+        return readDistributed(od::value(doc.get_value()), m);
+    if (key == "deviceProperties" && type == od::json_type::array)
+        return readDevices(od::value(doc.get_value()), m);
+    if (type == od::json_type::number && (key == "baseTimeNanoseconds" || key == "schemaVersion")) {
+        Number n = numberOf(doc);
+        if (key == "schemaVersion")
+            m.schemaVersion = std::to_string(n.value);
+        else if (!n.tooLarge)
+            m.baseTimeNs = n.value;
+        return;
+    }
+    if (type == od::json_type::string && (key == "host_name" || key == "schemaVersion")) {
+        std::string_view s = doc.get_string();
+        (key == "host_name" ? m.hostName : m.schemaVersion) = s;
+        return;
+    }
+    validate(doc);
+}
+
+// Walks the root: an object whose traceEvents array is read event by event, or (Chrome's "array format")
+// the event array itself.
+class TraceReader {
 public:
-    Handler(const std::filesystem::path& path, const std::function<void(const ChromeEvent&)>& onEvent)
-        : path_(path), onEvent_(onEvent) {}
-    TraceMetadata metadata;
+    TraceReader(JsonCursor& cursor, const std::function<void(const ChromeEvent&)>& onEvent)
+        : cursor_(cursor), onEvent_(onEvent) {}
 
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t v) override { return integer(v, false); }
-    bool number_unsigned(number_unsigned_t v) override {
-        if (v > static_cast<number_unsigned_t>(std::numeric_limits<std::int64_t>::max()))
-            return integer(0, true);
-        return integer(static_cast<std::int64_t>(v), false);
-    }
-    bool number_float(number_float_t v, const string_t& text) override {
-        if (isTime()) return time(microsecondsTextToNs(text));
-        if (!std::isfinite(v) || std::fabs(v) > 9.2e18) return integer(0, true);
-        return integer(static_cast<std::int64_t>(std::llround(v)), false);
-    }
-    bool binary(binary_t&) override { return true; }
-    bool string(string_t& s) override;
-    bool start_object(std::size_t) override;
-    bool end_object() override;
-    bool start_array(std::size_t) override;
-    bool end_array() override;
-    bool key(string_t& k) override {
-        key_ = keyOf(k);
-        return true;
-    }
-    bool parse_error(std::size_t position, const std::string&,
-                     const nlohmann::detail::exception& e) override {
-        std::string what = e.what();
-        // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line 1, column 9: "
-        if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-        throw Error(path_.string() + ": invalid JSON at byte " + std::to_string(position) + ": " + what +
-                    (what.find("end of input") != std::string::npos ? " (a truncated file?)" : ""));
+    TraceMetadata read() {
+        int first = cursor_.peek();
+        if (first == '[') {
+            readEvents();
+        } else if (first == '{') {
+            readRoot();
+        } else {
+            parse(cursor_.value(), [](od::document& doc) { validate(doc); });
+        }
+        if (cursor_.peek() >= 0) cursor_.fail(cursor_.offset(), "unexpected text after the JSON value");
+        return metadata_;
     }
 
 private:
-    Scope top() const { return stack_.empty() ? Scope::Root : stack_.back(); }
-    bool isTime() const { return top() == Scope::Event && (key_ == Key::Ts || key_ == Key::Dur); }
-    bool time(std::optional<std::int64_t> ns);
-    bool integer(std::int64_t v, bool tooLarge);
-    void push(Scope s) { stack_.push_back(s); }
+    // Parses `json` (a value the cursor handed out, padded) with `use`; simdjson's errors name its offset.
+    template <typename Use>
+    void parse(std::string_view json, Use use) {
+        try {
+            doc_ = parser_.iterate(
+                simdjson::padded_string_view(json.data(), json.size(), json.size() + JsonCursor::kPadding));
+            use(doc_); // the value ends where the cursor found its end: nothing can follow it
+        } catch (const simdjson::simdjson_error& e) {
+            // Where the parser stopped, when it can say: in the value, else the value's first byte.
+            std::uint64_t at = cursor_.valueOffset();
+            const char* stop = nullptr;
+            if (!doc_.current_location().get(stop) && stop >= json.data() && stop < json.data() + json.size())
+                at += static_cast<std::uint64_t>(stop - json.data());
+            // simdjson says "does not have the requested type" of a misspelt literal ("tru", "nul").
+            cursor_.fail(
+                at, e.error() == simdjson::INCORRECT_TYPE
+                        ? "invalid literal (true, false, null, a number, a string, an object or an array "
+                          "is due)"
+                        : e.what());
+        }
+    }
 
-    const std::filesystem::path& path_;
+    void readRoot() {
+        cursor_.advance();
+        if (cursor_.peek() == '}') return cursor_.advance();
+        for (;;) {
+            std::string key;
+            parse(cursor_.value(), [&](od::document& doc) { key = std::string_view(doc.get_string()); });
+            cursor_.expect(':', "after a key of the root object");
+            if (key == "traceEvents" && cursor_.peek() == '[')
+                readEvents();
+            else
+                parse(cursor_.value(), [&](od::document& doc) { readRootMember(key, doc, metadata_); });
+            int next = cursor_.peek();
+            cursor_.advance();
+            if (next == '}') return;
+            if (next != ',') expectedAfter(next, "a member of the root object");
+        }
+    }
+
+    void readEvents() {
+        metadata_.sawTraceEvents = true;
+        cursor_.advance();
+        if (cursor_.peek() == ']') return cursor_.advance();
+        for (;;) {
+            std::string_view json = cursor_.value();
+            if (json.front() == '{') {
+                parse(json, [&](od::document& doc) {
+                    event_.clear();
+                    readEvent(doc.get_object(), event_);
+                });
+                onEvent_(event_);
+            } else {
+                parse(json, [](od::document& doc) { validate(doc); });
+            }
+            int next = cursor_.peek();
+            cursor_.advance();
+            if (next == ']') return;
+            if (next != ',') expectedAfter(next, "an element of traceEvents");
+        }
+    }
+
+    [[noreturn]] void expectedAfter(int found, const char* what) {
+        if (found < 0) cursor_.fail(cursor_.offset(), std::string("unexpected end of input after ") + what);
+        cursor_.fail(cursor_.offset() - 1, std::string("expected ',' or a closing bracket after ") + what +
+                                               ", found '" + static_cast<char>(found) + "'");
+    }
+
+    JsonCursor& cursor_;
     const std::function<void(const ChromeEvent&)>& onEvent_;
-    std::vector<Scope> stack_;
-    bool root_ = false;
-    Key key_ = Key::Other, arrayKey_ = Key::Other;
-    std::size_t arrayIndex_ = 0;
-    std::int64_t deviceId_ = 0;
-    std::string deviceName_;
+    od::parser parser_;
+    od::document doc_;
     ChromeEvent event_;
+    TraceMetadata metadata_;
 };
 
-bool Handler::time(std::optional<std::int64_t> ns) {
-    Field& f = key_ == Key::Ts ? event_.ts : event_.dur;
-    if (ns)
-        f.set(*ns);
-    else
-        event_.badNumber = key_ == Key::Ts ? "ts" : "dur";
-    return true;
-}
-
-bool Handler::integer(std::int64_t v, bool tooLarge) {
-    switch (top()) {
-    case Scope::Event:
-        if (key_ == Key::Ts || key_ == Key::Dur) {
-            if (tooLarge || v > std::numeric_limits<std::int64_t>::max() / 1000 ||
-                v < std::numeric_limits<std::int64_t>::min() / 1000)
-                return time(std::nullopt);
-            return time(v * 1000);
-        }
-        if (tooLarge) return true;
-        if (key_ == Key::Pid)
-            event_.pid.set(v);
-        else if (key_ == Key::Tid)
-            event_.tid.set(v);
-        return true;
-    case Scope::Args: {
-        if (tooLarge) return true;
-        static constexpr std::pair<Key, Field ChromeEvent::*> fields[] = {
-            {Key::Device, &ChromeEvent::device},           {Key::Stream, &ChromeEvent::stream},
-            {Key::Correlation, &ChromeEvent::correlation}, {Key::Bytes, &ChromeEvent::bytes},
-            {Key::Registers, &ChromeEvent::registers},     {Key::SharedMemory, &ChromeEvent::sharedMemory},
-            {Key::GroupSize, &ChromeEvent::groupSize},     {Key::InElements, &ChromeEvent::inElements},
-            {Key::OutElements, &ChromeEvent::outElements},
-        };
-        for (const auto& [key, member] : fields)
-            if (key_ == key) (event_.*member).set(v);
-        return true;
-    }
-    case Scope::ArgArray:
-        if (!tooLarge && arrayIndex_ < 3)
-            (arrayKey_ == Key::Grid ? event_.grid : event_.block)[arrayIndex_] = v;
-        ++arrayIndex_;
-        return true;
-    case Scope::Root:
-        if (key_ == Key::BaseTime && !tooLarge)
-            metadata.baseTimeNs = v;
-        else if (key_ == Key::SchemaVersion)
-            metadata.schemaVersion = std::to_string(v);
-        return true;
-    case Scope::Distributed:
-        if (key_ == Key::Rank && !tooLarge)
-            metadata.rank = v;
-        else if (key_ == Key::WorldSize && !tooLarge)
-            metadata.worldSize = v;
-        return true;
-    case Scope::Device:
-        if (key_ == Key::Id) deviceId_ = v;
-        return true;
-    default:
-        return true;
-    }
-}
-
-// The lexer hands its own token buffer, cleared before the next token: swapping it with the event's string
-// moves the text without a copy and gives the lexer the old buffer's capacity back.
-bool Handler::string(string_t& s) {
-    switch (top()) {
-    case Scope::Event:
-        if (key_ == Key::Ph)
-            event_.ph = s.empty() ? '?' : s[0];
-        else if (key_ == Key::Cat)
-            event_.cat.swap(s);
-        else if (key_ == Key::Name)
-            event_.name.swap(s);
-        else if (key_ == Key::Ts || key_ == Key::Dur)
-            event_.badNumber = key_ == Key::Ts ? "ts" : "dur";
-        return true;
-    case Scope::Args:
-        if (key_ == Key::SyncKind)
-            event_.syncKind.swap(s);
-        else if (key_ == Key::Collective)
-            event_.collective.swap(s);
-        else if (key_ == Key::Dtype)
-            event_.dtype.swap(s);
-        else if (key_ == Key::GroupName)
-            event_.groupName.swap(s);
-        else if (key_ == Key::GroupRanks)
-            event_.groupRanks.swap(s);
-        else if (key_ == Key::Name || key_ == Key::Labels)
-            event_.metadataName.swap(s); // of 'M' events
-        return true;
-    case Scope::Root:
-        if (key_ == Key::HostName)
-            metadata.hostName = s;
-        else if (key_ == Key::SchemaVersion)
-            metadata.schemaVersion = s;
-        return true;
-    case Scope::Device:
-        if (key_ == Key::Name) deviceName_ = s;
-        return true;
-    default:
-        return true;
-    }
-}
-
-bool Handler::start_object(std::size_t) {
-    if (stack_.empty() && !root_) {
-        root_ = true;
-        return true;
-    }
-    switch (top()) {
-    case Scope::TraceEvents:
-        event_.clear();
-        push(Scope::Event);
-        break;
-    case Scope::Event:
-        push(key_ == Key::Args ? Scope::Args : Scope::Skip);
-        break;
-    case Scope::Root:
-        push(key_ == Key::DistributedInfo ? Scope::Distributed : Scope::Skip);
-        break;
-    case Scope::DeviceList:
-        deviceId_ = -1, deviceName_.clear();
-        push(Scope::Device);
-        break;
-    default:
-        push(Scope::Skip);
-    }
-    return true;
-}
-
-bool Handler::end_object() {
-    if (stack_.empty()) return true; // the root object
-    Scope s = top();
-    stack_.pop_back();
-    if (s == Scope::Event)
-        onEvent_(event_);
-    else if (s == Scope::Device && deviceId_ >= 0)
-        metadata.deviceNames[deviceId_] = deviceName_;
-    return true;
-}
-
-bool Handler::start_array(std::size_t) {
-    if (stack_.empty() && !root_) {
-        // The Chrome trace "array format": the file is the event list itself.
-        root_ = true;
-        metadata.sawTraceEvents = true;
-        push(Scope::TraceEvents);
-        return true;
-    }
-    switch (top()) {
-    case Scope::Root:
-        if (key_ == Key::TraceEvents) {
-            metadata.sawTraceEvents = true;
-            push(Scope::TraceEvents);
-        } else {
-            push(key_ == Key::DeviceProperties ? Scope::DeviceList : Scope::Skip);
-        }
-        break;
-    case Scope::Args:
-        arrayKey_ = key_, arrayIndex_ = 0;
-        push(key_ == Key::Grid || key_ == Key::Block ? Scope::ArgArray : Scope::Skip);
-        break;
-    default:
-        push(Scope::Skip);
-    }
-    return true;
-}
-
-bool Handler::end_array() {
-    if (!stack_.empty()) stack_.pop_back();
-    return true;
+TraceMetadata readTrace(const std::filesystem::path& name, JsonCursor::Reader read,
+                        const std::function<void(const ChromeEvent&)>& onEvent) {
+    JsonCursor cursor(name, std::move(read));
+    auto metadata = TraceReader(cursor, onEvent).read();
+    if (!metadata.sawTraceEvents)
+        throw Error(name.string() + ": not a PyTorch profiler (Kineto) trace: no \"traceEvents\" array");
+    return metadata;
 }
 
 } // namespace
@@ -367,20 +501,26 @@ void ChromeEvent::clear() {
     grid = block = {0, 0, 0};
 }
 
-std::optional<std::int64_t> microsecondsTextToNs(const std::string& text) {
-    // Digits of the mantissa and the power of ten they are scaled by; the value in ns is
-    // mantissa x 10^(3 + exponent - fraction digits).
-    std::size_t i = 0;
+std::optional<std::int64_t> microsecondsTextToNs(std::string_view text) {
+    // The significant digits of the mantissa (leading zeros carry nothing) and the power of ten they are
+    // scaled by: the value in ns is mantissa x 10^(3 + exponent - fraction digits). Only the first 20
+    // significant digits and the one after them can matter (int64 has 19); no allocation.
+    constexpr std::size_t kKept = 21;
+    char digits[kKept];
+    std::size_t count = 0, i = 0;
     bool negative = false;
     if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
-    std::string digits;
-    int scale = 3, seen = 0;
+    long scale = 3;
+    int seen = 0;
     bool point = false;
     for (; i < text.size(); ++i) {
         char c = text[i];
         if (c >= '0' && c <= '9') {
-            digits += c, ++seen;
+            ++seen;
             if (point) --scale;
+            if (count == 0 && c == '0') continue;
+            if (count < kKept) digits[count] = c;
+            ++count;
         } else if (c == '.' && !point) {
             point = true;
         } else {
@@ -402,23 +542,21 @@ std::optional<std::int64_t> microsecondsTextToNs(const std::string& text) {
         if (i == start || i != text.size()) return std::nullopt;
         scale += expNegative ? -exponent : exponent;
     }
-    // Leading zeros carry nothing; trailing digits beyond the nanosecond decide the rounding only.
-    std::size_t first = digits.find_first_not_of('0');
-    if (first == std::string::npos) return 0;
-    digits.erase(0, first);
+    if (count == 0) return 0;
+    // Digits beyond the nanosecond decide the rounding (half away from zero) by the first of them only.
     bool roundUp = false;
+    auto kept = static_cast<long>(count);
     if (scale < 0) {
-        auto keep = static_cast<std::ptrdiff_t>(digits.size()) + scale;
-        if (keep < 0) return 0;
-        roundUp =
-            static_cast<std::size_t>(keep) < digits.size() && digits[static_cast<std::size_t>(keep)] >= '5';
-        digits.resize(static_cast<std::size_t>(keep));
+        kept += scale;
+        if (kept < 0) return 0;
+        if (kept > 19) return std::nullopt;
+        roundUp = static_cast<std::size_t>(kept) < count && digits[kept] >= '5';
         scale = 0;
     }
-    if (static_cast<int>(digits.size()) + scale > 19) return std::nullopt;
-    digits.append(static_cast<std::size_t>(scale), '0');
+    if (kept + scale > 19) return std::nullopt;
     unsigned long long value = 0;
-    for (char c : digits) value = value * 10 + static_cast<unsigned long long>(c - '0');
+    for (long d = 0; d < kept; ++d) value = value * 10 + static_cast<unsigned long long>(digits[d] - '0');
+    for (long z = 0; z < scale; ++z) value *= 10;
     value += roundUp;
     if (value > static_cast<unsigned long long>(std::numeric_limits<std::int64_t>::max()))
         return std::nullopt;
@@ -428,19 +566,29 @@ std::optional<std::int64_t> microsecondsTextToNs(const std::string& text) {
 
 TraceMetadata readChromeTrace(const std::filesystem::path& name, std::istream& in,
                               const std::function<void(const ChromeEvent&)>& onEvent) {
-    Handler handler(name, onEvent);
-    json::sax_parse(in, &handler, nlohmann::detail::input_format_t::json, true);
-    if (!handler.metadata.sawTraceEvents)
-        throw Error(name.string() + ": not a PyTorch profiler (Kineto) trace: no \"traceEvents\" array");
-    return handler.metadata;
+    return readTrace(
+        name,
+        [&in](char* out, std::size_t size) {
+            in.read(out, static_cast<std::streamsize>(size));
+            return static_cast<std::size_t>(in.gcount());
+        },
+        onEvent);
 }
 
 TraceMetadata readChromeTrace(const std::filesystem::path& path,
                               const std::function<void(const ChromeEvent&)>& onEvent,
                               const std::function<void(std::uint64_t)>& progress) {
-    GzStreamBuffer buffer(path, progress);
-    std::istream in(&buffer);
-    return readChromeTrace(path, in, onEvent);
+    constexpr std::uint64_t kProgressStep = 16u << 20;
+    GzipStream file(path);
+    return readTrace(
+        path,
+        [&](char* out, std::size_t size) {
+            std::size_t n = file.read(out, size);
+            std::uint64_t read = file.contentPosition();
+            if (progress && n > 0 && read / kProgressStep != (read - n) / kProgressStep) progress(read);
+            return n;
+        },
+        onEvent);
 }
 
 } // namespace gpueff::kineto

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpueff::kineto {
@@ -67,6 +68,6 @@ TraceMetadata readChromeTrace(const std::filesystem::path& name, std::istream& i
 // Kineto's decimal microseconds ("4458676522690.655", "1695835542514261", "1.5e3") as nanoseconds, rounded
 // half away from zero; nullopt when the text is no number or the result leaves int64. Exact for every
 // digit count: a double would lose nanoseconds beyond 2^53 (epoch microseconds with 3 decimals).
-std::optional<std::int64_t> microsecondsTextToNs(const std::string& text);
+std::optional<std::int64_t> microsecondsTextToNs(std::string_view text);
 
 } // namespace gpueff::kineto
