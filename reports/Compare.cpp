@@ -125,6 +125,13 @@ Comparison compareReports(const std::vector<model::Report>& reports, const std::
          {"plots", json::array()},
          {"warnings", json::array()}};
     std::vector<std::string> warnings;
+    // A trace without GPU rows (a CPU-only MPI trace) gives a report without devices: every device figure
+    // of that run is n/a, which the reader should learn once rather than from every table.
+    for (const auto& r : runs)
+        if (r.devices && *r.devices == 0)
+            warnings.push_back("run \"" + r.label +
+                               "\" has no GPU device (its trace has no GPU activity): its device figures are "
+                               "n/a; `gpueff modelfactors` gives the MPI efficiency of a CPU-only trace");
     for (std::size_t i = 1; i < runs.size(); ++i) {
         const Run &a = runs[0], &b = runs[i];
         if (!a.kernels.empty() && !b.kernels.empty()) {

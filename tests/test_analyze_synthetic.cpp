@@ -254,6 +254,14 @@ TEST_CASE("analyze a Paraver trace without GPU rows (EPOCH, MPI only): the repor
     CHECK(said);
     CHECK_FALSE(containsNaN(text));
     CHECK(std::filesystem::exists(dir / "out" / "report.md"));
+    // compare reads such a report (it once refused it: the schema required a device) and says what it lacks.
+    auto c = run("'" + gpueffBinary().string() + "' compare '" + (dir / "out").string() + "' '" +
+                 (dir / "out").string() + "' -o '" + (dir / "cmp").string() + "' -q");
+    REQUIRE_MESSAGE(c.exitCode == 0, c.output);
+    std::ifstream cin(dir / "cmp" / "compare.json");
+    auto comparison = json::parse(cin);
+    REQUIRE(comparison["warnings"].size() == 2);
+    CHECK(comparison["warnings"][0].get<std::string>().find("has no GPU device") != std::string::npos);
 }
 
 TEST_CASE("analyze a trace gpueff wrote gives the same report as analyzing its export") {

@@ -1,7 +1,7 @@
-// The report model (reports/model/): report.json read back through the one reader and written again by the one
-// writer is the same document, and report.md rendered from a saved report.json is the report.md written by
-// the analysis, on real traces of every input format that carries the families (NCCL and levels, MPI, HTA's
-// figures of a Kineto trace).
+// The report model (reports/model/): report.json read back through the one reader and written again by the
+// one writer is the same document, and report.md rendered from a saved report.json is the report.md written
+// by the analysis, on real traces of every input format that carries the families (NCCL and levels, MPI,
+// HTA's figures of a Kineto trace) and on a Paraver trace without GPU rows.
 #include "jobs/AnalyzeJob.h"
 #include "metrics/Analysis.h"
 #include "reports/ReportMarkdown.h"
@@ -39,10 +39,15 @@ fs::path analyzed(const fs::path& input) {
 
 } // namespace
 
-TEST_CASE("report model: report.json round-trips through the reader and writer, report.md renders again alike") {
+TEST_CASE(
+    "report model: report.json round-trips through the reader and writer, report.md renders again alike") {
     auto data = testsupport::dataDir();
-    for (const auto& input : {data / "nsys" / "mfu_2gpu_h100_nccl.sqlite", data / "nsys" / "saxpy_mpi_a100_rank0.sqlite",
-                              data / "kineto" / "trace_filter_sampled_rank-1.json.gz"}) {
+    for (const auto& input :
+         {data / "nsys" / "mfu_2gpu_h100_nccl.sqlite", data / "nsys" / "saxpy_mpi_a100_rank0.sqlite",
+          data / "kineto" / "trace_filter_sampled_rank-1.json.gz",
+          // A trace without GPU rows: a report with no device at all reads back too (the
+          // schema once required a device, so compare refused such reports).
+          data / "paraver" / "epoch" / "epoch_2proc.prv.gz"}) {
         CAPTURE(input);
         auto dir = analyzed(input);
         json written = json::parse(slurp(dir / "report.json"));
