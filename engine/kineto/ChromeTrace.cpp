@@ -408,15 +408,21 @@ private:
     // Parses `json` (a value the cursor handed out, padded) with `use`; simdjson's errors name its offset.
     template <typename Use>
     void parse(std::string_view json, Use use) {
+        bool started = false;
         try {
-            doc_ = parser_.iterate(
-                simdjson::padded_string_view(json.data(), json.size(), json.size() + JsonCursor::kPadding));
+            auto error = parser_.iterate(simdjson::padded_string_view(json.data(), json.size(),
+                                                                      json.size() + JsonCursor::kPadding))
+                             .get(doc_);
+            if (error) throw simdjson::simdjson_error(error);
+            started = true;
             use(doc_); // the value ends where the cursor found its end: nothing can follow it
         } catch (const simdjson::simdjson_error& e) {
-            // Where the parser stopped, when it can say: in the value, else the value's first byte.
+            // Where the parser stopped, when it can say: in the value, else the value's first byte (a value
+            // refused before iterating it, by stage 1, has no position).
             std::uint64_t at = cursor_.valueOffset();
             const char* stop = nullptr;
-            if (!doc_.current_location().get(stop) && stop >= json.data() && stop < json.data() + json.size())
+            if (started && !doc_.current_location().get(stop) && stop >= json.data() &&
+                stop < json.data() + json.size())
                 at += static_cast<std::uint64_t>(stop - json.data());
             // simdjson says "does not have the requested type" of a misspelt literal ("tru", "nul").
             cursor_.fail(
