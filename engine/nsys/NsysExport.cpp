@@ -200,7 +200,7 @@ std::string NsysExport::startOrder(const std::string& table, const std::string& 
     readWindow(table);
     bool rowOrder = lateness_[table] <= kMaxReorderWindowNs;
     std::string prefix = alias.empty() ? "" : alias + ".";
-    return prefix + (rowOrder ? "rowid" : "start");
+    return rowOrder ? prefix + "rowid" : prefix + "start, " + prefix + "rowid";
 }
 
 } // namespace gpueff::nsys

@@ -75,8 +75,10 @@ public:
     std::string threadName(std::int64_t globalTid) const;
     bool hasRows(const std::string& table) const;
     // SQL ordering for reading `table` by start time: its rowid order when the rows are stored by start or
-    // nearly so (as nsys writes tables), so SQLite need not sort; "start" otherwise. The source must then
-    // reorder within readWindow(table). Checked once per table.
+    // nearly so (as nsys writes tables), so SQLite need not sort; "start, rowid" otherwise (rows starting
+    // together keep their storage order: SQLite's sort alone leaves ties in no promised order, and the
+    // records of one source at one time are written in the order read). The source must then reorder
+    // within readWindow(table). Checked once per table.
     std::string startOrder(const std::string& table, const std::string& alias = "") const;
     // -1: read in order as is; >= 0: rows may be that many ns late (see RecordSource::setReorderWindow).
     std::int64_t readWindow(const std::string& table) const;
