@@ -1,8 +1,9 @@
-// Fuzzes the Kineto reader (Chrome-trace JSON: JsonCursor and simdjson's On-Demand parser) and its staging
-// into the CUPTI tables (an SQLite database in memory) on bytes in memory. gpueff::Error is a clean refusal; anything else escaping aborts.
+// Fuzzes the Kineto reader (Chrome-trace JSON: JsonCursor and simdjson's On-Demand parser) and the tables it
+// builds (engine/kineto/KinetoTables) on bytes in memory. gpueff::Error is a clean refusal; anything else
+// escaping aborts.
 #include "engine/common/Error.h"
 #include "engine/kineto/ChromeTrace.h"
-#include "engine/kineto/CuptiStaging.h"
+#include "engine/kineto/KinetoTables.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -14,10 +15,10 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
     try {
-        gpueff::kineto::CuptiStaging staging(":memory:");
+        gpueff::kineto::TableBuilder builder;
         auto metadata = gpueff::kineto::readChromeTrace(
-            "fuzz.json", in, [&](const gpueff::kineto::ChromeEvent& e) { staging.add(e); });
-        staging.finish(metadata, "fuzz.json");
+            "fuzz.json", in, [&](const gpueff::kineto::ChromeEvent& e) { builder.add(e); });
+        builder.finish(metadata, "fuzz.json");
     } catch (const gpueff::Error&) {
         // a clean refusal
     } catch (const std::exception& e) {

@@ -90,7 +90,7 @@ struct ExportAnalysis {
     std::vector<std::string> dataNotes;
     std::size_t tasks = 0, threads = 0;
     double translateSeconds = 0; // the one pass, before the analysis reads its parts
-    double importSeconds = 0;    // of it, staging Kineto traces
+    double importSeconds = 0;    // of it, reading Kineto traces
     // The trace's cfgs of an earlier run that this one does not write (NAME.cfgs/, jobs/TraceCfgs.h).
     std::unique_ptr<StaleOutputs> staleCfgs;
 };

@@ -1,6 +1,7 @@
 #include "engine/nsys/ClockAlignment.h"
 
 #include "engine/common/Error.h"
+#include "engine/nsys/KinetoRows.h"
 #include "engine/nsys/NsysExport.h"
 #include "engine/nsys/RowValidity.h"
 
@@ -11,6 +12,7 @@ namespace gpueff::nsys {
 namespace {
 
 std::optional<std::int64_t> mpiInitEnd(const NsysExport& report) {
+    if (report.kineto()) return kinetorows::mpiInitEnd(report);
     const auto& db = report.db();
     const std::string names = "(SELECT id FROM StringIds WHERE value IN ('MPI_Init', 'MPI_Init_thread'))";
     if (db.hasTable("MPI_OTHER_EVENTS") && db.hasColumn("MPI_OTHER_EVENTS", "textId"))
@@ -30,6 +32,7 @@ std::optional<std::int64_t> mpiInitEnd(const NsysExport& report) {
 
 std::vector<CollectiveEnd> firstCollectives(const NsysExport& report) {
     std::vector<CollectiveEnd> out;
+    if (report.kineto()) return out; // no MPI calls in a Kineto trace
     const auto& db = report.db();
     if (!db.hasTable("MPI_COLLECTIVES_EVENTS") || !db.hasColumn("MPI_COLLECTIVES_EVENTS", "textId"))
         return out;

@@ -110,6 +110,7 @@ private:
 } // namespace
 
 void discoverGpuMetrics(const NsysExport& ex, ReportObjects& o) {
+    if (ex.kineto()) return; // none in a Kineto trace
     const auto& db = ex.db();
     if (!hasMetrics(db)) return;
     requireColumns(db, kSamples, {"timestamp", "typeId", "metricId", "value"});
@@ -130,6 +131,7 @@ void discoverGpuMetrics(const NsysExport& ex, ReportObjects& o) {
 }
 
 void openGpuMetrics(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    if (ctx.report.kineto()) return;
     const auto& db = ctx.report.db();
     if (!hasMetrics(db)) return;
     std::string sql = std::string("SELECT g.timestamp, g.typeId, t.metricName, g.value, g.metricId FROM ") +
@@ -213,6 +215,7 @@ private:
 } // namespace
 
 void discoverGpuMemory(const NsysExport& ex, ReportObjects& o) {
+    if (ex.kineto()) return; // none in a Kineto trace
     const auto& db = ex.db();
     if (!db.hasTable(kMemoryUsage)) return;
     requireColumns(db, kMemoryUsage, {"start", "globalPid", "deviceId", "bytes", "memoryOperationType"});
@@ -222,6 +225,7 @@ void discoverGpuMemory(const NsysExport& ex, ReportObjects& o) {
 }
 
 void openGpuMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    if (ctx.report.kineto()) return;
     const auto& db = ctx.report.db();
     if (!db.hasTable(kMemoryUsage)) return;
     out.push_back(std::make_unique<GpuMemorySource>(

@@ -1,5 +1,7 @@
 #include "engine/nsys/HostSources.h"
 
+#include "engine/kineto/KinetoTables.h"
+#include "engine/nsys/KinetoRows.h"
 #include "engine/nsys/MpiNames.h"
 #include "engine/nsys/SqlColumns.h"
 #include "engine/nsys/TableScan.h"
@@ -64,14 +66,14 @@ std::string_view asIs(std::string_view n) {
 // Calls on a CPU thread: query columns are start, end, globalTid, name string id, [size], [correlation id].
 class CallSource : public IntervalSource {
 public:
-    CallSource(ReportContext& ctx, sqlite::Statement st, std::string name, CallNaming naming, bool hasSize,
-               bool hasCorrelation)
+    CallSource(ReportContext& ctx, std::unique_ptr<Rows> st, std::string name, CallNaming naming,
+               bool hasSize, bool hasCorrelation)
         : IntervalSource(std::move(st), ctx.shift), ctx_(ctx), name_(std::move(name)), naming_(naming),
           hasSize_(hasSize), hasCorrelation_(hasCorrelation) {}
     std::string name() const override { return name_; }
 
 protected:
-    bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+    bool decode(const Rows& s, TraceRecord& r, Interval& iv) override {
         iv.begin = shifted(s.int64(0));
         iv.end = shifted(s.int64(1));
         iv.row = ctx_.threadRow(s.int64(2));
@@ -113,11 +115,17 @@ private:
 };
 
 void discoverThreads(const NsysExport& ex, const std::string& table, ReportObjects& objects) {
-    const auto& db = ex.db();
-    if (!db.hasTable(table) || !objects.firstScan(table)) return;
-    requireColumns(db, table, {"start", "end", "globalTid"});
-    auto span = scanTable(ex, table, "globalTid", 1, "globalTid IS NOT NULL",
-                          [&](const std::int64_t* k) { objects.process(k[0]).threads.insert(k[0]); });
+    auto onThread = [&](const std::int64_t* k) { objects.process(k[0]).threads.insert(k[0]); };
+    ScanSpan span;
+    if (ex.kineto()) {
+        if (!kinetorows::has(ex, table) || !objects.firstScan(table)) return;
+        span = kinetorows::scan(ex, table, 1, onThread);
+    } else {
+        const auto& db = ex.db();
+        if (!db.hasTable(table) || !objects.firstScan(table)) return;
+        requireColumns(db, table, {"start", "end", "globalTid"});
+        span = scanTable(ex, table, "globalTid", 1, "globalTid IS NOT NULL", onThread);
+    }
     objects.span(span.first, span.last);
 }
 
@@ -149,14 +157,20 @@ void discoverApi(const NsysExport& ex, ReportObjects& o) {
 }
 
 void openApi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    if (ctx.report.kineto()) {
+        out.push_back(std::make_unique<CallSource>(ctx, kinetorows::runtimeCalls(ctx.report), "api",
+                                                   CallNaming{apiType, stripVersionSuffix}, false, true));
+        out.back()->setReorderWindow(ctx.report.readWindow(kRuntimeTable));
+        return;
+    }
     const auto& db = ctx.report.db();
     if (!db.hasTable(kRuntimeTable)) return;
     requireColumns(db, kRuntimeTable, {"nameId", "correlationId"});
     out.push_back(std::make_unique<CallSource>(
         ctx,
-        sqlite::Statement(db, std::string("SELECT start, end, globalTid, nameId, correlationId FROM ") +
-                                  kRuntimeTable + " WHERE " + ctx.report.validRows(kRuntimeTable) +
-                                  " ORDER BY " + ctx.report.startOrder(kRuntimeTable)),
+        query(db, std::string("SELECT start, end, globalTid, nameId, correlationId FROM ") + kRuntimeTable +
+                      " WHERE " + ctx.report.validRows(kRuntimeTable) + " ORDER BY " +
+                      ctx.report.startOrder(kRuntimeTable)),
         "api", CallNaming{apiType, stripVersionSuffix}, false, true));
     out.back()->setReorderWindow(ctx.report.readWindow(kRuntimeTable));
 }
@@ -166,13 +180,13 @@ void discoverOsrt(const NsysExport& ex, ReportObjects& o) {
 }
 
 void openOsrt(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    if (ctx.report.kineto()) return; // no OS runtime calls in a Kineto trace
     const auto& db = ctx.report.db();
     if (!db.hasTable("OSRT_API")) return;
     out.push_back(std::make_unique<CallSource>(
         ctx,
-        sqlite::Statement(db, "SELECT start, end, globalTid, nameId FROM OSRT_API WHERE " +
-                                  ctx.report.validRows("OSRT_API") + " ORDER BY " +
-                                  ctx.report.startOrder("OSRT_API")),
+        query(db, "SELECT start, end, globalTid, nameId FROM OSRT_API WHERE " +
+                      ctx.report.validRows("OSRT_API") + " ORDER BY " + ctx.report.startOrder("OSRT_API")),
         "osrt", CallNaming{osrtType, asIs, false, extraePthreadValue}, false, false));
     out.back()->setReorderWindow(ctx.report.readWindow("OSRT_API"));
 }
@@ -185,19 +199,20 @@ static const std::string kSyncJoin = std::string(" FROM ") + kSyncTable + " s LE
 
 // A synchronization row lies within its API call, so the runtime table's threads and span cover it.
 void discoverSync(const NsysExport& ex, ReportObjects& o) {
-    if (ex.db().hasTable(kSyncTable)) discoverThreads(ex, kRuntimeTable, o);
+    if (ex.kineto() ? kinetorows::has(ex, kSyncTable) : ex.db().hasTable(kSyncTable))
+        discoverThreads(ex, kRuntimeTable, o);
 }
 
 namespace {
 class SyncSource : public IntervalSource {
 public:
-    SyncSource(ReportContext& ctx, sqlite::Statement st)
+    SyncSource(ReportContext& ctx, std::unique_ptr<Rows> st)
         : IntervalSource(std::move(st), ctx.shift), ctx_(ctx) {}
     std::string name() const override { return "sync"; }
 
 protected:
     // Rows without a matching API call have no thread to go on: skipped, and counted like every other.
-    bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+    bool decode(const Rows& s, TraceRecord& r, Interval& iv) override {
         if (s.isNull(2)) {
             ++ctx_.skipped[kSyncTable]["no CUDA API call with its correlation id (no thread to put it on)"];
             return false;
@@ -217,23 +232,34 @@ private:
 } // namespace
 
 void openSync(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
-    const auto& db = ctx.report.db();
-    if (!db.hasTable(kSyncTable) || !db.hasTable(kRuntimeTable)) return;
+    if (!ctx.report.kineto() &&
+        (!ctx.report.db().hasTable(kSyncTable) || !ctx.report.db().hasTable(kRuntimeTable)))
+        return;
     for (auto [code, label] : ctx.report.enumLabels("ENUM_CUPTI_SYNC_TYPE"))
         if (code >= 0 && code < kMaxEnumCode)
             ctx.catalog.labelValue(types::kSynchronization, code + 1, label);
+    if (ctx.report.kineto()) {
+        out.push_back(std::make_unique<SyncSource>(ctx, kinetorows::synchronizations(ctx.report)));
+        out.back()->setReorderWindow(ctx.report.readWindow(kSyncTable));
+        return;
+    }
+    const auto& db = ctx.report.db();
     std::string syncType = columnOr(db, kSyncTable, "syncType", "0");
     // Only valid API calls give a thread (the pre-pass found only theirs).
     out.push_back(std::make_unique<SyncSource>(
-        ctx, sqlite::Statement(db, "SELECT s.start, s.end, r.globalTid, s." + syncType + ", s.correlationId" +
-                                       kSyncJoin + " AND " + ctx.report.validRows(kRuntimeTable, "r") +
-                                       " WHERE " + ctx.report.validRows(kSyncTable, "s") + " ORDER BY " +
-                                       ctx.report.startOrder(kSyncTable, "s"))));
+        ctx, query(db, "SELECT s.start, s.end, r.globalTid, s." + syncType + ", s.correlationId" + kSyncJoin +
+                           " AND " + ctx.report.validRows(kRuntimeTable, "r") + " WHERE " +
+                           ctx.report.validRows(kSyncTable, "s") + " ORDER BY " +
+                           ctx.report.startOrder(kSyncTable, "s"))));
     out.back()->setReorderWindow(ctx.report.readWindow(kSyncTable));
 }
 
 void discoverMpi(const NsysExport& ex, ReportObjects& o) {
     for (const char* t : kMpiTables) discoverThreads(ex, t, o);
+    if (const auto* k = ex.kineto()) {
+        if (k->rank) o.process(k->rank->first).mpiRank = k->rank->second;
+        return;
+    }
     const auto& db = ex.db();
     if (db.hasTable("MPI_RANKS")) {
         sqlite::Statement st(db, "SELECT globalTid, rank FROM MPI_RANKS");
@@ -242,6 +268,7 @@ void discoverMpi(const NsysExport& ex, ReportObjects& o) {
 }
 
 void openMpi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    if (ctx.report.kineto()) return; // no MPI calls in a Kineto trace
     const auto& db = ctx.report.db();
     for (const char* t : kMpiTables) {
         if (!db.hasTable(t)) continue;
@@ -250,9 +277,9 @@ void openMpi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
         out.push_back(std::make_unique<CallSource>(
             ctx,
             // `end` is nullable in the MPI tables (a call the run ended in): such a call is zero-length.
-            sqlite::Statement(db, "SELECT start, coalesce(end, start), globalTid, " + nameColumn(db, t) +
-                                      (hasSize ? ", " + size : std::string()) + " FROM " + t + " WHERE " +
-                                      ctx.report.validRows(t) + " ORDER BY " + ctx.report.startOrder(t)),
+            query(db, "SELECT start, coalesce(end, start), globalTid, " + nameColumn(db, t) +
+                          (hasSize ? ", " + size : std::string()) + " FROM " + t + " WHERE " +
+                          ctx.report.validRows(t) + " ORDER BY " + ctx.report.startOrder(t)),
             std::string("mpi ") + t, CallNaming{mpiEventType, asIs, true, extraeMpiValue}, hasSize, false));
         out.back()->setReorderWindow(ctx.report.readWindow(t));
     }
@@ -270,13 +297,13 @@ public:
     struct Types {
         std::uint32_t kind, name, function;
     };
-    OpenAccSource(ReportContext& ctx, sqlite::Statement st, std::string table, Types types)
+    OpenAccSource(ReportContext& ctx, std::unique_ptr<Rows> st, std::string table, Types types)
         : IntervalSource(std::move(st), ctx.shift), ctx_(ctx), table_(std::move(table)), types_(types),
           names_(ctx.catalog.names(types.name)), functions_(ctx.catalog.names(types.function)) {}
     std::string name() const override { return "openacc " + table_; }
 
 protected:
-    bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+    bool decode(const Rows& s, TraceRecord& r, Interval& iv) override {
         iv.begin = shifted(s.int64(0));
         iv.end = shifted(s.int64(1));
         iv.row = ctx_.threadRow(s.int64(2));
@@ -299,6 +326,7 @@ private:
 } // namespace
 
 void openOpenAcc(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
+    if (ctx.report.kineto()) return; // no OpenACC in a Kineto trace
     const auto& db = ctx.report.db();
     static constexpr OpenAccSource::Types kTypes[] = {
         {types::kOpenAccDataKind, types::kOpenAccDataName, types::kOpenAccDataFunction},
@@ -322,10 +350,9 @@ void openOpenAcc(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>&
         std::string bytes = i == 0 && db.hasColumn(t, "bytes") ? "a.bytes" : "NULL";
         out.push_back(std::make_unique<OpenAccSource>(
             ctx,
-            sqlite::Statement(db, "SELECT a.start, a.end, a.globalTid, " + columnOr(db, t, "eventKind") +
-                                      ", " + name + ", " + str("funcName") + ", " + bytes + " FROM " + t +
-                                      " a WHERE " + ctx.report.validRows(t, "a") + " ORDER BY " +
-                                      ctx.report.startOrder(t, "a")),
+            query(db, "SELECT a.start, a.end, a.globalTid, " + columnOr(db, t, "eventKind") + ", " + name +
+                          ", " + str("funcName") + ", " + bytes + " FROM " + t + " a WHERE " +
+                          ctx.report.validRows(t, "a") + " ORDER BY " + ctx.report.startOrder(t, "a")),
             t, kTypes[i]));
         out.back()->setReorderWindow(ctx.report.readWindow(t));
     }

@@ -31,6 +31,7 @@ matchMpiMessages(std::vector<ReportContext*> reports,
     for (const auto& pids : rankOfPid)
         for (const auto& [pid, rank] : pids) ranks.insert(rank);
     for (std::size_t i = 0; i < reports.size(); ++i) {
+        if (reports[i]->report.kineto()) continue; // no MPI calls in a Kineto trace
         const auto& db = reports[i]->report.db();
         if (!db.hasTable("MPI_P2P_EVENTS")) continue;
         for (const char* c : {"remoteRank", "tag", "size", "textId"})

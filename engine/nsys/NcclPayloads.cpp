@@ -1,5 +1,6 @@
 #include "engine/nsys/NcclPayloads.h"
 
+#include "engine/nsys/KinetoRows.h"
 #include "engine/nsys/NvtxSources.h"
 #include "engine/nsys/SqlColumns.h"
 #include "engine/paraver/EventTypes.h"
@@ -63,6 +64,16 @@ void collect(const nlohmann::json& j, ReportContext& ctx, NcclPayload& out, int 
 NcclPayloads NcclPayloads::read(ReportContext& ctx, std::uint64_t& undecoded) {
     NcclPayloads result;
     undecoded = 0;
+    if (ctx.report.kineto()) {
+        auto domain = ncclDomainId(ctx.report);
+        if (!domain) return result;
+        for (const auto& [tid, corr, json] : kinetorows::ncclPayloadRows(ctx.report, *domain)) {
+            NcclPayload p;
+            collect(nlohmann::json::parse(json, nullptr, false), ctx, p);
+            if (!p.fields.empty()) result.byLaunch_[{globalPidOf(tid), corr}] = std::move(p);
+        }
+        return result;
+    }
     const auto& db = ctx.report.db();
     const std::string nvtx = "NVTX_EVENTS", runtime = "CUPTI_ACTIVITY_KIND_RUNTIME";
     if (!db.hasTable(nvtx) || !db.hasTable(runtime) || !db.hasColumn(nvtx, "domainId")) return result;

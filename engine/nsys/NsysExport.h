@@ -13,6 +13,10 @@
 #include <unordered_map>
 #include <vector>
 
+namespace gpueff::kineto {
+struct KinetoTables;
+}
+
 namespace gpueff::nsys {
 
 // Process id and thread id packed in nsys' globalTid/globalPid: <HW:8><VM:8><PID:24><TID:24>.
@@ -35,12 +39,17 @@ public:
     // An export held in memory (a serialized SQLite image); `name` stands for the file in messages.
     NsysExport(const std::filesystem::path& name, std::vector<unsigned char> image,
                int cacheKiB = sqlite::Database::kDefaultCacheKiB);
-    // An export in `file` that stands for the input `name` in messages (a trace of another format staged
-    // as an export, engine/kineto).
-    NsysExport(const std::filesystem::path& file, const std::filesystem::path& name, int cacheKiB);
+    // A Kineto trace read into memory (engine/kineto/KinetoTables.h): the same facts, and its rows read
+    // through engine/nsys/KinetoRows.h instead of SQL. `input` names it in messages.
+    NsysExport(const std::filesystem::path& input, std::shared_ptr<const kineto::KinetoTables> tables);
+    ~NsysExport();
 
-    const std::filesystem::path& path() const { return db_.path(); }
-    const sqlite::Database& db() const { return db_; }
+    const std::filesystem::path& path() const { return path_; }
+    // The export's database; a Kineto trace has none (an internal error: readers ask kineto() first).
+    const sqlite::Database& db() const;
+    const kineto::KinetoTables* kineto() const { return kineto_.get(); }
+    // Fails naming the input, whatever it is.
+    [[noreturn]] void fail(const std::string& what) const;
     const std::string& productVersion() const { return productVersion_; }
     const std::string& schemaVersion() const { return schemaVersion_; }
     const std::string& host() const { return host_; }
@@ -52,7 +61,7 @@ public:
     // SQL condition selecting the rows of `table` that can be translated (columns qualified by `alias`).
     // The other rows are skipped: the first call counts them by reason for skippedRows(). See RowValidity.h.
     std::string validRows(const std::string& table, const std::string& alias = "") const;
-    // Rows left out by something else than the SQL rule: lost before the input became this export (a staged
+    // Rows left out by something else than the SQL rule: lost before the input became this export (a Kineto
     // trace's events), or found by the pre-pass and the record sources (SkippedRows.h).
     void noteSkipped(const std::string& table, const std::string& why, std::uint64_t rows) const {
         skippedRows_[table][why] += rows;
@@ -101,7 +110,9 @@ private:
     void readStrings();
     void readNames();
 
-    sqlite::Database db_;
+    std::filesystem::path path_;
+    std::unique_ptr<sqlite::Database> db_;
+    std::shared_ptr<const kineto::KinetoTables> kineto_;
     std::string productVersion_ = "unknown", schemaVersion_ = "unknown", host_ = "localhost";
     std::int64_t utcEpochNs_ = 0;
     bool hasUtcStart_ = false;

@@ -1,6 +1,8 @@
 #include "engine/nsys/NvtxSources.h"
 
 #include "engine/common/Error.h"
+#include "engine/kineto/KinetoTables.h"
+#include "engine/nsys/KinetoRows.h"
 #include "engine/nsys/MpiNames.h"
 #include "engine/nsys/SqlColumns.h"
 #include "engine/nsys/TableScan.h"
@@ -76,6 +78,11 @@ struct NvtxMeta {
 const NvtxMeta& metaOf(const NsysExport& ex) {
     return ex.memo<NvtxMeta>("nvtx meta", [&] {
         NvtxMeta meta;
+        // A Kineto trace names its domains only (no categories, no thread names).
+        if (ex.kineto()) {
+            meta.domainNames = kinetorows::domainNames(ex);
+            return meta;
+        }
         const auto& db = ex.db();
         auto column = [&](const char* name) {
             return db.hasColumn(kTable, name) ? std::string("n.") + name : "0";
@@ -110,6 +117,11 @@ const NvtxMeta& metaOf(const NsysExport& ex) {
 const std::set<std::int64_t>& usedDomainsOf(const NsysExport& ex) {
     return ex.memo<std::set<std::int64_t>>("nvtx used domains", [&] {
         std::set<std::int64_t> used;
+        if (const auto* k = ex.kineto()) {
+            for (const auto& n : k->nvtx)
+                if (n.domain != 0) used.insert(n.domain);
+            return used;
+        }
         sqlite::Statement st(ex.db(), std::string("SELECT DISTINCT domainId FROM ") + kTable +
                                           " WHERE domainId IS NOT NULL AND domainId != 0");
         while (st.step()) used.insert(st.int64(0));
@@ -118,15 +130,15 @@ const std::set<std::int64_t>& usedDomainsOf(const NsysExport& ex) {
 }
 
 std::map<std::int64_t, Domain> readDomains(const NsysExport& ex) {
-    const auto& db = ex.db();
     std::map<std::int64_t, Domain> domains;
-    if (!db.hasColumn(kTable, "domainId")) return domains;
-    std::string text = textExpr(db), join = textJoin(db);
+    if (!ex.kineto() && !ex.db().hasColumn(kTable, "domainId")) return domains;
     for (const auto& [id, name] : metaOf(ex).domainNames) domains[id].name = name;
     for (auto id : usedDomainsOf(ex))
         if (id != 0) domains[id];
     for (auto& [id, d] : domains) {
-        if (d.name.empty()) {
+        if (d.name.empty() && !ex.kineto()) { // a Kineto trace names every domain it uses
+            const auto& db = ex.db();
+            std::string text = textExpr(db), join = textJoin(db);
             auto first = db.scalarText("SELECT " + text + " FROM " + kTable + " n" + join +
                                        " WHERE n.domainId = " + std::to_string(id) +
                                        " AND n.eventType IN (59, 60) LIMIT 1");
@@ -156,7 +168,7 @@ const std::map<std::int64_t, Domain>& domainsOf(const NsysExport& ex) {
 // NCCL and neSmiK ones ("MPI" keeps its place in the numbering although its ranges become MPI events).
 std::vector<std::string> numberedDomains(const NsysExport& ex) {
     std::vector<std::string> names;
-    if (!ex.db().hasTable(kTable)) return names;
+    if (!ex.kineto() && !ex.db().hasTable(kTable)) return names;
     const auto& used = usedDomainsOf(ex);
     for (const auto& [id, d] : domainsOf(ex))
         if (used.count(id) && (d.kind == DomainKind::Mpi || (d.kind == DomainKind::Other && d.base == 0)))
@@ -166,14 +178,14 @@ std::vector<std::string> numberedDomains(const NsysExport& ex) {
 
 class NvtxSource : public IntervalSource {
 public:
-    NvtxSource(ReportContext& ctx, sqlite::Statement st, std::map<std::int64_t, Domain> domains)
+    NvtxSource(ReportContext& ctx, std::unique_ptr<Rows> st, std::map<std::int64_t, Domain> domains)
         : IntervalSource(std::move(st), ctx.shift), ctx_(ctx), domains_(std::move(domains)) {}
     std::string name() const override { return "nvtx"; }
 
 protected:
     // columns: start, end, eventType, text, domainId, category, globalTid, numeric payload, json text, json
     // text id, text id
-    bool decode(const sqlite::Statement& s, TraceRecord& r, Interval& iv) override {
+    bool decode(const Rows& s, TraceRecord& r, Interval& iv) override {
         int eventType = static_cast<int>(s.int64(2));
         iv.begin = shifted(s.int64(0));
         iv.hasEnd = eventType != kMark && !s.isNull(1);
@@ -266,33 +278,38 @@ nvtxDomainBases(const std::vector<std::unique_ptr<NsysExport>>& reports) {
 }
 
 std::optional<std::int64_t> ncclDomainId(const NsysExport& ex) {
-    if (!ex.db().hasTable(kTable)) return std::nullopt;
+    if (!ex.kineto() && !ex.db().hasTable(kTable)) return std::nullopt;
     for (const auto& [id, d] : domainsOf(ex))
         if (d.kind == DomainKind::Nccl) return id;
     return std::nullopt;
 }
 
 void discoverNvtx(const NsysExport& ex, ReportObjects& o) {
-    const auto& db = ex.db();
-    if (!db.hasTable(kTable)) return;
-    requireColumns(db, kTable, {"start", "end", "eventType", "globalTid"});
-    // Same filter as the translation's query, so the stored-by-start verdict applies to it.
     std::set<std::int64_t> domains;
-    auto span = scanTable(ex, kTable,
-                          std::string("globalTid, ") +
-                              (db.hasColumn(kTable, "domainId") ? "coalesce(domainId, 0)" : "0"),
-                          2, kTranslatedRows, [&](const std::int64_t* k) {
-                              o.process(k[0]).threads.insert(k[0]);
-                              domains.insert(k[1]);
-                          });
+    auto onKey = [&](const std::int64_t* k) {
+        o.process(k[0]).threads.insert(k[0]);
+        domains.insert(k[1]);
+    };
+    ScanSpan span;
+    if (ex.kineto()) {
+        span = kinetorows::scan(ex, kTable, 2, onKey);
+    } else {
+        const auto& db = ex.db();
+        if (!db.hasTable(kTable)) return;
+        requireColumns(db, kTable, {"start", "end", "eventType", "globalTid"});
+        // Same filter as the translation's query, so the stored-by-start verdict applies to it.
+        span = scanTable(ex, kTable,
+                         std::string("globalTid, ") +
+                             (db.hasColumn(kTable, "domainId") ? "coalesce(domainId, 0)" : "0"),
+                         2, kTranslatedRows, onKey);
+    }
     o.span(span.first, span.last);
     ex.memo<std::set<std::int64_t>>("nvtx used domains", [&] { return domains; });
     for (auto [tid, rank] : metaOf(ex).ranks) o.process(tid).mpiRank = rank;
 }
 
 void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {
-    const auto& db = ctx.report.db();
-    if (!db.hasTable(kTable)) return;
+    if (!ctx.report.kineto() && !ctx.report.db().hasTable(kTable)) return;
     auto domains = domainsOf(ctx.report);
     for (auto& [id, d] : domains)
         if (d.kind == DomainKind::Other && d.base == 0) {
@@ -308,6 +325,13 @@ void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
         ctx.catalog.declare(categoryType(it != domains.end() ? it->second : Domain{}, categorySlot(category)),
                             prefix + " " + name);
     }
+    if (ctx.report.kineto()) {
+        out.push_back(
+            std::make_unique<NvtxSource>(ctx, kinetorows::nvtxRanges(ctx.report), std::move(domains)));
+        out.back()->setReorderWindow(ctx.report.readWindow(kTable));
+        return;
+    }
+    const auto& db = ctx.report.db();
     std::string numeric = "NULL";
     for (const char* c :
          {"int64Value", "uint64Value", "int32Value", "uint32Value", "doubleValue", "floatValue"})
@@ -321,7 +345,7 @@ void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
                       json + ", " + columnOr(db, kTable, "textId") + " FROM " + kTable + " n WHERE n." +
                       kTranslatedRows + " AND " + ctx.report.validRows(kTable, "n") + " ORDER BY " +
                       ctx.report.startOrder(kTable, "n");
-    out.push_back(std::make_unique<NvtxSource>(ctx, sqlite::Statement(db, sql), std::move(domains)));
+    out.push_back(std::make_unique<NvtxSource>(ctx, query(db, sql), std::move(domains)));
     out.back()->setReorderWindow(ctx.report.readWindow(kTable));
 }
 

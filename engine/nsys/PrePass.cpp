@@ -1,7 +1,7 @@
 #include "engine/nsys/PrePass.h"
 
 #include "engine/common/Error.h"
-#include "engine/kineto/KinetoStage.h"
+#include "engine/kineto/KinetoTrace.h"
 #include "engine/nsys/HostSources.h"
 #include "engine/nsys/ReportStreams.h"
 #include "engine/nsys/RowValidity.h"
@@ -15,26 +15,16 @@ namespace gpueff::nsys {
 
 namespace {
 
-// An input as an export: an nsys SQLite export as it is, a Kineto (torch.profiler) trace staged into one
-// first (engine/kineto). The staged file is unlinked once open: nothing is left behind whatever happens.
-
+// An input as an export: an nsys SQLite export as it is, a Kineto (torch.profiler) trace read into memory
+// first (engine/kineto), its rows then read through engine/nsys/KinetoRows.
 std::unique_ptr<NsysExport> openInput(const std::filesystem::path& input, import::InputFormat format,
-                                      int cacheKiB, StagingFacts& facts) {
+                                      int cacheKiB, ImportFacts& facts) {
     if (format != import::InputFormat::KinetoTrace) return std::make_unique<NsysExport>(input, cacheKiB);
     auto start = std::chrono::steady_clock::now();
-    auto staged = kineto::stageTrace(input);
+    auto trace = kineto::readKinetoTrace(input);
     facts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    facts.worldSize = staged.metadata.worldSize.value_or(0);
-    std::unique_ptr<NsysExport> ex;
-    try {
-        ex = std::make_unique<NsysExport>(staged.database, input, cacheKiB);
-    } catch (...) {
-        std::filesystem::remove(staged.database);
-        throw;
-    }
-    std::filesystem::remove(staged.database);
-    for (const auto& [why, n] : staged.skipped) ex->noteSkipped("traceEvents", why, n);
-    return ex;
+    facts.worldSize = trace.metadata.worldSize.value_or(0);
+    return std::make_unique<NsysExport>(input, std::move(trace.tables));
 }
 
 bool hasGpuActivity(const NsysExport& ex) {
@@ -46,8 +36,8 @@ bool hasGpuActivity(const NsysExport& ex) {
 
 [[noreturn]] void failNoGpuActivity(const NsysExport& ex, import::InputFormat format) {
     if (format == import::InputFormat::KinetoTrace)
-        ex.db().fail("no GPU activity: no kernel, gpu_memcpy or gpu_memset events (profile with "
-                     "torch.profiler's activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])");
+        ex.fail("no GPU activity: no kernel, gpu_memcpy or gpu_memset events (profile with "
+                "torch.profiler's activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])");
     if (!ex.db().hasTable("CUPTI_ACTIVITY_KIND_KERNEL"))
         ex.db().fail("no GPU activity: table CUPTI_ACTIVITY_KIND_KERNEL is missing and no graph or memory "
                      "operations were recorded (profile with `nsys profile -t cuda`)");
@@ -75,7 +65,7 @@ void recogniseInputs(const TranslateOptions& options, PrePass& pass) {
     }
 }
 
-// The pre-pass, one report per worker: each export opened (a Kineto trace staged), its processes, threads,
+// The pre-pass, one report per worker: each export opened (a Kineto trace read into memory), its processes, threads,
 // streams, GPUs and ranks found, and the evidence its clock is aligned by.
 void scanReports(const TranslateOptions& options, const std::vector<const SourceKind*>& kinds, bool wantMpi,
                  unsigned jobs, int cacheKiB, bool tty, PrePass& pass) {
@@ -83,14 +73,14 @@ void scanReports(const TranslateOptions& options, const std::vector<const Source
     pass.reports.resize(n);
     pass.objects.resize(n);
     pass.gpuActivity.assign(n, 1);
-    pass.staging.resize(n);
+    pass.imports.resize(n);
     pass.clockEvidence.resize(n);
     forEachReport(n, jobs, [&](std::size_t i) {
         if (tty)
             std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, n,
                          pass.inputs[i].filename().c_str());
         if (options.images.empty())
-            pass.reports[i] = openInput(pass.inputs[i], pass.formats[i], cacheKiB, pass.staging[i]);
+            pass.reports[i] = openInput(pass.inputs[i], pass.formats[i], cacheKiB, pass.imports[i]);
         else
             pass.reports[i] = std::make_unique<NsysExport>(pass.inputs[i], options.images.at(i), cacheKiB);
         auto& report = *pass.reports[i];
@@ -110,8 +100,7 @@ void scanReports(const TranslateOptions& options, const std::vector<const Source
                 if (p.mpiRank >= 0 && objects.processes.count(pid))
                     objects.processes[pid].mpiRank = p.mpiRank;
         }
-        if (objects.firstTime > objects.lastTime)
-            report.db().fail("nothing to translate with the selected kinds");
+        if (objects.firstTime > objects.lastTime) report.fail("nothing to translate with the selected kinds");
         pass.clockEvidence[i] = readClockEvidence(report, n > 1);
     });
 }
@@ -143,7 +132,7 @@ void checkInputs(const PrePass& pass, const std::function<void(const std::string
         if (!pass.gpuActivity[i] && log)
             log(pass.inputs[i].string() + ": no GPU activity; merged for its CPU-side records");
     std::int64_t worldSize = 0;
-    for (const auto& s : pass.staging) {
+    for (const auto& s : pass.imports) {
         summary.importSeconds += s.seconds;
         worldSize = std::max(worldSize, s.worldSize);
     }

@@ -1,6 +1,6 @@
 #pragma once
 // The nsys importer's pre-pass: each input recognised (engine/import) and opened as an export (a Kineto
-// trace staged into one, a .nsys-rep exported first), its processes, threads, streams, GPUs and ranks found,
+// trace read into memory as one, engine/kineto and KinetoRows.h; a .nsys-rep exported first), its processes, threads, streams, GPUs and ranks found,
 // the evidence its clock is aligned by read; the inputs checked together (ranks, GPU activity); and, once
 // the clocks are aligned, each report placed on the trace clock. One report per worker: each writes only
 // its own slots.
@@ -18,8 +18,8 @@
 
 namespace gpueff::nsys {
 
-// What staging a Kineto trace learnt.
-struct StagingFacts {
+// What reading a Kineto trace learnt.
+struct ImportFacts {
     double seconds = 0;
     std::int64_t worldSize = 0; // distributedInfo.world_size of a Kineto trace, 0 when unknown
 };
@@ -31,7 +31,7 @@ struct PrePass {
     std::vector<std::unique_ptr<NsysExport>> reports;
     std::vector<ReportObjects> objects;
     std::vector<char> gpuActivity;
-    std::vector<StagingFacts> staging;
+    std::vector<ImportFacts> imports;
     std::vector<ClockEvidence> clockEvidence;
 };
 

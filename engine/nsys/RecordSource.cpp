@@ -39,8 +39,8 @@ bool RecordSource::nextReordered() {
     return true;
 }
 
-IntervalSource::IntervalSource(sqlite::Statement statement, std::int64_t shift)
-    : statement_(std::move(statement)), shift_(shift) {}
+IntervalSource::IntervalSource(std::unique_ptr<Rows> rows, std::int64_t shift)
+    : rows_(std::move(rows)), shift_(shift) {}
 
 bool IntervalSource::later(const PendingEnd& a, const PendingEnd& b) {
     if (a.time != b.time) return a.time > b.time;
@@ -51,14 +51,14 @@ bool IntervalSource::later(const PendingEnd& a, const PendingEnd& b) {
 
 bool IntervalSource::loadBegin() {
     while (!exhausted_) {
-        if (!statement_.step()) {
+        if (!rows_->step()) {
             exhausted_ = true;
             break;
         }
         nextBegin_.pairCount = 0;
         nextBegin_.isCommunication = false;
         Interval iv;
-        if (!decode(statement_, nextBegin_, iv)) continue;
+        if (!decode(*rows_, nextBegin_, iv)) continue;
         // The queries leave out rows ending before they start (RowValidity.h), and a shift moves both ends
         // alike; an end heap fed one would emit records out of time order.
         if (iv.hasEnd && iv.end < iv.begin)

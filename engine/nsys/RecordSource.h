@@ -1,5 +1,6 @@
 #pragma once
 #include "engine/nsys/RowValidity.h"
+#include "engine/nsys/Rows.h"
 #include "engine/paraver/TraceRecord.h"
 #include "engine/sqlite/Database.h"
 
@@ -87,16 +88,16 @@ struct Interval {
     bool hasEnd = true; // false for point events (marks, samples)
 };
 
-// Turns rows of an SQL query ordered by start time into begin records and, later, matching end records
+// Turns rows ordered by start time into begin records and, later, matching end records
 // (same types, value 0). Ends wait in a heap, so memory is bounded by the intervals open at once.
 class IntervalSource : public RecordSource {
 public:
-    IntervalSource(sqlite::Statement statement, std::int64_t shift);
+    IntervalSource(std::unique_ptr<Rows> rows, std::int64_t shift);
 
 protected:
     // Decodes the statement's current row; returns false to skip it, having counted it with its table and
     // reason (ReportContext::skipped), as every row left out is.
-    virtual bool decode(const sqlite::Statement& row, TraceRecord& begin, Interval& interval) = 0;
+    virtual bool decode(const Rows& row, TraceRecord& begin, Interval& interval) = 0;
     std::int64_t shifted(std::int64_t t) const { return shiftTime(t, shift_); }
 
 private:
@@ -112,7 +113,7 @@ private:
     bool fill(TraceRecord& out) override;
     bool loadBegin();
 
-    sqlite::Statement statement_;
+    std::unique_ptr<Rows> rows_;
     std::int64_t shift_;
     TraceRecord nextBegin_;
     bool haveBegin_ = false, exhausted_ = false;

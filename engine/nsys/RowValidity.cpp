@@ -120,4 +120,26 @@ std::string badRowReason(const sqlite::Database& db, const std::string& table, c
     return c + " END";
 }
 
+// Mirrors the SQL above, condition by condition and in the same order (times and keys held in memory are
+// integers or absent, so the type conditions reduce to absence).
+std::optional<std::string> badRowReason(const std::string& table, const RowInMemory& r) {
+    const TableRule* rule = ruleFor(table);
+    if (!rule) return std::nullopt;
+    std::string start(rule->start);
+    if (rule->end == EndColumn::Required && !r.end) return "end is NULL";
+    for (auto key : rule->keys)
+        if (!r.key(r.row, key)) return std::string(key) + " is NULL or not an integer";
+    if (std::find(rule->keys.begin(), rule->keys.end(), "deviceId") != rule->keys.end()) {
+        auto device = r.key(r.row, "deviceId");
+        if (*device < 0 || *device > 2147483647) return "deviceId outside 0..2147483647";
+    }
+    if (r.start < 0) return start + " is negative (before the session start)";
+    if (r.start > kMaxTimeNs) return start + " beyond 2^61 ns";
+    if (rule->end != EndColumn::None && r.end) {
+        if (*r.end > kMaxTimeNs) return "end beyond 2^61 ns";
+        if (*r.end < r.start) return "end before start";
+    }
+    return std::nullopt;
+}
+
 } // namespace gpueff::nsys

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace gpueff::nsys {
 
@@ -28,6 +29,16 @@ inline std::int64_t shiftTime(std::int64_t t, std::int64_t shift) {
 // `sessionEndNs`: the session's length (ANALYSIS_DETAILS.duration) when the export records it.
 std::string badRowReason(const sqlite::Database& db, const std::string& table, const std::string& alias,
                          std::optional<std::int64_t> sessionEndNs);
+
+// The same rule on a row held in memory (engine/nsys/KinetoRows): why it cannot be translated, or nullopt.
+// Its times are integers; `key` gives a key column's value (nullopt for NULL). No session end.
+struct RowInMemory {
+    std::int64_t start;
+    std::optional<std::int64_t> end;
+    std::optional<std::int64_t> (*key)(const void* row, std::string_view column);
+    const void* row;
+};
+std::optional<std::string> badRowReason(const std::string& table, const RowInMemory& row);
 
 // The rows of `table` the importer reads at all (others are neither translated nor reported): NVTX rows that
 // time something. Empty for every row.

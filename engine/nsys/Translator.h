@@ -22,7 +22,7 @@ namespace gpueff::nsys {
 class Distribution;
 
 struct TranslateOptions {
-    // nsys exports (.sqlite; a .nsys-rep is exported first) and Kineto traces (staged into exports): the
+    // nsys exports (.sqlite; a .nsys-rep is exported first) and Kineto traces (read as exports): the
     // nsys importer's inputs (engine/import).
     std::vector<std::filesystem::path> inputs;
     std::set<std::string> only, skip; // kinds (see sourceKinds())
@@ -97,14 +97,14 @@ struct TranslateSummary {
     std::map<std::uint32_t, std::uint64_t> beginsByType; // records with a non-zero value, by first event type
     std::map<std::int64_t, std::uint64_t> communicationsByTag;
     std::size_t tasks = 0, threads = 0, nodes = 0;
-    double importSeconds = 0; // staging inputs of other formats (Kineto) into exports, summed over inputs
+    double importSeconds = 0; // reading inputs of other formats (Kineto) into memory, summed over inputs
     std::vector<std::string> notes; // about the inputs as a whole (e.g. ranks of a larger job), for reports
     // About how the inputs were merged (an input whose clock could not be aligned by its session start):
     // printed as warnings by translate, listed in the sidecar and in the notes of reports.
     std::vector<std::string> warnings;
 };
 
-// The nsys importer: Nsight Systems SQLite exports (and Kineto traces staged into exports) merged into one
+// The nsys importer: Nsight Systems SQLite exports (and Kineto traces, read as exports) merged into one
 // record stream into `outputs`, in trace time. Throws gpueff::Error on bad input (the caller's output set is
 // then not committed: no output file exists unless the whole translation succeeded).
 TranslateSummary translate(const TranslateOptions& options,

@@ -48,8 +48,6 @@ public:
     // memory each sort uses before spilling to a temporary file).
     static constexpr int kDefaultCacheKiB = 16 * 1024;
     explicit Database(const std::filesystem::path& path, int cacheKiB = kDefaultCacheKiB);
-    // `file` opened, `name` standing for it in messages (an input staged into a temporary export).
-    Database(const std::filesystem::path& file, const std::filesystem::path& name, int cacheKiB);
     // An in-memory database from a serialized image (sqlite3_deserialize), read-only; `name` stands for the
     // file in messages. Used by the fuzz harness to translate mutated images without touching the disk.
     Database(const std::filesystem::path& name, std::vector<unsigned char> image,
@@ -68,6 +66,8 @@ public:
     [[noreturn]] void fail(const std::string& what) const;
 
 private:
+    // `file` opened, `name` standing for it in messages.
+    Database(const std::filesystem::path& file, const std::filesystem::path& name, int cacheKiB);
     struct Close {
         void operator()(sqlite3* db) const;
     };
