@@ -4,7 +4,7 @@
 # Kineto (torch.profiler) input: a real trace ($KINETO_SRC) repeated $KINETO_COPIES times in time
 # (bench/kineto_scale.py, cached in bench/work/kineto/, git-ignored), plain and gzip-compressed, through
 # `gpueff analyze --no-trace --stats -j 1` and `gpueff translate -j 1`, pinned to one core. Prints per input:
-# the JSON's uncompressed size, import_s (the streamed parse and staging into an export) and its MB/s of JSON,
+# the JSON's uncompressed size, import_s (the streamed parse into the tables in memory) and its MB/s of JSON,
 # the whole command's seconds and MB/s, and peak RSS. Best of $KINETO_REPS runs. A shared machine makes the
 # times upper bounds.
 #
