@@ -1,5 +1,6 @@
 #include "engine/kineto/KinetoTables.h"
 
+#include "engine/common/Error.h"
 #include "engine/common/Text.h"
 
 #include <algorithm>
@@ -138,6 +139,11 @@ std::int32_t TableBuilder::textId(const std::string& text) {
 
 std::int64_t TableBuilder::packedId(std::int64_t id, std::map<std::int64_t, std::int64_t>& remapped) {
     if (id >= 0 && id < kIdLimit) return id;
+    // Ids are stored counting down from the top of nsys' range: a trace with 2^23 such ids (none real) would
+    // reach the ids stored as themselves.
+    if (remapped.size() >= static_cast<std::size_t>(kIdLimit / 2) && !remapped.count(id))
+        throw Error(input_.string() + ": more than " + std::to_string(kIdLimit / 2) +
+                    " process or thread ids outside 0..2^24");
     auto [it, added] = remapped.try_emplace(id, kIdLimit - 1 - static_cast<std::int64_t>(remapped.size()));
     return it->second;
 }
@@ -147,13 +153,15 @@ std::int64_t TableBuilder::globalTid(std::int64_t pid, std::int64_t tid) {
 }
 
 void TableBuilder::add(const ChromeEvent& e) {
-    ++t_.events;
     if (e.ph == 'M') return metadataEvent(e);
     // Flows (ac2g: the launch of a kernel, drawn from its correlation ids, which the records carry
     // themselves), instants and counters carry nothing the model needs.
     if (e.ph != 'X') return;
     if (!e.badNumber.empty()) return skip("complete event whose " + e.badNumber + " is not a number");
     if (!e.ts.present || !e.dur.present) return skip("complete event without ts or dur");
+    // ts + dur beyond int64 ns (times themselves are checked when they are read): no end to place it by.
+    if (__builtin_add_overflow(e.ts.value, e.dur.value, &end_))
+        return skip("complete event ending beyond int64 ns");
     const std::string& c = e.cat;
     if (c == "kernel" || c == "gpu_memcpy" || c == "gpu_memset") return gpuActivity(e);
     if (c == "cuda_runtime" || c == "cuda_driver") return runtimeCall(e);
@@ -179,17 +187,15 @@ void TableBuilder::hostRange(const ChromeEvent& e, std::int64_t domain) {
     if (cpuPid_ < 0) cpuPid_ = e.pid.value;
     domains_.try_emplace(domain, domainName(domain));
     std::string payload = streamPayload(e);
-    t_.nvtx.push_back({e.ts.value, e.ts.value + e.dur.value, globalTid(e.pid.value, e.tid.value),
-                       textId(e.name), payload.empty() ? 0 : textId(payload), 59,
-                       static_cast<std::uint8_t>(domain)});
+    t_.nvtx.push_back({e.ts.value, end_, globalTid(e.pid.value, e.tid.value), textId(e.name),
+                       payload.empty() ? 0 : textId(payload), 59, static_cast<std::uint8_t>(domain)});
 }
 
 void TableBuilder::runtimeCall(const ChromeEvent& e) {
     if (!e.pid.present || !e.tid.present) return skip(e.cat + " event without a numeric pid and tid");
     if (cpuPid_ < 0) cpuPid_ = e.pid.value;
-    t_.runtime.push_back({e.ts.value, e.ts.value + e.dur.value, globalTid(e.pid.value, e.tid.value),
-                          e.correlation, stringId(e.name),
-                          e.cat == "cuda_driver" ? kDriverClass : kRuntimeClass});
+    t_.runtime.push_back({e.ts.value, end_, globalTid(e.pid.value, e.tid.value), e.correlation,
+                          stringId(e.name), e.cat == "cuda_driver" ? kDriverClass : kRuntimeClass});
 }
 
 void TableBuilder::gpuActivity(const ChromeEvent& e) {
@@ -199,16 +205,17 @@ void TableBuilder::gpuActivity(const ChromeEvent& e) {
     Field stream = e.stream.present ? e.stream : e.tid;
     if (!device.present || device.value < 0) return skip(e.cat + " event without a device");
     if (!stream.present) return skip(e.cat + " event without a stream");
-    ++t_.gpuEvents;
-    GpuOperation op{e.ts.value, e.ts.value + e.dur.value, device.value, stream.value, e.correlation};
+    GpuOperation op{e.ts.value, end_, device.value, stream.value, e.correlation};
     if (e.cat == "kernel") {
         t_.kernels.push_back(
             {op, stringId(e.name), e.registers.value, e.sharedMemory.value, e.grid, e.block});
         if (isCollectiveKernel(e.name) && e.correlation.present) {
             // NCCL's own NVTX ranges carry this payload in an nsys export; Kineto puts it on the kernel.
             nlohmann::json payload = nlohmann::json::object();
-            if (auto size = elementBytes(e.dtype); size > 0 && e.inElements.present)
-                payload["Message size [bytes]"] = e.inElements.value * size;
+            std::int64_t bytes = 0;
+            if (auto size = elementBytes(e.dtype);
+                size > 0 && e.inElements.present && !__builtin_mul_overflow(e.inElements.value, size, &bytes))
+                payload["Message size [bytes]"] = bytes;
             if (e.groupSize.present) payload["No. of ranks"] = e.groupSize.value;
             ncclLaunches_.push_back(
                 {e.correlation.value, e.collective.empty() ? e.name : e.collective, payload.dump()});
@@ -223,14 +230,14 @@ void TableBuilder::gpuActivity(const ChromeEvent& e) {
 void TableBuilder::synchronization(const ChromeEvent& e) {
     Field device = e.device.present ? e.device : e.pid;
     if (!device.present) return skip("cuda_sync event without a device");
-    t_.syncs.push_back({{e.ts.value, e.ts.value + e.dur.value, device.value,
-                         e.stream.present ? e.stream.value : -1, e.correlation},
-                        syncType(e.syncKind.empty() ? e.name : e.syncKind)});
+    t_.syncs.push_back(
+        {{e.ts.value, end_, device.value, e.stream.present ? e.stream.value : -1, e.correlation},
+         syncType(e.syncKind.empty() ? e.name : e.syncKind)});
     // One that names a stream is also an NVTX range of the domain cuda_sync, placed on its call's thread at
     // the end (finish).
     if (std::string payload = streamPayload(e); !payload.empty() && e.correlation.present)
-        streamSyncs_.push_back({e.ts.value, e.ts.value + e.dur.value, e.correlation.value,
-                                e.name.empty() ? e.syncKind : e.name, payload});
+        streamSyncs_.push_back(
+            {e.ts.value, end_, e.correlation.value, e.name.empty() ? e.syncKind : e.name, payload});
 }
 
 // The NCCL payloads as NCCL's NVTX ranges would hold them: around each call that launched the kernel (calls
@@ -282,7 +289,7 @@ void TableBuilder::syncRanges() {
     if (any) domains_.try_emplace(kCudaSyncDomain, domainName(kCudaSyncDomain));
 }
 
-KinetoTables TableBuilder::finish(const TraceMetadata& metadata, const std::filesystem::path& input) {
+KinetoTables TableBuilder::finish(const TraceMetadata& metadata) {
     const std::int64_t pid = cpuPid_ < 0 ? 0 : cpuPid_;
     t_.globalPid = packedId(pid, pids_) << 24;
     auto name = processNames_.find(pid);
@@ -300,7 +307,6 @@ KinetoTables TableBuilder::finish(const TraceMetadata& metadata, const std::file
     t_.productVersion =
         "Kineto trace" +
         (metadata.schemaVersion.empty() ? std::string() : " schema " + metadata.schemaVersion);
-    t_.inputName = input.filename().string();
     return std::move(t_);
 }
 

@@ -87,9 +87,8 @@ struct KinetoTables {
     std::map<std::int64_t, std::int64_t> threadNames;          // globalTid -> string id
     std::optional<std::pair<std::int64_t, std::int64_t>> rank; // MPI_RANKS: globalTid, rank
     std::int64_t sessionUtcNs = 0;
-    std::string host, productVersion, inputName;
+    std::string host, productVersion;
     std::map<std::string, std::uint64_t> skipped; // events left out, by reason
-    std::uint64_t events = 0, gpuEvents = 0;
 
     std::string_view string(std::int64_t id) const {
         return id >= 1 && static_cast<std::size_t>(id) <= strings.size() ? std::string_view(strings[id - 1])
@@ -100,10 +99,12 @@ struct KinetoTables {
 // Builds the tables from the events of one trace, in file order.
 class TableBuilder {
 public:
+    // `input` names the trace in messages and in the tables.
+    explicit TableBuilder(std::filesystem::path input) : input_(std::move(input)) {}
     void add(const ChromeEvent& event);
     // What needs the whole trace (process and thread names, session start, host, rank, NCCL ranges around
-    // their launch calls). `input` names the trace.
-    KinetoTables finish(const TraceMetadata& metadata, const std::filesystem::path& input);
+    // their launch calls).
+    KinetoTables finish(const TraceMetadata& metadata);
 
 private:
     std::int64_t stringId(const std::string& text);
@@ -119,7 +120,9 @@ private:
     void ncclRanges(const TraceMetadata& metadata);
     void syncRanges();
 
+    std::filesystem::path input_;
     KinetoTables t_;
+    std::int64_t end_ = 0; // ts + dur of the event being added
     std::unordered_map<std::string, std::int64_t> stringIds_;
     std::map<std::int64_t, std::int64_t> pids_, tids_; // ids beyond nsys' 24 bits -> ids stored
     std::int64_t cpuPid_ = -1;                         // the process of the host events (Kineto: one)

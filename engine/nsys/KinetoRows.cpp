@@ -347,8 +347,8 @@ std::unique_ptr<Rows> runtimeCalls(const NsysExport& ex) {
 }
 
 // The runtime calls joined to the GPU work they launched (same correlation id and process): api start, api
-// end, api globalTid, gpu start, globalPid, deviceId, streamId, size, tag, correlation id; by the calls' read
-// order, a call's work in the order of the query's UNION ALL (kernels, copies, memsets).
+// end, api globalTid, gpu start, globalPid, deviceId, streamId, size, tag, correlation id, the call's row; by
+// the calls' read order (the source orders each call's work itself).
 std::unique_ptr<Rows> launches(const NsysExport& ex) {
     const auto& t = tablesOf(ex);
     struct Launched {
@@ -404,8 +404,10 @@ std::unique_ptr<Rows> launches(const NsysExport& ex) {
                                                            : t_.memsets[row_->work.row].bytes;
             case 8:
                 return row_->work.table == Table::Kernel ? types::kTagKernelLaunch : types::kTagMemoryLaunch;
-            default:
+            case 9:
                 return g.correlation.value;
+            default:
+                return row_->call;
             }
         }
         double real(int col) const override { return static_cast<double>(int64(col)); }

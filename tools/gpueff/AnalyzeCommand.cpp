@@ -72,7 +72,7 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
         "do not write the translated trace (NAME.prv/.pcf/.row/.json, NAME.cfgs/), only the report");
     cmd->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
     cmd->add_flag("--stats", args->stats,
-                  "print the seconds of each phase (for benchmarks; import_s, the staging of Kineto traces, "
+                  "print the seconds of each phase (for benchmarks; import_s, the reading of Kineto traces, "
                   "is part of translate_s)");
     addJobsOption(cmd, args->jobs);
     addUnalignedOption(cmd, args->unaligned);
