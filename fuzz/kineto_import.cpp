@@ -5,6 +5,7 @@
 // or a sanitizer report is a finding.
 #include "engine/common/Error.h"
 #include "engine/output/OutputFiles.h"
+#include "fuzz/support/Scratch.h"
 #include "jobs/Pipeline.h"
 
 #include <cstdint>
@@ -18,33 +19,14 @@
 #include <system_error>
 #include <unistd.h>
 
-namespace {
-
-// One scratch directory per process, removed at exit: every input overwrites the same files.
-const std::filesystem::path& scratch() {
-    static const std::filesystem::path dir = [] {
-        auto d =
-            std::filesystem::temp_directory_path() / ("gpueff-fuzz-kineto-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(d);
-        std::atexit([] {
-            std::error_code ec;
-            std::filesystem::remove_all(scratch(), ec);
-        });
-        return d;
-    }();
-    return dir;
-}
-
-} // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    auto input = scratch() / "fuzz.json";
+    auto input = fuzzsupport::scratch("kineto") / "fuzz.json";
     std::ofstream(input, std::ios::binary)
         .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
     try {
         gpueff::jobs::PipelineRequest request;
         request.import.inputs = {input};
-        request.chain.prefix = scratch() / "trace";
+        request.chain.prefix = fuzzsupport::scratch("kineto") / "trace";
         request.sidecar = true;
         request.import.jobs = 1; // a finding replays the same way
         gpueff::output::OutputFiles files;

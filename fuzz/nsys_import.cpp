@@ -3,6 +3,7 @@
 // a clean refusal, anything else escaping (or a sanitizer report) is a finding.
 #include "engine/common/Error.h"
 #include "engine/output/OutputFiles.h"
+#include "fuzz/support/Scratch.h"
 #include "jobs/Pipeline.h"
 
 #include <cstdint>
@@ -15,30 +16,12 @@
 #include <unistd.h>
 #include <vector>
 
-namespace {
-
-// One scratch directory per process, removed at exit: every input overwrites the same PREFIX.*.
-const std::filesystem::path& scratch() {
-    static const std::filesystem::path dir = [] {
-        auto d = std::filesystem::temp_directory_path() / ("gpueff-fuzz-nsys-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(d);
-        std::atexit([] {
-            std::error_code ec;
-            std::filesystem::remove_all(scratch(), ec);
-        });
-        return d;
-    }();
-    return dir;
-}
-
-} // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {
         gpueff::jobs::PipelineRequest request;
         request.import.inputs = {"fuzz.sqlite"};
         request.import.images.emplace_back(data, data + size);
-        request.chain.prefix = scratch() / "trace";
+        request.chain.prefix = fuzzsupport::scratch("nsys") / "trace";
         request.sidecar = true;
         // One thread: a finding replays the same way (the parallel path is tested by test_parallel_reports).
         request.import.jobs = 1;

@@ -109,24 +109,6 @@ std::int64_t syncType(std::string_view kind) {
     return 0;
 }
 
-std::unordered_map<std::int64_t, std::string> enumLabels(const std::string& table) {
-    if (table == "ENUM_CUDA_MEMCPY_OPER")
-        return {{0, "Unknown"},         {1, "Host-to-Device"},  {2, "Device-to-Host"},
-                {3, "Host-to-Array"},   {4, "Array-to-Host"},   {5, "Array-to-Array"},
-                {6, "Array-to-Device"}, {7, "Device-to-Array"}, {8, "Device-to-Device"},
-                {9, "Host-to-Host"},    {10, "Peer-to-Peer"}};
-    if (table == "ENUM_CUDA_MEM_KIND")
-        return {{0, "Pageable"}, {1, "Pinned"},        {2, "Device"},         {3, "Array"},
-                {4, "Managed"},  {5, "Device Static"}, {6, "Managed Static"}, {7, "Unknown"}};
-    if (table == "ENUM_CUPTI_SYNC_TYPE")
-        return {{0, "Unknown"},
-                {1, "Event sync"},
-                {2, "Stream wait sync"},
-                {3, "Stream sync"},
-                {4, "Context sync"}};
-    return {};
-}
-
 std::int64_t TableBuilder::stringId(const std::string& text) {
     auto [it, added] = stringIds_.try_emplace(text, static_cast<std::int64_t>(stringIds_.size()) + 1);
     if (added) t_.strings.push_back(text);

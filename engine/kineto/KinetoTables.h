@@ -37,9 +37,9 @@ CopyKinds copyKinds(std::string_view name);
 std::int64_t memsetKind(std::string_view name);
 // "Stream Sync", "Event Sync", "Stream Wait Event", "Context Sync": ENUM_CUPTI_SYNC_TYPE (0 unknown).
 std::int64_t syncType(std::string_view kind);
-// The labels of the enum codes above (ENUM_CUDA_MEMCPY_OPER, ENUM_CUDA_MEM_KIND, ENUM_CUPTI_SYNC_TYPE), as
-// nsys writes them; empty for another table.
-std::unordered_map<std::int64_t, std::string> enumLabels(const std::string& table);
+// The last ENUM_CUDA_MEMCPY_OPER code copyKinds() gives (Peer-to-Peer): the tables use nsys' enum codes, and
+// label the codes up to this one (nsys 2024.6's table).
+constexpr std::int64_t kLastCopyKind = 10;
 
 // nsys packs process and thread ids in 24 bits each: <PID:24><TID:24>.
 struct RuntimeCall {

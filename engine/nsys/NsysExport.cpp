@@ -196,7 +196,12 @@ namespace gpueff::nsys {
 
 std::unordered_map<std::int64_t, std::string> NsysExport::enumLabels(const std::string& table) const {
     std::unordered_map<std::int64_t, std::string> out;
-    if (kineto_) return kineto::enumLabels(table);
+    if (kineto_) {
+        auto labels = knownEnum(table);
+        if (table == "ENUM_CUDA_MEMCPY_OPER")
+            std::erase_if(labels, [](const auto& l) { return l.first > kineto::kLastCopyKind; });
+        return labels;
+    }
     if (!db_->hasTable(table)) return knownEnum(table);
     std::string col = db_->hasColumn(table, "label") ? "label" : "name";
     sqlite::Statement st(*db_, "SELECT id, " + col + " FROM " + table);
