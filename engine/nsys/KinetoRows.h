@@ -1,7 +1,8 @@
 #pragma once
 // A Kineto trace's tables (engine/kineto/KinetoTables.h) read by the translator as it reads an nsys export:
 // the same rows each query of the export would give, in the same columns and order, so that the same
-// decoders (one per kind of record) turn both into records. Rows that cannot be placed are left out and
+// decoders (one per kind of record) turn both into records (the query rows: KinetoQueries.cpp; the scans and
+// joins the pre-pass and NCCL payloads need: KinetoRows.cpp). Rows that cannot be placed are left out and
 // counted by the rules of RowValidity.h, as on an export.
 #include "engine/nsys/NcclPayloads.h"
 #include "engine/nsys/ReportContext.h"
