@@ -142,15 +142,16 @@ void TableBuilder::add(const ChromeEvent& e) {
     if (!e.badNumber.empty()) return skip("complete event whose " + e.badNumber + " is not a number");
     if (!e.ts.present || !e.dur.present) return skip("complete event without ts or dur");
     // ts + dur beyond int64 ns (times themselves are checked when they are read): no end to place it by.
-    if (__builtin_add_overflow(e.ts.value, e.dur.value, &end_))
+    std::int64_t end = 0;
+    if (__builtin_add_overflow(e.ts.value, e.dur.value, &end))
         return skip("complete event ending beyond int64 ns");
     const std::string& c = e.cat;
-    if (c == "kernel" || c == "gpu_memcpy" || c == "gpu_memset") return gpuActivity(e);
-    if (c == "cuda_runtime" || c == "cuda_driver") return runtimeCall(e);
-    if (c == "cuda_sync") return synchronization(e);
-    if (c == "cpu_op") return hostRange(e, kCpuOpDomain);
-    if (c == "user_annotation") return hostRange(e, kUserAnnotationDomain);
-    if (c == "python_function") return hostRange(e, kPythonDomain);
+    if (c == "kernel" || c == "gpu_memcpy" || c == "gpu_memset") return gpuActivity(e, end);
+    if (c == "cuda_runtime" || c == "cuda_driver") return runtimeCall(e, end);
+    if (c == "cuda_sync") return synchronization(e, end);
+    if (c == "cpu_op") return hostRange(e, end, kCpuOpDomain);
+    if (c == "user_annotation") return hostRange(e, end, kUserAnnotationDomain);
+    if (c == "python_function") return hostRange(e, end, kPythonDomain);
     // GPU-side copies of user annotations (the host range already has them) and the profiler's own span.
     if (c == "gpu_user_annotation" || c == "Trace") return;
     skip("category '" + c + "' is not translated");
@@ -164,30 +165,30 @@ void TableBuilder::metadataEvent(const ChromeEvent& e) {
         threadNames_[{e.pid.value, e.tid.value}] = e.metadataName;
 }
 
-void TableBuilder::hostRange(const ChromeEvent& e, std::int64_t domain) {
+void TableBuilder::hostRange(const ChromeEvent& e, std::int64_t end, std::int64_t domain) {
     if (!e.pid.present || !e.tid.present) return skip(e.cat + " event without a numeric pid and tid");
     if (cpuPid_ < 0) cpuPid_ = e.pid.value;
     domains_.try_emplace(domain, domainName(domain));
     std::string payload = streamPayload(e);
-    t_.nvtx.push_back({e.ts.value, end_, globalTid(e.pid.value, e.tid.value), textId(e.name),
+    t_.nvtx.push_back({e.ts.value, end, globalTid(e.pid.value, e.tid.value), textId(e.name),
                        payload.empty() ? 0 : textId(payload), 59, static_cast<std::uint8_t>(domain)});
 }
 
-void TableBuilder::runtimeCall(const ChromeEvent& e) {
+void TableBuilder::runtimeCall(const ChromeEvent& e, std::int64_t end) {
     if (!e.pid.present || !e.tid.present) return skip(e.cat + " event without a numeric pid and tid");
     if (cpuPid_ < 0) cpuPid_ = e.pid.value;
-    t_.runtime.push_back({e.ts.value, end_, globalTid(e.pid.value, e.tid.value), e.correlation,
+    t_.runtime.push_back({e.ts.value, end, globalTid(e.pid.value, e.tid.value), e.correlation,
                           stringId(e.name), e.cat == "cuda_driver" ? kDriverClass : kRuntimeClass});
 }
 
-void TableBuilder::gpuActivity(const ChromeEvent& e) {
+void TableBuilder::gpuActivity(const ChromeEvent& e, std::int64_t end) {
     // Kineto draws a GPU as a process whose pid is the device and a stream as a thread whose tid is the
     // stream: the args say it again, and win where both exist.
     Field device = e.device.present ? e.device : e.pid;
     Field stream = e.stream.present ? e.stream : e.tid;
     if (!device.present || device.value < 0) return skip(e.cat + " event without a device");
     if (!stream.present) return skip(e.cat + " event without a stream");
-    GpuOperation op{e.ts.value, end_, device.value, stream.value, e.correlation};
+    GpuOperation op{e.ts.value, end, device.value, stream.value, e.correlation};
     if (e.cat == "kernel") {
         t_.kernels.push_back(
             {op, stringId(e.name), e.registers.value, e.sharedMemory.value, e.grid, e.block});
@@ -209,17 +210,17 @@ void TableBuilder::gpuActivity(const ChromeEvent& e) {
     }
 }
 
-void TableBuilder::synchronization(const ChromeEvent& e) {
+void TableBuilder::synchronization(const ChromeEvent& e, std::int64_t end) {
     Field device = e.device.present ? e.device : e.pid;
     if (!device.present) return skip("cuda_sync event without a device");
     t_.syncs.push_back(
-        {{e.ts.value, end_, device.value, e.stream.present ? e.stream.value : -1, e.correlation},
+        {{e.ts.value, end, device.value, e.stream.present ? e.stream.value : -1, e.correlation},
          syncType(e.syncKind.empty() ? e.name : e.syncKind)});
     // One that names a stream is also an NVTX range of the domain cuda_sync, placed on its call's thread at
     // the end (finish).
     if (std::string payload = streamPayload(e); !payload.empty() && e.correlation.present)
         streamSyncs_.push_back(
-            {e.ts.value, end_, e.correlation.value, e.name.empty() ? e.syncKind : e.name, payload});
+            {e.ts.value, end, e.correlation.value, e.name.empty() ? e.syncKind : e.name, payload});
 }
 
 // The NCCL payloads as NCCL's NVTX ranges would hold them: around each call that launched the kernel (calls

@@ -111,10 +111,11 @@ private:
     std::int32_t textId(const std::string& text);
     std::int64_t globalTid(std::int64_t pid, std::int64_t tid);
     std::int64_t packedId(std::int64_t id, std::map<std::int64_t, std::int64_t>& remapped);
-    void hostRange(const ChromeEvent& e, std::int64_t domain);
-    void runtimeCall(const ChromeEvent& e);
-    void gpuActivity(const ChromeEvent& e);
-    void synchronization(const ChromeEvent& e);
+    void hostRange(const ChromeEvent& e, std::int64_t end, std::int64_t domain);
+    // end: the event's ts + dur, checked by add()
+    void runtimeCall(const ChromeEvent& e, std::int64_t end);
+    void gpuActivity(const ChromeEvent& e, std::int64_t end);
+    void synchronization(const ChromeEvent& e, std::int64_t end);
     void metadataEvent(const ChromeEvent& e);
     void skip(const std::string& why) { ++t_.skipped[why]; }
     void ncclRanges(const TraceMetadata& metadata);
@@ -122,7 +123,6 @@ private:
 
     std::filesystem::path input_;
     KinetoTables t_;
-    std::int64_t end_ = 0; // ts + dur of the event being added
     std::unordered_map<std::string, std::int64_t> stringIds_;
     std::map<std::int64_t, std::int64_t> pids_, tids_; // ids beyond nsys' 24 bits -> ids stored
     std::int64_t cpuPid_ = -1;                         // the process of the host events (Kineto: one)

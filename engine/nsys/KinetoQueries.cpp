@@ -2,6 +2,8 @@
 #include "engine/nsys/KinetoTableAccess.h"
 #include "engine/paraver/EventTypes.h"
 
+#include <numeric>
+#include <optional>
 #include <unordered_map>
 
 // The rows of the translation's queries, read from a Kineto trace's tables (KinetoRows.h).
@@ -36,6 +38,11 @@ private:
     std::uint32_t row_ = 0;
 };
 
+// Cells of queries without a text column.
+struct NumbersOnly {
+    std::string_view text(std::uint32_t, int) const { return {}; }
+};
+
 template <typename Cells>
 std::unique_ptr<Rows> indexRows(std::vector<std::uint32_t> rows, Cells cells) {
     return std::make_unique<IndexRows<Cells>>(std::move(rows), std::move(cells));
@@ -64,7 +71,7 @@ std::int64_t streamColumn(const KinetoTables& t, const kineto::GpuOperation& g, 
 // Columns: the stream columns, demangledName, grid x y z, block x y z, static and dynamic shared memory,
 // local memory, registers per thread, graph node id and graph id (none in Kineto).
 std::unique_ptr<Rows> kernels(const NsysExport& ex) {
-    struct Cells {
+    struct Cells : NumbersOnly {
         const KinetoTables* t;
         bool isNull(std::uint32_t i, int col) const {
             return col >= 17 || (col == 5 && !t->kernels[i].correlation.present);
@@ -79,14 +86,13 @@ std::unique_ptr<Rows> kernels(const NsysExport& ex) {
             if (col == 16) return k.registers;
             return 0;
         }
-        std::string_view text(std::uint32_t, int) const { return {}; }
     };
-    return indexRows(readOrder(ex, kKernel), Cells{&tablesOf(ex)});
+    return indexRows(readOrder(ex, kKernel), Cells{{}, &tablesOf(ex)});
 }
 
 // Columns: the stream columns, copyKind, bytes, srcKind, dstKind.
 std::unique_ptr<Rows> memcpys(const NsysExport& ex) {
-    struct Cells {
+    struct Cells : NumbersOnly {
         const KinetoTables* t;
         bool isNull(std::uint32_t i, int col) const { return col == 5 && !t->memcpys[i].correlation.present; }
         std::int64_t int64(std::uint32_t i, int col) const {
@@ -104,28 +110,26 @@ std::unique_ptr<Rows> memcpys(const NsysExport& ex) {
                 return streamColumn(*t, m, col);
             }
         }
-        std::string_view text(std::uint32_t, int) const { return {}; }
     };
-    return indexRows(readOrder(ex, kMemcpy), Cells{&tablesOf(ex)});
+    return indexRows(readOrder(ex, kMemcpy), Cells{{}, &tablesOf(ex)});
 }
 
 // Columns: the stream columns, bytes.
 std::unique_ptr<Rows> memsets(const NsysExport& ex) {
-    struct Cells {
+    struct Cells : NumbersOnly {
         const KinetoTables* t;
         bool isNull(std::uint32_t i, int col) const { return col == 5 && !t->memsets[i].correlation.present; }
         std::int64_t int64(std::uint32_t i, int col) const {
             const auto& m = t->memsets[i];
             return col == 6 ? m.bytes : streamColumn(*t, m, col);
         }
-        std::string_view text(std::uint32_t, int) const { return {}; }
     };
-    return indexRows(readOrder(ex, kMemset), Cells{&tablesOf(ex)});
+    return indexRows(readOrder(ex, kMemset), Cells{{}, &tablesOf(ex)});
 }
 
 // Columns: start, end, globalTid, nameId, correlationId.
 std::unique_ptr<Rows> runtimeCalls(const NsysExport& ex) {
-    struct Cells {
+    struct Cells : NumbersOnly {
         const KinetoTables* t;
         bool isNull(std::uint32_t i, int col) const { return col == 4 && !t->runtime[i].correlation.present; }
         std::int64_t int64(std::uint32_t i, int col) const {
@@ -143,9 +147,8 @@ std::unique_ptr<Rows> runtimeCalls(const NsysExport& ex) {
                 return correlationOf(r.correlation);
             }
         }
-        std::string_view text(std::uint32_t, int) const { return {}; }
     };
-    return indexRows(readOrder(ex, kRuntime), Cells{&tablesOf(ex)});
+    return indexRows(readOrder(ex, kRuntime), Cells{{}, &tablesOf(ex)});
 }
 
 // The runtime calls joined to the GPU work they launched (same correlation id and process): api start, api
@@ -177,14 +180,14 @@ std::unique_ptr<Rows> launches(const NsysExport& ex) {
         if (it == byCorrelation.end()) continue;
         for (const auto& w : it->second) joined.push_back({i, w});
     }
-    class JoinedRows final : public Rows {
-    public:
-        JoinedRows(const KinetoTables& t, std::vector<Joined> rows) : t_(t), rows_(std::move(rows)) {}
-        bool step() override { return next_ < rows_.size() && (row_ = &rows_[next_++], true); }
-        bool isNull(int) const override { return false; }
-        std::int64_t int64(int col) const override {
-            const auto& call = t_.runtime[row_->call];
-            const auto& g = gpuRow(t_, row_->work.table, row_->work.row);
+    struct Cells : NumbersOnly {
+        const KinetoTables* t;
+        std::vector<Joined> joined;
+        bool isNull(std::uint32_t, int) const { return false; }
+        std::int64_t int64(std::uint32_t i, int col) const {
+            const auto& [callRow, work] = joined[i];
+            const auto& call = t->runtime[callRow];
+            const auto& g = gpuRow(*t, work.table, work.row);
             switch (col) {
             case 0:
                 return call.start;
@@ -195,33 +198,27 @@ std::unique_ptr<Rows> launches(const NsysExport& ex) {
             case 3:
                 return g.start;
             case 4:
-                return t_.globalPid;
+                return t->globalPid;
             case 5:
                 return g.device;
             case 6:
                 return g.stream;
             case 7:
-                return row_->work.table == Table::Kernel   ? 0
-                       : row_->work.table == Table::Memcpy ? t_.memcpys[row_->work.row].bytes
-                                                           : t_.memsets[row_->work.row].bytes;
+                return work.table == Table::Kernel   ? 0
+                       : work.table == Table::Memcpy ? t->memcpys[work.row].bytes
+                                                     : t->memsets[work.row].bytes;
             case 8:
-                return row_->work.table == Table::Kernel ? types::kTagKernelLaunch : types::kTagMemoryLaunch;
+                return work.table == Table::Kernel ? types::kTagKernelLaunch : types::kTagMemoryLaunch;
             case 9:
                 return g.correlation.value;
             default:
-                return row_->call;
+                return callRow;
             }
         }
-        double real(int col) const override { return static_cast<double>(int64(col)); }
-        std::string_view text(int) const override { return {}; }
-
-    private:
-        const KinetoTables& t_;
-        std::vector<Joined> rows_;
-        std::size_t next_ = 0;
-        const Joined* row_ = nullptr;
     };
-    return std::make_unique<JoinedRows>(t, std::move(joined));
+    std::vector<std::uint32_t> rows(joined.size());
+    std::iota(rows.begin(), rows.end(), 0u);
+    return indexRows(std::move(rows), Cells{{}, &t, std::move(joined)});
 }
 
 // The synchronizations with the thread of the valid runtime call of the same correlation id and process
@@ -233,51 +230,46 @@ std::unique_ptr<Rows> synchronizations(const NsysExport& ex) {
     for (auto i : validRows(ex, kRuntime))
         if (t.runtime[i].correlation.present && globalPidOf(t.runtime[i].globalTid) == t.globalPid)
             calls[t.runtime[i].correlation.value].push_back(i);
-    std::vector<std::uint32_t> rows; // sync row << 32 would not fit: pairs kept side by side
-    std::vector<std::optional<std::uint32_t>> threads;
+    struct Joined {
+        std::uint32_t sync;
+        std::optional<std::uint32_t> call; // none: no call of that correlation id
+    };
+    std::vector<Joined> joined;
     for (auto i : readOrder(ex, kSync)) {
         const auto& s = t.syncs[i];
         auto it = s.correlation.present ? calls.find(s.correlation.value) : calls.end();
         if (it == calls.end()) {
-            rows.push_back(i), threads.push_back(std::nullopt);
+            joined.push_back({i, std::nullopt});
             continue;
         }
-        for (auto call : it->second) rows.push_back(i), threads.push_back(call);
+        for (auto call : it->second) joined.push_back({i, call});
     }
-    class SyncRows final : public Rows {
-    public:
-        SyncRows(const KinetoTables& t, std::vector<std::uint32_t> rows,
-                 std::vector<std::optional<std::uint32_t>> threads)
-            : t_(t), rows_(std::move(rows)), threads_(std::move(threads)) {}
-        bool step() override { return next_ < rows_.size() && (at_ = next_++, true); }
-        bool isNull(int col) const override {
-            return (col == 2 && !threads_[at_]) || (col == 4 && !sync().correlation.present);
+    struct Cells : NumbersOnly {
+        const KinetoTables* t;
+        std::vector<Joined> joined;
+        bool isNull(std::uint32_t i, int col) const {
+            return (col == 2 && !joined[i].call) ||
+                   (col == 4 && !t->syncs[joined[i].sync].correlation.present);
         }
-        std::int64_t int64(int col) const override {
+        std::int64_t int64(std::uint32_t i, int col) const {
+            const auto& s = t->syncs[joined[i].sync];
             switch (col) {
             case 0:
-                return sync().start;
+                return s.start;
             case 1:
-                return sync().end;
+                return s.end;
             case 2:
-                return threads_[at_] ? t_.runtime[*threads_[at_]].globalTid : 0;
+                return joined[i].call ? t->runtime[*joined[i].call].globalTid : 0;
             case 3:
-                return sync().syncType;
+                return s.syncType;
             default:
-                return correlationOf(sync().correlation);
+                return correlationOf(s.correlation);
             }
         }
-        double real(int col) const override { return static_cast<double>(int64(col)); }
-        std::string_view text(int) const override { return {}; }
-
-    private:
-        const kineto::SyncRecord& sync() const { return t_.syncs[rows_[at_]]; }
-        const KinetoTables& t_;
-        std::vector<std::uint32_t> rows_;
-        std::vector<std::optional<std::uint32_t>> threads_;
-        std::size_t next_ = 0, at_ = 0;
     };
-    return std::make_unique<SyncRows>(t, std::move(rows), std::move(threads));
+    std::vector<std::uint32_t> rows(joined.size());
+    std::iota(rows.begin(), rows.end(), 0u);
+    return indexRows(std::move(rows), Cells{{}, &t, std::move(joined)});
 }
 
 // Columns: start, end, eventType, text, domainId, category, globalTid, numeric payload, jsonText,

@@ -64,14 +64,17 @@ void collect(const nlohmann::json& j, ReportContext& ctx, NcclPayload& out, int 
 NcclPayloads NcclPayloads::read(ReportContext& ctx, std::uint64_t& undecoded) {
     NcclPayloads result;
     undecoded = 0;
+    // The payload of the range around a launching call, keyed by the call (a later range's wins).
+    auto add = [&](std::int64_t globalTid, std::int64_t correlation, std::string_view json) {
+        NcclPayload p;
+        collect(nlohmann::json::parse(json, nullptr, false), ctx, p);
+        if (!p.fields.empty()) result.byLaunch_[{globalPidOf(globalTid), correlation}] = std::move(p);
+    };
     if (ctx.report.kineto()) {
         auto domain = ncclDomainId(ctx.report);
         if (!domain) return result;
-        for (const auto& [tid, corr, json] : kinetorows::ncclPayloadRows(ctx.report, *domain)) {
-            NcclPayload p;
-            collect(nlohmann::json::parse(json, nullptr, false), ctx, p);
-            if (!p.fields.empty()) result.byLaunch_[{globalPidOf(tid), corr}] = std::move(p);
-        }
+        for (const auto& [tid, corr, json] : kinetorows::ncclPayloadRows(ctx.report, *domain))
+            add(tid, corr, json);
         return result;
     }
     const auto& db = ctx.report.db();
@@ -97,16 +100,13 @@ NcclPayloads NcclPayloads::read(ReportContext& ctx, std::uint64_t& undecoded) {
                                  " IS NOT NULL OR " + binary + " IS NOT NULL)");
     std::int64_t lastUndecoded = -1;
     while (st.step()) {
-        std::int64_t pid = globalPidOf(st.int64(0)), corr = st.int64(1);
+        std::int64_t corr = st.int64(1);
         if (st.isNull(2)) {
             if (st.int64(3) && corr != lastUndecoded) ++undecoded;
             lastUndecoded = corr;
             continue;
         }
-        auto parsed = nlohmann::json::parse(st.text(2), nullptr, false);
-        NcclPayload p;
-        collect(parsed, ctx, p);
-        if (!p.fields.empty()) result.byLaunch_[{pid, corr}] = std::move(p);
+        add(st.int64(0), corr, st.text(2));
     }
     return result;
 }
