@@ -10,21 +10,20 @@
 namespace fuzzsupport {
 
 inline const std::filesystem::path& scratch(const char* harness) {
-    static const std::filesystem::path dir = [harness] {
-        auto d = std::filesystem::temp_directory_path() /
-                 ("gpueff-fuzz-" + std::string(harness) + "-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(d);
-        return d;
-    }();
-    static const bool cleanup = [] {
+    // Never destroyed: a static path would be destroyed before the atexit handler registered while it was
+    // being made runs (handlers run in reverse order), and the directory would stay behind.
+    static const std::filesystem::path* dir = [harness] {
+        auto* d = new std::filesystem::path(
+            std::filesystem::temp_directory_path() /
+            ("gpueff-fuzz-" + std::string(harness) + "-" + std::to_string(::getpid())));
+        std::filesystem::create_directories(*d);
         std::atexit([] {
             std::error_code ec;
-            std::filesystem::remove_all(dir, ec);
+            std::filesystem::remove_all(*dir, ec);
         });
-        return true;
+        return d;
     }();
-    (void)cleanup;
-    return dir;
+    return *dir;
 }
 
 } // namespace fuzzsupport
