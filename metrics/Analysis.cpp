@@ -5,14 +5,11 @@
 #include "engine/paraver/EventTypes.h"
 #include "engine/pipeline/CutStage.h"
 #include "metrics/LevelParts.h"
+#include "metrics/MetricFamilies.h"
 
 #include <algorithm>
 
 namespace gpueff::metrics {
-
-namespace {
-constexpr std::size_t kTimelineBins = 240; // plot resolution over the window
-} // namespace
 
 std::string valueName(const semantic::LoadedTrace& trace, std::uint32_t type, std::int64_t value) {
     const auto& values = trace.context().labels.eventValues;
@@ -135,23 +132,14 @@ void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window,
                shard.blockingEvents, shard.mpiEvents,       shard.queuedAvailable};
     for (auto i : devices) {
         const auto& d = activity.devices[i];
-        auto& p = devicePartials[i];
         auto u = deviceUnions(d, window);
-        deviceModelOf(d, u, window.duration(), p);
-        breakdownOf(shard, d, p);
-        htaOf(shard, d, u, hta[i], p);
-        concurrencyOf(shard, i, d, u, p);
-        timelineOf(window, kTimelineBins, d, u, p);
-        tensorCoreOf(shard, i, d, p);
-        kernelStatisticsOf(shard, d, u, p);
-        levelsOf(plan, shard, d, u, p);
-        memoryOperationsOf(shard, d, p);
-        p.overlappingRecords = overlappingWorkRecords(trace, d.rows);
+        const DeviceShard device{shard, i, d, u, plan, hta[i]};
+        for (const auto& family : metricFamilies())
+            if (family.device) family.device(device, devicePartials[i]);
     }
-    for (auto t : tasks) {
-        taskPartials[t] = taskOf(shard, activity.tasks[t]);
-        hostCallsOf(shard, activity.tasks[t], taskPartials[t]);
-    }
+    for (auto t : tasks)
+        for (const auto& family : metricFamilies())
+            if (family.task) family.task(shard, activity.tasks[t], taskPartials[t]);
 }
 
 } // namespace
@@ -425,20 +413,10 @@ std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const Analysis
         a.notes.push_back(a.window.source == "gpu-activity"
                               ? "the trace has no GPU activity: the window is empty"
                               : "the analysis window is empty (begin = end)");
-    reduceDeviceModel(a, devicePartials);
-    for (const auto& p : devicePartials) a.hta.push_back(p.hta);
-    reduceConcurrency(a, devicePartials, facts, answers);
-    reduceTimeline(a, kTimelineBins, devicePartials);
-    reduceTensorCore(a, options.gemmPattern.text(), devicePartials, answers);
-    reduceKernelStatistics(a, devicePartials, answers);
-    reduceHostModel(a, taskPartials, answers);
-    reduceLevels(a, plan, devicePartials);
     sharded.visitLabels([&](const semantic::LoadedTrace& labels) {
-        reduceNsysStats(a, devicePartials, taskPartials, labels);
+        Reduction reduction{devicePartials, taskPartials, facts, answers, options, plan, labels};
+        for (const auto& family : metricFamilies()) family.reduce(a, reduction);
     });
-    std::uint64_t overlapping = 0;
-    for (const auto& p : devicePartials) overlapping += p.overlappingRecords;
-    noteWhatTheTraceLacks(a, overlapping);
     return a;
 }
 

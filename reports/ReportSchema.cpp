@@ -2,6 +2,7 @@
 
 #include "engine/common/Error.h"
 #include "reports/JsonSchema.h"
+#include "reports/model/Schema.h"
 
 #include <cstdint>
 
@@ -19,7 +20,7 @@ std::string brief(const json& v) {
 
 // Loaded (and checked: every keyword one the validator applies) once, on first use.
 const JsonSchema& schema() {
-    static const JsonSchema loaded(json::parse(reportSchemaText()), "docs/report.schema.json");
+    static const JsonSchema loaded(json::parse(model::reportSchemaText()), "docs/report.schema.json");
     return loaded;
 }
 

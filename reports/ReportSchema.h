@@ -1,5 +1,5 @@
 #pragma once
-// The product-side check of a report.json given to `gpueff compare`: docs/report.schema.json (compiled in)
+// The product-side check of a report.json given to `gpueff compare`: docs/report.schema.json (the schema the report model declares, reports/model/Schema.h)
 // applied strictly by the one validator of JsonSchema.h (the tests check every report.json they write with
 // it), plus what a JSON Schema cannot say. A report that passes has every number compare reads of the right
 // type and range, so no efficiency of 57.0 is shown as 5700 % and no window of 1e300 ns wraps.
@@ -7,9 +7,6 @@
 #include <string>
 
 namespace gpueff::reports {
-
-// The text of docs/report.schema.json.
-const char* reportSchemaText();
 
 // Throws gpueff::Error "<label>: <key path>: <what>" at the first violation, e.g.
 // "r.json: efficiency.nccl_as_communication.parallel_efficiency: must be a number in [0, 1], got 57.0".

@@ -4,6 +4,7 @@
 // as the study's statistics over devices), the window in bins for the plots over time, and the overlap of
 // each NCCL kernel. Each struct lists its report.json fields once (Fields.h).
 #include "reports/model/Fields.h"
+#include "reports/model/Schema.h"
 
 #include <cstdint>
 #include <map>
@@ -127,5 +128,127 @@ struct NcclOverlap {
         f("overlapped_fraction", s.overlappedFraction);
     }
 };
+
+// Their part of docs/report.schema.json: the schema of these keys in report.json (Schema.h), and the definitions only these families use.
+inline constexpr SchemaFragment kConcurrencySchema{R"json(
+"kernels_in_flight": {
+  "type": "array",
+  "items": {
+    "type": "object",
+    "required": ["device", "time_ns_by_count", "with_memory_time_ns_by_count", "maximum", "mean"],
+    "properties": {
+      "device": {"$ref": "#/$defs/deviceId"},
+      "time_ns_by_count": {"$ref": "#/$defs/nsHistogram"},
+      "with_memory_time_ns_by_count": {"$ref": "#/$defs/nsHistogram"},
+      "maximum": {"$ref": "#/$defs/count"},
+      "mean": {"type": ["number", "null"], "minimum": 0}
+    }
+  }
+},
+"kernels_queued": {
+  "type": "array",
+  "items": {
+    "type": "object",
+    "required": ["device", "time_ns_by_depth", "maximum", "mean"],
+    "properties": {
+      "device": {"$ref": "#/$defs/deviceId"},
+      "time_ns_by_depth": {"$ref": "#/$defs/nsHistogram"},
+      "maximum": {"$ref": "#/$defs/count"},
+      "mean": {"type": ["number", "null"], "minimum": 0}
+    }
+  }
+},
+"overlap": {
+  "type": "array",
+  "items": {
+    "type": "object",
+    "required": ["device", "communication_ns", "time_ns_by_concurrency", "fraction_of_communication",
+                 "fraction_of_window"],
+    "properties": {
+      "device": {"$ref": "#/$defs/deviceId"},
+      "communication_ns": {"$ref": "#/$defs/ns"},
+      "time_ns_by_concurrency": {
+        "type": "object",
+        "patternProperties": {"^[1-9][0-9]*$": {"$ref": "#/$defs/ns"}},
+        "additionalProperties": false
+      },
+      "fraction_of_communication": {"$ref": "#/$defs/concurrencyFractions"},
+      "fraction_of_window": {"$ref": "#/$defs/concurrencyFractions"}
+    }
+  }
+},
+"overlap_table": {
+  "type": "object",
+  "required": ["concurrency", "fraction_of_communication", "fraction_of_window"],
+  "properties": {
+    "concurrency": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+    "fraction_of_communication": {"$ref": "#/$defs/overlapRows"},
+    "fraction_of_window": {"$ref": "#/$defs/overlapRows"}
+  }
+},
+"timeline": {
+  "description": "The window cut into `bins` equal bins of `bin_ns`: per device, the mean number of kernels executing and the shares of useful and communication time in each bin.",
+  "type": "object",
+  "required": ["bins", "bin_ns", "devices"],
+  "properties": {
+    "bins": {"$ref": "#/$defs/count"},
+    "bin_ns": {"type": "number", "minimum": 0},
+    "devices": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["device", "kernels_in_flight", "useful", "communication"],
+        "properties": {
+          "device": {"$ref": "#/$defs/deviceId"},
+          "kernels_in_flight": {"type": "array", "items": {"type": "number", "minimum": 0}},
+          "useful": {"type": "array", "items": {"$ref": "#/$defs/fraction"}},
+          "communication": {"type": "array", "items": {"$ref": "#/$defs/fraction"}}
+        }
+      }
+    }
+  }
+},
+"nccl_overlap": {
+  "type": "array",
+  "items": {
+    "type": "object",
+    "required": ["device", "kernel", "instances", "time_ns", "overlapped_ns", "overlapped_fraction"],
+    "properties": {
+      "device": {"$ref": "#/$defs/deviceId"},
+      "kernel": {"type": "string"},
+      "instances": {"type": "integer", "minimum": 1},
+      "time_ns": {"$ref": "#/$defs/ns"},
+      "overlapped_ns": {"$ref": "#/$defs/ns"},
+      "overlapped_fraction": {"$ref": "#/$defs/fractionOrNull"}
+    }
+  }
+}
+)json", R"json(
+"nsHistogram": {
+  "type": "object",
+  "patternProperties": {"^[0-9]+$": {"$ref": "#/$defs/ns"}},
+  "additionalProperties": false
+},
+"concurrencyFractions": {
+  "type": "object",
+  "patternProperties": {"^[1-9][0-9]*$": {"$ref": "#/$defs/fraction"}},
+  "additionalProperties": false
+},
+"overlapRow": {"type": "array", "items": {"$ref": "#/$defs/fractionOrNull"}},
+"overlapRows": {
+  "description": "Paraver histogram statistics over devices; Total is their sum, so it may exceed 1.",
+  "type": "object",
+  "required": ["Total", "Average", "Maximum", "Minimum", "StDev", "Avg/Max"],
+  "properties": {
+    "Total": {"type": "array", "items": {"type": ["number", "null"], "minimum": 0}},
+    "Average": {"$ref": "#/$defs/overlapRow"},
+    "Maximum": {"$ref": "#/$defs/overlapRow"},
+    "Minimum": {"$ref": "#/$defs/overlapRow"},
+    "StDev": {"$ref": "#/$defs/overlapRow"},
+    "Avg/Max": {"$ref": "#/$defs/overlapRow"}
+  },
+  "additionalProperties": false
+}
+)json"};
 
 } // namespace gpueff::reports::model

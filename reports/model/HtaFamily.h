@@ -3,6 +3,7 @@
 // Analysis defines them, beside the POP model, and what HTA's own rules (which gpueff does not follow) would
 // make of them.
 #include "reports/model/Fields.h"
+#include "reports/model/Schema.h"
 
 #include <cstdint>
 #include <optional>
@@ -88,5 +89,102 @@ struct Hta {
         f("devices", s.devices);
     }
 };
+
+// Their part of docs/report.schema.json: the schema of these keys in report.json (Schema.h), and the definitions only these families use.
+inline constexpr SchemaFragment kHtaSchema{R"json(
+"hta": {
+  "type": "object",
+  "required": ["consecutive_kernel_delay_ns", "devices"],
+  "properties": {
+    "consecutive_kernel_delay_ns": {"$ref": "#/$defs/ns"},
+    "devices": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["device", "kernel_time_ns", "idle_ns", "compute_ns", "non_compute_ns", "comm_comp_overlap",
+                     "idle_by_cause", "rules"],
+        "properties": {
+          "device": {"type": "string"},
+          "kernel_time_ns": {"$ref": "#/$defs/ns"},
+          "idle_ns": {"$ref": "#/$defs/ns"},
+          "compute_ns": {"$ref": "#/$defs/ns"},
+          "non_compute_ns": {"$ref": "#/$defs/ns"},
+          "comm_comp_overlap": {"$ref": "#/$defs/fractionOrNull"},
+          "idle_by_cause": {
+            "type": "object",
+            "required": ["host_wait_ns", "kernel_wait_ns", "other_ns"],
+            "properties": {
+              "host_wait_ns": {"type": "integer"},
+              "kernel_wait_ns": {"type": "integer"},
+              "other_ns": {"type": "integer"}
+            },
+            "additionalProperties": false
+          },
+          "rules": {
+            "type": "object",
+            "required": ["last_profiler_step", "whole_microseconds", "host_events_with_stream"],
+            "properties": {
+              "last_profiler_step": {
+                "oneOf": [
+                  {"type": "null"},
+                  {
+                    "type": "object",
+                    "required": ["step_begin_ns", "operations_dropped", "dropped_ns", "kernel_time_ns", "idle_ns",
+                                 "compute_ns"],
+                    "properties": {
+                      "step_begin_ns": {"type": "integer"},
+                      "operations_dropped": {"type": "integer", "minimum": 1},
+                      "dropped_ns": {"$ref": "#/$defs/ns"},
+                      "kernel_time_ns": {"$ref": "#/$defs/ns"},
+                      "idle_ns": {"$ref": "#/$defs/ns"},
+                      "compute_ns": {"$ref": "#/$defs/ns"}
+                    },
+                    "additionalProperties": false
+                  }
+                ]
+              },
+              "whole_microseconds": {
+                "oneOf": [
+                  {"type": "null"},
+                  {
+                    "type": "object",
+                    "required": ["kernel_time_ns", "idle_ns", "compute_ns"],
+                    "properties": {
+                      "kernel_time_ns": {"type": "integer"},
+                      "idle_ns": {"type": "integer"},
+                      "compute_ns": {"type": "integer"}
+                    },
+                    "additionalProperties": false
+                  }
+                ]
+              },
+              "host_events_with_stream": {
+                "oneOf": [
+                  {"type": "null"},
+                  {
+                    "type": "object",
+                    "required": ["events", "time_ns", "kernel_time_ns", "idle_ns", "compute_ns"],
+                    "properties": {
+                      "events": {"type": "integer", "minimum": 1},
+                      "time_ns": {"$ref": "#/$defs/ns"},
+                      "kernel_time_ns": {"$ref": "#/$defs/ns"},
+                      "idle_ns": {"$ref": "#/$defs/ns"},
+                      "compute_ns": {"$ref": "#/$defs/ns"}
+                    },
+                    "additionalProperties": false
+                  }
+                ]
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        "additionalProperties": false
+      }
+    }
+  },
+  "additionalProperties": false
+}
+)json"};
 
 } // namespace gpueff::reports::model

@@ -4,6 +4,7 @@
 // GPU time by kind of work. Each struct lists its report.json fields once (Fields.h).
 #include "reports/model/Fields.h"
 #include "reports/model/KernelRow.h"
+#include "reports/model/Schema.h"
 
 #include <cstdint>
 #include <map>
@@ -138,5 +139,140 @@ struct KernelCategory {
         f("instances", s.instances);
     }
 };
+
+// Their part of docs/report.schema.json: the schema of these keys in report.json (Schema.h), and the definitions only these families use.
+inline constexpr SchemaFragment kKernelSchema{R"json(
+"tensor_core": {
+  "oneOf": [
+    {
+      "type": "object",
+      "required": ["available", "reason"],
+      "properties": {"available": {"const": false}, "reason": {"type": "string"}}
+    },
+    {
+      "type": "object",
+      "required": ["available", "metric", "kernels", "tasks", "rows"],
+      "properties": {
+        "available": {"const": true},
+        "metric": {"type": "string"},
+        "kernels": {"type": "array", "items": {"type": "string"}},
+        "tasks": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": ["task", "device", "tensor_active_percent"],
+            "properties": {
+              "task": {"$ref": "#/$defs/task"},
+              "device": {"$ref": "#/$defs/deviceId"},
+              "tensor_active_percent": {"type": "object", "additionalProperties": {"$ref": "#/$defs/percentOrNull"}}
+            }
+          }
+        },
+        "rows": {
+          "type": "object",
+          "required": ["Average", "Maximum", "Minimum", "StDev", "Avg/Max"],
+          "properties": {
+            "Average": {"$ref": "#/$defs/percentByKernel"},
+            "Maximum": {"$ref": "#/$defs/percentByKernel"},
+            "Minimum": {"$ref": "#/$defs/percentByKernel"},
+            "StDev": {"$ref": "#/$defs/percentByKernel"},
+            "Avg/Max": {"type": "object", "additionalProperties": {"$ref": "#/$defs/fractionOrNull"}}
+          },
+          "additionalProperties": false
+        }
+      }
+    }
+  ]
+},
+"kernel_summary": {
+  "type": "object",
+  "required": ["overall", "devices"],
+  "properties": {
+    "overall": {"type": "array", "items": {"$ref": "#/$defs/kernelRow"}},
+    "devices": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["device", "rows"],
+        "properties": {
+          "device": {"$ref": "#/$defs/deviceId"},
+          "rows": {"type": "array", "items": {"$ref": "#/$defs/kernelRow"}}
+        }
+      }
+    }
+  }
+},
+"kernel_durations": {
+  "type": "array",
+  "items": {
+    "type": "object",
+    "required": ["name", "instances", "bins", "modes_ns"],
+    "properties": {
+      "name": {"type": "string"},
+      "instances": {"type": "integer", "minimum": 1},
+      "bins": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": ["lower_ns", "upper_ns", "count"],
+          "properties": {
+            "lower_ns": {"$ref": "#/$defs/ns"},
+            "upper_ns": {"$ref": "#/$defs/ns"},
+            "count": {"$ref": "#/$defs/count"}
+          },
+          "additionalProperties": false
+        }
+      },
+      "modes_ns": {"type": "array", "items": {"$ref": "#/$defs/ns"}}
+    }
+  }
+},
+"gaps": {
+  "type": "array",
+  "items": {
+    "type": "object",
+    "required": ["device", "count", "total_ns", "host_wait_count", "host_wait_ns", "kernel_wait_count",
+                 "kernel_wait_ns"],
+    "properties": {
+      "device": {"$ref": "#/$defs/deviceId"},
+      "count": {"$ref": "#/$defs/count"},
+      "total_ns": {"$ref": "#/$defs/ns"},
+      "host_wait_count": {"$ref": "#/$defs/count"},
+      "host_wait_ns": {"$ref": "#/$defs/ns"},
+      "kernel_wait_count": {"$ref": "#/$defs/count"},
+      "kernel_wait_ns": {"$ref": "#/$defs/ns"},
+      "by_duration": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": ["lower_ns", "upper_ns", "count", "time_ns"],
+          "properties": {
+            "lower_ns": {"$ref": "#/$defs/ns"},
+            "upper_ns": {"type": ["integer", "null"], "minimum": 1},
+            "count": {"$ref": "#/$defs/count"},
+            "time_ns": {"$ref": "#/$defs/ns"}
+          },
+          "additionalProperties": false
+        }
+      }
+    }
+  }
+},
+"kernel_categories": {
+  "type": "array",
+  "items": {
+    "type": "object",
+    "required": ["category", "time_ns", "instances"],
+    "properties": {
+      "category": {"enum": ["NCCL", "attention", "GEMM", "reduction", "elementwise", "other kernels", "memory"]},
+      "time_ns": {"$ref": "#/$defs/ns"},
+      "instances": {"$ref": "#/$defs/count"}
+    },
+    "additionalProperties": false
+  }
+}
+)json", R"json(
+"percentByKernel": {"type": "object", "additionalProperties": {"type": ["number", "null"], "minimum": 0}}
+)json"};
 
 } // namespace gpueff::reports::model

@@ -2,6 +2,7 @@
 // One row of a duration summary in the form of `nsys stats -r cuda_gpu_kern_sum` (report.schema.json
 // $defs/kernelRow): the kernel summary and nsys_stats' cuda_api_sum and gpu_mem_time_sum rows.
 #include "reports/model/Fields.h"
+#include "reports/model/Schema.h"
 
 #include <cstdint>
 #include <string>
@@ -27,5 +28,26 @@ struct KernelRow {
         f("stddev_ns", s.stddevNs);
     }
 };
+
+// Its part of docs/report.schema.json (Schema.h): the definition of a row, shared by the families that hold rows.
+inline constexpr SchemaFragment kKernelRowSchema{{}, R"json(
+"kernelRow": {
+  "type": "object",
+  "required": ["name", "time_percent", "total_ns", "instances", "avg_ns", "med_ns", "min_ns", "max_ns",
+               "stddev_ns"],
+  "properties": {
+    "name": {"type": "string"},
+    "time_percent": {"type": "number", "minimum": 0, "maximum": 100},
+    "total_ns": {"$ref": "#/$defs/ns"},
+    "instances": {"type": "integer", "minimum": 1},
+    "avg_ns": {"type": "number", "minimum": 0},
+    "med_ns": {"type": "number", "minimum": 0},
+    "min_ns": {"$ref": "#/$defs/ns"},
+    "max_ns": {"$ref": "#/$defs/ns"},
+    "stddev_ns": {"type": "number", "minimum": 0}
+  },
+  "additionalProperties": false
+}
+)json"};
 
 } // namespace gpueff::reports::model

@@ -4,6 +4,7 @@
 // collectives and the compute kernels split by overlap with communication. Each struct lists its report.json
 // fields once (Fields.h); a device is named by its report.json id ("task.gpu").
 #include "reports/model/RunFamilies.h"
+#include "reports/model/Schema.h"
 
 #include <cstdint>
 #include <optional>
@@ -185,5 +186,194 @@ struct KernelOverlap {
         f("slowdown", s.slowdown);
     }
 };
+
+// Their part of docs/report.schema.json: the schema of these keys in report.json (Schema.h), and the definitions only these families use.
+inline constexpr SchemaFragment kLevelSchema{R"json(
+"iteration_detection": {
+  "type": "object",
+  "required": ["source", "pattern", "anchor", "placement", "count", "steady", "markers_per_task", "notes"],
+  "properties": {
+    "source": {"enum": ["markers", "detected", "none", "off"]},
+    "pattern": {"type": ["string", "null"]},
+    "anchor": {"type": ["string", "null"]},
+    "placement": {"enum": ["gpu-projection", "host", "gpu-sequence", null]},
+    "count": {"$ref": "#/$defs/count"},
+    "steady": {"$ref": "#/$defs/count"},
+    "markers_per_task": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["task", "count"],
+        "properties": {"task": {"$ref": "#/$defs/task"}, "count": {"$ref": "#/$defs/count"}},
+        "additionalProperties": false
+      }
+    },
+    "notes": {"type": "array", "items": {"type": "string"}}
+  },
+  "additionalProperties": false
+},
+"iterations": {
+  "type": "array",
+  "items": {
+    "allOf": [{"$ref": "#/$defs/levelFigures"}],
+    "required": ["index", "name", "begin_ns", "end_ns", "duration_ns", "status", "straggler"],
+    "properties": {
+      "index": {"$ref": "#/$defs/count"},
+      "name": {"type": "string"},
+      "begin_ns": {"$ref": "#/$defs/ns"},
+      "end_ns": {"$ref": "#/$defs/ns"},
+      "duration_ns": {"type": "integer", "minimum": 1},
+      "status": {"enum": ["steady", "warm-up", "outlier"]},
+      "tasks": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": ["task", "begin_ns", "end_ns"],
+          "properties": {
+            "task": {"$ref": "#/$defs/task"},
+            "begin_ns": {"$ref": "#/$defs/ns"},
+            "end_ns": {"$ref": "#/$defs/ns"}
+          },
+          "additionalProperties": false
+        }
+      },
+      "straggler": {
+        "oneOf": [
+          {"type": "null"},
+          {
+            "type": "object",
+            "required": ["device", "useful_end_ns", "lag_ns"],
+            "properties": {
+              "device": {"$ref": "#/$defs/deviceId"},
+              "useful_end_ns": {"$ref": "#/$defs/ns"},
+              "lag_ns": {"$ref": "#/$defs/ns"}
+            },
+            "additionalProperties": false
+          }
+        ]
+      }
+    }
+  }
+},
+"focus": {
+  "oneOf": [
+    {"type": "null"},
+    {
+      "allOf": [{"$ref": "#/$defs/levelFigures"}],
+      "required": ["first", "last", "begin_ns", "end_ns", "duration_ns"],
+      "properties": {
+        "first": {"$ref": "#/$defs/count"},
+        "last": {"$ref": "#/$defs/count"},
+        "begin_ns": {"$ref": "#/$defs/ns"},
+        "end_ns": {"$ref": "#/$defs/ns"},
+        "duration_ns": {"$ref": "#/$defs/ns"}
+      }
+    }
+  ]
+},
+"phases": {
+  "type": "array",
+  "items": {
+    "allOf": [{"$ref": "#/$defs/levelFigures"}],
+    "required": ["name", "iterations", "time_ns", "mean_ns"],
+    "properties": {
+      "name": {"type": "string"},
+      "iterations": {"type": "integer", "minimum": 1},
+      "time_ns": {"$ref": "#/$defs/ns"},
+      "mean_ns": {"type": "number", "minimum": 0}
+    }
+  }
+},
+"collectives": {
+  "type": "object",
+  "required": ["matched", "instances", "devices", "notes"],
+  "properties": {
+    "matched": {"$ref": "#/$defs/count"},
+    "instances": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["kernel", "sequence", "first_arrival_ns", "skew_ns", "last_device"],
+        "properties": {
+          "kernel": {"type": "string"},
+          "sequence": {"$ref": "#/$defs/count"},
+          "first_arrival_ns": {"$ref": "#/$defs/ns"},
+          "skew_ns": {"$ref": "#/$defs/ns"},
+          "last_device": {"$ref": "#/$defs/deviceId"}
+        },
+        "additionalProperties": false
+      }
+    },
+    "devices": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["device", "last_count", "last_percent", "wait_caused_ns"],
+        "properties": {
+          "device": {"$ref": "#/$defs/deviceId"},
+          "last_count": {"$ref": "#/$defs/count"},
+          "last_percent": {"$ref": "#/$defs/percentOrNull"},
+          "wait_caused_ns": {"$ref": "#/$defs/ns"}
+        },
+        "additionalProperties": false
+      }
+    },
+    "notes": {"type": "array", "items": {"type": "string"}}
+  },
+  "additionalProperties": false
+},
+"kernel_overlap": {
+  "type": "array",
+  "items": {
+    "type": "object",
+    "required": ["name", "overlapped", "alone", "slowdown"],
+    "properties": {
+      "name": {"type": "string"},
+      "overlapped": {"$ref": "#/$defs/durationGroup"},
+      "alone": {"$ref": "#/$defs/durationGroup"},
+      "slowdown": {"type": ["number", "null"], "minimum": 0}
+    },
+    "additionalProperties": false
+  }
+}
+)json", R"json(
+"levelFigures": {
+  "type": "object",
+  "required": ["efficiency", "overlap_share", "kernels_in_flight_mean"],
+  "properties": {
+    "efficiency": {
+      "type": "object",
+      "required": ["nccl_as_communication", "nccl_as_useful"],
+      "properties": {
+        "nccl_as_communication": {"$ref": "#/$defs/convention"},
+        "nccl_as_useful": {"$ref": "#/$defs/convention"}
+      },
+      "additionalProperties": false
+    },
+    "overlap_share": {"$ref": "#/$defs/fractionOrNull"},
+    "kernels_in_flight_mean": {"type": ["number", "null"], "minimum": 0}
+  }
+},
+"durationGroup": {
+  "oneOf": [
+    {"type": "null"},
+    {
+      "type": "object",
+      "required": ["instances", "total_ns", "avg_ns", "med_ns", "min_ns", "max_ns", "modes_ns"],
+      "properties": {
+        "instances": {"type": "integer", "minimum": 1},
+        "total_ns": {"$ref": "#/$defs/ns"},
+        "avg_ns": {"type": ["number", "null"], "minimum": 0},
+        "med_ns": {"type": ["number", "null"], "minimum": 0},
+        "min_ns": {"$ref": "#/$defs/ns"},
+        "max_ns": {"$ref": "#/$defs/ns"},
+        "modes_ns": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/ns"}},
+        "tensor_active_percent": {"$ref": "#/$defs/percentOrNull"}
+      },
+      "additionalProperties": false
+    }
+  ]
+}
+)json"};
 
 } // namespace gpueff::reports::model

@@ -4,6 +4,7 @@
 // total time (bytes for sizes), largest first; times in ns, sizes in bytes (nsys prints MB = 10^6 bytes).
 #include "reports/model/Fields.h"
 #include "reports/model/KernelRow.h"
+#include "reports/model/Schema.h"
 
 #include <cstdint>
 #include <optional>
@@ -75,5 +76,81 @@ struct NsysStats {
         f("left_out", s.leftOut);
     }
 };
+
+// Their part of docs/report.schema.json: the schema of these keys in report.json (Schema.h), and the definitions only these families use.
+inline constexpr SchemaFragment kNsysStatsSchema{R"json(
+"nsys_stats": {
+  "description": "The nsys stats summaries nvtx_sum, cuda_api_sum, cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum, whole trace; rows by total time (bytes for sizes), largest first.",
+  "type": "object",
+  "required": ["nvtx_sum", "cuda_api_sum", "gpu_mem_time_sum", "gpu_mem_size_sum"],
+  "properties": {
+    "nvtx_sum": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["name", "domain", "style", "time_percent", "total_ns", "instances", "avg_ns", "med_ns",
+                     "min_ns", "max_ns", "stddev_ns"],
+        "properties": {
+          "name": {"type": "string"},
+          "domain": {"type": "string"},
+          "style": {"enum": ["PushPop", "StartEnd"]},
+          "time_percent": {"type": "number", "minimum": 0, "maximum": 100},
+          "total_ns": {"$ref": "#/$defs/ns"},
+          "instances": {"type": "integer", "minimum": 1},
+          "avg_ns": {"type": "number", "minimum": 0},
+          "med_ns": {"type": "number", "minimum": 0},
+          "min_ns": {"$ref": "#/$defs/ns"},
+          "max_ns": {"$ref": "#/$defs/ns"},
+          "stddev_ns": {"type": "number", "minimum": 0}
+        },
+        "additionalProperties": false
+      }
+    },
+    "cuda_api_sum": {"type": "array", "items": {"$ref": "#/$defs/kernelRow"}},
+    "gpu_mem_time_sum": {"type": "array", "items": {"$ref": "#/$defs/kernelRow"}},
+    "gpu_mem_size_sum": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["name", "instances", "total_bytes", "avg_bytes", "med_bytes", "min_bytes", "max_bytes",
+                     "stddev_bytes", "bandwidth_gbps"],
+        "properties": {
+          "name": {"type": "string"},
+          "instances": {"type": "integer", "minimum": 1},
+          "total_bytes": {"$ref": "#/$defs/count"},
+          "avg_bytes": {"type": "number", "minimum": 0},
+          "med_bytes": {"type": "number", "minimum": 0},
+          "min_bytes": {"$ref": "#/$defs/count"},
+          "max_bytes": {"$ref": "#/$defs/count"},
+          "stddev_bytes": {"type": "number", "minimum": 0},
+          "bandwidth_gbps": {"type": ["number", "null"], "minimum": 0}
+        },
+        "additionalProperties": false
+      }
+    },
+    "left_out": {
+      "description": "Only when a summary lists its 1000 rows with the most time of more: the rows left out.",
+      "type": "object",
+      "properties": {
+        "nvtx_sum": {"$ref": "#/$defs/rowsLeftOut"},
+        "cuda_api_sum": {"$ref": "#/$defs/rowsLeftOut"}
+      },
+      "additionalProperties": false
+    }
+  },
+  "additionalProperties": false
+}
+)json", R"json(
+"rowsLeftOut": {
+  "type": "object",
+  "required": ["rows", "instances", "total_ns"],
+  "properties": {
+    "rows": {"type": "integer", "minimum": 1},
+    "instances": {"type": "integer", "minimum": 1},
+    "total_ns": {"$ref": "#/$defs/ns"}
+  },
+  "additionalProperties": false
+}
+)json"};
 
 } // namespace gpueff::reports::model

@@ -3,7 +3,9 @@
 // (BuildReport.h), written to report.json and read back from it by one codec (ReportIo.h), and the only
 // thing report.md, the SVG plots and compare render from.
 //
-// A family of metrics is one struct in one header of this folder, listing its report.json fields once.
+// A family of metrics is one struct in one header of this folder, listing its report.json fields once and
+// ending with its part of the schema (Schema.h). Adding a family: its header, a member and a fields() line
+// below, its fragment in kSchemaFragments, its builder (reports/Build*.cpp) and its renderer.
 #include "reports/model/ConcurrencyFamilies.h"
 #include "reports/model/HtaFamily.h"
 #include "reports/model/KernelFamilies.h"
@@ -89,5 +91,10 @@ struct Report {
     // How the report names a device to a reader: its label ("T1 GPU0") when it has one, else its id.
     std::string deviceLabel(const std::string& id) const;
 };
+
+// The parts of docs/report.schema.json, in the order it lists them.
+inline constexpr SchemaFragment kSchemaFragments[] = {kRunSchema,     kConcurrencySchema, kKernelSchema,
+                                                      kKernelRowSchema, kNsysStatsSchema, kHtaSchema,
+                                                      kLevelSchema,   kSummarySchema,     kCommonSchema};
 
 } // namespace gpueff::reports::model

@@ -4,6 +4,7 @@
 // report.json fields once (Fields.h); a field the schema does not require is Omitted, so a report written by
 // an earlier gpueff still reads.
 #include "reports/model/Fields.h"
+#include "reports/model/Schema.h"
 
 #include <cstdint>
 #include <map>
@@ -185,5 +186,175 @@ struct Host {
         f("mpi", s.mpi);
     }
 };
+
+// Their part of docs/report.schema.json: the schema of these keys in report.json (Schema.h), and the definitions only these families use.
+inline constexpr SchemaFragment kRunSchema{R"json(
+"schema": {"const": "gpueff-report/1"},
+"tool": {
+  "type": "object",
+  "required": ["name", "version"],
+  "properties": {"name": {"const": "gpueff"}, "version": {"type": "string"}}
+},
+"trace": {
+  "type": "object",
+  "required": ["prv"],
+  "properties": {
+    "prv": {"type": "string"},
+    "tasks": {"type": "integer", "minimum": 1},
+    "threads": {"type": "integer", "minimum": 1},
+    "writer": {"enum": ["gpueff", "nsys2prv", "other"]},
+    "cut_shift_ns": {"type": "integer", "minimum": 0}
+  }
+},
+"inputs": {
+  "type": "array",
+  "items": {
+    "type": "object",
+    "required": ["path", "nsys_version", "host", "offset_ns"],
+    "properties": {
+      "path": {"type": "string"},
+      "nsys_version": {"type": ["string", "null"]},
+      "host": {"type": ["string", "null"]},
+      "offset_ns": {"type": "integer"},
+      "alignment": {"enum": ["single input", "utc", "utc+MPI_Init", "utc+first collective", "MPI_Init",
+                             "first collective", "none"]},
+      "sync_point": {"type": "string"},
+      "alignment_uncertainty_ns": {"type": ["integer", "null"], "minimum": 0},
+      "alignment_evidence": {"type": "integer", "minimum": 0}
+    }
+  }
+},
+"window": {
+  "type": "object",
+  "required": ["begin_ns", "end_ns", "duration_ns", "source"],
+  "properties": {
+    "begin_ns": {"$ref": "#/$defs/ns"},
+    "end_ns": {"$ref": "#/$defs/ns"},
+    "duration_ns": {"$ref": "#/$defs/ns"},
+    "source": {"enum": ["gpu-activity", "arguments", "region"]},
+    "region": {"type": "string"}
+  },
+  "additionalProperties": false,
+  "anyOf": [
+    {"properties": {"source": {"const": "region"}}, "required": ["region"]},
+    {"properties": {"source": {"enum": ["gpu-activity", "arguments"]}}}
+  ]
+},
+"devices": {
+  "type": "array",
+  "items": {
+    "type": "object",
+    "required": ["id", "task", "gpu", "name", "rows", "useful_ns", "communication_ns", "idle_ns",
+                 "compute_ns", "nccl_ns", "memory_ns", "kernels", "memory_operations"],
+    "properties": {
+      "id": {"$ref": "#/$defs/deviceId"},
+      "label": {"type": "string"},
+      "host": {"type": "string"},
+      "pid": {"type": ["integer", "null"]},
+      "memory_by_kind_ns": {"type": "object", "additionalProperties": {"$ref": "#/$defs/ns"}},
+      "kernels_with_launch": {"$ref": "#/$defs/count"},
+      "task": {"$ref": "#/$defs/task"},
+      "gpu": {"type": "integer", "minimum": 0},
+      "name": {"type": "string"},
+      "rows": {"type": "integer", "minimum": 0},
+      "useful_ns": {"$ref": "#/$defs/ns"},
+      "communication_ns": {"$ref": "#/$defs/ns"},
+      "idle_ns": {"$ref": "#/$defs/ns"},
+      "compute_ns": {"$ref": "#/$defs/ns"},
+      "nccl_ns": {"$ref": "#/$defs/ns"},
+      "memory_ns": {"$ref": "#/$defs/ns"},
+      "kernels": {"$ref": "#/$defs/count"},
+      "memory_operations": {"$ref": "#/$defs/count"}
+    }
+  }
+},
+"efficiency": {
+  "type": "object",
+  "required": ["nccl_as_communication", "nccl_as_useful"],
+  "properties": {
+    "nccl_as_communication": {"$ref": "#/$defs/convention"},
+    "nccl_as_useful": {"$ref": "#/$defs/convention"}
+  },
+  "additionalProperties": false
+},
+"host": {
+  "type": "object",
+  "required": ["offload", "mpi"],
+  "properties": {
+    "offload": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["task", "name", "blocking_ns", "offload_efficiency"],
+        "properties": {
+          "task": {"$ref": "#/$defs/task"},
+          "name": {"type": "string"},
+          "blocking_ns": {"$ref": "#/$defs/ns"},
+          "offload_efficiency": {"$ref": "#/$defs/fractionOrNull"},
+          "launch_blocked_ns": {"type": ["integer", "null"], "minimum": 0},
+          "offload_efficiency_with_launches": {"$ref": "#/$defs/fractionOrNull"}
+        }
+      }
+    },
+    "mpi": {
+      "oneOf": [
+        {"type": "null"},
+        {
+          "type": "object",
+          "required": ["parallel_efficiency", "load_balance", "communication_efficiency", "tasks"],
+          "properties": {
+            "parallel_efficiency": {"$ref": "#/$defs/fractionOrNull"},
+            "load_balance": {"$ref": "#/$defs/fractionOrNull"},
+            "communication_efficiency": {"$ref": "#/$defs/fractionOrNull"},
+            "tasks": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": ["task", "mpi_ns", "outside_mpi_ns"],
+                "properties": {
+                  "task": {"$ref": "#/$defs/task"},
+                  "mpi_ns": {"$ref": "#/$defs/ns"},
+                  "outside_mpi_ns": {"$ref": "#/$defs/ns"}
+                }
+              }
+            }
+          }
+        }
+      ]
+    }
+  }
+},
+"notes": {"type": "array", "items": {"type": "string"}}
+)json", R"json(
+"convention": {
+  "type": "object",
+  "required": ["parallel_efficiency", "load_balance", "communication_efficiency", "orchestration_efficiency",
+               "useful_sum_ns", "useful_max_ns", "active_max_ns", "devices"],
+  "properties": {
+    "parallel_efficiency": {"$ref": "#/$defs/fractionOrNull"},
+    "load_balance": {"$ref": "#/$defs/fractionOrNull"},
+    "communication_efficiency": {"$ref": "#/$defs/fractionOrNull"},
+    "orchestration_efficiency": {"$ref": "#/$defs/fractionOrNull"},
+    "useful_sum_ns": {"$ref": "#/$defs/ns"},
+    "useful_max_ns": {"$ref": "#/$defs/ns"},
+    "active_max_ns": {"$ref": "#/$defs/ns"},
+    "devices": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["id", "useful_ns", "communication_ns", "idle_ns"],
+        "properties": {
+          "id": {"$ref": "#/$defs/deviceId"},
+          "useful_ns": {"$ref": "#/$defs/ns"},
+          "communication_ns": {"$ref": "#/$defs/ns"},
+          "idle_ns": {"$ref": "#/$defs/ns"}
+        },
+        "additionalProperties": false
+      }
+    }
+  },
+  "additionalProperties": false
+}
+)json"};
 
 } // namespace gpueff::reports::model

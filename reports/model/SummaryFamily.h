@@ -4,6 +4,7 @@
 // PE = LB x CommE x OrchE (NCCL as communication), largest first, each with its evidence and what to look at
 // next. Fields as docs/report.schema.json lists them (Fields.h).
 #include "reports/model/Fields.h"
+#include "reports/model/Schema.h"
 
 #include <cstdint>
 #include <optional>
@@ -43,5 +44,36 @@ struct Summary {
         f("losses", s.losses);
     }
 };
+
+// Their part of docs/report.schema.json: the schema of these keys in report.json (Schema.h), and the definitions only these families use.
+inline constexpr SchemaFragment kSummarySchema{R"json(
+"summary": {
+  "type": "object",
+  "required": ["computable", "losses"],
+  "properties": {
+    "computable": {"type": "boolean"},
+    "parallel_efficiency": {"$ref": "#/$defs/fractionOrNull"},
+    "device_time_ns": {"$ref": "#/$defs/ns"},
+    "lost_ns": {"$ref": "#/$defs/ns"},
+    "losses": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["factor", "efficiency", "lost_ns", "lost_share", "evidence", "recommendation"],
+        "properties": {
+          "factor": {"enum": ["orchestration", "communication", "load balance"]},
+          "efficiency": {"$ref": "#/$defs/fractionOrNull"},
+          "lost_ns": {"$ref": "#/$defs/ns"},
+          "lost_share": {"$ref": "#/$defs/fractionOrNull"},
+          "evidence": {"type": "string"},
+          "recommendation": {"type": "string"}
+        },
+        "additionalProperties": false
+      }
+    }
+  },
+  "additionalProperties": false
+}
+)json"};
 
 } // namespace gpueff::reports::model
