@@ -62,10 +62,20 @@ void exercise(const std::string& text) {
     for (bool weak : {false, true}) {
         gpueff::reports::CompareOptions options;
         options.weak = weak;
+        // Every figure the gates name, each way round, with the fuzzed run as the reference once.
+        for (const char* gate : {"iteration_time<=+3%", "speedup>=0.9", "parallel_efficiency>=-2pp",
+                                 "computational_efficiency@nccl_as_useful>=0.97", "global_efficiency<1",
+                                 "iteration_time>-1ms"})
+            options.gates.push_back(gpueff::reports::compare::parseGate(gate));
+        if (weak) options.reference = "fuzzed";
         if (!model) break;
         auto base = gpueff::reports::model::readReport(baseReport(), "base.json");
         auto comparison = gpueff::reports::compareReports({base, *model}, {"base", "fuzzed"}, options);
         (void)gpueff::dumpJson(comparison.json);
+        (void)gpueff::reports::compare::gatesJunit(comparison.gates);
+        // Against itself: per steady iteration when the fuzzed report has some (the base has none).
+        auto self = gpueff::reports::compareReports({*model, *model}, {"fuzzed", "again"}, options);
+        (void)gpueff::dumpJson(self.json);
     }
 }
 

@@ -104,7 +104,7 @@ std::string defaultLabel(const fs::path& path) {
 // meanwhile) and moved into place together, and a directory this run created is removed again when the run
 // fails, so that a failure leaves nothing behind. The plots of an earlier comparison that this one does not
 // draw are removed with the commit.
-void writeComparison(const reports::Comparison& comparison, const fs::path& dir) {
+void writeComparison(const reports::Comparison& comparison, const fs::path& dir, const std::string& junit) {
     std::error_code ec;
     bool created = !fs::exists(dir, ec);
     fs::create_directories(dir, ec);
@@ -122,9 +122,18 @@ void writeComparison(const reports::Comparison& comparison, const fs::path& dir)
         }
         // Plots of an earlier comparison that this one does not draw go with the commit (back on failure).
         StaleOutputs stale(dir, reports::comparePlotFiles(), written);
+        // The JUnit file may lie anywhere (a CI job's report path): its own set, staged with the others and
+        // put in place right after them.
+        output::OutputFiles junitFile;
+        if (!junit.empty()) {
+            auto x = junitFile.add(fs::absolute(junit));
+            output::writeTextFile(junitFile.temporary(x), junitFile.final(x),
+                                  reports::compare::gatesJunit(comparison.gates));
+        }
         stale.moveAside();
         outputs.commit();
         stale.commit();
+        junitFile.commit();
     } catch (...) {
         if (created) fs::remove(dir, ec); // only when empty: never what another run put there meanwhile
         throw;
@@ -138,38 +147,54 @@ int runCompare(const CompareRequest& a) {
     if (!a.labels.empty() && a.labels.size() != a.inputs.size())
         throw Error("compare: " + std::to_string(a.labels.size()) + " labels for " +
                     std::to_string(a.inputs.size()) + " reports");
-    const auto& given = a.labels;
-    std::vector<reports::model::Report> reports;
+    // The labels first (from the inputs' names), so that a --ref naming no run is refused before any
+    // trace is analyzed.
     std::vector<std::string> labels;
+    std::vector<bool> traces;
     for (const auto& input : a.inputs) {
-        if (isTrace(input)) {
+        traces.push_back(isTrace(input));
+        labels.push_back(traces.back() ? inputStem(input) : defaultLabel(reportPath(input)));
+    }
+    if (!a.labels.empty()) labels = a.labels;
+    // Default labels can collide (two runs/report.json in different parents named alike): number them.
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        if (!seen.insert(labels[i]).second) labels[i] += " #" + std::to_string(i + 1);
+    if (!a.reference.empty() && !seen.count(a.reference)) {
+        std::string known;
+        for (const auto& l : labels) known += (known.empty() ? "\"" : ", \"") + l + "\"";
+        throw RequestError("--ref \"" + a.reference + "\": no run has that label (the labels are " + known + ")");
+    }
+    std::vector<reports::model::Report> reports;
+    for (std::size_t i = 0; i < a.inputs.size(); ++i) {
+        const auto& input = a.inputs[i];
+        if (traces[i]) {
             reports.push_back(reports::model::readReport(analyzeTrace(input), input));
-            labels.push_back(inputStem(input));
             continue;
         }
         fs::path path = reportPath(input);
         auto document = readReport(path);
         reports::checkReportSchema(document, path.string());
         reports.push_back(reports::model::readReport(document, path.string()));
-        labels.push_back(defaultLabel(path));
     }
-    if (!given.empty()) labels = given;
-    // Default labels can collide (two runs/report.json in different parents named alike): number them.
-    std::set<std::string> seen;
-    for (std::size_t i = 0; i < labels.size(); ++i)
-        if (!seen.insert(labels[i]).second) labels[i] += " #" + std::to_string(i + 1);
 
     reports::CompareOptions options;
     options.weak = a.weak;
+    options.reference = a.reference;
+    options.gates = a.gates;
     auto comparison = reports::compareReports(reports, labels, options);
-    writeComparison(comparison, a.outDir);
+    writeComparison(comparison, a.outDir, a.junit);
     for (const auto& w : comparison.json["warnings"])
         std::fprintf(stderr, "gpueff: warning: %s\n", w.get<std::string>().c_str());
     if (!a.quiet)
         std::fprintf(stderr, "gpueff: wrote %s, %s and %zu plots\n",
                      (fs::path(a.outDir) / "compare.md").c_str(),
                      (fs::path(a.outDir) / "compare.json").c_str(), comparison.files.size());
-    return 0;
+    for (const auto& g : comparison.gates)
+        if (g.failed)
+            std::fprintf(stderr, "gpueff: gate failed: %s for \"%s\": %s\n", g.gate->text.c_str(), g.run.c_str(),
+                         g.detail.c_str());
+    return comparison.gateFailed() ? kGateFailed : 0;
 }
 
 } // namespace gpueff::jobs

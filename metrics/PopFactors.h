@@ -82,6 +82,24 @@ constexpr double speedup(double referenceRuntime, double runtime) {
     return referenceRuntime / runtime;
 }
 
+// The device time of a run (n workers x runtime) split the POP way, each part what one factor loses:
+//   n T = sum U + (n Umax - sum U) + n (Amax - Umax) + n (T - Amax)
+//         useful  load balance       communication     orchestration
+// Each loss is zero exactly when its factor is 1, and the parts add up to n T exactly (integer ns in the
+// report's executive summary, per-iteration doubles in compare's split of a difference).
+template <class N>
+struct DeviceTimeSplit {
+    N useful, loadBalance, communication, orchestration;
+    constexpr N total() const { return useful + loadBalance + communication + orchestration; }
+    constexpr N lost() const { return loadBalance + communication + orchestration; }
+};
+
+template <class N>
+constexpr DeviceTimeSplit<N> deviceTimeSplit(N workers, N runtime, N usefulSum, N usefulMax, N activeMax) {
+    return {usefulSum, workers * usefulMax - usefulSum, workers * (activeMax - usefulMax),
+            workers * (runtime - activeMax)};
+}
+
 // The parts of computation scalability when the run has hardware counters.
 constexpr double ipcScalability(double ipc, double referenceIpc) {
     return ipc / referenceIpc;

@@ -5,6 +5,7 @@
 #include "reports/CompareLevels.h"
 #include "reports/CompareParts.h"
 #include "reports/CompareScaling.h"
+#include "reports/CompareSplit.h"
 #include "reports/CompareTables.h"
 #include "reports/MarkdownTable.h"
 #include "reports/ReportMarkdown.h"
@@ -88,7 +89,7 @@ std::string countCell(Value v) {
 
 std::vector<std::string> header(const std::vector<Run>& runs) {
     std::vector<std::string> h{"Metric"};
-    for (const auto& r : runs) h.push_back(escapeMarkdown(r.label));
+    for (const auto& r : runs) h.push_back(compare::runLabelCell(r.label));
     return h;
 }
 
@@ -107,23 +108,38 @@ void checkReportSchema(const json& report, const std::string& label) {
                     ", expected \"gpueff-report/1\"; write it with gpueff analyze)");
 }
 
-Comparison compareReports(const std::vector<model::Report>& reports, const std::vector<std::string>& labelsIn,
-                          const CompareOptions& options) {
-    if (reports.empty()) throw Error("compare: no report to compare");
-    if (!labelsIn.empty() && labelsIn.size() != reports.size())
-        throw Error("compare: " + std::to_string(labelsIn.size()) + " labels for " +
-                    std::to_string(reports.size()) + " reports");
-    std::vector<Run> runs;
-    for (std::size_t i = 0; i < reports.size(); ++i) {
-        std::string label = labelsIn.empty() ? "run " + std::to_string(i + 1) : labelsIn[i];
-        runs.push_back(readRun(reports[i], label));
+namespace {
+
+// The run the others are set against: the one labelled `wanted`, else the one with the fewest devices when
+// every count is known and they differ (the first of those), else the first. `reason` says which.
+std::size_t chooseReference(const std::vector<Run>& runs, const std::string& wanted, std::string& reason) {
+    if (!wanted.empty()) {
+        std::string known;
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            if (runs[i].label == wanted) {
+                reason = "chosen with --ref";
+                return i;
+            }
+            known += (i ? ", \"" : "\"") + runs[i].label + "\"";
+        }
+        throw Error("--ref \"" + wanted + "\": no run has that label (the labels are " + known + ")");
     }
-    Comparison out;
-    json& j = out.json;
-    j = {{"schema", "gpueff-compare/1"},
-         {"weak", options.weak},
-         {"plots", json::array()},
-         {"warnings", json::array()}};
+    bool allKnown = true, differ = false;
+    for (const auto& r : runs) {
+        allKnown = allKnown && r.devices.has_value();
+        differ = differ || (r.devices && runs[0].devices && *r.devices != *runs[0].devices);
+    }
+    std::size_t ref = 0;
+    if (differ && allKnown)
+        for (std::size_t i = 1; i < runs.size(); ++i)
+            if (*runs[i].devices < *runs[ref].devices) ref = i;
+    reason = !(differ && allKnown) ? "the first run given"
+             : ref == 0            ? "the first run given, which has the fewest devices"
+                                   : "the run with the fewest devices";
+    return ref;
+}
+
+std::vector<std::string> runWarnings(const std::vector<Run>& runs, std::size_t ref) {
     std::vector<std::string> warnings;
     // A trace without GPU rows (a CPU-only MPI trace) gives a report without devices: every device figure
     // of that run is n/a, which the reader should learn once rather than from every table.
@@ -132,8 +148,9 @@ Comparison compareReports(const std::vector<model::Report>& reports, const std::
             warnings.push_back("run \"" + r.label +
                                "\" has no GPU device (its trace has no GPU activity): its device figures are "
                                "n/a; `gpueff modelfactors` gives the MPI efficiency of a CPU-only trace");
-    for (std::size_t i = 1; i < runs.size(); ++i) {
-        const Run &a = runs[0], &b = runs[i];
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (i == ref) continue;
+        const Run &a = runs[ref], &b = runs[i];
         if (!a.kernels.empty() && !b.kernels.empty()) {
             bool common = false;
             for (const auto& k : b.kernels) common = common || a.kernels.count(k);
@@ -147,11 +164,13 @@ Comparison compareReports(const std::vector<model::Report>& reports, const std::
                                a.label + "\", " + b.windowSource + " for \"" + b.label +
                                "\"): the efficiencies cover different parts of the runs");
     }
+    return warnings;
+}
 
-    std::string& md = out.markdown;
-    md = "# Comparison of " + std::to_string(runs.size()) + " runs\n\n";
-    for (const auto& w : warnings) md += "> **Warning:** " + escapeMarkdown(w) + "\n\n";
-
+// The runs' overview table and compare.json "runs": device counts, windows, useful sums, the factors with
+// their differences from the reference.
+void overview(const std::vector<Run>& runs, const std::vector<compare::RunUnit>& units, std::size_t ref,
+              std::string& md, json& j) {
     // The traces, long words a table cell cannot wrap, are listed under the table: seven columns would not
     // fit a page 900 px wide (GitHub).
     MarkdownTable overview({"Run", "Devices", "Window", "Window source", "Useful sum (NCCL as communication)",
@@ -159,24 +178,31 @@ Comparison compareReports(const std::vector<model::Report>& reports, const std::
                            "lrrlrr");
     std::string traces;
     json jruns = json::array();
-    for (const auto& r : runs) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const Run& r = runs[i];
         traces +=
             "- " + escapeMarkdown(r.label) + ": " + escapeMarkdown(r.trace.empty() ? "n/a" : r.trace) + "\n";
         overview.row({escapeMarkdown(r.label), countCell(r.devices), formatDuration(r.window),
                       escapeMarkdown(r.windowSource.empty() ? "n/a" : r.windowSource),
                       formatDuration(r.usefulSum[0]), formatDuration(r.usefulSum[1])});
+        const auto& u = units[i];
         json jr = {{"label", r.label},
                    {"trace", r.trace},
                    {"devices", toJsonInteger(r.devices)},
                    {"window_ns", toJsonInteger(r.window)},
-                   {"window_source", r.windowSource}};
+                   {"window_source", r.windowSource},
+                   {"unit",
+                    {{"kind", u.perIteration ? "iteration" : "window"},
+                     {"time_ns", u.timeNs},
+                     {"steady_iterations", u.perIteration ? json(u.iterations) : json(nullptr)},
+                     {"window_units", u.windowUnits}}}};
         for (std::size_t c = 0; c < 2; ++c) {
             jr["useful_sum_ns"][kConventions[c].key] = toJsonInteger(r.usefulSum[c]);
             for (std::size_t f = 0; f < std::size(kEfficiencyFactors); ++f) {
                 jr["efficiency"][kConventions[c].key][kEfficiencyFactors[f].key] = toJson(r.factors[c][f]);
                 Value diff;
-                if (r.factors[c][f] && runs[0].factors[c][f])
-                    diff = (*r.factors[c][f] - *runs[0].factors[c][f]) * 100.0;
+                if (r.factors[c][f] && runs[ref].factors[c][f])
+                    diff = (*r.factors[c][f] - *runs[ref].factors[c][f]) * 100.0;
                 jr["difference_pp"][kConventions[c].key][kEfficiencyFactors[f].key] = toJson(diff);
             }
         }
@@ -184,18 +210,28 @@ Comparison compareReports(const std::vector<model::Report>& reports, const std::
     }
     j["runs"] = std::move(jruns);
     md += "## Runs\n\n" + overview.str() + "\nTraces:\n\n" + traces + "\n";
+}
 
-    md += "## Device efficiency\n\nDifferences in percentage points against \"" +
-          escapeMarkdown(runs[0].label) +
-          "\" (the first run given). Colour scale (POP): \xF0\x9F\x9F\xA9 >= 80 %, \xF0\x9F\x9F\xA8 70-80 %, "
+// The device model's factors over each run's window, with their differences from the reference, and their
+// plots.
+void deviceEfficiency(const std::vector<Run>& runs, std::size_t ref, Comparison& out) {
+    std::string& md = out.markdown;
+    md += "## Device efficiency over the windows\n\nEach run's whole window. Differences in percentage points "
+          "against \"" +
+          escapeMarkdown(runs[ref].label) +
+          "\". Colour scale (POP): \xF0\x9F\x9F\xA9 >= 80 %, \xF0\x9F\x9F\xA8 70-80 %, "
           "\xF0\x9F\x9F\xA7 60-70 %, \xF0\x9F\x9F\xA5 < 60 %.\n\n";
     for (std::size_t c = 0; c < 2; ++c) {
         MarkdownTable t(header(runs), alignment(runs));
         for (std::size_t f = 0; f < std::size(kEfficiencyFactors); ++f) {
             std::vector<std::string> row{kEfficiencyFactors[f].label};
-            for (std::size_t i = 0; i < runs.size(); ++i)
-                row.push_back(formatEfficiency(runs[i].factors[c][f]) +
-                              (i ? points(runs[i].factors[c][f], runs[0].factors[c][f]) : ""));
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                std::string change = i != ref ? points(runs[i].factors[c][f], runs[ref].factors[c][f]) : "";
+                // More runs than fit a line: the change under the value (docs/compare.md).
+                if (runs.size() > compare::kInlineRuns && !change.empty())
+                    change = "<br>" + change.substr(2, change.size() - 3);
+                row.push_back(formatEfficiency(runs[i].factors[c][f]) + change);
+            }
             t.row(row);
         }
         md += std::string("### ") + kConventions[c].title + "\n\n" + t.str() + "\n";
@@ -212,84 +248,134 @@ Comparison compareReports(const std::vector<model::Report>& reports, const std::
         compare::addPlot(compare::efficiencyPlotFile(c),
                          std::string("Device efficiency factors per run (") + kConventions[c].title + ")",
                          series, svg::efficiencyByRunChart(kConventions[c].title, labels, factors), out.files,
-                         j, md);
+                         out.json, md);
     }
+}
 
-    // Scaling: only meaningful across device counts, and only when every count is known.
+// The POP scaling table across device counts (only when the counts differ and are all known), against the
+// reference, with the fits of CompareScaling.h.
+void scaling(const std::vector<Run>& runs, std::size_t ref, const std::string& reason, bool weak,
+             std::vector<std::string>& warnings, Comparison& out) {
+    json& j = out.json;
+    std::string& md = out.markdown;
     bool allKnown = true, differ = false;
     for (const auto& r : runs) {
         allKnown = allKnown && r.devices.has_value();
         differ = differ || (r.devices && runs[0].devices && *r.devices != *runs[0].devices);
     }
     j["scaling"] = nullptr;
-    j["reference"] = nullptr;
-    if (differ && !allKnown) warnings.push_back("device count unknown for some runs: no scaling table");
-    if (differ && allKnown) {
-        std::size_t ref = 0;
-        for (std::size_t i = 1; i < runs.size(); ++i)
-            if (*runs[i].devices < *runs[ref].devices) ref = i;
-        const Run& R = runs[ref];
-        std::string reason = ref == 0 ? "the first run given, which has the fewest devices"
-                                      : "the run with the fewest devices";
-        j["reference"] = {{"label", R.label}, {"index", ref}, {"reason", reason}};
-        MarkdownTable t(header(runs), alignment(runs));
-        std::vector<std::string> devicesRow{"Devices"}, speedupRow{"Speedup T(ref) / T(run)"};
-        std::vector<std::string> scal[2], global[2];
-        json jscaling = json::array();
-        std::vector<compare::ScalingRun> points;
-        for (const auto& r : runs) {
-            auto& point = points.emplace_back();
-            point.label = r.label, point.devices = *r.devices;
-            devicesRow.push_back(countCell(r.devices));
-            Value speedup = definedRatio(R.window, r.window, metrics::pop::speedup);
-            speedupRow.push_back(speedupCell(speedup));
-            json js = {{"label", r.label}, {"speedup", toJson(speedup)}};
-            for (std::size_t c = 0; c < 2; ++c) {
-                Value s = definedRatio(R.usefulSum[c], r.usefulSum[c], metrics::pop::computationScalability);
-                if (s && options.weak)
-                    s = metrics::pop::weakComputationScalability(*s, *r.devices, *R.devices);
-                Value g;
-                if (s && r.factors[c][0]) g = metrics::pop::globalEfficiency(*r.factors[c][0], *s);
-                scal[c].push_back(formatEfficiency(s));
-                global[c].push_back(formatEfficiency(g));
-                js["computational_scalability"][kConventions[c].key] = toJson(s);
-                js["global_efficiency"][kConventions[c].key] = toJson(g);
-                std::copy(std::begin(r.factors[c]), std::end(r.factors[c]), point.values[c]);
-                point.values[c][compare::kDeviceFactorCount] = s;
-                point.values[c][compare::kDeviceFactorCount + 1] = g;
-            }
-            jscaling.push_back(std::move(js));
-        }
-        t.row(devicesRow);
-        t.row(speedupRow);
-        for (std::size_t c = 0; c < 2; ++c) {
-            std::string suffix = std::string(" (") + kConventions[c].title + ")";
-            std::vector<std::string> row{"Global efficiency" + suffix};
-            row.insert(row.end(), global[c].begin(), global[c].end());
-            t.row(row);
-            row = {"&emsp;Parallel efficiency" + suffix};
-            for (const auto& r : runs) row.push_back(formatEfficiency(r.factors[c][0]));
-            t.row(row);
-            row = {"&emsp;Computational scalability" + suffix};
-            row.insert(row.end(), scal[c].begin(), scal[c].end());
-            t.row(row);
-        }
-        j["scaling"] = {{"reference", R.label}, {"weak", options.weak}, {"runs", std::move(jscaling)}};
-        md += std::string("## Scaling\n\n") + (options.weak ? "Weak" : "Strong") + " scaling against \"" +
-              escapeMarkdown(R.label) + "\" (" + reason +
-              "). Computational scalability = sum of useful time (ref) / "
-              "sum of useful time (run)" +
-              (options.weak ? " x n(run) / n(ref)" : "") +
-              "; global efficiency = parallel efficiency x computational scalability.\n\n" + t.str() + "\n";
-        if (options.weak)
-            md += "Speedup compares window lengths as measured; under weak scaling the runs do different "
-                  "amounts of work.\n\n";
-        compare::appendScalingFits(points, md, j, out.files);
+    if (differ && !allKnown) {
+        warnings.push_back("device count unknown for some runs: no scaling table");
+        md += "> **Warning:** " + escapeMarkdown(warnings.back()) + "\n\n";
     }
-    for (const auto& w : warnings) j["warnings"].push_back(w);
-    if (differ && !allKnown) md += "> **Warning:** " + escapeMarkdown(warnings.back()) + "\n\n";
+    if (!differ || !allKnown) return;
+    const Run& R = runs[ref];
+    MarkdownTable t(header(runs), alignment(runs));
+    std::vector<std::string> devicesRow{"Devices"}, speedupRow{"Speedup T(ref) / T(run)"};
+    std::vector<std::string> scal[2], global[2];
+    json jscaling = json::array();
+    std::vector<compare::ScalingRun> points;
+    for (const auto& r : runs) {
+        auto& point = points.emplace_back();
+        point.label = r.label, point.devices = *r.devices;
+        devicesRow.push_back(countCell(r.devices));
+        Value speedup = definedRatio(R.window, r.window, metrics::pop::speedup);
+        speedupRow.push_back(speedupCell(speedup));
+        json js = {{"label", r.label}, {"speedup", toJson(speedup)}};
+        for (std::size_t c = 0; c < 2; ++c) {
+            Value s = definedRatio(R.usefulSum[c], r.usefulSum[c], metrics::pop::computationScalability);
+            if (s && weak) s = metrics::pop::weakComputationScalability(*s, *r.devices, *R.devices);
+            Value g;
+            if (s && r.factors[c][0]) g = metrics::pop::globalEfficiency(*r.factors[c][0], *s);
+            scal[c].push_back(formatEfficiency(s));
+            global[c].push_back(formatEfficiency(g));
+            js["computational_scalability"][kConventions[c].key] = toJson(s);
+            js["global_efficiency"][kConventions[c].key] = toJson(g);
+            std::copy(std::begin(r.factors[c]), std::end(r.factors[c]), point.values[c]);
+            point.values[c][compare::kDeviceFactorCount] = s;
+            point.values[c][compare::kDeviceFactorCount + 1] = g;
+        }
+        jscaling.push_back(std::move(js));
+    }
+    t.row(devicesRow);
+    t.row(speedupRow);
+    for (std::size_t c = 0; c < 2; ++c) {
+        std::string suffix = std::string(" (") + kConventions[c].title + ")";
+        std::vector<std::string> row{"Global efficiency" + suffix};
+        row.insert(row.end(), global[c].begin(), global[c].end());
+        t.row(row);
+        row = {"&emsp;Parallel efficiency" + suffix};
+        for (const auto& r : runs) row.push_back(formatEfficiency(r.factors[c][0]));
+        t.row(row);
+        row = {"&emsp;Computational scalability" + suffix};
+        row.insert(row.end(), scal[c].begin(), scal[c].end());
+        t.row(row);
+    }
+    j["scaling"] = {{"reference", R.label}, {"weak", weak}, {"runs", std::move(jscaling)}};
+    md += std::string("## Scaling\n\n") + (weak ? "Weak" : "Strong") + " scaling against \"" +
+          escapeMarkdown(R.label) + "\" (" + reason +
+          "), over the windows. Computational scalability = sum of useful time (ref) / "
+          "sum of useful time (run)" +
+          (weak ? " x n(run) / n(ref)" : "") +
+          "; global efficiency = parallel efficiency x computational scalability.\n\n" + t.str() + "\n";
+    if (weak)
+        md += "Speedup compares window lengths as measured; under weak scaling the runs do different "
+              "amounts of work.\n\n";
+    compare::appendScalingFits(points, md, j, out.files);
+}
+
+} // namespace
+
+Comparison compareReports(const std::vector<model::Report>& reports, const std::vector<std::string>& labelsIn,
+                          const CompareOptions& options) {
+    if (reports.empty()) throw Error("compare: no report to compare");
+    if (!labelsIn.empty() && labelsIn.size() != reports.size())
+        throw Error("compare: " + std::to_string(labelsIn.size()) + " labels for " +
+                    std::to_string(reports.size()) + " reports");
+    std::vector<Run> runs;
     std::vector<std::string> labels;
-    for (const auto& r : runs) labels.push_back(r.label);
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        labels.push_back(labelsIn.empty() ? "run " + std::to_string(i + 1) : labelsIn[i]);
+        runs.push_back(readRun(reports[i], labels.back()));
+    }
+    std::string reason;
+    const std::size_t ref = chooseReference(runs, options.reference, reason);
+    // The unit of comparison: the steady iteration when every run has some, else the window.
+    bool perIteration = true;
+    for (const auto& r : reports) perIteration = perIteration && compare::hasSteadyIterations(r);
+    std::vector<compare::RunUnit> units;
+    for (std::size_t i = 0; i < reports.size(); ++i)
+        units.push_back(compare::runUnit(reports[i], labels[i], perIteration));
+    const compare::Comparing comparing{reports, units, ref, options.weak};
+
+    Comparison out;
+    json& j = out.json;
+    j = {{"schema", "gpueff-compare/1"},
+         {"weak", options.weak},
+         {"plots", json::array()},
+         {"warnings", json::array()},
+         {"reference", {{"label", runs[ref].label}, {"index", ref}, {"reason", reason}}}};
+    std::vector<std::string> warnings = runWarnings(runs, ref);
+    std::string& md = out.markdown;
+    md = "# Comparison of " + std::to_string(runs.size()) + " runs\n\n";
+    for (const auto& w : warnings) md += "> **Warning:** " + escapeMarkdown(w) + "\n\n";
+    md += "Reference: \"" + escapeMarkdown(runs[ref].label) + "\" (" + reason + ").\n\n";
+    if (runs.size() > 1) compare::verdictSection(comparing, md, j);
+    out.gates = compare::evaluateGates(options.gates, units, ref, options.weak);
+    j["gates"] = compare::gatesJson(out.gates);
+    md += compare::gatesMarkdown(out.gates);
+    overview(runs, units, ref, md, j);
+    if (runs.size() > 1) {
+        compare::comparativeSection(comparing, md, j);
+        compare::timeSplitSection(comparing, md, j, out.files);
+        compare::kernelDeltas(reports, labels, units, ref, md, j);
+        compare::perUnitSection(comparing, md, j);
+    } else {
+        j["kernel_deltas"] = json::array();
+    }
+    deviceEfficiency(runs, ref, out);
+    scaling(runs, ref, reason, options.weak, warnings, out);
+    for (const auto& w : warnings) j["warnings"].push_back(w);
     compare::compareTables(reports, labels, md, j);
     compareLevels(reports, labels, md, j, out.files);
     return out;
@@ -302,6 +388,7 @@ std::vector<std::string> comparePlotFiles() {
         files.push_back(compare::scalingPlotFile(c));
     }
     files.push_back(compare::kPhasesPlotFile);
+    files.push_back(compare::kTimeSplitPlotFile);
     return files;
 }
 

@@ -48,8 +48,12 @@ struct ScalingRun {
     Value values[kConventionCount][kScalingFactorCount];
 };
 
-// A table header: `first`, then one column per run label (escaped for Markdown; CompareTables.cpp).
+// A table header: `first`, then one column per run label (runLabelCell; CompareTables.cpp).
 std::vector<std::string> runHeader(const char* first, const std::vector<std::string>& labels);
+// A run's label as a column title: escaped for Markdown, with a zero-width space after each _ - . / : and
+// every 12 characters of a longer word, so that six runs named like their files ("mfu_2gpu_h100_nccl_after")
+// wrap within a page 900 px wide instead of widening it.
+std::string runLabelCell(const std::string& label);
 
 // The plot files a comparison may write, relative to its output directory: the grouped bars of the device
 // factors and the scaling chart per convention, the phases' chart. allPlotFiles() in Compare.h lists them.

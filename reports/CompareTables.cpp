@@ -8,6 +8,7 @@
 #include "reports/ReportMarkdown.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <map>
 #include <set>
@@ -61,33 +62,38 @@ std::string signedDuration(double ns) {
     return (ns > 0 ? "+" : "") + formatDuration(ns);
 }
 
-void kernelDeltas(const std::vector<model::Report>& reports, const std::vector<std::string>& labels, std::string& md,
-                  json& out) {
+void deltas(const std::vector<model::Report>& reports, const std::vector<std::string>& labels,
+            const std::vector<RunUnit>& units, std::size_t ref, std::string& md, json& out) {
     out["kernel_deltas"] = json::array();
     if (reports.size() < 2) return;
-    const auto first = kernelsOf(reports[0]);
-    md +=
-        "## Kernels: largest changes against \"" + escapeMarkdown(labels[0]) +
-        "\"\n\nPer kernel name, from each report's kernel summary (the whole trace, as `nsys stats`): the " +
-        std::to_string(kTopKernelDeltas) +
-        " kernels whose total time changed the most, first run -> this run (difference). A kernel "
-        "absent from a run counts as 0 there.\n\n";
-    for (std::size_t i = 1; i < reports.size(); ++i) {
+    const auto first = kernelsOf(reports[ref]);
+    const char* per = unitName(units[ref].perIteration);
+    md += "## Kernels: largest changes " + std::string(per) + " against \"" + escapeMarkdown(labels[ref]) +
+          "\"\n\nPer kernel name, from each report's kernel summary (the whole trace, as `nsys stats`)" +
+          (units[ref].perIteration ? ", divided by the iterations its window holds (window / mean steady iteration)"
+                                   : "") +
+          ": the " + std::to_string(kTopKernelDeltas) + " kernels whose time " + per +
+          " changed the most, reference -> this run (difference). A kernel absent from a run counts as 0 "
+          "there.\n\n";
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        if (i == ref) continue;
         const auto other = kernelsOf(reports[i]);
+        const double perA = units[ref].windowUnits > 0 ? 1 / units[ref].windowUnits : 0,
+                     perB = units[i].windowUnits > 0 ? 1 / units[i].windowUnits : 0;
         std::set<std::string> names;
         for (const auto& [n, k] : first) names.insert(n);
         for (const auto& [n, k] : other) names.insert(n);
         struct Delta {
             std::string name;
             const KernelFigures *a, *b;
-            double total;
+            double total; // per unit
         };
         std::vector<Delta> deltas;
         for (const auto& n : names) {
             auto ia = first.find(n), ib = other.find(n);
             const KernelFigures* a = ia == first.end() ? nullptr : &ia->second;
             const KernelFigures* b = ib == other.end() ? nullptr : &ib->second;
-            deltas.push_back({n, a, b, (b ? b->total : 0) - (a ? a->total : 0)});
+            deltas.push_back({n, a, b, (b ? b->total * perB : 0) - (a ? a->total * perA : 0)});
         }
         // Largest absolute change first; names break ties so that the order does not depend on the input's.
         std::stable_sort(deltas.begin(), deltas.end(), [](const Delta& x, const Delta& y) {
@@ -96,33 +102,51 @@ void kernelDeltas(const std::vector<model::Report>& reports, const std::vector<s
         if (deltas.size() > kTopKernelDeltas) deltas.resize(kTopKernelDeltas);
         // The instances' difference is plain from "a -> b" (and in compare.json): a column fewer keeps the
         // table within a page 900 px wide (GitHub).
-        MarkdownTable t({"Kernel", "Total time", "Difference", "Instances", "Average", "Difference"},
+        MarkdownTable t({"Kernel", std::string("Time ") + per, "Difference", std::string("Instances ") + per,
+                         "Average", "Difference"},
                         "lrrrrr");
         json jk = json::array();
         for (const auto& d : deltas) {
-            double instances = (d.b ? d.b->instances : 0) - (d.a ? d.a->instances : 0);
+            double instances = (d.b ? d.b->instances * perB : 0) - (d.a ? d.a->instances * perA : 0);
             Value average;
             if (d.a && d.b && d.a->average && d.b->average) average = *d.b->average - *d.a->average;
             auto pair = [&](auto get, auto format) {
-                return (d.a ? format(get(*d.a)) : std::string("-")) + " -> " +
-                       (d.b ? format(get(*d.b)) : std::string("-"));
+                return (d.a ? format(get(*d.a, perA)) : std::string("-")) + " -> " +
+                       (d.b ? format(get(*d.b, perB)) : std::string("-"));
+            };
+            auto instancesText = [](Value v) {
+                char b[32];
+                std::snprintf(b, sizeof b, "%.2f", v.value_or(0));
+                return std::string(b);
             };
             // Five columns of figures: a name's words (a cell wraps at spaces only) at most 24 characters.
             t.row({escapeMarkdown(shortenForTable(d.name, 60, 24)),
-                   pair([](const KernelFigures& k) { return Value(k.total); }, formatDuration),
+                   pair([](const KernelFigures& k, double p) { return Value(k.total * p); }, formatDuration),
                    signedDuration(d.total),
-                   pair([](const KernelFigures& k) { return Value(k.instances); }, formatCount),
-                   pair([](const KernelFigures& k) { return k.average; }, formatDuration),
+                   units[ref].perIteration
+                       ? pair([](const KernelFigures& k, double p) { return Value(k.instances * p); }, instancesText)
+                       : pair([](const KernelFigures& k, double) { return Value(k.instances); }, formatCount),
+                   pair([](const KernelFigures& k, double) { return k.average; }, formatDuration),
                    average ? signedDuration(*average) : "n/a"});
+            auto perUnit = [](const KernelFigures* k, double p) -> json {
+                if (!k) return nullptr;
+                return {{"total_ns", k->total * p}, {"instances", k->instances * p}};
+            };
             jk.push_back({{"name", d.name},
                           {"first", figuresJson(d.a)},
                           {"run", figuresJson(d.b)},
+                          {"first_per_unit", perUnit(d.a, perA)},
+                          {"run_per_unit", perUnit(d.b, perB)},
                           {"difference",
-                           {{"total_ns", integerOrNull(d.total)},
-                            {"instances", integerOrNull(instances)},
-                            {"avg_ns", orNull(average)}}}});
+                           {{"total_ns", integerOrNull((d.b ? d.b->total : 0) - (d.a ? d.a->total : 0))},
+                            {"instances", integerOrNull((d.b ? d.b->instances : 0) - (d.a ? d.a->instances : 0))},
+                            {"avg_ns", orNull(average)}}},
+                          {"difference_per_unit", {{"total_ns", d.total}, {"instances", instances}}}});
         }
-        out["kernel_deltas"].push_back({{"label", labels[i]}, {"against", labels[0]}, {"kernels", jk}});
+        out["kernel_deltas"].push_back({{"label", labels[i]},
+                                        {"against", labels[ref]},
+                                        {"unit", units[ref].perIteration ? "iteration" : "window"},
+                                        {"kernels", jk}});
         md += "### " + escapeMarkdown(labels[i]) + "\n\n" +
               (t.empty() ? std::string("No kernel summary in either run.\n\n") : t.str() + "\n");
     }
@@ -243,17 +267,43 @@ void host(const std::vector<model::Report>& reports, const std::vector<std::stri
 
 } // namespace
 
+void kernelDeltas(const std::vector<model::Report>& reports, const std::vector<std::string>& labels,
+                  const std::vector<RunUnit>& units, std::size_t reference, std::string& md, json& out) {
+    deltas(reports, labels, units, reference, md, out);
+}
+
 void compareTables(const std::vector<model::Report>& reports, const std::vector<std::string>& labels, std::string& md,
                    json& out) {
-    kernelDeltas(reports, labels, md, out);
     gaps(reports, labels, md, out);
     host(reports, labels, md, out);
 }
 
 std::vector<std::string> runHeader(const char* first, const std::vector<std::string>& labels) {
     std::vector<std::string> h{first};
-    for (const auto& l : labels) h.push_back(escapeMarkdown(l));
+    for (const auto& l : labels) h.push_back(runLabelCell(l));
     return h;
+}
+
+std::string runLabelCell(const std::string& label) {
+    constexpr const char* kBreak = "\xE2\x80\x8B"; // U+200B ZERO WIDTH SPACE
+    std::string out;
+    std::size_t word = 0;
+    for (char ch : label) {
+        bool lead = (static_cast<unsigned char>(ch) & 0xC0) != 0x80; // the first byte of a character
+        if (ch == ' ') {
+            word = 0;
+        } else if (lead && word == 12) {
+            out += kBreak;
+            word = 0;
+        }
+        out += escapeMarkdown(std::string(1, ch));
+        if (ch != ' ' && lead) ++word;
+        if (ch == '_' || ch == '-' || ch == '.' || ch == '/' || ch == ':') {
+            out += kBreak;
+            word = 0;
+        }
+    }
+    return out;
 }
 
 } // namespace gpueff::reports::compare

@@ -6,6 +6,7 @@
 // so the three shares add up to the whole loss, and each is zero exactly when its factor is 100 %.
 #include "reports/ExecutiveSummary.h"
 
+#include "metrics/PopFactors.h"
 #include "reports/DeviceLabel.h"
 #include "reports/MarkdownCells.h"
 #include "reports/ReportMarkdown.h"
@@ -137,12 +138,13 @@ model::Summary executiveSummary(const metrics::Analysis& a) {
     model::Summary out;
     out.computable = e.computable;
     if (!e.computable) return out;
-    const std::int64_t deviceTime = n * T, lost = deviceTime - e.usefulSum;
+    const auto split = metrics::pop::deviceTimeSplit<std::int64_t>(n, T, e.usefulSum, e.usefulMax, e.activeMax);
+    const std::int64_t deviceTime = split.total();
     out.parallel = model::finite(e.parallel);
     out.deviceTimeNs = deviceTime;
-    out.lostNs = lost;
-    out.losses = {orchestration(a, n * (T - e.activeMax)), communication(a, n * (e.activeMax - e.usefulMax)),
-                  loadBalance(a, n * e.usefulMax - e.usefulSum)};
+    out.lostNs = split.lost();
+    out.losses = {orchestration(a, split.orchestration), communication(a, split.communication),
+                  loadBalance(a, split.loadBalance)};
     std::stable_sort(out.losses.begin(), out.losses.end(),
                      [](const Loss& x, const Loss& y) { return x.lostNs > y.lostNs; });
     for (auto& l : out.losses)

@@ -130,4 +130,52 @@ std::string scalingChart(const std::vector<compare::ScalingRun>& runs, const com
     return g.str(legend);
 }
 
+std::string timeSplitWaterfall(const std::vector<std::string>& runs, const std::vector<std::array<double, 5>>& bars,
+                               std::size_t reference, const std::string& per) {
+    if (runs.size() < 2 || bars.size() != runs.size()) return "";
+    constexpr const char* kMore = "#D55E00";
+    constexpr const char* kLess = "#009E73";
+    const char* steps[] = {"useful", "balance", "comm.", "orch."};
+    const auto& ref = bars[reference];
+    double max = 0;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        double level = ref[0];
+        max = std::max(max, level);
+        for (std::size_t p = 1; p < 5; ++p) max = std::max(max, level += bars[r][p] - ref[p]);
+    }
+    if (!(max > 0)) return "";
+    const char* unit = "ns";
+    double scale = 1;
+    for (auto [u, s] : {std::pair{"\xC2\xB5s", 1e3}, std::pair{"ms", 1e6}, std::pair{"s", 1e9}})
+        if (max >= s) unit = u, scale = s;
+    const std::size_t groups = runs.size() - 1, slots = groups * 7 - 1; // 6 bars and a gap per run
+    Figure g(std::max(400.0, 30.0 * static_cast<double>(slots)), 240, "Where the time went, " + per,
+             "ref: \"" + shortLabel(runs[reference], 20) + "\"; then the change of each part",
+             std::string("Device time ") + per + " (" + unit + ")");
+    const double step = roundStep(max / scale, 5), hi = std::ceil(max / scale / step - 1e-9) * step;
+    g.yTicks(0, hi, step, tickText);
+    const double slot = g.plotWidth() / static_cast<double>(slots), width = slot * 0.7;
+    std::size_t at = 0;
+    auto bar = [&](double from, double to, const std::string& colour, const std::string& label) {
+        double x = g.left() + slot * (static_cast<double>(at) + 0.15);
+        double top = g.y(std::max(from, to) / scale), bottom = g.y(std::min(from, to) / scale);
+        g.rect(x, top, width, std::max(bottom - top, 0.5), colour);
+        g.xTick(x + width / 2, label);
+        ++at;
+    };
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        if (r == reference) continue;
+        bar(0, ref[0], "#999999", "ref");
+        double level = ref[0];
+        for (std::size_t p = 1; p < 5; ++p) {
+            double next = level + bars[r][p] - ref[p];
+            bar(level, next, next > level ? kMore : kLess, steps[p - 1]);
+            level = next;
+        }
+        bar(0, bars[r][0], kRunColours[r % kRunColourCount], shortLabel(runs[r], 10));
+        ++at; // the gap before the next run
+    }
+    return g.str({{"reference's device time", "#999999"}, {"more time", kMore}, {"less time", kLess}});
+}
+
 } // namespace gpueff::reports::svg

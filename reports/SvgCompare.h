@@ -23,4 +23,11 @@ std::string phaseTimesChart(const std::vector<std::string>& phases, const std::v
 std::string scalingChart(const std::vector<compare::ScalingRun>& runs, const compare::ScalingFits& fits,
                          std::size_t convention);
 
+// Waterfalls of the device time per unit, one per run against the reference: the reference's device time,
+// the change of each part of the POP split (useful work, load balance, communication, orchestration; more
+// time in vermillion, less in green), the run's device time. bars[run] = {total, useful, load balance,
+// communication, orchestration}.
+std::string timeSplitWaterfall(const std::vector<std::string>& runs, const std::vector<std::array<double, 5>>& bars,
+                               std::size_t reference, const std::string& per);
+
 } // namespace gpueff::reports::svg

@@ -170,7 +170,8 @@ const std::vector<Justified>& justified() {
 bool columnMatches(const Documents& d, const std::string& column, const Finding& f) {
     if (column == "*run*") return d.reports.count(f.column) == 1;
     if (column == "*pair*")
-        return f.column == "Total time" || f.column == "Instances" || f.column == "Average";
+        return f.column == "Time per iteration" || f.column == "Time per window" ||
+               f.column == "Instances per iteration" || f.column == "Instances per window" || f.column == "Average";
     return f.column == column;
 }
 

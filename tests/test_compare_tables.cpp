@@ -72,10 +72,11 @@ std::vector<Expected> expectedDeltas(const Run& a, const Run& b) {
 
 } // namespace
 
-TEST_CASE("compare: kernel deltas against the first run, per kernel name") {
+TEST_CASE("compare: kernel deltas against the reference, per kernel name") {
     std::vector<Run> runs{first(), second(), third()};
     auto c = gpueff::reports::compareReports(testsupport::modelsOf({report(runs[0]), report(runs[1]), report(runs[2])}),
-                                             {"base", "tuned", "other"});
+                                             {"base", "tuned", "other"},
+                                             {.weak = false, .reference = "base", .gates = {}});
     const auto& deltas = c.json["kernel_deltas"];
     REQUIRE(deltas.size() == 2);
     for (std::size_t i = 1; i < runs.size(); ++i) {

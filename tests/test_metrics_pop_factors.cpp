@@ -131,7 +131,7 @@ TEST_CASE("compare: scaling from the POP factors") {
     CHECK(s["speedup"].get<double>() == 1000.0 / 600.0);
     CHECK(s["computational_scalability"]["nccl_as_communication"].get<double>() == 0.8); // 800 / 1000
     CHECK(s["global_efficiency"]["nccl_as_communication"].get<double>() == 0.8 * 0.8);
-    auto weak = gpueff::reports::compareReports(runs, {"a", "b"}, {true});
+    auto weak = gpueff::reports::compareReports(runs, {"a", "b"}, {.weak = true, .reference = {}, .gates = {}});
     // Weak: 0.8 x 2 / 1.
     CHECK(weak.json["scaling"]["runs"][1]["computational_scalability"]["nccl_as_useful"].get<double>() ==
           1.6);

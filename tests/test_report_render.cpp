@@ -671,7 +671,7 @@ TEST_CASE("compare: strong scaling of a 1-device and a 2-device run") {
 
     // Given in the other order, the reference is still the run with the fewest devices; weak scaling x
     // n/n_ref.
-    auto w = compareReports(modelsOf({two, one}), {"2 GPUs", "1 GPU"}, {.weak = true});
+    auto w = compareReports(modelsOf({two, one}), {"2 GPUs", "1 GPU"}, {.weak = true, .reference = {}, .gates = {}});
     CHECK(w.json["reference"]["label"] == "1 GPU");
     CHECK(w.markdown.find("the run with the fewest devices") != std::string::npos);
     CHECK(w.json["scaling"]["runs"][0]["computational_scalability"]["nccl_as_communication"].get<double>() ==

@@ -1,3 +1,4 @@
+#include "engine/common/Error.h"
 #include "jobs/CompareJob.h"
 #include "tools/gpueff/Commands.h"
 
@@ -8,8 +9,8 @@ namespace gpueff::cli {
 namespace {
 
 struct CompareArgs {
-    std::vector<std::string> inputs;
-    std::string outDir, labels;
+    std::vector<std::string> inputs, gates;
+    std::string outDir, labels, reference, junit;
     bool weak = false, quiet = false;
 };
 
@@ -39,12 +40,14 @@ Action addCompare(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "compare",
         "Compare runs (reports of `gpueff analyze`, or traces) into DIR/compare.md, DIR/compare.json\n"
-        "and DIR/plots/*.svg: side-by-side device efficiencies (both NCCL conventions) with differences\n"
-        "from the first run in percentage points; when the device counts differ, speedup,\n"
-        "computational scalability and global efficiency against the run with the fewest devices,\n"
-        "and with 3 or more distinct counts each factor fitted as a + b log2(n) and extrapolated to\n"
-        "2x and 4x the largest count; the kernels that changed most against the first run, GPU gaps,\n"
-        "host offload and MPI efficiency, iterations and phases.");
+        "and DIR/plots/*.svg. Per steady iteration when every run has steady iterations, else per\n"
+        "window: a verdict for each run against the reference (faster or slower by how much, with a\n"
+        "95 % interval from the iterations, and the parts of the POP split that explain it), the\n"
+        "comparative POP factors (speedup, computational and global efficiency, any device counts),\n"
+        "where the device time went, the work per iteration; the device efficiencies over the\n"
+        "windows; when the device counts differ, the scaling table, and with 3 or more counts each\n"
+        "factor fitted as a + b log2(n); the kernels that changed most, GPU gaps, host offload and MPI\n"
+        "efficiency, iterations and phases. Exit status 4 when a --gate fails (outputs written).");
     cmd->add_option(
            "reports", args->inputs,
            "two or more report.json files, directories written by `gpueff analyze -o DIR`, or traces\n"
@@ -63,11 +66,31 @@ Action addCompare(CLI::App& app) {
         "--weak", args->weak,
         "weak scaling (the problem grows with the devices): computational scalability is multiplied\n"
         "by n(run) / n(reference); default: strong scaling");
+    cmd->add_option("--ref", args->reference,
+                    "the label of the run the others are compared against (default: the first run, or the\n"
+                    "one with the fewest devices when the counts differ)");
+    cmd->add_option("--gate", args->gates,
+                    "a condition for CI, repeatable: FIGURE OP NUMBER[UNIT] on every run against the\n"
+                    "reference, e.g. iteration_time<=+3%, parallel_efficiency>=-2pp,\n"
+                    "computational_efficiency>=0.97 (units: % relative change, pp points, ns/us/ms/s a\n"
+                    "time change, none the value; FIGURE@nccl_as_useful for the other convention). Fails\n"
+                    "when broken beyond the run-to-run noise; any failure makes the exit status 4")
+        ->allow_extra_args(false); // one condition per --gate: the reports may follow
+    cmd->add_option("--junit", args->junit, "also write the gates as a JUnit XML file (for CI test reports)");
     cmd->add_flag("-q,--quiet", args->quiet, "do not list the files written");
     return [args] {
         if (args->inputs.size() < 2) throw UsageError("compare needs at least two reports");
         // Checked before any trace is analyzed: a usage error should not wait for an analysis.
-        jobs::CompareRequest request{args->inputs, givenLabels(*args), args->outDir, args->weak, args->quiet};
+        jobs::CompareRequest request{args->inputs, givenLabels(*args), args->outDir, args->weak, args->quiet,
+                                     args->reference, {}, args->junit};
+        for (const auto& g : args->gates) {
+            try {
+                request.gates.push_back(reports::compare::parseGate(g));
+            } catch (const Error& e) {
+                throw UsageError(e.what());
+            }
+        }
+        if (!args->junit.empty() && args->gates.empty()) throw UsageError("--junit needs at least one --gate");
         return jobs::runCompare(request);
     };
 }

@@ -1,0 +1,243 @@
+#include "reports/CompareVerdict.h"
+
+#include "reports/CompareFigures.h"
+#include "reports/ReportMarkdown.h"
+#include "reports/SvgFrame.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace gpueff::reports::compare {
+
+using nlohmann::json;
+
+namespace {
+
+// A share of the total kernel time above which a kernel that runs in one run only makes them incomparable.
+constexpr double kForeignKernelShare = 0.05;
+
+std::string format(const char* f, double v) {
+    char b[64];
+    std::snprintf(b, sizeof b, f, v);
+    return b;
+}
+
+std::string percentOf(Value v) {
+    return v ? format("%.1f %%", *v * 100) : "n/a";
+}
+std::string pointsBetween(Value before, Value after) {
+    return before && after ? format("%+.1f pp", (*after - *before) * 100) : "n/a";
+}
+
+struct Part {
+    const char* name;
+    const char* factor; // the efficiency that loses it
+    double delta;       // device time per unit, run - reference
+    std::string evidence;
+};
+
+// The kernel (NCCL or not, as asked) whose time per unit changed most, as "\"NAME\" +x ms per iteration (...)"
+// (plain text: compare.json holds it as it is, compare.md escaped).
+std::string kernelEvidence(const RunUnit& ref, const RunUnit& run, bool nccl, const char* per) {
+    std::set<std::string> names;
+    for (const auto* u : {&ref, &run})
+        for (const auto& [name, k] : u->work.kernels) names.insert(name);
+    std::string best;
+    double most = 0;
+    RunUnit::Work::Kernel a0, b0, a, b;
+    for (const auto& name : names) {
+        std::string lower;
+        for (char ch : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if ((lower.find("nccl") != std::string::npos) != nccl) continue;
+        auto ia = ref.work.kernels.find(name), ib = run.work.kernels.find(name);
+        auto ka = ia == ref.work.kernels.end() ? a0 : ia->second, kb = ib == run.work.kernels.end() ? b0 : ib->second;
+        double d = kb.totalNs - ka.totalNs;
+        if (std::fabs(d) > std::fabs(most)) most = d, best = name, a = ka, b = kb;
+    }
+    if (best.empty() || most == 0) return "";
+    auto mean = [](const RunUnit::Work::Kernel& k) {
+        return k.instances > 0 ? formatDuration(k.totalNs / k.instances) : std::string("-");
+    };
+    return "\"" + shortenForTable(best, 48, 48) + "\" " + signedTime(most) + " " + per + " (" +
+           format("%.2f", a.instances) + " \xE2\x86\x92 " + format("%.2f", b.instances) + " instances, mean " +
+           mean(a) + " \xE2\x86\x92 " + mean(b) + ")";
+}
+
+// The compute kernel with the most time overlapped by communication in a report (kernel_overlap), and its
+// slowdown there (median overlapped / median alone), as text.
+std::string overlapSlowdown(const model::Report& r) {
+    if (!r.kernelOverlap) return "";
+    const model::KernelOverlap* most = nullptr;
+    for (const auto& k : *r.kernelOverlap)
+        if (k.slowdown && k.overlapped && (!most || k.overlapped->totalNs > most->overlapped->totalNs)) most = &k;
+    return most ? "\"" + shortenForTable(most->name, 40, 40) + "\" x" + format("%.2f", *most->slowdown) : "";
+}
+
+std::vector<Part> partsOf(const Comparing& c, std::size_t r) {
+    const RunUnit &R = c.units[c.reference], &u = c.units[r];
+    const char* per = unitName(u.perIteration);
+    const auto &a = R.split[0], &b = u.split[0];
+    std::vector<Part> parts = {
+        {"useful work", "computational efficiency", b.useful - a.useful, kernelEvidence(R, u, false, per)},
+        {"load balance", "load balance", b.loadBalance - a.loadBalance, ""},
+        {"communication", "communication efficiency", b.communication - a.communication, ""},
+        {"orchestration", "orchestration efficiency", b.orchestration - a.orchestration, ""}};
+    std::string slowRef = overlapSlowdown(c.reports[c.reference]), slowRun = overlapSlowdown(c.reports[r]);
+    if (!slowRef.empty() || !slowRun.empty())
+        parts[0].evidence += std::string(parts[0].evidence.empty() ? "" : "; ") +
+                             "the compute kernel most overlapped by communication, its slowdown there: " +
+                             (slowRef.empty() ? "none" : slowRef) + " in the reference, " +
+                             (slowRun.empty() ? "none" : slowRun) + " in this run";
+    parts[1].evidence = "the busiest device's useful time over the mean: load balance " + percentOf(R.factors[0][1]) +
+                        " \xE2\x86\x92 " + percentOf(u.factors[0][1]);
+    parts[2].evidence = "communication time summed over devices " + formatDuration(R.communicationSum[0]) + " \xE2\x86\x92 " +
+                        formatDuration(u.communicationSum[0]) + " " + per;
+    if (auto k = kernelEvidence(R, u, true, per); !k.empty()) parts[2].evidence += "; " + k;
+    parts[3].evidence = "idle in gaps " + formatDuration(R.work.gapNs) + " \xE2\x86\x92 " + formatDuration(u.work.gapNs) + " " +
+                        per + ", of it waiting for the host " + formatDuration(R.work.hostWaitNs) + " \xE2\x86\x92 " +
+                        formatDuration(u.work.hostWaitNs) + " (" + format("%.1f", R.work.hostWaitGaps) + " \xE2\x86\x92 " +
+                        format("%.1f", u.work.hostWaitGaps) + " gaps) and with work launched " +
+                        formatDuration(R.work.kernelWaitNs) + " \xE2\x86\x92 " + formatDuration(u.work.kernelWaitNs);
+    if (R.work.blockingNs > 0 || u.work.blockingNs > 0)
+        parts[3].evidence += "; blocking CUDA calls " + formatDuration(R.work.blockingNs) + " \xE2\x86\x92 " +
+                             formatDuration(u.work.blockingNs) + " " + per + " (summed over tasks)";
+    return parts;
+}
+
+std::string runVerdict(const Comparing& c, std::size_t r, json& j) {
+    const RunUnit &R = c.units[c.reference], &u = c.units[r];
+    const char* per = unitName(u.perIteration);
+    auto time = compareFigure(*comparedFigure("iteration_time"), u, R, 0, c.weak);
+    auto global = compareFigure(*comparedFigure("global_efficiency"), u, R, 0, c.weak);
+    auto computational = compareFigure(*comparedFigure("computational_efficiency"), u, R, 0, c.weak);
+    const double delta = u.timeNs - R.timeNs;
+    const double relative = R.timeNs > 0 ? delta / R.timeNs * 100 : 0;
+    std::string noise;
+    std::string direction = delta > 0 ? "slower" : delta < 0 ? "faster" : "as fast";
+    if (time.shift) {
+        const auto& s = *time.shift;
+        std::string interval = "95 % interval of the shift " + signedTime(s.low) + " to " + signedTime(s.high) + ", " +
+                               format("%.0f", R.iterations) + " and " + format("%.0f", u.iterations) +
+                               " steady iterations";
+        noise = s.significant() ? ", beyond run-to-run noise (" + interval + ")"
+                                : ": **within run-to-run noise** (" + interval + ")";
+    } else {
+        noise = u.perIteration ? " (no interval: too few steady iterations)"
+                               : " (no interval: compared per window, without iterations)";
+    }
+    std::string md = "**\"" + escapeMarkdown(u.label) + "\" is " + direction + " than \"" + escapeMarkdown(R.label) +
+                     "\" by " + formatDuration(std::fabs(delta)) + " " + per + " (" + format("%+.1f %%", relative) +
+                     ": " + formatDuration(u.timeNs) + " against " + formatDuration(R.timeNs) + ")" + noise + ".** ";
+    md += "Speedup " + (time.run && R.timeNs > 0 && u.timeNs > 0 ? format("%.2fx", R.timeNs / u.timeNs) : "n/a") +
+          "; global efficiency " + percentOf(global.run) + " = parallel efficiency " + percentOf(u.factors[0][0]) +
+          " x computational efficiency " + percentOf(computational.run) + " (NCCL as communication).";
+    auto parts = partsOf(c, r);
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const Part& x, const Part& y) { return std::fabs(x.delta) > std::fabs(y.delta); });
+    const double deviceDelta = u.split[0].total() - R.split[0].total();
+    md += " What explains it, in device time " + std::string(per) + " (" + format("%.0f", u.devices) +
+          (u.devices == 1 ? " device" : " devices") + " x time: " + signedTime(deviceDelta) + "):\n\n";
+    json jparts = json::array();
+    int shown = 0;
+    for (const auto& p : parts) {
+        std::size_t f = std::string(p.name) == "useful work"     ? 4
+                        : std::string(p.name) == "load balance"  ? 1
+                        : std::string(p.name) == "communication" ? 2
+                                                                 : 3;
+        Value before = f == 4 ? computational.reference : R.factors[0][f];
+        Value after = f == 4 ? computational.run : u.factors[0][f];
+        jparts.push_back({{"part", p.name},
+                          {"factor", p.factor},
+                          {"delta_ns", p.delta},
+                          {"reference", before ? json(*before) : json(nullptr)},
+                          {"run", after ? json(*after) : json(nullptr)},
+                          {"evidence", p.evidence}});
+        if (shown == 3 || p.delta == 0 || (shown > 0 && std::fabs(p.delta) < 0.05 * std::fabs(deviceDelta)))
+            continue;
+        md += std::to_string(++shown) + ". **" + p.name + "** " + signedTime(p.delta) + " (" + p.factor + " " +
+              percentOf(before) + " \xE2\x86\x92 " + percentOf(after) + ", " + pointsBetween(before, after) + ")" +
+              (p.evidence.empty() ? "" : ": " + escapeMarkdown(p.evidence)) + "\n";
+    }
+    if (shown == 0) md += "nothing: the split is the same.\n";
+    j = {{"run", u.label},
+         {"reference", R.label},
+         {"unit", u.perIteration ? "iteration" : "window"},
+         {"time_ns", u.timeNs},
+         {"reference_time_ns", R.timeNs},
+         {"difference_ns", delta},
+         {"difference_percent", relative},
+         {"interval_ns", time.shift ? json::array({time.shift->low, time.shift->high}) : json(nullptr)},
+         {"significant", time.significant() ? json(*time.significant()) : json(nullptr)},
+         {"verdict", !time.shift                ? std::string(direction) + " (no interval)"
+                     : time.shift->significant() ? direction
+                                                 : std::string("within noise")},
+         {"parts", std::move(jparts)}};
+    return md + "\n";
+}
+
+} // namespace
+
+std::string signedTime(double ns) {
+    return (ns > 0 ? "+" : ns < 0 ? "-" : "") + formatDuration(std::fabs(ns));
+}
+
+std::vector<std::string> comparability(const Comparing& c) {
+    std::vector<std::string> out;
+    const auto& R = c.reports[c.reference];
+    const std::string& refLabel = c.units[c.reference].label;
+    for (std::size_t r = 0; r < c.reports.size(); ++r) {
+        if (r == c.reference) continue;
+        const auto& u = c.reports[r];
+        const std::string& label = c.units[r].label;
+        if (R.iterationDetection && u.iterationDetection) {
+            const auto &a = *R.iterationDetection, &b = *u.iterationDetection;
+            if (a.source != b.source || a.pattern != b.pattern)
+                out.push_back("the iterations were found differently (" + a.source +
+                              (a.pattern ? " \"" + *a.pattern + "\"" : "") + " in \"" + refLabel + "\", " + b.source +
+                              (b.pattern ? " \"" + *b.pattern + "\"" : "") + " in \"" + label +
+                              "\"): an iteration may not be the same work");
+        }
+        // Kernels that take a noticeable share of one run's kernel time and do not run in the other.
+        for (auto [x, y, xl, yl] : {std::tuple{&c.units[c.reference], &c.units[r], refLabel, label},
+                                    std::tuple{&c.units[r], &c.units[c.reference], label, refLabel}}) {
+            for (const auto& [name, k] : x->work.kernels)
+                if (x->work.kernelNs > 0 && k.totalNs / x->work.kernelNs >= kForeignKernelShare &&
+                    !y->work.kernels.count(name)) {
+                    out.push_back("kernel \"" + svg::shortLabel(name, 124) + "\" (" +
+                                  format("%.0f %%", k.totalNs / x->work.kernelNs * 100) + " of the kernel time of \"" +
+                                  xl + "\") does not run in \"" + yl + "\": the runs may not do the same work");
+                    break;
+                }
+        }
+    }
+    return out;
+}
+
+void verdictSection(const Comparing& c, std::string& md, json& out) {
+    const RunUnit& R = c.units[c.reference];
+    md += "## Verdict\n\n";
+    if (R.perIteration)
+        md += "Compared per steady iteration (the mean of each run's steady iterations; the 95 % interval is "
+              "Hodges-Lehmann's, from the Mann-Whitney rank test, docs/compare.md).\n\n";
+    else
+        md += "Compared per window: not every run has steady iterations, so each run's whole window is the unit "
+              "and a difference may only reflect how much work each window holds.\n\n";
+    out["verdict"] = json::array();
+    for (std::size_t r = 0; r < c.units.size(); ++r) {
+        if (r == c.reference) continue;
+        json j;
+        md += runVerdict(c, r, j);
+        out["verdict"].push_back(std::move(j));
+    }
+    auto notes = comparability(c);
+    out["comparability"] = notes;
+    if (!notes.empty()) {
+        md += "Comparability:\n\n";
+        for (const auto& n : notes) md += "- " + escapeMarkdown(n) + "\n";
+        md += "\n";
+    }
+}
+
+} // namespace gpueff::reports::compare
