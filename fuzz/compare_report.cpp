@@ -7,8 +7,8 @@
 #include "engine/common/JsonText.h"
 #include "reports/Compare.h"
 #include "reports/ReportMarkdown.h"
-#include "reports/model/ReportIo.h"
 #include "reports/ReportSchema.h"
+#include "reports/model/ReportIo.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -63,9 +63,9 @@ void exercise(const std::string& text) {
         gpueff::reports::CompareOptions options;
         options.weak = weak;
         // Every figure the gates name, each way round, with the fuzzed run as the reference once.
-        for (const char* gate : {"iteration_time<=+3%", "speedup>=0.9", "parallel_efficiency>=-2pp",
-                                 "computational_efficiency@nccl_as_useful>=0.97", "global_efficiency<1",
-                                 "iteration_time>-1ms"})
+        for (const char* gate :
+             {"iteration_time<=+3%", "speedup>=0.9", "parallel_efficiency>=-2pp",
+              "computational_efficiency@nccl_as_useful>=0.97", "global_efficiency<1", "iteration_time>-1ms"})
             options.gates.push_back(gpueff::reports::compare::parseGate(gate));
         if (weak) options.reference = "fuzzed";
         if (!model) break;

@@ -9,8 +9,8 @@
 #include "jobs/StaleOutputs.h"
 #include "metrics/Analysis.h"
 #include "reports/Compare.h"
-#include "reports/model/ReportIo.h"
 #include "reports/ReportSchema.h"
+#include "reports/model/ReportIo.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -163,7 +163,8 @@ int runCompare(const CompareRequest& a) {
     if (!a.reference.empty() && !seen.count(a.reference)) {
         std::string known;
         for (const auto& l : labels) known += (known.empty() ? "\"" : ", \"") + l + "\"";
-        throw RequestError("--ref \"" + a.reference + "\": no run has that label (the labels are " + known + ")");
+        throw RequestError("--ref \"" + a.reference + "\": no run has that label (the labels are " + known +
+                           ")");
     }
     std::vector<reports::model::Report> reports;
     for (std::size_t i = 0; i < a.inputs.size(); ++i) {
@@ -192,8 +193,8 @@ int runCompare(const CompareRequest& a) {
                      (fs::path(a.outDir) / "compare.json").c_str(), comparison.files.size());
     for (const auto& g : comparison.gates)
         if (g.failed)
-            std::fprintf(stderr, "gpueff: gate failed: %s for \"%s\": %s\n", g.gate->text.c_str(), g.run.c_str(),
-                         g.detail.c_str());
+            std::fprintf(stderr, "gpueff: gate failed: %s for \"%s\": %s\n", g.gate->text.c_str(),
+                         g.run.c_str(), g.detail.c_str());
     return comparison.gateFailed() ? kGateFailed : 0;
 }
 

@@ -14,9 +14,9 @@ struct CompareRequest {
     std::vector<std::string> labels; // one per input, or empty (directory or file names)
     std::string outDir;              // created when missing (and removed again when the run fails)
     bool weak = false, quiet = false;
-    std::string reference;                      // --ref LABEL, or empty
-    std::vector<reports::compare::Gate> gates;  // --gate, parsed when the options were read
-    std::string junit;                          // --junit FILE, or empty: the gates as JUnit XML
+    std::string reference;                     // --ref LABEL, or empty
+    std::vector<reports::compare::Gate> gates; // --gate, parsed when the options were read
+    std::string junit;                         // --junit FILE, or empty: the gates as JUnit XML
 };
 
 // Exit status of a comparison in which a gate failed (the outputs are written all the same).

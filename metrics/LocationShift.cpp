@@ -11,7 +11,8 @@ namespace {
 std::vector<double> thinned(std::span<const double> sample) {
     std::vector<double> out;
     if (sample.size() <= kMaxShiftSample) return {sample.begin(), sample.end()};
-    for (std::size_t i = 0; i < kMaxShiftSample; ++i) out.push_back(sample[i * sample.size() / kMaxShiftSample]);
+    for (std::size_t i = 0; i < kMaxShiftSample; ++i)
+        out.push_back(sample[i * sample.size() / kMaxShiftSample]);
     return out;
 }
 
@@ -23,7 +24,8 @@ double nth(std::vector<double>& values, std::size_t k) {
 
 } // namespace
 
-std::optional<LocationShift> locationShift(std::span<const double> referenceIn, std::span<const double> runIn) {
+std::optional<LocationShift> locationShift(std::span<const double> referenceIn,
+                                           std::span<const double> runIn) {
     auto reference = thinned(referenceIn), run = thinned(runIn);
     for (const auto* sample : {&reference, &run})
         for (double v : *sample)

@@ -20,10 +20,10 @@
 
 namespace gpueff::reports {
 
-using detail::MarkdownTable;
-using nlohmann::json;
 using compare::kConventions;
 using compare::Value;
+using detail::MarkdownTable;
+using nlohmann::json;
 
 namespace {
 
@@ -43,7 +43,8 @@ Run readRun(const model::Report& report, const std::string& label) {
     r.windowSource = report.window.source;
     for (std::size_t c = 0; c < 2; ++c) {
         const auto& convention = report.efficiency.convention(c);
-        for (std::size_t f = 0; f < std::size(kEfficiencyFactors); ++f) r.factors[c][f] = convention.factor(f);
+        for (std::size_t f = 0; f < std::size(kEfficiencyFactors); ++f)
+            r.factors[c][f] = convention.factor(f);
         r.usefulSum[c] = static_cast<double>(convention.usefulSumNs);
     }
     r.devices = static_cast<double>(report.devices.size());
@@ -216,11 +217,12 @@ void overview(const std::vector<Run>& runs, const std::vector<compare::RunUnit>&
 // plots.
 void deviceEfficiency(const std::vector<Run>& runs, std::size_t ref, Comparison& out) {
     std::string& md = out.markdown;
-    md += "## Device efficiency over the windows\n\nEach run's whole window. Differences in percentage points "
-          "against \"" +
-          escapeMarkdown(runs[ref].label) +
-          "\". Colour scale (POP): \xF0\x9F\x9F\xA9 >= 80 %, \xF0\x9F\x9F\xA8 70-80 %, "
-          "\xF0\x9F\x9F\xA7 60-70 %, \xF0\x9F\x9F\xA5 < 60 %.\n\n";
+    md +=
+        "## Device efficiency over the windows\n\nEach run's whole window. Differences in percentage points "
+        "against \"" +
+        escapeMarkdown(runs[ref].label) +
+        "\". Colour scale (POP): \xF0\x9F\x9F\xA9 >= 80 %, \xF0\x9F\x9F\xA8 70-80 %, "
+        "\xF0\x9F\x9F\xA7 60-70 %, \xF0\x9F\x9F\xA5 < 60 %.\n\n";
     for (std::size_t c = 0; c < 2; ++c) {
         MarkdownTable t(header(runs), alignment(runs));
         for (std::size_t f = 0; f < std::size(kEfficiencyFactors); ++f) {

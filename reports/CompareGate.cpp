@@ -93,7 +93,8 @@ Gate parseGate(const std::string& textIn) {
         if (convention == kConventions[1].key)
             g.convention = 1;
         else if (convention != kConventions[0].key)
-            refuse(textIn, "unknown NCCL convention \"" + convention + "\" (nccl_as_communication or nccl_as_useful)");
+            refuse(textIn, "unknown NCCL convention \"" + convention +
+                               "\" (nccl_as_communication or nccl_as_useful)");
     }
     g.figure = comparedFigure(key);
     if (!g.figure) refuse(textIn, "unknown figure \"" + key + "\" (one of " + figureKeys() + ")");
@@ -102,14 +103,16 @@ Gate parseGate(const std::string& textIn) {
     const char* begin = rest.data() + (rest.starts_with('+') ? 1 : 0);
     const char* end = rest.data() + rest.size();
     auto [stop, ec] = std::from_chars(begin, end, g.threshold);
-    if (ec != std::errc() || !std::isfinite(g.threshold)) refuse(textIn, "no number after " + g.op + "; " + kGateHelp);
+    if (ec != std::errc() || !std::isfinite(g.threshold))
+        refuse(textIn, "no number after " + g.op + "; " + kGateHelp);
     std::string unit(stop, end);
     static const std::pair<const char*, double> kTimes[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
     if (unit == "%") {
         g.unit = GateUnit::Percent;
     } else if (unit == "pp") {
         if (g.figure->kind != FigureKind::Fraction)
-            refuse(textIn, std::string(g.figure->key) + " is not an efficiency: give its change in % instead of pp");
+            refuse(textIn,
+                   std::string(g.figure->key) + " is not an efficiency: give its change in % instead of pp");
         g.unit = GateUnit::Points;
     } else if (!unit.empty()) {
         bool known = false;
@@ -149,8 +152,8 @@ std::vector<GateResult> evaluateGates(const std::vector<Gate>& gates, const std:
             } else {
                 res.failed = true;
                 res.detail = shown(g, *q.measured) + " breaks " + g.op + " " + shown(g, g.threshold) +
-                             (res.significant ? ", beyond run-to-run noise (95 % interval " + shown(g, *res.low) +
-                                                    " to " + shown(g, *res.high) + ")"
+                             (res.significant ? ", beyond run-to-run noise (95 % interval " +
+                                                    shown(g, *res.low) + " to " + shown(g, *res.high) + ")"
                                               : " (no interval: the runs are compared per window or have "
                                                 "too few steady iterations)");
             }
@@ -164,18 +167,19 @@ nlohmann::json gatesJson(const std::vector<GateResult>& results) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : results) {
         const char* unit[] = {"value", "%", "pp", "ns"};
-        out.push_back({{"gate", r.gate->text},
-                       {"figure", r.gate->figure->key},
-                       {"convention", kConventions[r.gate->convention].key},
-                       {"run", r.run},
-                       {"unit", unit[static_cast<int>(r.gate->unit)]},
-                       {"op", r.gate->op},
-                       {"threshold", r.gate->threshold},
-                       {"measured", orNull(r.measured)},
-                       {"interval", r.low ? nlohmann::json::array({*r.low, *r.high}) : nlohmann::json(nullptr)},
-                       {"significant", r.significant ? nlohmann::json(*r.significant) : nlohmann::json(nullptr)},
-                       {"result", r.failed ? "fail" : "pass"},
-                       {"detail", r.detail}});
+        out.push_back(
+            {{"gate", r.gate->text},
+             {"figure", r.gate->figure->key},
+             {"convention", kConventions[r.gate->convention].key},
+             {"run", r.run},
+             {"unit", unit[static_cast<int>(r.gate->unit)]},
+             {"op", r.gate->op},
+             {"threshold", r.gate->threshold},
+             {"measured", orNull(r.measured)},
+             {"interval", r.low ? nlohmann::json::array({*r.low, *r.high}) : nlohmann::json(nullptr)},
+             {"significant", r.significant ? nlohmann::json(*r.significant) : nlohmann::json(nullptr)},
+             {"result", r.failed ? "fail" : "pass"},
+             {"detail", r.detail}});
     }
     return out;
 }
@@ -193,23 +197,25 @@ std::string gatesMarkdown(const std::vector<GateResult>& results) {
            (failed ? std::to_string(failed) + " of " + std::to_string(results.size()) +
                          " gate checks failed (exit status 4)."
                    : "Every gate passed (" + std::to_string(results.size()) + " checks).") +
-           " A gate fails when its figure breaks the condition beyond the run-to-run noise (the 95 % interval "
-           "of the per-iteration shift does not hold 0).\n\n" + t.str() + "\n";
+           " A gate fails when its figure breaks the condition beyond the run-to-run noise (the 95 % "
+           "interval "
+           "of the per-iteration shift does not hold 0).\n\n" +
+           t.str() + "\n";
 }
 
 std::string gatesJunit(const std::vector<GateResult>& results) {
     std::size_t failed = 0;
     for (const auto& r : results) failed += r.failed;
-    std::string counts = " tests=\"" + std::to_string(results.size()) + "\" failures=\"" + std::to_string(failed) +
-                         "\" errors=\"0\"";
-    std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpueff compare\"" + counts +
-                      ">\n  <testsuite name=\"gpueff compare gates\"" + counts + ">\n";
+    std::string counts = " tests=\"" + std::to_string(results.size()) + "\" failures=\"" +
+                         std::to_string(failed) + "\" errors=\"0\"";
+    std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpueff compare\"" +
+                      counts + ">\n  <testsuite name=\"gpueff compare gates\"" + counts + ">\n";
     for (const auto& r : results) {
         xml += "    <testcase classname=\"gpueff.compare." + svg::escapeXml(r.run) + "\" name=\"" +
                svg::escapeXml(r.gate->text) + "\"";
         if (r.failed)
-            xml += ">\n      <failure message=\"" + svg::escapeXml(r.detail) + "\">" + svg::escapeXml(r.detail) +
-                   "</failure>\n    </testcase>\n";
+            xml += ">\n      <failure message=\"" + svg::escapeXml(r.detail) + "\">" +
+                   svg::escapeXml(r.detail) + "</failure>\n    </testcase>\n";
         else
             xml += "/>\n";
     }

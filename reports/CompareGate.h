@@ -26,7 +26,7 @@ struct Gate {
     std::string text; // as given
     const ComparedFigure* figure = nullptr;
     std::size_t convention = 0;
-    std::string op; // "<=", "<", ">=", ">"
+    std::string op;       // "<=", "<", ">=", ">"
     double threshold = 0; // in the unit's terms; a time in ns
     GateUnit unit = GateUnit::Absolute;
 };
@@ -36,9 +36,9 @@ Gate parseGate(const std::string& text);
 
 struct GateResult {
     const Gate* gate = nullptr;
-    std::string run;    // the run's label
-    Value measured;     // the gated quantity (the change in the gate's unit, or the value)
-    Value low, high;    // its 95 % interval, when there is one
+    std::string run; // the run's label
+    Value measured;  // the gated quantity (the change in the gate's unit, or the value)
+    Value low, high; // its 95 % interval, when there is one
     std::optional<bool> significant;
     bool failed = false;
     std::string detail; // one sentence: why it passed or failed

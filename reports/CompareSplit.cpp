@@ -29,12 +29,13 @@ json orNull(Value v) {
 // A figure's value as a cell, and its change against the reference ("" for the reference itself).
 std::pair<std::string, std::string> figureCell(const FigureComparison& f, bool isReference) {
     const auto kind = f.figure->kind;
-    std::string value = !f.run                          ? "n/a"
-                        : kind == FigureKind::Time      ? formatDuration(*f.run)
-                        : kind == FigureKind::Ratio     ? format("%.2fx", *f.run)
-                                                        : formatPercent(*f.run);
+    std::string value = !f.run                      ? "n/a"
+                        : kind == FigureKind::Time  ? formatDuration(*f.run)
+                        : kind == FigureKind::Ratio ? format("%.2fx", *f.run)
+                                                    : formatPercent(*f.run);
     if (isReference || !f.change()) return {value, ""};
-    std::string change = kind == FigureKind::Time    ? signedTime(*f.change()) + format(", %+.1f %%", *f.relativeChange())
+    std::string change = kind == FigureKind::Time
+                             ? signedTime(*f.change()) + format(", %+.1f %%", *f.relativeChange())
                          : kind == FigureKind::Ratio ? format("%+.2f", *f.change())
                                                      : format("%+.2f pp", *f.change() * 100);
     // Beyond the noise: marked, so that a reader sees which changes are real.
@@ -58,14 +59,16 @@ std::array<double, 4> parts(const metrics::pop::DeviceTimeSplit<double>& s) {
 
 } // namespace
 
-std::string runColumns(const char* first, const std::vector<std::string>& labels,
-                       const std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>& rows) {
+std::string runColumns(
+    const char* first, const std::vector<std::string>& labels,
+    const std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>& rows) {
     detail::MarkdownTable t(runHeader(first, labels), "l" + std::string(labels.size(), 'r'));
     const bool stacked = labels.size() > kInlineRuns;
     for (const auto& [title, cells] : rows) {
         std::vector<std::string> row{title};
         for (const auto& [value, change] : cells)
-            row.push_back(change.empty() ? value : value + (stacked ? "<br>" : " (") + change + (stacked ? "" : ")"));
+            row.push_back(change.empty() ? value
+                                         : value + (stacked ? "<br>" : " (") + change + (stacked ? "" : ")"));
         t.row(row);
     }
     return t.str();
@@ -76,12 +79,14 @@ void comparativeSection(const Comparing& c, std::string& md, json& out) {
     using Rows = std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>;
     Rows rows[1 + kConventionCount]; // the figures of both conventions, then each convention's
     json runs = json::array();
-    for (std::size_t r = 0; r < c.units.size(); ++r) runs.push_back({{"run", c.units[r].label}, {"figures", json::object()}});
+    for (std::size_t r = 0; r < c.units.size(); ++r)
+        runs.push_back({{"run", c.units[r].label}, {"figures", json::object()}});
     for (std::size_t conv = 0; conv < kConventionCount; ++conv)
         for (const auto& figure : comparedFigures()) {
             if (conv == 1 && !figure.perConvention) continue;
-            std::string title = figure.key == std::string("iteration_time") ? std::string("Time ") + unitName(R.perIteration)
-                                                                            : figure.label;
+            std::string title = figure.key == std::string("iteration_time")
+                                    ? std::string("Time ") + unitName(R.perIteration)
+                                    : figure.label;
             auto& row = rows[figure.perConvention ? 1 + conv : 0].emplace_back(
                 title, std::vector<std::pair<std::string, std::string>>{});
             for (std::size_t r = 0; r < c.units.size(); ++r) {
@@ -100,17 +105,23 @@ void comparativeSection(const Comparing& c, std::string& md, json& out) {
                     slot = std::move(jf);
             }
         }
-    out["comparative"] = {{"reference", R.label}, {"unit", R.perIteration ? "iteration" : "window"}, {"weak", c.weak},
+    out["comparative"] = {{"reference", R.label},
+                          {"unit", R.perIteration ? "iteration" : "window"},
+                          {"weak", c.weak},
                           {"runs", std::move(runs)}};
-    md += "## Comparative factors\n\nEvery run against \"" + escapeMarkdown(R.label) + "\", " + unitName(R.perIteration) +
-          ": speedup = T(ref) / T(run); computational efficiency = useful time summed over the devices (ref) / "
-          "(run)" + (c.weak ? " x n(run) / n(ref) (weak scaling)" : "") +
-          "; global efficiency = parallel efficiency x computational efficiency. \xE2\x80\xA0: beyond run-to-run "
-          "noise (the 95 % interval of the per-iteration shift does not hold 0).\n\n" +
-          runColumns("Figure", labelsOf(c), rows[0]) + "\n";
+    md +=
+        "## Comparative factors\n\nEvery run against \"" + escapeMarkdown(R.label) + "\", " +
+        unitName(R.perIteration) +
+        ": speedup = T(ref) / T(run); computational efficiency = useful time summed over the devices (ref) / "
+        "(run)" +
+        (c.weak ? " x n(run) / n(ref) (weak scaling)" : "") +
+        "; global efficiency = parallel efficiency x computational efficiency. \xE2\x80\xA0: beyond "
+        "run-to-run "
+        "noise (the 95 % interval of the per-iteration shift does not hold 0).\n\n" +
+        runColumns("Figure", labelsOf(c), rows[0]) + "\n";
     for (std::size_t conv = 0; conv < kConventionCount; ++conv)
-        md += std::string("### ") + kConventions[conv].title + "\n\n" + runColumns("Factor", labelsOf(c), rows[1 + conv]) +
-              "\n";
+        md += std::string("### ") + kConventions[conv].title + "\n\n" +
+              runColumns("Factor", labelsOf(c), rows[1 + conv]) + "\n";
 }
 
 void timeSplitSection(const Comparing& c, std::string& md, json& out, Files& files) {
@@ -119,7 +130,8 @@ void timeSplitSection(const Comparing& c, std::string& md, json& out, Files& fil
     json jruns = json::array();
     std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> rows;
     rows.emplace_back("Device time (n x T)", std::vector<std::pair<std::string, std::string>>{});
-    for (const auto* title : kSplitTitles) rows.emplace_back(title, std::vector<std::pair<std::string, std::string>>{});
+    for (const auto* title : kSplitTitles)
+        rows.emplace_back(title, std::vector<std::pair<std::string, std::string>>{});
     for (std::size_t r = 0; r < c.units.size(); ++r) {
         const RunUnit& u = c.units[r];
         const auto a = parts(R.split[0]), b = parts(u.split[0]);
@@ -132,18 +144,22 @@ void timeSplitSection(const Comparing& c, std::string& md, json& out, Files& fil
             json jc = {{"device_time_ns", u.split[conv].total()},
                        {"difference_ns", u.split[conv].total() - R.split[conv].total()}};
             for (std::size_t p = 0; p < 4; ++p)
-                jc["parts"][kSplitKeys[p]] = {{"run", y[p]}, {"reference", x[p]}, {"difference", y[p] - x[p]}};
+                jc["parts"][kSplitKeys[p]] = {
+                    {"run", y[p]}, {"reference", x[p]}, {"difference", y[p] - x[p]}};
             jr[kConventions[conv].key] = std::move(jc);
         }
         for (std::size_t p = 0; p < 4; ++p)
             rows[p + 1].second.emplace_back(formatDuration(b[p]), ref ? "" : signedTime(b[p] - a[p]));
         jruns.push_back(std::move(jr));
     }
-    out["time_split"] = {{"reference", R.label}, {"unit", R.perIteration ? "iteration" : "window"}, {"runs", std::move(jruns)}};
+    out["time_split"] = {{"reference", R.label},
+                         {"unit", R.perIteration ? "iteration" : "window"},
+                         {"runs", std::move(jruns)}};
     md += std::string("## Where the time went\n\nDevice time ") + per +
           " (devices x time) split the POP way (NCCL as communication): useful work, and what load balance, "
-          "communication and orchestration lose; the differences from \"" + escapeMarkdown(R.label) +
-          "\" add up to the difference of the device time.\n\n" + runColumns("", labelsOf(c), rows) + "\n";
+          "communication and orchestration lose; the differences from \"" +
+          escapeMarkdown(R.label) + "\" add up to the difference of the device time.\n\n" +
+          runColumns("", labelsOf(c), rows) + "\n";
     std::vector<std::string> labels = labelsOf(c);
     std::vector<std::array<double, 5>> bars; // total, then the four parts, per run
     for (const auto& u : c.units) {
@@ -151,7 +167,8 @@ void timeSplitSection(const Comparing& c, std::string& md, json& out, Files& fil
         bars.push_back({u.split[0].total(), p[0], p[1], p[2], p[3]});
     }
     addPlot(kTimeSplitPlotFile, std::string("Where the time went, ") + per,
-            {"reference's device time", "more time", "less time"}, svg::timeSplitWaterfall(labels, bars, c.reference, per), files, out, md);
+            {"reference's device time", "more time", "less time"},
+            svg::timeSplitWaterfall(labels, bars, c.reference, per), files, out, md);
 }
 
 void perUnitSection(const Comparing& c, std::string& md, json& out) {
@@ -164,16 +181,20 @@ void perUnitSection(const Comparing& c, std::string& md, json& out) {
     };
     static const Row kRows[] = {
         {"time_ns", "Time", [](const RunUnit& u) { return u.timeNs; }, false},
-        {"useful_ns", "Useful, summed over devices", [](const RunUnit& u) { return u.split[0].useful; }, false},
-        {"communication_ns", "Communication, summed over devices", [](const RunUnit& u) { return u.communicationSum[0]; }, false},
+        {"useful_ns", "Useful, summed over devices", [](const RunUnit& u) { return u.split[0].useful; },
+         false},
+        {"communication_ns", "Communication, summed over devices",
+         [](const RunUnit& u) { return u.communicationSum[0]; }, false},
         {"idle_ns", "Idle, summed over devices", [](const RunUnit& u) { return u.idleSum[0]; }, false},
         {"kernel_ns", "Kernel time", [](const RunUnit& u) { return u.work.kernelNs; }, false},
         {"nccl_kernel_ns", "&emsp;NCCL kernels", [](const RunUnit& u) { return u.work.ncclKernelNs; }, false},
         {"gaps", "GPU idle gaps", [](const RunUnit& u) { return u.work.gaps; }, true},
         {"gap_ns", "Idle in gaps", [](const RunUnit& u) { return u.work.gapNs; }, false},
         {"host_wait_ns", "&emsp;Host-wait time", [](const RunUnit& u) { return u.work.hostWaitNs; }, false},
-        {"kernel_wait_ns", "&emsp;Kernel-wait time", [](const RunUnit& u) { return u.work.kernelWaitNs; }, false},
-        {"blocking_ns", "Blocking CUDA calls, summed over tasks", [](const RunUnit& u) { return u.work.blockingNs; }, false},
+        {"kernel_wait_ns", "&emsp;Kernel-wait time", [](const RunUnit& u) { return u.work.kernelWaitNs; },
+         false},
+        {"blocking_ns", "Blocking CUDA calls, summed over tasks",
+         [](const RunUnit& u) { return u.work.blockingNs; }, false},
     };
     std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> rows;
     json jruns = json::array();
@@ -182,18 +203,21 @@ void perUnitSection(const Comparing& c, std::string& md, json& out) {
         auto& cells = rows.emplace_back(row.title, std::vector<std::pair<std::string, std::string>>{}).second;
         for (std::size_t r = 0; r < c.units.size(); ++r) {
             double v = row.of(c.units[r]), d = v - row.of(R);
-            cells.emplace_back(row.count ? format("%.1f", v) : formatDuration(v),
-                               r == c.reference ? "" : row.count ? format("%+.1f", d) : signedTime(d));
+            cells.emplace_back(row.count ? format("%.1f", v) : formatDuration(v), r == c.reference ? ""
+                                                                                  : row.count
+                                                                                      ? format("%+.1f", d)
+                                                                                      : signedTime(d));
             jruns[r][row.key] = v;
         }
     }
     out["per_unit"] = {{"unit", R.perIteration ? "iteration" : "window"}, {"runs", std::move(jruns)}};
-    md += std::string("## Work ") + unitName(R.perIteration) + "\n\nThe figures that grow with the amount of work, " +
-          unitName(R.perIteration) +
-          (R.perIteration ? ": the device states over the steady iterations, and the window's kernels, gaps and "
-                            "host calls divided by the iterations the window holds (window / mean steady "
-                            "iteration). NCCL as communication."
-                          : ": each run's window. NCCL as communication.") +
+    md += std::string("## Work ") + unitName(R.perIteration) +
+          "\n\nThe figures that grow with the amount of work, " + unitName(R.perIteration) +
+          (R.perIteration
+               ? ": the device states over the steady iterations, and the window's kernels, gaps and "
+                 "host calls divided by the iterations the window holds (window / mean steady "
+                 "iteration). NCCL as communication."
+               : ": each run's window. NCCL as communication.") +
           "\n\n" + runColumns("", labelsOf(c), rows) + "\n";
 }
 

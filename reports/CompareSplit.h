@@ -16,7 +16,8 @@ void perUnitSection(const Comparing& c, std::string& markdown, nlohmann::json& c
 // A table of figures (rows) by run (columns): a cell's value and its change stacked in two lines (<br>) when
 // there are more than kInlineRuns runs, so that 6 runs stay within a page 900 px wide.
 inline constexpr std::size_t kInlineRuns = 3;
-std::string runColumns(const char* first, const std::vector<std::string>& labels,
-                       const std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>& rows);
+std::string
+runColumns(const char* first, const std::vector<std::string>& labels,
+           const std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>& rows);
 
 } // namespace gpueff::reports::compare

@@ -8,8 +8,8 @@
 #include "reports/ReportMarkdown.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -70,8 +70,9 @@ void deltas(const std::vector<model::Report>& reports, const std::vector<std::st
     const char* per = unitName(units[ref].perIteration);
     md += "## Kernels: largest changes " + std::string(per) + " against \"" + escapeMarkdown(labels[ref]) +
           "\"\n\nPer kernel name, from each report's kernel summary (the whole trace, as `nsys stats`)" +
-          (units[ref].perIteration ? ", divided by the iterations its window holds (window / mean steady iteration)"
-                                   : "") +
+          (units[ref].perIteration
+               ? ", divided by the iterations its window holds (window / mean steady iteration)"
+               : "") +
           ": the " + std::to_string(kTopKernelDeltas) + " kernels whose time " + per +
           " changed the most, reference -> this run (difference). A kernel absent from a run counts as 0 "
           "there.\n\n";
@@ -124,7 +125,8 @@ void deltas(const std::vector<model::Report>& reports, const std::vector<std::st
                    pair([](const KernelFigures& k, double p) { return Value(k.total * p); }, formatDuration),
                    signedDuration(d.total),
                    units[ref].perIteration
-                       ? pair([](const KernelFigures& k, double p) { return Value(k.instances * p); }, instancesText)
+                       ? pair([](const KernelFigures& k, double p) { return Value(k.instances * p); },
+                              instancesText)
                        : pair([](const KernelFigures& k, double) { return Value(k.instances); }, formatCount),
                    pair([](const KernelFigures& k, double) { return k.average; }, formatDuration),
                    average ? signedDuration(*average) : "n/a"});
@@ -132,16 +134,17 @@ void deltas(const std::vector<model::Report>& reports, const std::vector<std::st
                 if (!k) return nullptr;
                 return {{"total_ns", k->total * p}, {"instances", k->instances * p}};
             };
-            jk.push_back({{"name", d.name},
-                          {"first", figuresJson(d.a)},
-                          {"run", figuresJson(d.b)},
-                          {"first_per_unit", perUnit(d.a, perA)},
-                          {"run_per_unit", perUnit(d.b, perB)},
-                          {"difference",
-                           {{"total_ns", integerOrNull((d.b ? d.b->total : 0) - (d.a ? d.a->total : 0))},
-                            {"instances", integerOrNull((d.b ? d.b->instances : 0) - (d.a ? d.a->instances : 0))},
-                            {"avg_ns", orNull(average)}}},
-                          {"difference_per_unit", {{"total_ns", d.total}, {"instances", instances}}}});
+            jk.push_back(
+                {{"name", d.name},
+                 {"first", figuresJson(d.a)},
+                 {"run", figuresJson(d.b)},
+                 {"first_per_unit", perUnit(d.a, perA)},
+                 {"run_per_unit", perUnit(d.b, perB)},
+                 {"difference",
+                  {{"total_ns", integerOrNull((d.b ? d.b->total : 0) - (d.a ? d.a->total : 0))},
+                   {"instances", integerOrNull((d.b ? d.b->instances : 0) - (d.a ? d.a->instances : 0))},
+                   {"avg_ns", orNull(average)}}},
+                 {"difference_per_unit", {{"total_ns", d.total}, {"instances", instances}}}});
         }
         out["kernel_deltas"].push_back({{"label", labels[i]},
                                         {"against", labels[ref]},
@@ -241,7 +244,10 @@ void host(const std::vector<model::Report>& reports, const std::vector<std::stri
         const auto& mpi = h.mpi;
         if (mpi) jh["mpi"] = json::object();
         for (std::size_t k = 0; k < 3; ++k) {
-            Value v = mpi ? (k == 0 ? mpi->parallel : k == 1 ? mpi->loadBalance : mpi->communication) : std::nullopt;
+            Value v = mpi ? (k == 0   ? mpi->parallel
+                             : k == 1 ? mpi->loadBalance
+                                      : mpi->communication)
+                          : std::nullopt;
             if (jh["mpi"].is_object()) jh["mpi"][mpiKeys[k]] = orNull(v);
             mpiRows[k].push_back(mpi ? formatEfficiency(v) : "not traced");
         }
@@ -272,8 +278,8 @@ void kernelDeltas(const std::vector<model::Report>& reports, const std::vector<s
     deltas(reports, labels, units, reference, md, out);
 }
 
-void compareTables(const std::vector<model::Report>& reports, const std::vector<std::string>& labels, std::string& md,
-                   json& out) {
+void compareTables(const std::vector<model::Report>& reports, const std::vector<std::string>& labels,
+                   std::string& md, json& out) {
     gaps(reports, labels, md, out);
     host(reports, labels, md, out);
 }

@@ -88,7 +88,8 @@ RunUnit runUnit(const model::Report& report, const std::string& label, bool perI
             activeMax[c] += static_cast<double>(e.activeMaxNs);
             // NaN where not computable, so that the samples stay in step with the iterations.
             for (std::size_t f = 0; f < kFactorCount; ++f)
-                u.factorSamples[c][f].push_back(e.factor(f).value_or(std::numeric_limits<double>::quiet_NaN()));
+                u.factorSamples[c][f].push_back(
+                    e.factor(f).value_or(std::numeric_limits<double>::quiet_NaN()));
         }
     }
     const model::Focus& focus = **report.focus;

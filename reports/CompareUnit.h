@@ -39,7 +39,7 @@ struct RunUnit {
     double communicationSum[kConventionCount] = {}, idleSum[kConventionCount] = {};
     // Figures of the whole window (or trace) put per unit (divided by windowUnits).
     struct Work {
-        double kernelNs = 0, ncclKernelNs = 0;         // kernel_summary: all kernels, the NCCL ones
+        double kernelNs = 0, ncclKernelNs = 0; // kernel_summary: all kernels, the NCCL ones
         double gaps = 0, gapNs = 0, hostWaitNs = 0, kernelWaitNs = 0; // idle gaps summed over devices
         double hostWaitGaps = 0;
         double blockingNs = 0; // time in blocking CUDA calls, summed over tasks

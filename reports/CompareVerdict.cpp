@@ -38,8 +38,8 @@ struct Part {
     std::string evidence;
 };
 
-// The kernel (NCCL or not, as asked) whose time per unit changed most, as "\"NAME\" +x ms per iteration (...)"
-// (plain text: compare.json holds it as it is, compare.md escaped).
+// The kernel (NCCL or not, as asked) whose time per unit changed most, as "\"NAME\" +x ms per iteration
+// (...)" (plain text: compare.json holds it as it is, compare.md escaped).
 std::string kernelEvidence(const RunUnit& ref, const RunUnit& run, bool nccl, const char* per) {
     std::set<std::string> names;
     for (const auto* u : {&ref, &run})
@@ -52,7 +52,8 @@ std::string kernelEvidence(const RunUnit& ref, const RunUnit& run, bool nccl, co
         for (char ch : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         if ((lower.find("nccl") != std::string::npos) != nccl) continue;
         auto ia = ref.work.kernels.find(name), ib = run.work.kernels.find(name);
-        auto ka = ia == ref.work.kernels.end() ? a0 : ia->second, kb = ib == run.work.kernels.end() ? b0 : ib->second;
+        auto ka = ia == ref.work.kernels.end() ? a0 : ia->second,
+             kb = ib == run.work.kernels.end() ? b0 : ib->second;
         double d = kb.totalNs - ka.totalNs;
         if (std::fabs(d) > std::fabs(most)) most = d, best = name, a = ka, b = kb;
     }
@@ -61,8 +62,8 @@ std::string kernelEvidence(const RunUnit& ref, const RunUnit& run, bool nccl, co
         return k.instances > 0 ? formatDuration(k.totalNs / k.instances) : std::string("-");
     };
     return "\"" + shortenForTable(best, 48, 48) + "\" " + signedTime(most) + " " + per + " (" +
-           format("%.2f", a.instances) + " \xE2\x86\x92 " + format("%.2f", b.instances) + " instances, mean " +
-           mean(a) + " \xE2\x86\x92 " + mean(b) + ")";
+           format("%.2f", a.instances) + " \xE2\x86\x92 " + format("%.2f", b.instances) +
+           " instances, mean " + mean(a) + " \xE2\x86\x92 " + mean(b) + ")";
 }
 
 // The compute kernel with the most time overlapped by communication in a report (kernel_overlap), and its
@@ -71,7 +72,8 @@ std::string overlapSlowdown(const model::Report& r) {
     if (!r.kernelOverlap) return "";
     const model::KernelOverlap* most = nullptr;
     for (const auto& k : *r.kernelOverlap)
-        if (k.slowdown && k.overlapped && (!most || k.overlapped->totalNs > most->overlapped->totalNs)) most = &k;
+        if (k.slowdown && k.overlapped && (!most || k.overlapped->totalNs > most->overlapped->totalNs))
+            most = &k;
     return most ? "\"" + shortenForTable(most->name, 40, 40) + "\" x" + format("%.2f", *most->slowdown) : "";
 }
 
@@ -90,16 +92,17 @@ std::vector<Part> partsOf(const Comparing& c, std::size_t r) {
                              "the compute kernel most overlapped by communication, its slowdown there: " +
                              (slowRef.empty() ? "none" : slowRef) + " in the reference, " +
                              (slowRun.empty() ? "none" : slowRun) + " in this run";
-    parts[1].evidence = "the busiest device's useful time over the mean: load balance " + percentOf(R.factors[0][1]) +
-                        " \xE2\x86\x92 " + percentOf(u.factors[0][1]);
-    parts[2].evidence = "communication time summed over devices " + formatDuration(R.communicationSum[0]) + " \xE2\x86\x92 " +
-                        formatDuration(u.communicationSum[0]) + " " + per;
+    parts[1].evidence = "the busiest device's useful time over the mean: load balance " +
+                        percentOf(R.factors[0][1]) + " \xE2\x86\x92 " + percentOf(u.factors[0][1]);
+    parts[2].evidence = "communication time summed over devices " + formatDuration(R.communicationSum[0]) +
+                        " \xE2\x86\x92 " + formatDuration(u.communicationSum[0]) + " " + per;
     if (auto k = kernelEvidence(R, u, true, per); !k.empty()) parts[2].evidence += "; " + k;
-    parts[3].evidence = "idle in gaps " + formatDuration(R.work.gapNs) + " \xE2\x86\x92 " + formatDuration(u.work.gapNs) + " " +
-                        per + ", of it waiting for the host " + formatDuration(R.work.hostWaitNs) + " \xE2\x86\x92 " +
-                        formatDuration(u.work.hostWaitNs) + " (" + format("%.1f", R.work.hostWaitGaps) + " \xE2\x86\x92 " +
-                        format("%.1f", u.work.hostWaitGaps) + " gaps) and with work launched " +
-                        formatDuration(R.work.kernelWaitNs) + " \xE2\x86\x92 " + formatDuration(u.work.kernelWaitNs);
+    parts[3].evidence =
+        "idle in gaps " + formatDuration(R.work.gapNs) + " \xE2\x86\x92 " + formatDuration(u.work.gapNs) +
+        " " + per + ", of it waiting for the host " + formatDuration(R.work.hostWaitNs) + " \xE2\x86\x92 " +
+        formatDuration(u.work.hostWaitNs) + " (" + format("%.1f", R.work.hostWaitGaps) + " \xE2\x86\x92 " +
+        format("%.1f", u.work.hostWaitGaps) + " gaps) and with work launched " +
+        formatDuration(R.work.kernelWaitNs) + " \xE2\x86\x92 " + formatDuration(u.work.kernelWaitNs);
     if (R.work.blockingNs > 0 || u.work.blockingNs > 0)
         parts[3].evidence += "; blocking CUDA calls " + formatDuration(R.work.blockingNs) + " \xE2\x86\x92 " +
                              formatDuration(u.work.blockingNs) + " " + per + " (summed over tasks)";
@@ -118,21 +121,24 @@ std::string runVerdict(const Comparing& c, std::size_t r, json& j) {
     std::string direction = delta > 0 ? "slower" : delta < 0 ? "faster" : "as fast";
     if (time.shift) {
         const auto& s = *time.shift;
-        std::string interval = "95 % interval of the shift " + signedTime(s.low) + " to " + signedTime(s.high) + ", " +
-                               format("%.0f", R.iterations) + " and " + format("%.0f", u.iterations) +
-                               " steady iterations";
+        std::string interval = "95 % interval of the shift " + signedTime(s.low) + " to " +
+                               signedTime(s.high) + ", " + format("%.0f", R.iterations) + " and " +
+                               format("%.0f", u.iterations) + " steady iterations";
         noise = s.significant() ? ", beyond run-to-run noise (" + interval + ")"
                                 : ": **within run-to-run noise** (" + interval + ")";
     } else {
         noise = u.perIteration ? " (no interval: too few steady iterations)"
                                : " (no interval: compared per window, without iterations)";
     }
-    std::string md = "**\"" + escapeMarkdown(u.label) + "\" is " + direction + " than \"" + escapeMarkdown(R.label) +
-                     "\" by " + formatDuration(std::fabs(delta)) + " " + per + " (" + format("%+.1f %%", relative) +
-                     ": " + formatDuration(u.timeNs) + " against " + formatDuration(R.timeNs) + ")" + noise + ".** ";
-    md += "Speedup " + (time.run && R.timeNs > 0 && u.timeNs > 0 ? format("%.2fx", R.timeNs / u.timeNs) : "n/a") +
-          "; global efficiency " + percentOf(global.run) + " = parallel efficiency " + percentOf(u.factors[0][0]) +
-          " x computational efficiency " + percentOf(computational.run) + " (NCCL as communication).";
+    std::string md = "**\"" + escapeMarkdown(u.label) + "\" is " + direction + " than \"" +
+                     escapeMarkdown(R.label) + "\" by " + formatDuration(std::fabs(delta)) + " " + per +
+                     " (" + format("%+.1f %%", relative) + ": " + formatDuration(u.timeNs) + " against " +
+                     formatDuration(R.timeNs) + ")" + noise + ".** ";
+    md += "Speedup " +
+          (time.run && R.timeNs > 0 && u.timeNs > 0 ? format("%.2fx", R.timeNs / u.timeNs) : "n/a") +
+          "; global efficiency " + percentOf(global.run) + " = parallel efficiency " +
+          percentOf(u.factors[0][0]) + " x computational efficiency " + percentOf(computational.run) +
+          " (NCCL as communication).";
     auto parts = partsOf(c, r);
     std::stable_sort(parts.begin(), parts.end(),
                      [](const Part& x, const Part& y) { return std::fabs(x.delta) > std::fabs(y.delta); });
@@ -156,8 +162,9 @@ std::string runVerdict(const Comparing& c, std::size_t r, json& j) {
                           {"evidence", p.evidence}});
         if (shown == 3 || p.delta == 0 || (shown > 0 && std::fabs(p.delta) < 0.05 * std::fabs(deviceDelta)))
             continue;
-        md += std::to_string(++shown) + ". **" + p.name + "** " + signedTime(p.delta) + " (" + p.factor + " " +
-              percentOf(before) + " \xE2\x86\x92 " + percentOf(after) + ", " + pointsBetween(before, after) + ")" +
+        md += std::to_string(++shown) + ". **" + p.name + "** " + signedTime(p.delta) + " (" + p.factor +
+              " " + percentOf(before) + " \xE2\x86\x92 " + percentOf(after) + ", " +
+              pointsBetween(before, after) + ")" +
               (p.evidence.empty() ? "" : ": " + escapeMarkdown(p.evidence)) + "\n";
     }
     if (shown == 0) md += "nothing: the split is the same.\n";
@@ -170,7 +177,7 @@ std::string runVerdict(const Comparing& c, std::size_t r, json& j) {
          {"difference_percent", relative},
          {"interval_ns", time.shift ? json::array({time.shift->low, time.shift->high}) : json(nullptr)},
          {"significant", time.significant() ? json(*time.significant()) : json(nullptr)},
-         {"verdict", !time.shift                ? std::string(direction) + " (no interval)"
+         {"verdict", !time.shift                 ? std::string(direction) + " (no interval)"
                      : time.shift->significant() ? direction
                                                  : std::string("within noise")},
          {"parts", std::move(jparts)}};
@@ -195,8 +202,8 @@ std::vector<std::string> comparability(const Comparing& c) {
             const auto &a = *R.iterationDetection, &b = *u.iterationDetection;
             if (a.source != b.source || a.pattern != b.pattern)
                 out.push_back("the iterations were found differently (" + a.source +
-                              (a.pattern ? " \"" + *a.pattern + "\"" : "") + " in \"" + refLabel + "\", " + b.source +
-                              (b.pattern ? " \"" + *b.pattern + "\"" : "") + " in \"" + label +
+                              (a.pattern ? " \"" + *a.pattern + "\"" : "") + " in \"" + refLabel + "\", " +
+                              b.source + (b.pattern ? " \"" + *b.pattern + "\"" : "") + " in \"" + label +
                               "\"): an iteration may not be the same work");
         }
         // Kernels that take a noticeable share of one run's kernel time and do not run in the other.
@@ -206,8 +213,9 @@ std::vector<std::string> comparability(const Comparing& c) {
                 if (x->work.kernelNs > 0 && k.totalNs / x->work.kernelNs >= kForeignKernelShare &&
                     !y->work.kernels.count(name)) {
                     out.push_back("kernel \"" + svg::shortLabel(name, 124) + "\" (" +
-                                  format("%.0f %%", k.totalNs / x->work.kernelNs * 100) + " of the kernel time of \"" +
-                                  xl + "\") does not run in \"" + yl + "\": the runs may not do the same work");
+                                  format("%.0f %%", k.totalNs / x->work.kernelNs * 100) +
+                                  " of the kernel time of \"" + xl + "\") does not run in \"" + yl +
+                                  "\": the runs may not do the same work");
                     break;
                 }
         }
@@ -222,7 +230,8 @@ void verdictSection(const Comparing& c, std::string& md, json& out) {
         md += "Compared per steady iteration (the mean of each run's steady iterations; the 95 % interval is "
               "Hodges-Lehmann's, from the Mann-Whitney rank test, docs/compare.md).\n\n";
     else
-        md += "Compared per window: not every run has steady iterations, so each run's whole window is the unit "
+        md += "Compared per window: not every run has steady iterations, so each run's whole window is the "
+              "unit "
               "and a difference may only reflect how much work each window holds.\n\n";
     out["verdict"] = json::array();
     for (std::size_t r = 0; r < c.units.size(); ++r) {

@@ -138,7 +138,8 @@ model::Summary executiveSummary(const metrics::Analysis& a) {
     model::Summary out;
     out.computable = e.computable;
     if (!e.computable) return out;
-    const auto split = metrics::pop::deviceTimeSplit<std::int64_t>(n, T, e.usefulSum, e.usefulMax, e.activeMax);
+    const auto split =
+        metrics::pop::deviceTimeSplit<std::int64_t>(n, T, e.usefulSum, e.usefulMax, e.activeMax);
     const std::int64_t deviceTime = split.total();
     out.parallel = model::finite(e.parallel);
     out.deviceTimeNs = deviceTime;

@@ -1,8 +1,9 @@
 #pragma once
-// The product-side check of a report.json given to `gpueff compare`: docs/report.schema.json (the schema the report model declares, reports/model/Schema.h)
-// applied strictly by the one validator of JsonSchema.h (the tests check every report.json they write with
-// it), plus what a JSON Schema cannot say. A report that passes has every number compare reads of the right
-// type and range, so no efficiency of 57.0 is shown as 5700 % and no window of 1e300 ns wraps.
+// The product-side check of a report.json given to `gpueff compare`: docs/report.schema.json (the schema the
+// report model declares, reports/model/Schema.h) applied strictly by the one validator of JsonSchema.h (the
+// tests check every report.json they write with it), plus what a JSON Schema cannot say. A report that passes
+// has every number compare reads of the right type and range, so no efficiency of 57.0 is shown as 5700 % and
+// no window of 1e300 ns wraps.
 #include <nlohmann/json.hpp>
 #include <string>
 

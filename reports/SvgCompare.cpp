@@ -130,8 +130,9 @@ std::string scalingChart(const std::vector<compare::ScalingRun>& runs, const com
     return g.str(legend);
 }
 
-std::string timeSplitWaterfall(const std::vector<std::string>& runs, const std::vector<std::array<double, 5>>& bars,
-                               std::size_t reference, const std::string& per) {
+std::string timeSplitWaterfall(const std::vector<std::string>& runs,
+                               const std::vector<std::array<double, 5>>& bars, std::size_t reference,
+                               const std::string& per) {
     if (runs.size() < 2 || bars.size() != runs.size()) return "";
     constexpr const char* kMore = "#D55E00";
     constexpr const char* kLess = "#009E73";

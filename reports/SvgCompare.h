@@ -27,7 +27,8 @@ std::string scalingChart(const std::vector<compare::ScalingRun>& runs, const com
 // the change of each part of the POP split (useful work, load balance, communication, orchestration; more
 // time in vermillion, less in green), the run's device time. bars[run] = {total, useful, load balance,
 // communication, orchestration}.
-std::string timeSplitWaterfall(const std::vector<std::string>& runs, const std::vector<std::array<double, 5>>& bars,
-                               std::size_t reference, const std::string& per);
+std::string timeSplitWaterfall(const std::vector<std::string>& runs,
+                               const std::vector<std::array<double, 5>>& bars, std::size_t reference,
+                               const std::string& per);
 
 } // namespace gpueff::reports::svg

@@ -1,7 +1,8 @@
 // A comparison says "n/a" or "-" only where a run has no value. compare.md is rendered from the runs' report
-// models (reports/model/), where a figure a report does not hold prints "n/a" and nothing fails. Here four analyze outputs of real inputs that together fill compare's sections (NCCL on two GPUs;
-// the same with --no-trace, which writes no .prv; power_iteration with NVTX phases, one GPU; a Kineto trace
-// with profiler-step phases and no CUDA synchronization records) are compared by the binary, and every "n/a",
+// models (reports/model/), where a figure a report does not hold prints "n/a" and nothing fails. Here four
+// analyze outputs of real inputs that together fill compare's sections (NCCL on two GPUs; the same with
+// --no-trace, which writes no .prv; power_iteration with NVTX phases, one GPU; a Kineto trace with
+// profiler-step phases and no CUDA synchronization records) are compared by the binary, and every "n/a",
 // non-finite number, empty table cell and "-" placeholder ("-", or a side of "first -> run") of compare.md
 // must match an entry of justified() below whose condition compare.json and the input report.json confirm;
 // any other fails naming the line and the text.
@@ -171,7 +172,8 @@ bool columnMatches(const Documents& d, const std::string& column, const Finding&
     if (column == "*run*") return d.reports.count(f.column) == 1;
     if (column == "*pair*")
         return f.column == "Time per iteration" || f.column == "Time per window" ||
-               f.column == "Instances per iteration" || f.column == "Instances per window" || f.column == "Average";
+               f.column == "Instances per iteration" || f.column == "Instances per window" ||
+               f.column == "Average";
     return f.column == column;
 }
 

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <tuple>
 
@@ -55,7 +55,8 @@ std::pair<double, double> interval(const std::vector<double>& a, const std::vect
         for (double x : a) d.push_back(y - x);
     std::sort(d.begin(), d.end());
     const double m = static_cast<double>(a.size()), n = static_cast<double>(b.size());
-    const auto k = static_cast<std::size_t>(std::floor(m * n / 2 - 1.959964 * std::sqrt(m * n * (m + n + 1) / 12)));
+    const auto k =
+        static_cast<std::size_t>(std::floor(m * n / 2 - 1.959964 * std::sqrt(m * n * (m + n + 1) / 12)));
     return {d[k], d[d.size() - 1 - k]};
 }
 
@@ -104,9 +105,9 @@ TEST_CASE("compare of a real job before and after a change, against the reports'
     auto before = dataDir() / "nsys" / "mfu_2gpu_h100_nccl.sqlite",
          after = dataDir() / "nsys" / "mfu_2gpu_h100_nccl_after.sqlite";
     auto a = analyze(before, dir / "before"), b = analyze(after, dir / "after");
-    auto r = run(quoted(gpueffBinary()) + " compare -q " + quoted(dir / "before") + " " + quoted(dir / "after") +
-                 " -o " + quoted(dir / "cmp") + " --gate 'iteration_time<=+3%' --gate 'speedup>=0.5' --junit " +
-                 quoted(dir / "gates.xml"));
+    auto r = run(quoted(gpueffBinary()) + " compare -q " + quoted(dir / "before") + " " +
+                 quoted(dir / "after") + " -o " + quoted(dir / "cmp") +
+                 " --gate 'iteration_time<=+3%' --gate 'speedup>=0.5' --junit " + quoted(dir / "gates.xml"));
     // The second run is ~13 % slower per steady iteration, beyond the noise: the first gate fails.
     CHECK_MESSAGE(r.exitCode == 4, r.output);
     CHECK(r.output.find("gpueff: gate failed: iteration_time<=+3% for \"after\"") != std::string::npos);
@@ -121,9 +122,12 @@ TEST_CASE("compare of a real job before and after a change, against the reports'
     CHECK(xml.find("<failure message=\"+13.") != std::string::npos);
     // Kernel time per iteration: all kernels of the export (SQL) x mean steady iteration / window.
     for (auto [report, db, index] : {std::tuple{&a, before, 0}, std::tuple{&b, after, 1}}) {
-        double kernels = static_cast<double>(queryInt(db, "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
-        double perUnit = kernels * oracleOf(*report).meanNs / (*report)["window"]["duration_ns"].get<double>();
-        CHECK(c["per_unit"]["runs"][index]["kernel_ns"].get<double>() == doctest::Approx(perUnit).epsilon(1e-9));
+        double kernels =
+            static_cast<double>(queryInt(db, "SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+        double perUnit =
+            kernels * oracleOf(*report).meanNs / (*report)["window"]["duration_ns"].get<double>();
+        CHECK(c["per_unit"]["runs"][index]["kernel_ns"].get<double>() ==
+              doctest::Approx(perUnit).epsilon(1e-9));
     }
     // The explanation names the idle waiting for the host first: the device time grew mostly there.
     auto md = readText(dir / "cmp" / "compare.md");
@@ -135,8 +139,8 @@ TEST_CASE("compare of two Kineto traces of one model (trace_diff control and tes
     auto dir = tempDir("compare_real_kineto");
     auto a = analyze(dataDir() / "kineto" / "trace_diff_control_control.json.gz", dir / "control");
     auto b = analyze(dataDir() / "kineto" / "trace_diff_test_test.json.gz", dir / "test");
-    auto r = run(quoted(gpueffBinary()) + " compare -q " + quoted(dir / "control") + " " + quoted(dir / "test") +
-                 " -o " + quoted(dir / "cmp"));
+    auto r = run(quoted(gpueffBinary()) + " compare -q " + quoted(dir / "control") + " " +
+                 quoted(dir / "test") + " -o " + quoted(dir / "cmp"));
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
     checkAgainstOracle(json::parse(readText(dir / "cmp" / "compare.json")), a, b);
 }
@@ -175,8 +179,8 @@ TEST_CASE("compare's command line: a bad --gate or --ref is refused before any w
     };
     for (const auto& k : cases) {
         CAPTURE(k.arguments);
-        auto r = run(quoted(gpueffBinary()) + " compare " + db + " " + db + " -o " + quoted(dir / "out") + " " +
-                     k.arguments);
+        auto r = run(quoted(gpueffBinary()) + " compare " + db + " " + db + " -o " + quoted(dir / "out") +
+                     " " + k.arguments);
         CHECK(r.exitCode == 2);
         CHECK_MESSAGE(r.output.find(k.message) != std::string::npos, r.output);
         CHECK(r.output.find("analyzing") == std::string::npos); // refused before any analysis
@@ -187,7 +191,8 @@ TEST_CASE("compare's command line: a bad --gate or --ref is refused before any w
 namespace {
 
 // The narrowest a Markdown table can be drawn on GitHub: per column its longest unbreakable word (a cell
-// wraps at spaces, <br> and zero-width spaces), at about 7.5 px a character of the 14 px font, plus 27 px of padding and border.
+// wraps at spaces, <br> and zero-width spaces), at about 7.5 px a character of the 14 px font, plus 27 px of
+// padding and border.
 std::map<std::string, double> narrowestTables(const std::string& markdown) {
     std::map<std::string, std::vector<std::size_t>> widest; // section -> per column
     std::string section;
@@ -201,17 +206,19 @@ std::map<std::string, double> narrowestTables(const std::string& markdown) {
             if (end == std::string::npos) break;
             std::string cell = line.substr(at, end - at);
             // Entities as the characters they show, line breaks and zero-width spaces as places to wrap.
-            const std::pair<std::string, std::string> shown[] = {{"&emsp;", "xx"}, {"&lt;", "x"},  {"&gt;", "x"},
-                                                                 {"&amp;", "x"},   {"\\", ""},   {"<br>", " "},
-                                                                 {"\xE2\x80\x8B", " "}};
+            const std::pair<std::string, std::string> shown[] = {
+                {"&emsp;", "xx"}, {"&lt;", "x"}, {"&gt;", "x"},        {"&amp;", "x"},
+                {"\\", ""},       {"<br>", " "}, {"\xE2\x80\x8B", " "}};
             for (const auto& [from, to] : shown)
                 for (auto p = cell.find(from); p != std::string::npos; p = cell.find(from, p + to.size()))
                     cell.replace(p, from.size(), to);
             std::size_t longest = 0, word = 0;
             for (std::size_t i = 0; i < cell.size(); ++i) {
                 bool continuation = (static_cast<unsigned char>(cell[i]) & 0xC0) == 0x80; // count characters
-                if (cell[i] == ' ') word = 0;
-                else if (!continuation) longest = std::max(longest, ++word);
+                if (cell[i] == ' ')
+                    word = 0;
+                else if (!continuation)
+                    longest = std::max(longest, ++word);
             }
             auto& w = widest[section];
             if (w.size() <= column) w.resize(column + 1);
@@ -229,9 +236,12 @@ std::map<std::string, double> narrowestTables(const std::string& markdown) {
 
 TEST_CASE("compare.md of 6 runs stays within a page 900 px wide") {
     auto dir = tempDir("compare_six");
-    const char* inputs[] = {"nsys/mfu_2gpu_h100_nccl.sqlite", "nsys/mfu_2gpu_h100_nccl_after.sqlite",
-                            "kineto/trace_diff_control_control.json.gz", "kineto/trace_diff_test_test.json.gz",
-                            "nsys/power_iteration_t4.sqlite", "kineto/nccl_parser_config_nccl_data.json.gz"};
+    const char* inputs[] = {"nsys/mfu_2gpu_h100_nccl.sqlite",
+                            "nsys/mfu_2gpu_h100_nccl_after.sqlite",
+                            "kineto/trace_diff_control_control.json.gz",
+                            "kineto/trace_diff_test_test.json.gz",
+                            "nsys/power_iteration_t4.sqlite",
+                            "kineto/nccl_parser_config_nccl_data.json.gz"};
     std::string command = quoted(gpueffBinary()) + " compare -q";
     for (const char* input : inputs) command += " " + quoted(dataDir() / input);
     auto r = run(command + " -o " + quoted(dir / "cmp"));

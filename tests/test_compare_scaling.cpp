@@ -184,10 +184,12 @@ TEST_CASE("compare plots: well-formed SVG, listed in the JSON, holding the serie
     }
     auto c = gpueff::reports::compareReports(testsupport::modelsOf(docs), labels);
     const auto& plots = c.json["plots"];
-    std::vector<std::string> expected{
-        "plots/efficiency_nccl_as_communication.svg", "plots/efficiency_nccl_as_useful.svg",
-        "plots/scaling_nccl_as_communication.svg", "plots/scaling_nccl_as_useful.svg", "plots/phases.svg",
-        "plots/time_split.svg"};
+    std::vector<std::string> expected{"plots/efficiency_nccl_as_communication.svg",
+                                      "plots/efficiency_nccl_as_useful.svg",
+                                      "plots/scaling_nccl_as_communication.svg",
+                                      "plots/scaling_nccl_as_useful.svg",
+                                      "plots/phases.svg",
+                                      "plots/time_split.svg"};
     REQUIRE(plots.size() == expected.size());
     REQUIRE(c.files.size() == expected.size());
     for (std::size_t p = 0; p < plots.size(); ++p) {

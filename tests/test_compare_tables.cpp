@@ -74,9 +74,9 @@ std::vector<Expected> expectedDeltas(const Run& a, const Run& b) {
 
 TEST_CASE("compare: kernel deltas against the reference, per kernel name") {
     std::vector<Run> runs{first(), second(), third()};
-    auto c = gpueff::reports::compareReports(testsupport::modelsOf({report(runs[0]), report(runs[1]), report(runs[2])}),
-                                             {"base", "tuned", "other"},
-                                             {.weak = false, .reference = "base", .gates = {}});
+    auto c = gpueff::reports::compareReports(
+        testsupport::modelsOf({report(runs[0]), report(runs[1]), report(runs[2])}),
+        {"base", "tuned", "other"}, {.weak = false, .reference = "base", .gates = {}});
     const auto& deltas = c.json["kernel_deltas"];
     REQUIRE(deltas.size() == 2);
     for (std::size_t i = 1; i < runs.size(); ++i) {
@@ -130,8 +130,9 @@ TEST_CASE("compare: kernel deltas against the reference, per kernel name") {
 
 TEST_CASE("compare: gaps summed over devices, side by side") {
     std::vector<Run> runs{first(), second(), third()};
-    auto c = gpueff::reports::compareReports(testsupport::modelsOf({report(runs[0]), report(runs[1]), report(runs[2])}),
-                                             {"base", "tuned", "other"});
+    auto c = gpueff::reports::compareReports(
+        testsupport::modelsOf({report(runs[0]), report(runs[1]), report(runs[2])}),
+        {"base", "tuned", "other"});
     const auto& gaps = c.json["gaps"];
     REQUIRE(gaps.size() == 3);
     for (std::size_t i = 0; i < 2; ++i) {
@@ -161,8 +162,9 @@ TEST_CASE("compare: gaps summed over devices, side by side") {
 
 TEST_CASE("compare: host offload per task and MPI efficiency side by side") {
     std::vector<Run> runs{first(), second(), third()};
-    auto c = gpueff::reports::compareReports(testsupport::modelsOf({report(runs[0]), report(runs[1]), report(runs[2])}),
-                                             {"base", "tuned", "other"});
+    auto c = gpueff::reports::compareReports(
+        testsupport::modelsOf({report(runs[0]), report(runs[1]), report(runs[2])}),
+        {"base", "tuned", "other"});
     const auto& host = c.json["host"];
     REQUIRE(host.size() == 3);
     CHECK(host[0]["offload_mean"].get<double>() == (0.9 + 0.7) / 2);

@@ -116,7 +116,8 @@ TEST_CASE("compare verdict: a run slower from host waits (orchestration) against
     // Reference: 10 ms iterations, 8 ms useful and 9 ms active per device. Run: 11 ms iterations, the same
     // work; so n T grows by 2 x 1 ms, all of it orchestration (n (T - Amax): 2 ms -> 4 ms), and the idle gaps
     // waiting for the host grow (100 ms -> 300 ms of the 1 s window).
-    auto ref = iterated(10000000, 8000000, 9000000, 100000000), run = iterated(11000000, 8000000, 9000000, 300000000);
+    auto ref = iterated(10000000, 8000000, 9000000, 100000000),
+         run = iterated(11000000, 8000000, 9000000, 300000000);
     gpueff::reports::CompareOptions options;
     options.gates = gates({"iteration_time<=+3%", "iteration_time<=+20%", "orchestration_efficiency>=-5pp",
                            "computational_efficiency>=0.97", "load_balance>=-1pp"});
@@ -136,9 +137,11 @@ TEST_CASE("compare verdict: a run slower from host waits (orchestration) against
         CHECK(p["delta_ns"].get<double>() == doctest::Approx(p["part"] == "orchestration" ? 2000000 : 0));
     }
     const auto& md = c.markdown;
-    CHECK(md.find("\"after\" is slower than \"before\" by 1.000 ms per iteration (+10.0 %") != std::string::npos);
+    CHECK(md.find("\"after\" is slower than \"before\" by 1.000 ms per iteration (+10.0 %") !=
+          std::string::npos);
     CHECK(md.find("1. **orchestration** +2.000 ms") != std::string::npos);
-    CHECK(md.find("waiting for the host 1.000 ms \xE2\x86\x92 3.300 ms") != std::string::npos); // 100 -> 300 ms / (1 s / 10 or 11 ms)
+    CHECK(md.find("waiting for the host 1.000 ms \xE2\x86\x92 3.300 ms") !=
+          std::string::npos); // 100 -> 300 ms / (1 s / 10 or 11 ms)
     // Comparative factors: speedup 10/11, computational efficiency 1, global = parallel = 8/11.
     CHECK(figure(c.json, 1, "speedup")["value"].get<double>() == doctest::Approx(10.0 / 11.0));
     CHECK(figure(c.json, 1, "computational_efficiency")["value"].get<double>() == doctest::Approx(1.0));
@@ -168,7 +171,8 @@ TEST_CASE("compare verdict: a run slower from host waits (orchestration) against
 TEST_CASE("compare verdict: a run whose kernels slow down under overlap loses computational efficiency") {
     // The run's devices work 8.5 ms instead of 8 ms per iteration and are active 9.5 ms in 10.5 ms
     // iterations: n T grows by 1 ms, all of it useful time (computational efficiency 16/17).
-    auto ref = iterated(10000000, 8000000, 9000000, 100000000), run = iterated(10500000, 8500000, 9500000, 100000000);
+    auto ref = iterated(10000000, 8000000, 9000000, 100000000),
+         run = iterated(10500000, 8500000, 9500000, 100000000);
     gpueff::reports::model::KernelOverlap k;
     k.name = "gemm";
     k.slowdown = 1.25;
@@ -182,9 +186,11 @@ TEST_CASE("compare verdict: a run whose kernels slow down under overlap loses co
         CAPTURE(p["part"]);
         CHECK(p["delta_ns"].get<double>() == doctest::Approx(p["part"] == "useful work" ? 1000000 : 0));
     }
-    CHECK(figure(c.json, 1, "computational_efficiency")["value"].get<double>() == doctest::Approx(16.0 / 17.0));
+    CHECK(figure(c.json, 1, "computational_efficiency")["value"].get<double>() ==
+          doctest::Approx(16.0 / 17.0));
     CHECK(figure(c.json, 1, "speedup")["value"].get<double>() == doctest::Approx(10.0 / 10.5));
-    CHECK(c.markdown.find("1. **useful work** +1.000 ms (computational efficiency 100.0 % \xE2\x86\x92 94.1 %") !=
+    CHECK(c.markdown.find(
+              "1. **useful work** +1.000 ms (computational efficiency 100.0 % \xE2\x86\x92 94.1 %") !=
           std::string::npos);
     CHECK(c.markdown.find("\"gemm\" x1.25 in this run") != std::string::npos);
 }

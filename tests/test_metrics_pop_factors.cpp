@@ -6,7 +6,6 @@
 #include "metrics/ModelFactors.h"
 #include "metrics/PopFactors.h"
 #include "reports/Compare.h"
-
 #include "tests/CompareFixtures.h"
 #include "tests/ReportFixtures.h"
 
@@ -112,7 +111,8 @@ TEST_CASE("CPU model factors: no counters, no useful time, bad runs") {
 
 namespace {
 
-gpueff::reports::model::Report report(int devices, std::int64_t window, double parallel, std::int64_t usefulSum) {
+gpueff::reports::model::Report report(int devices, std::int64_t window, double parallel,
+                                      std::int64_t usefulSum) {
     comparefixtures::Run run;
     run.devices = devices;
     run.window = window;
@@ -131,7 +131,8 @@ TEST_CASE("compare: scaling from the POP factors") {
     CHECK(s["speedup"].get<double>() == 1000.0 / 600.0);
     CHECK(s["computational_scalability"]["nccl_as_communication"].get<double>() == 0.8); // 800 / 1000
     CHECK(s["global_efficiency"]["nccl_as_communication"].get<double>() == 0.8 * 0.8);
-    auto weak = gpueff::reports::compareReports(runs, {"a", "b"}, {.weak = true, .reference = {}, .gates = {}});
+    auto weak =
+        gpueff::reports::compareReports(runs, {"a", "b"}, {.weak = true, .reference = {}, .gates = {}});
     // Weak: 0.8 x 2 / 1.
     CHECK(weak.json["scaling"]["runs"][1]["computational_scalability"]["nccl_as_useful"].get<double>() ==
           1.6);

@@ -1,7 +1,8 @@
-// The report model and its schema are one declaration (reports/model/Schema.h): docs/report.schema.json is the
-// text assembled from the families' fragments, and every fragment agrees with the fields lists of the structs
-// it describes: the same keys, required exactly where the member is not Omitted, nullable exactly where it is
-// a std::optional, and of the JSON kind of its C++ type. The walk below reads the schema on its own terms
+// The report model and its schema are one declaration (reports/model/Schema.h): docs/report.schema.json is
+// the text assembled from the families' fragments, and every fragment agrees with the fields lists of the
+// structs it describes: the same keys, required exactly where the member is not Omitted, nullable exactly
+// where it is a std::optional, and of the JSON kind of its C++ type. The walk below reads the schema on its
+// own terms
 // ($ref, oneOf, allOf) and the model through fields(), so neither is derived from the other.
 #include "reports/model/Report.h"
 #include "reports/model/Schema.h"
@@ -128,7 +129,8 @@ private:
                const char* cpp) {
         for (const json* b : values)
             for (const auto& t : types(*b))
-                if (t != "null" && !allowed.count(t)) problem(path, std::string(cpp) + " in the model, \"" + t + "\" in the schema");
+                if (t != "null" && !allowed.count(t))
+                    problem(path, std::string(cpp) + " in the model, \"" + t + "\" in the schema");
     }
 
     template <class T>
@@ -146,8 +148,10 @@ private:
         } else if constexpr (VectorOf<T>::value) {
             kinds(values, path, {"array"}, "std::vector");
             for (const json* b : values)
-                if (b->contains("items")) check<typename VectorOf<T>::type>((*b)["items"], path + "[]");
-                else problem(path, "an array without items in the schema");
+                if (b->contains("items"))
+                    check<typename VectorOf<T>::type>((*b)["items"], path + "[]");
+                else
+                    problem(path, "an array without items in the schema");
         } else if constexpr (MapOf<T>::value) {
             kinds(values, path, {"object"}, "std::map");
             for (const json* b : values) {
@@ -194,8 +198,9 @@ private:
             if (s == schemas.end()) return problem(at, "in the model but not in the schema");
             bool schemaRequires = required[key] == values.size();
             if (OmittedOf<V>::value == schemaRequires)
-                problem(at, OmittedOf<V>::value ? "Omitted in the model, but the schema requires it"
-                                                : "required in the model (not Omitted), but not by the schema");
+                problem(at, OmittedOf<V>::value
+                                ? "Omitted in the model, but the schema requires it"
+                                : "required in the model (not Omitted), but not by the schema");
             // A key several object branches define (tensor_core's available and not) may take any of them.
             json node = s->second.size() == 1 ? s->second.front() : json{{"oneOf", s->second}};
             if constexpr (OmittedOf<V>::value)
@@ -204,7 +209,8 @@ private:
                 check<V>(node, at);
         });
         for (const auto& [key, s] : schemas)
-            if (!seen.count(key)) problem(path.empty() ? key : path + "." + key, "in the schema but not in the model");
+            if (!seen.count(key))
+                problem(path.empty() ? key : path + "." + key, "in the schema but not in the model");
     }
 };
 
@@ -234,7 +240,8 @@ TEST_CASE("docs/report.schema.json is the schema the report model's families dec
     std::string docs = readFile(sourceDir() / "docs" / "report.schema.json");
     if (docs != assembled) {
         std::ofstream(std::filesystem::current_path() / "report.schema.json", std::ios::binary) << assembled;
-        FAIL("docs/report.schema.json is not the text assembled from reports/model's fragments: the new text is in "
+        FAIL("docs/report.schema.json is not the text assembled from reports/model's fragments: the new text "
+             "is in "
              << (std::filesystem::current_path() / "report.schema.json").string()
              << "; copy it to docs/report.schema.json after checking the difference");
     }

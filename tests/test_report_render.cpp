@@ -384,7 +384,8 @@ TEST_CASE("render: null factors and parts the report leaves out print n/a and ne
     CHECK(md.find("## Analysis window") != std::string::npos);
 }
 
-TEST_CASE("render: HTA's definitions name devices by label, and the notes of HTA's rules are listed there only") {
+TEST_CASE(
+    "render: HTA's definitions name devices by label, and the notes of HTA's rules are listed there only") {
     json r = makeReport({{"n:1:0", 800, 100}}, 1000, {"k"});
     r["devices"][0]["label"] = "rank 1 / GPU 0";
     json rules = {{"last_profiler_step", nullptr},
@@ -671,7 +672,8 @@ TEST_CASE("compare: strong scaling of a 1-device and a 2-device run") {
 
     // Given in the other order, the reference is still the run with the fewest devices; weak scaling x
     // n/n_ref.
-    auto w = compareReports(modelsOf({two, one}), {"2 GPUs", "1 GPU"}, {.weak = true, .reference = {}, .gates = {}});
+    auto w = compareReports(modelsOf({two, one}), {"2 GPUs", "1 GPU"},
+                            {.weak = true, .reference = {}, .gates = {}});
     CHECK(w.json["reference"]["label"] == "1 GPU");
     CHECK(w.markdown.find("the run with the fewest devices") != std::string::npos);
     CHECK(w.json["scaling"]["runs"][0]["computational_scalability"]["nccl_as_communication"].get<double>() ==

@@ -129,7 +129,8 @@ struct NcclOverlap {
     }
 };
 
-// Their part of docs/report.schema.json: the schema of these keys in report.json (Schema.h), and the definitions only these families use.
+// Their part of docs/report.schema.json (Schema.h): the schema of these keys in report.json, and the
+// definitions only these families use.
 inline constexpr SchemaFragment kConcurrencySchema{R"json(
 "kernels_in_flight": {
   "type": "array",

@@ -29,7 +29,8 @@ struct KernelRow {
     }
 };
 
-// Its part of docs/report.schema.json (Schema.h): the definition of a row, shared by the families that hold rows.
+// Its part of docs/report.schema.json (Schema.h): the definition of a row, shared by the families that hold
+// rows.
 inline constexpr SchemaFragment kKernelRowSchema{{}, R"json(
 "kernelRow": {
   "type": "object",

@@ -77,7 +77,8 @@ struct NsysStats {
     }
 };
 
-// Their part of docs/report.schema.json: the schema of these keys in report.json (Schema.h), and the definitions only these families use.
+// Their part of docs/report.schema.json (Schema.h): the schema of these keys in report.json, and the
+// definitions only these families use.
 inline constexpr SchemaFragment kNsysStatsSchema{R"json(
 "nsys_stats": {
   "description": "The nsys stats summaries nvtx_sum, cuda_api_sum, cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum, whole trace; rows by total time (bytes for sizes), largest first.",

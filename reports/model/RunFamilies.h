@@ -187,7 +187,8 @@ struct Host {
     }
 };
 
-// Their part of docs/report.schema.json: the schema of these keys in report.json (Schema.h), and the definitions only these families use.
+// Their part of docs/report.schema.json (Schema.h): the schema of these keys in report.json, and the
+// definitions only these families use.
 inline constexpr SchemaFragment kRunSchema{R"json(
 "schema": {"const": "gpueff-report/1"},
 "tool": {

@@ -81,8 +81,8 @@ Action addCompare(CLI::App& app) {
     return [args] {
         if (args->inputs.size() < 2) throw UsageError("compare needs at least two reports");
         // Checked before any trace is analyzed: a usage error should not wait for an analysis.
-        jobs::CompareRequest request{args->inputs, givenLabels(*args), args->outDir, args->weak, args->quiet,
-                                     args->reference, {}, args->junit};
+        jobs::CompareRequest request{args->inputs, givenLabels(*args), args->outDir, args->weak,
+                                     args->quiet,  args->reference,    {},           args->junit};
         for (const auto& g : args->gates) {
             try {
                 request.gates.push_back(reports::compare::parseGate(g));
@@ -90,7 +90,8 @@ Action addCompare(CLI::App& app) {
                 throw UsageError(e.what());
             }
         }
-        if (!args->junit.empty() && args->gates.empty()) throw UsageError("--junit needs at least one --gate");
+        if (!args->junit.empty() && args->gates.empty())
+            throw UsageError("--junit needs at least one --gate");
         return jobs::runCompare(request);
     };
 }
