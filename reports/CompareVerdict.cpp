@@ -33,8 +33,9 @@ std::string pointsBetween(Value before, Value after) {
 
 struct Part {
     const char* name;
-    const char* factor; // the efficiency that loses it
-    double delta;       // device time per unit, run - reference
+    const char* factor;  // the efficiency that loses it
+    double delta;        // device time per unit, run - reference
+    Value before, after; // the factor in the reference and in the run
     std::string evidence;
 };
 
@@ -81,11 +82,15 @@ std::vector<Part> partsOf(const Comparing& c, std::size_t r) {
     const RunUnit &R = c.units[c.reference], &u = c.units[r];
     const char* per = unitName(u.perIteration);
     const auto &a = R.split[0], &b = u.split[0];
+    auto computational = compareFigure(*comparedFigure("computational_efficiency"), u, R, 0, c.weak);
     std::vector<Part> parts = {
-        {"useful work", "computational efficiency", b.useful - a.useful, kernelEvidence(R, u, false, per)},
-        {"load balance", "load balance", b.loadBalance - a.loadBalance, ""},
-        {"communication", "communication efficiency", b.communication - a.communication, ""},
-        {"orchestration", "orchestration efficiency", b.orchestration - a.orchestration, ""}};
+        {"useful work", "computational efficiency", b.useful - a.useful, computational.reference,
+         computational.run, kernelEvidence(R, u, false, per)},
+        {"load balance", "load balance", b.loadBalance - a.loadBalance, R.factors[0][1], u.factors[0][1], ""},
+        {"communication", "communication efficiency", b.communication - a.communication, R.factors[0][2],
+         u.factors[0][2], ""},
+        {"orchestration", "orchestration efficiency", b.orchestration - a.orchestration, R.factors[0][3],
+         u.factors[0][3], ""}};
     std::string slowRef = overlapSlowdown(c.reports[c.reference]), slowRun = overlapSlowdown(c.reports[r]);
     if (!slowRef.empty() || !slowRun.empty())
         parts[0].evidence += std::string(parts[0].evidence.empty() ? "" : "; ") +
@@ -148,12 +153,7 @@ std::string runVerdict(const Comparing& c, std::size_t r, json& j) {
     json jparts = json::array();
     int shown = 0;
     for (const auto& p : parts) {
-        std::size_t f = std::string(p.name) == "useful work"     ? 4
-                        : std::string(p.name) == "load balance"  ? 1
-                        : std::string(p.name) == "communication" ? 2
-                                                                 : 3;
-        Value before = f == 4 ? computational.reference : R.factors[0][f];
-        Value after = f == 4 ? computational.run : u.factors[0][f];
+        const Value &before = p.before, &after = p.after;
         jparts.push_back({{"part", p.name},
                           {"factor", p.factor},
                           {"delta_ns", p.delta},
