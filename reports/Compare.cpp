@@ -367,19 +367,24 @@ Comparison compareReports(const std::vector<model::Report>& reports, const std::
     j["gates"] = compare::gatesJson(out.gates);
     md += compare::gatesMarkdown(out.gates);
     overview(runs, units, ref, md, j);
+    // The levels first, for their parts shown higher up (the kernels under communication).
+    std::string levels, overlap;
+    compareLevels(reports, labels, levels, overlap, j, out.files);
     if (runs.size() > 1) {
         compare::comparativeSection(comparing, md, j);
         compare::timeSplitSection(comparing, md, j, out.files);
         compare::kernelDeltas(reports, labels, units, ref, md, j);
+        md += overlap;
         compare::perUnitSection(comparing, md, j);
     } else {
         j["kernel_deltas"] = json::array();
+        md += overlap;
     }
     deviceEfficiency(runs, ref, out);
     scaling(runs, ref, reason, options.weak, warnings, out);
     for (const auto& w : warnings) j["warnings"].push_back(w);
     compare::compareTables(reports, labels, md, j);
-    compareLevels(reports, labels, md, j, out.files);
+    md += levels;
     return out;
 }
 

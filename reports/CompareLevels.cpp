@@ -95,8 +95,8 @@ void phasePlot(const std::vector<model::Report>& reports, const std::vector<std:
 
 } // namespace
 
-void compareLevels(const std::vector<model::Report>& reports, const std::vector<std::string>& labels, std::string& md,
-                   json& out, compare::Files& files) {
+void compareLevels(const std::vector<model::Report>& reports, const std::vector<std::string>& labels,
+                   std::string& md, std::string& overlapMd, json& out, compare::Files& files) {
     bool any = false;
     for (const auto& r : reports) any = any || !listOf(r.iterations).empty();
     if (!any) return;
@@ -111,8 +111,8 @@ void compareLevels(const std::vector<model::Report>& reports, const std::vector<
         const auto& r = reports[i];
         const auto& iterations = listOf(r.iterations);
         std::string detection = r.iterationDetection ? r.iterationDetection->source : "none";
-        Value steadyCount = r.iterationDetection ? Value(static_cast<double>(r.iterationDetection->steady))
-                                                 : std::nullopt;
+        Value steadyCount =
+            r.iterationDetection ? Value(static_cast<double>(r.iterationDetection->steady)) : std::nullopt;
         double sum = 0, n = 0;
         for (const auto& it : iterations)
             if (it.status == "steady") sum += static_cast<double>(it.durationNs), ++n;
@@ -141,7 +141,8 @@ void compareLevels(const std::vector<model::Report>& reports, const std::vector<
             json jp = {{"name", name}, {"runs", json::array()}};
             for (const auto& r : reports) {
                 const auto* p = byName(phasesOf(r), name);
-                row.push_back(p ? formatDuration(p->meanNs) + " / " + formatPercent(parallel(p->figures)) : "n/a");
+                row.push_back(p ? formatDuration(p->meanNs) + " / " + formatPercent(parallel(p->figures))
+                                : "n/a");
                 jp["runs"].push_back(p ? json{{"mean_ns", orNull(p->meanNs)},
                                               {"parallel_efficiency", orNull(parallel(p->figures))}}
                                        : json(nullptr));
@@ -177,11 +178,12 @@ void compareLevels(const std::vector<model::Report>& reports, const std::vector<
         if (split) t.row(row);
     }
     if (!t.empty())
-        md += "### Kernels alone and under communication\n\nMedian duration of the instances that ran alone "
-              "and "
-              "of those that ran while communication ran on their device: the GEMM slowdown that makes "
-              "overlapping runs gain less than the overlap suggests.\n\n" +
-              t.str() + "\n";
+        overlapMd +=
+            "## Kernels alone and under communication\n\nMedian duration of the instances that ran "
+            "alone and of those that ran while communication ran on their device: the GEMM slowdown that "
+            "makes overlapping runs gain less than the overlap suggests (what computational efficiency "
+            "loses).\n\n" +
+            t.str() + "\n";
     out["levels"] = std::move(levels);
 }
 
