@@ -53,17 +53,6 @@ Run readRun(const model::Report& report, const std::string& label) {
     return r;
 }
 
-json toJson(Value v) {
-    return v ? json(*v) : json(nullptr);
-}
-// Counts and nanoseconds are integers in report.json; keep them so here. A sum over devices can pass what
-// int64 holds (validated reports keep each time below 2^63): it stays a floating-point number then.
-json toJsonInteger(Value v) {
-    if (!v) return nullptr;
-    if (*v >= -9.2e18 && *v <= 9.2e18) return std::llround(*v);
-    return *v;
-}
-
 // A factor of PopFactors.h of two numbers of the reports: absent when one is, or when it would divide by 0.
 Value definedRatio(Value numerator, Value denominator, double (*factor)(double, double)) {
     if (!numerator || !denominator || *denominator == 0) return std::nullopt;
@@ -189,8 +178,8 @@ void overview(const std::vector<Run>& runs, const std::vector<compare::RunUnit>&
         const auto& u = units[i];
         json jr = {{"label", r.label},
                    {"trace", r.trace},
-                   {"devices", toJsonInteger(r.devices)},
-                   {"window_ns", toJsonInteger(r.window)},
+                   {"devices", compare::integerOrNull(r.devices)},
+                   {"window_ns", compare::integerOrNull(r.window)},
                    {"window_source", r.windowSource},
                    {"unit",
                     {{"kind", u.perIteration ? "iteration" : "window"},
@@ -198,13 +187,14 @@ void overview(const std::vector<Run>& runs, const std::vector<compare::RunUnit>&
                      {"steady_iterations", u.perIteration ? json(u.iterations) : json(nullptr)},
                      {"window_units", u.windowUnits}}}};
         for (std::size_t c = 0; c < 2; ++c) {
-            jr["useful_sum_ns"][kConventions[c].key] = toJsonInteger(r.usefulSum[c]);
+            jr["useful_sum_ns"][kConventions[c].key] = compare::integerOrNull(r.usefulSum[c]);
             for (std::size_t f = 0; f < std::size(kEfficiencyFactors); ++f) {
-                jr["efficiency"][kConventions[c].key][kEfficiencyFactors[f].key] = toJson(r.factors[c][f]);
+                jr["efficiency"][kConventions[c].key][kEfficiencyFactors[f].key] =
+                    compare::orNull(r.factors[c][f]);
                 Value diff;
                 if (r.factors[c][f] && runs[ref].factors[c][f])
                     diff = (*r.factors[c][f] - *runs[ref].factors[c][f]) * 100.0;
-                jr["difference_pp"][kConventions[c].key][kEfficiencyFactors[f].key] = toJson(diff);
+                jr["difference_pp"][kConventions[c].key][kEfficiencyFactors[f].key] = compare::orNull(diff);
             }
         }
         jruns.push_back(std::move(jr));
@@ -283,7 +273,7 @@ void scaling(const std::vector<Run>& runs, std::size_t ref, const std::string& r
         devicesRow.push_back(countCell(r.devices));
         Value speedup = definedRatio(R.window, r.window, metrics::pop::speedup);
         speedupRow.push_back(speedupCell(speedup));
-        json js = {{"label", r.label}, {"speedup", toJson(speedup)}};
+        json js = {{"label", r.label}, {"speedup", compare::orNull(speedup)}};
         for (std::size_t c = 0; c < 2; ++c) {
             Value s = definedRatio(R.usefulSum[c], r.usefulSum[c], metrics::pop::computationScalability);
             if (s && weak) s = metrics::pop::weakComputationScalability(*s, *r.devices, *R.devices);
@@ -291,8 +281,8 @@ void scaling(const std::vector<Run>& runs, std::size_t ref, const std::string& r
             if (s && r.factors[c][0]) g = metrics::pop::globalEfficiency(*r.factors[c][0], *s);
             scal[c].push_back(formatEfficiency(s));
             global[c].push_back(formatEfficiency(g));
-            js["computational_scalability"][kConventions[c].key] = toJson(s);
-            js["global_efficiency"][kConventions[c].key] = toJson(g);
+            js["computational_scalability"][kConventions[c].key] = compare::orNull(s);
+            js["global_efficiency"][kConventions[c].key] = compare::orNull(g);
             std::copy(std::begin(r.factors[c]), std::end(r.factors[c]), point.values[c]);
             point.values[c][compare::kDeviceFactorCount] = s;
             point.values[c][compare::kDeviceFactorCount + 1] = g;

@@ -53,25 +53,19 @@ bool holds(double measured, const std::string& op, double threshold) {
     return measured > threshold;
 }
 
-std::string number(double v, const char* format = "%.4g") {
-    char b[48];
-    std::snprintf(b, sizeof b, format, v);
-    return b;
-}
-
 // The quantity as the gate writes it: "+13.1 %", "-8.97 pp", "+2.19 ms", "0.88".
 std::string shown(const Gate& g, double v) {
     switch (g.unit) {
     case GateUnit::Percent:
-        return number(v, "%+.2f %%");
+        return formatFixed(v, "%+.2f %%");
     case GateUnit::Points:
-        return number(v, "%+.2f pp");
+        return formatFixed(v, "%+.2f pp");
     case GateUnit::Time:
         return (v >= 0 ? "+" : "-") + formatDuration(std::fabs(v));
     case GateUnit::Absolute:
         break;
     }
-    return number(v);
+    return formatFixed(v, "%.4g");
 }
 
 } // namespace
@@ -163,7 +157,6 @@ std::vector<GateResult> evaluateGates(const std::vector<Gate>& gates, const std:
 }
 
 nlohmann::json gatesJson(const std::vector<GateResult>& results) {
-    auto orNull = [](Value v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : results) {
         const char* unit[] = {"value", "%", "pp", "ns"};
@@ -177,7 +170,7 @@ nlohmann::json gatesJson(const std::vector<GateResult>& results) {
              {"threshold", r.gate->threshold},
              {"measured", orNull(r.measured)},
              {"interval", r.low ? nlohmann::json::array({*r.low, *r.high}) : nlohmann::json(nullptr)},
-             {"significant", r.significant ? nlohmann::json(*r.significant) : nlohmann::json(nullptr)},
+             {"significant", orNull(r.significant)},
              {"result", r.failed ? "fail" : "pass"},
              {"detail", r.detail}});
     }

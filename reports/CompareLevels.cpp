@@ -37,10 +37,6 @@ const std::vector<model::KernelOverlap>& overlapOf(const model::Report& r) {
     return listOf(r.kernelOverlap);
 }
 
-json orNull(Value v) {
-    return v ? json(*v) : json(nullptr);
-}
-
 // The entries of a list of every report (`of`), by their name, in order of first appearance.
 template <class List>
 std::vector<std::string> namesIn(const std::vector<model::Report>& reports, List of, std::size_t limit) {
@@ -125,9 +121,9 @@ void compareLevels(const std::vector<model::Report>& reports, const std::vector<
         jruns.push_back({{"label", labels[i]},
                          {"source", detection},
                          {"iterations", iterations.size()},
-                         {"steady", orNull(steadyCount)},
-                         {"mean_steady_iteration_ns", orNull(meanNs)},
-                         {"focus_parallel_efficiency", orNull(pe)}});
+                         {"steady", compare::orNull(steadyCount)},
+                         {"mean_steady_iteration_ns", compare::orNull(meanNs)},
+                         {"focus_parallel_efficiency", compare::orNull(pe)}});
     }
     for (auto* row : {&source, &steady, &mean, &focusPe}) runs.row(*row);
     md += runs.str() + "\n";
@@ -143,8 +139,8 @@ void compareLevels(const std::vector<model::Report>& reports, const std::vector<
                 const auto* p = byName(phasesOf(r), name);
                 row.push_back(p ? formatDuration(p->meanNs) + " / " + formatPercent(parallel(p->figures))
                                 : "n/a");
-                jp["runs"].push_back(p ? json{{"mean_ns", orNull(p->meanNs)},
-                                              {"parallel_efficiency", orNull(parallel(p->figures))}}
+                jp["runs"].push_back(p ? json{{"mean_ns", compare::orNull(p->meanNs)},
+                                              {"parallel_efficiency", compare::orNull(parallel(p->figures))}}
                                        : json(nullptr));
             }
             t.row(row);
@@ -169,9 +165,9 @@ void compareLevels(const std::vector<model::Report>& reports, const std::vector<
             row.push_back(k ? formatDuration(alone) + " / " + formatDuration(during) +
                                   (slowdown ? " (" + formatFixed(slowdown, "%.2fx") + ")" : "")
                             : "n/a");
-            jk["runs"].push_back(k ? json{{"alone_med_ns", orNull(alone)},
-                                          {"overlapped_med_ns", orNull(during)},
-                                          {"slowdown", orNull(slowdown)}}
+            jk["runs"].push_back(k ? json{{"alone_med_ns", compare::orNull(alone)},
+                                          {"overlapped_med_ns", compare::orNull(during)},
+                                          {"slowdown", compare::orNull(slowdown)}}
                                    : json(nullptr));
         }
         levels["kernel_overlap"].push_back(std::move(jk));

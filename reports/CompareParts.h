@@ -3,6 +3,8 @@
 // CompareLevels.cpp, SvgCompare.cpp): the two NCCL conventions, the scaling factors, the plots they write.
 #include "reports/SvgFrame.h"
 
+#include <cmath>
+#include <concepts>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -47,6 +49,27 @@ struct ScalingRun {
     double devices = 0;
     Value values[kConventionCount][kScalingFactorCount];
 };
+
+// A value of compare.json: the number, or null where there is none.
+inline nlohmann::json orNull(Value v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+// A yes or no of compare.json (a shift beyond the noise), or null where it cannot be told.
+template <std::same_as<bool> B>
+nlohmann::json orNull(const std::optional<B>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+// Counts and nanoseconds are integers in report.json; sums and differences of them stay so in compare.json.
+// A sum over devices can pass what int64 holds (validated reports keep each time below 2^63): it stays a
+// floating-point number then.
+inline nlohmann::json integerOrNull(Value v) {
+    if (!v) return nullptr;
+    if (*v >= -9.2e18 && *v <= 9.2e18) return std::llround(*v);
+    return *v;
+}
+
+// A difference of times with its sign: "+2.192 ms", "-310 ns" (CompareTables.cpp).
+std::string signedDuration(double ns);
 
 // A table header: `first`, then one column per run label (runLabelCell; CompareTables.cpp).
 std::vector<std::string> runHeader(const char* first, const std::vector<std::string>& labels);

@@ -16,28 +16,18 @@ using nlohmann::json;
 
 namespace {
 
-std::string format(const char* f, double v) {
-    char b[64];
-    std::snprintf(b, sizeof b, f, v);
-    return b;
-}
-
-json orNull(Value v) {
-    return v ? json(*v) : json(nullptr);
-}
-
 // A figure's value as a cell, and its change against the reference ("" for the reference itself).
 std::pair<std::string, std::string> figureCell(const FigureComparison& f, bool isReference) {
     const auto kind = f.figure->kind;
     std::string value = !f.run                      ? "n/a"
                         : kind == FigureKind::Time  ? formatDuration(*f.run)
-                        : kind == FigureKind::Ratio ? format("%.2fx", *f.run)
+                        : kind == FigureKind::Ratio ? formatFixed(*f.run, "%.2fx")
                                                     : formatPercent(*f.run);
     if (isReference || !f.change()) return {value, ""};
     std::string change = kind == FigureKind::Time
-                             ? signedTime(*f.change()) + format(", %+.1f %%", *f.relativeChange())
-                         : kind == FigureKind::Ratio ? format("%+.2f", *f.change())
-                                                     : format("%+.2f pp", *f.change() * 100);
+                             ? signedDuration(*f.change()) + formatFixed(*f.relativeChange(), ", %+.1f %%")
+                         : kind == FigureKind::Ratio ? formatFixed(*f.change(), "%+.2f")
+                                                     : formatFixed(*f.change() * 100, "%+.2f pp");
     // Beyond the noise: marked, so that a reader sees which changes are real.
     if (f.significant() == true) change += " \xE2\x80\xA0"; // dagger
     return {value, change};
@@ -97,7 +87,7 @@ void comparativeSection(const Comparing& c, std::string& md, json& out) {
                            {"change", orNull(f.change())},
                            {"relative_change_percent", orNull(f.relativeChange())},
                            {"interval", f.shift ? json::array({f.shift->low, f.shift->high}) : json(nullptr)},
-                           {"significant", f.significant() ? json(*f.significant()) : json(nullptr)}};
+                           {"significant", orNull(f.significant())}};
                 auto& slot = runs[r]["figures"][figure.key];
                 if (figure.perConvention)
                     slot[kConventions[conv].key] = std::move(jf);
@@ -137,7 +127,7 @@ void timeSplitSection(const Comparing& c, std::string& md, json& out, Files& fil
         const auto a = parts(R.split[0]), b = parts(u.split[0]);
         const bool ref = r == c.reference;
         rows[0].second.emplace_back(formatDuration(u.split[0].total()),
-                                    ref ? "" : signedTime(u.split[0].total() - R.split[0].total()));
+                                    ref ? "" : signedDuration(u.split[0].total() - R.split[0].total()));
         json jr = {{"run", u.label}};
         for (std::size_t conv = 0; conv < kConventionCount; ++conv) {
             const auto x = parts(R.split[conv]), y = parts(u.split[conv]);
@@ -149,7 +139,7 @@ void timeSplitSection(const Comparing& c, std::string& md, json& out, Files& fil
             jr[kConventions[conv].key] = std::move(jc);
         }
         for (std::size_t p = 0; p < 4; ++p)
-            rows[p + 1].second.emplace_back(formatDuration(b[p]), ref ? "" : signedTime(b[p] - a[p]));
+            rows[p + 1].second.emplace_back(formatDuration(b[p]), ref ? "" : signedDuration(b[p] - a[p]));
         jruns.push_back(std::move(jr));
     }
     out["time_split"] = {{"reference", R.label},
@@ -203,10 +193,10 @@ void perUnitSection(const Comparing& c, std::string& md, json& out) {
         auto& cells = rows.emplace_back(row.title, std::vector<std::pair<std::string, std::string>>{}).second;
         for (std::size_t r = 0; r < c.units.size(); ++r) {
             double v = row.of(c.units[r]), d = v - row.of(R);
-            cells.emplace_back(row.count ? format("%.1f", v) : formatDuration(v), r == c.reference ? ""
-                                                                                  : row.count
-                                                                                      ? format("%+.1f", d)
-                                                                                      : signedTime(d));
+            cells.emplace_back(row.count ? formatFixed(v, "%.1f") : formatDuration(v),
+                               r == c.reference ? ""
+                               : row.count      ? formatFixed(d, "%+.1f")
+                                                : signedDuration(d));
             jruns[r][row.key] = v;
         }
     }

@@ -20,36 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-json orNull(Value v) {
-    return v ? json(*v) : json(nullptr);
-}
-// Nanoseconds and counts are integers in report.json; sums and differences of them stay so here.
-json integerOrNull(Value v) {
-    if (!v) return nullptr;
-    if (*v >= -9.2e18 && *v <= 9.2e18) return std::llround(*v);
-    return *v;
-}
-
 // ---- kernel deltas ----
-
-struct KernelFigures {
-    double total = 0, instances = 0;
-    Value average;
-};
-
-// kernel_summary.overall by name. A name listed twice (nsys2prv's short names can merge kernels) is summed,
-// its average then recomputed from the sums.
-std::map<std::string, KernelFigures> kernelsOf(const model::Report& report) {
-    std::map<std::string, KernelFigures> out;
-    for (const auto& row : report.kernelSummary.overall) {
-        auto [it, fresh] = out.try_emplace(row.name);
-        auto& k = it->second;
-        k.total += static_cast<double>(row.totalNs), k.instances += static_cast<double>(row.instances);
-        k.average = fresh ? (std::isfinite(row.avgNs) ? Value(row.avgNs) : std::nullopt)
-                          : (k.instances > 0 ? Value(k.total / k.instances) : std::nullopt);
-    }
-    return out;
-}
 
 json figuresJson(const KernelFigures* k) {
     if (!k) return nullptr;
@@ -58,15 +29,11 @@ json figuresJson(const KernelFigures* k) {
             {"avg_ns", orNull(k->average)}};
 }
 
-std::string signedDuration(double ns) {
-    return (ns > 0 ? "+" : "") + formatDuration(ns);
-}
-
 void deltas(const std::vector<model::Report>& reports, const std::vector<std::string>& labels,
             const std::vector<RunUnit>& units, std::size_t ref, std::string& md, json& out) {
     out["kernel_deltas"] = json::array();
     if (reports.size() < 2) return;
-    const auto first = kernelsOf(reports[ref]);
+    const auto& first = units[ref].work.kernels;
     const char* per = unitName(units[ref].perIteration);
     md += "## Kernels: largest changes " + std::string(per) + " against \"" + escapeMarkdown(labels[ref]) +
           "\"\n\nPer kernel name, from each report's kernel summary (the whole trace, as `nsys stats`)" +
@@ -78,9 +45,8 @@ void deltas(const std::vector<model::Report>& reports, const std::vector<std::st
           "there.\n\n";
     for (std::size_t i = 0; i < reports.size(); ++i) {
         if (i == ref) continue;
-        const auto other = kernelsOf(reports[i]);
-        const double perA = units[ref].windowUnits > 0 ? 1 / units[ref].windowUnits : 0,
-                     perB = units[i].windowUnits > 0 ? 1 / units[i].windowUnits : 0;
+        const auto& other = units[i].work.kernels;
+        const double perA = units[ref].work.per, perB = units[i].work.per;
         std::set<std::string> names;
         for (const auto& [n, k] : first) names.insert(n);
         for (const auto& [n, k] : other) names.insert(n);
@@ -288,6 +254,10 @@ std::vector<std::string> runHeader(const char* first, const std::vector<std::str
     std::vector<std::string> h{first};
     for (const auto& l : labels) h.push_back(runLabelCell(l));
     return h;
+}
+
+std::string signedDuration(double ns) {
+    return (ns > 0 ? "+" : "") + formatDuration(ns);
 }
 
 std::string runLabelCell(const std::string& label) {

@@ -1,28 +1,22 @@
 #include "reports/CompareUnit.h"
 
-#include <cctype>
+#include "engine/common/Text.h"
+
+#include <cmath>
 #include <limits>
 
 namespace gpueff::reports::compare {
 
 namespace {
 
-bool isNccl(const std::string& name) {
-    std::string lower;
-    for (char ch : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return lower.find("nccl") != std::string::npos;
-}
-
 // The window's (or trace's) figures of the report, per unit.
 RunUnit::Work workOf(const model::Report& report, double windowUnits) {
     RunUnit::Work w;
-    const double per = windowUnits > 0 ? 1 / windowUnits : 0;
+    const double per = w.per = windowUnits > 0 ? 1 / windowUnits : 0;
+    w.kernels = kernelsOf(report);
     for (const auto& row : report.kernelSummary.overall) {
-        auto& k = w.kernels[row.name];
-        k.totalNs += static_cast<double>(row.totalNs) * per;
-        k.instances += static_cast<double>(row.instances) * per;
         w.kernelNs += static_cast<double>(row.totalNs) * per;
-        if (isNccl(row.name)) w.ncclKernelNs += static_cast<double>(row.totalNs) * per;
+        if (isCollectiveKernel(row.name)) w.ncclKernelNs += static_cast<double>(row.totalNs) * per;
     }
     for (const auto& g : report.gaps) {
         w.gaps += static_cast<double>(g.count) * per;
@@ -36,14 +30,27 @@ RunUnit::Work workOf(const model::Report& report, double windowUnits) {
     return w;
 }
 
-void addStates(RunUnit& u, std::size_t c, const model::Convention& e, double per) {
+void addStates(RunUnit& u, std::size_t c, const model::Convention& e) {
     for (const auto& d : e.devices) {
-        u.communicationSum[c] += static_cast<double>(d.communicationNs) * per;
-        u.idleSum[c] += static_cast<double>(d.idleNs) * per;
+        u.communicationSum[c] += static_cast<double>(d.communicationNs);
+        u.idleSum[c] += static_cast<double>(d.idleNs);
     }
 }
 
 } // namespace
+
+std::map<std::string, KernelFigures> kernelsOf(const model::Report& report) {
+    std::map<std::string, KernelFigures> out;
+    for (const auto& row : report.kernelSummary.overall) {
+        auto [it, fresh] = out.try_emplace(row.name);
+        auto& k = it->second;
+        k.total += static_cast<double>(row.totalNs), k.instances += static_cast<double>(row.instances);
+        k.average = fresh ? (std::isfinite(row.avgNs) ? Value(row.avgNs) : std::nullopt)
+                          : (k.instances > 0 ? Value(k.total / k.instances) : std::nullopt);
+        k.collective = isCollectiveKernel(row.name);
+    }
+    return out;
+}
 
 bool hasSteadyIterations(const model::Report& report) {
     if (!report.focus || !*report.focus || !report.iterations) return false;
@@ -66,7 +73,7 @@ RunUnit runUnit(const model::Report& report, const std::string& label, bool perI
                 u.devices, window, static_cast<double>(e.usefulSumNs), static_cast<double>(e.usefulMaxNs),
                 static_cast<double>(e.activeMaxNs));
             for (std::size_t f = 0; f < kFactorCount; ++f) u.factors[c][f] = e.factor(f);
-            addStates(u, c, e, 1);
+            addStates(u, c, e);
         }
         u.work = workOf(report, 1);
         return u;
@@ -82,7 +89,7 @@ RunUnit runUnit(const model::Report& report, const std::string& label, bool perI
         for (std::size_t c = 0; c < kConventionCount; ++c) {
             const auto& e = it.figures.efficiency.convention(c);
             u.usefulSums[c].push_back(static_cast<double>(e.usefulSumNs));
-            addStates(u, c, e, 1);
+            addStates(u, c, e);
             useful[c] += static_cast<double>(e.usefulSumNs);
             usefulMax[c] += static_cast<double>(e.usefulMaxNs);
             activeMax[c] += static_cast<double>(e.activeMaxNs);

@@ -15,6 +15,15 @@ namespace gpueff::reports::compare {
 
 inline constexpr std::size_t kFactorCount = 4; // parallel, load balance, communication, orchestration
 
+// One kernel name of a report's kernel_summary.overall (the whole trace, as `nsys stats`). A name listed
+// twice (nsys2prv's short names can merge kernels) is summed, its average then recomputed from the sums.
+struct KernelFigures {
+    double total = 0, instances = 0;
+    Value average;
+    bool collective = false; // NCCL or RCCL (isCollectiveKernel, as the translator classes it)
+};
+std::map<std::string, KernelFigures> kernelsOf(const model::Report& report);
+
 struct RunUnit {
     std::string label;
     bool perIteration = false;
@@ -37,16 +46,14 @@ struct RunUnit {
 
     // Per convention, per unit: the devices' communication and idle time summed (the device model's states).
     double communicationSum[kConventionCount] = {}, idleSum[kConventionCount] = {};
-    // Figures of the whole window (or trace) put per unit (divided by windowUnits).
+    // Figures of the whole window (or trace) put per unit (multiplied by `per`, 1 / windowUnits).
     struct Work {
-        double kernelNs = 0, ncclKernelNs = 0; // kernel_summary: all kernels, the NCCL ones
+        double per = 1;
+        double kernelNs = 0, ncclKernelNs = 0; // kernel_summary: all kernels, the collective ones
         double gaps = 0, gapNs = 0, hostWaitNs = 0, kernelWaitNs = 0; // idle gaps summed over devices
         double hostWaitGaps = 0;
-        double blockingNs = 0; // time in blocking CUDA calls, summed over tasks
-        struct Kernel {
-            double totalNs = 0, instances = 0;
-        };
-        std::map<std::string, Kernel> kernels; // kernel_summary by name (a name listed twice summed)
+        double blockingNs = 0;                        // time in blocking CUDA calls, summed over tasks
+        std::map<std::string, KernelFigures> kernels; // the whole trace's (not per unit): kernelsOf
     } work;
 
     double usefulPerUnit(std::size_t convention) const { return split[convention].useful; }

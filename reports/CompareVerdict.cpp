@@ -18,17 +18,11 @@ namespace {
 // A share of the total kernel time above which a kernel that runs in one run only makes them incomparable.
 constexpr double kForeignKernelShare = 0.05;
 
-std::string format(const char* f, double v) {
-    char b[64];
-    std::snprintf(b, sizeof b, f, v);
-    return b;
-}
-
 std::string percentOf(Value v) {
-    return v ? format("%.1f %%", *v * 100) : "n/a";
+    return v ? formatFixed(*v * 100, "%.1f %%") : "n/a";
 }
 std::string pointsBetween(Value before, Value after) {
-    return before && after ? format("%+.1f pp", (*after - *before) * 100) : "n/a";
+    return before && after ? formatFixed((*after - *before) * 100, "%+.1f pp") : "n/a";
 }
 
 struct Part {
@@ -39,31 +33,37 @@ struct Part {
     std::string evidence;
 };
 
-// The kernel (NCCL or not, as asked) whose time per unit changed most, as "\"NAME\" +x ms per iteration
+// The kernel (collective or not, as asked) whose time per unit changed most, as "\"NAME\" +x ms per iteration
 // (...)" (plain text: compare.json holds it as it is, compare.md escaped).
-std::string kernelEvidence(const RunUnit& ref, const RunUnit& run, bool nccl, const char* per) {
+std::string kernelEvidence(const RunUnit& ref, const RunUnit& run, bool collective, const char* per) {
+    // Per unit: the whole trace's figures of each run times its own `per`.
+    struct PerUnit {
+        double total = 0, instances = 0;
+    };
+    auto perUnit = [](const RunUnit& u, const std::string& name) {
+        auto it = u.work.kernels.find(name);
+        return it == u.work.kernels.end()
+                   ? PerUnit{}
+                   : PerUnit{it->second.total * u.work.per, it->second.instances * u.work.per};
+    };
     std::set<std::string> names;
     for (const auto* u : {&ref, &run})
-        for (const auto& [name, k] : u->work.kernels) names.insert(name);
+        for (const auto& [name, k] : u->work.kernels)
+            if (k.collective == collective) names.insert(name);
     std::string best;
     double most = 0;
-    RunUnit::Work::Kernel a0, b0, a, b;
+    PerUnit a, b;
     for (const auto& name : names) {
-        std::string lower;
-        for (char ch : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        if ((lower.find("nccl") != std::string::npos) != nccl) continue;
-        auto ia = ref.work.kernels.find(name), ib = run.work.kernels.find(name);
-        auto ka = ia == ref.work.kernels.end() ? a0 : ia->second,
-             kb = ib == run.work.kernels.end() ? b0 : ib->second;
-        double d = kb.totalNs - ka.totalNs;
+        auto ka = perUnit(ref, name), kb = perUnit(run, name);
+        double d = kb.total - ka.total;
         if (std::fabs(d) > std::fabs(most)) most = d, best = name, a = ka, b = kb;
     }
     if (best.empty() || most == 0) return "";
-    auto mean = [](const RunUnit::Work::Kernel& k) {
-        return k.instances > 0 ? formatDuration(k.totalNs / k.instances) : std::string("-");
+    auto mean = [](const PerUnit& k) {
+        return k.instances > 0 ? formatDuration(k.total / k.instances) : std::string("-");
     };
-    return "\"" + shortenForTable(best, 48, 48) + "\" " + signedTime(most) + " " + per + " (" +
-           format("%.2f", a.instances) + " \xE2\x86\x92 " + format("%.2f", b.instances) +
+    return "\"" + shortenForTable(best, 48, 48) + "\" " + signedDuration(most) + " " + per + " (" +
+           formatFixed(a.instances, "%.2f") + " \xE2\x86\x92 " + formatFixed(b.instances, "%.2f") +
            " instances, mean " + mean(a) + " \xE2\x86\x92 " + mean(b) + ")";
 }
 
@@ -75,14 +75,15 @@ std::string overlapSlowdown(const model::Report& r) {
     for (const auto& k : *r.kernelOverlap)
         if (k.slowdown && k.overlapped && (!most || k.overlapped->totalNs > most->overlapped->totalNs))
             most = &k;
-    return most ? "\"" + shortenForTable(most->name, 40, 40) + "\" x" + format("%.2f", *most->slowdown) : "";
+    return most ? "\"" + shortenForTable(most->name, 40, 40) + "\" x" + formatFixed(*most->slowdown, "%.2f")
+                : "";
 }
 
-std::vector<Part> partsOf(const Comparing& c, std::size_t r) {
+// `computational`: the run's computational efficiency against the reference (runVerdict has it already).
+std::vector<Part> partsOf(const Comparing& c, std::size_t r, const FigureComparison& computational) {
     const RunUnit &R = c.units[c.reference], &u = c.units[r];
     const char* per = unitName(u.perIteration);
     const auto &a = R.split[0], &b = u.split[0];
-    auto computational = compareFigure(*comparedFigure("computational_efficiency"), u, R, 0, c.weak);
     std::vector<Part> parts = {
         {"useful work", "computational efficiency", b.useful - a.useful, computational.reference,
          computational.run, kernelEvidence(R, u, false, per)},
@@ -105,8 +106,8 @@ std::vector<Part> partsOf(const Comparing& c, std::size_t r) {
     parts[3].evidence =
         "idle in gaps " + formatDuration(R.work.gapNs) + " \xE2\x86\x92 " + formatDuration(u.work.gapNs) +
         " " + per + ", of it waiting for the host " + formatDuration(R.work.hostWaitNs) + " \xE2\x86\x92 " +
-        formatDuration(u.work.hostWaitNs) + " (" + format("%.1f", R.work.hostWaitGaps) + " \xE2\x86\x92 " +
-        format("%.1f", u.work.hostWaitGaps) + " gaps) and with work launched " +
+        formatDuration(u.work.hostWaitNs) + " (" + formatFixed(R.work.hostWaitGaps, "%.1f") +
+        " \xE2\x86\x92 " + formatFixed(u.work.hostWaitGaps, "%.1f") + " gaps) and with work launched " +
         formatDuration(R.work.kernelWaitNs) + " \xE2\x86\x92 " + formatDuration(u.work.kernelWaitNs);
     if (R.work.blockingNs > 0 || u.work.blockingNs > 0)
         parts[3].evidence += "; blocking CUDA calls " + formatDuration(R.work.blockingNs) + " \xE2\x86\x92 " +
@@ -126,9 +127,9 @@ std::string runVerdict(const Comparing& c, std::size_t r, json& j) {
     std::string direction = delta > 0 ? "slower" : delta < 0 ? "faster" : "as fast";
     if (time.shift) {
         const auto& s = *time.shift;
-        std::string interval = "95 % interval of the shift " + signedTime(s.low) + " to " +
-                               signedTime(s.high) + ", " + format("%.0f", R.iterations) + " and " +
-                               format("%.0f", u.iterations) + " steady iterations";
+        std::string interval = "95 % interval of the shift " + signedDuration(s.low) + " to " +
+                               signedDuration(s.high) + ", " + formatFixed(R.iterations, "%.0f") + " and " +
+                               formatFixed(u.iterations, "%.0f") + " steady iterations";
         noise = s.significant() ? ", beyond run-to-run noise (" + interval + ")"
                                 : ": **within run-to-run noise** (" + interval + ")";
     } else {
@@ -137,19 +138,19 @@ std::string runVerdict(const Comparing& c, std::size_t r, json& j) {
     }
     std::string md = "**\"" + escapeMarkdown(u.label) + "\" is " + direction + " than \"" +
                      escapeMarkdown(R.label) + "\" by " + formatDuration(std::fabs(delta)) + " " + per +
-                     " (" + format("%+.1f %%", relative) + ": " + formatDuration(u.timeNs) + " against " +
-                     formatDuration(R.timeNs) + ")" + noise + ".** ";
+                     " (" + formatFixed(relative, "%+.1f %%") + ": " + formatDuration(u.timeNs) +
+                     " against " + formatDuration(R.timeNs) + ")" + noise + ".** ";
     md += "Speedup " +
-          (time.run && R.timeNs > 0 && u.timeNs > 0 ? format("%.2fx", R.timeNs / u.timeNs) : "n/a") +
+          (time.run && R.timeNs > 0 && u.timeNs > 0 ? formatFixed(R.timeNs / u.timeNs, "%.2fx") : "n/a") +
           "; global efficiency " + percentOf(global.run) + " = parallel efficiency " +
           percentOf(u.factors[0][0]) + " x computational efficiency " + percentOf(computational.run) +
           " (NCCL as communication).";
-    auto parts = partsOf(c, r);
+    auto parts = partsOf(c, r, computational);
     std::stable_sort(parts.begin(), parts.end(),
                      [](const Part& x, const Part& y) { return std::fabs(x.delta) > std::fabs(y.delta); });
     const double deviceDelta = u.split[0].total() - R.split[0].total();
-    md += " What explains it, in device time " + std::string(per) + " (" + format("%.0f", u.devices) +
-          (u.devices == 1 ? " device" : " devices") + " x time: " + signedTime(deviceDelta) + "):\n\n";
+    md += " What explains it, in device time " + std::string(per) + " (" + formatFixed(u.devices, "%.0f") +
+          (u.devices == 1 ? " device" : " devices") + " x time: " + signedDuration(deviceDelta) + "):\n\n";
     json jparts = json::array();
     int shown = 0;
     for (const auto& p : parts) {
@@ -157,12 +158,12 @@ std::string runVerdict(const Comparing& c, std::size_t r, json& j) {
         jparts.push_back({{"part", p.name},
                           {"factor", p.factor},
                           {"delta_ns", p.delta},
-                          {"reference", before ? json(*before) : json(nullptr)},
-                          {"run", after ? json(*after) : json(nullptr)},
+                          {"reference", orNull(p.before)},
+                          {"run", orNull(p.after)},
                           {"evidence", p.evidence}});
         if (shown == 3 || p.delta == 0 || (shown > 0 && std::fabs(p.delta) < 0.05 * std::fabs(deviceDelta)))
             continue;
-        md += std::to_string(++shown) + ". **" + p.name + "** " + signedTime(p.delta) + " (" + p.factor +
+        md += std::to_string(++shown) + ". **" + p.name + "** " + signedDuration(p.delta) + " (" + p.factor +
               " " + percentOf(before) + " \xE2\x86\x92 " + percentOf(after) + ", " +
               pointsBetween(before, after) + ")" +
               (p.evidence.empty() ? "" : ": " + escapeMarkdown(p.evidence)) + "\n";
@@ -176,7 +177,7 @@ std::string runVerdict(const Comparing& c, std::size_t r, json& j) {
          {"difference_ns", delta},
          {"difference_percent", relative},
          {"interval_ns", time.shift ? json::array({time.shift->low, time.shift->high}) : json(nullptr)},
-         {"significant", time.significant() ? json(*time.significant()) : json(nullptr)},
+         {"significant", orNull(time.significant())},
          {"verdict", !time.shift                 ? std::string(direction) + " (no interval)"
                      : time.shift->significant() ? direction
                                                  : std::string("within noise")},
@@ -185,10 +186,6 @@ std::string runVerdict(const Comparing& c, std::size_t r, json& j) {
 }
 
 } // namespace
-
-std::string signedTime(double ns) {
-    return (ns > 0 ? "+" : ns < 0 ? "-" : "") + formatDuration(std::fabs(ns));
-}
 
 std::vector<std::string> comparability(const Comparing& c) {
     std::vector<std::string> out;
@@ -210,10 +207,10 @@ std::vector<std::string> comparability(const Comparing& c) {
         for (auto [x, y, xl, yl] : {std::tuple{&c.units[c.reference], &c.units[r], refLabel, label},
                                     std::tuple{&c.units[r], &c.units[c.reference], label, refLabel}}) {
             for (const auto& [name, k] : x->work.kernels)
-                if (x->work.kernelNs > 0 && k.totalNs / x->work.kernelNs >= kForeignKernelShare &&
+                if (x->work.kernelNs > 0 && k.total * x->work.per / x->work.kernelNs >= kForeignKernelShare &&
                     !y->work.kernels.count(name)) {
                     out.push_back("kernel \"" + svg::shortLabel(name, 124) + "\" (" +
-                                  format("%.0f %%", k.totalNs / x->work.kernelNs * 100) +
+                                  formatFixed(k.total * x->work.per / x->work.kernelNs * 100, "%.0f %%") +
                                   " of the kernel time of \"" + xl + "\") does not run in \"" + yl +
                                   "\": the runs may not do the same work");
                     break;

@@ -25,7 +25,4 @@ std::vector<std::string> comparability(const Comparing& c);
 
 void verdictSection(const Comparing& c, std::string& markdown, nlohmann::json& comparison);
 
-// A signed time, "+2.192 ms" / "-310 ns".
-std::string signedTime(double ns);
-
 } // namespace gpueff::reports::compare
