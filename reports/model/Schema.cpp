@@ -8,21 +8,12 @@ namespace gpueff::reports::model {
 
 namespace {
 
-template <class T>
-constexpr bool isOmitted(const T*) {
-    return false;
-}
-template <class T>
-constexpr bool isOmitted(const Omitted<T>*) {
-    return true;
-}
-
 // The keys the top level requires: Report's plain members (an Omitted one may be left out).
 std::vector<std::string> requiredKeys() {
     std::vector<std::string> keys;
     Report report;
-    Report::fields(report, [&keys](const char* key, const auto& field) {
-        if (!isOmitted(&field)) keys.emplace_back(key);
+    Report::fields(report, [&keys]<class V>(const char* key, const V&) {
+        if (!detail::IsOmitted<V>::value) keys.emplace_back(key);
     });
     return keys;
 }
