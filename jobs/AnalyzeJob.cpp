@@ -15,8 +15,8 @@
 #include "jobs/TraceCfgs.h"
 #include "metrics/Analysis.h"
 #include "reports/BuildReport.h"
-#include "reports/model/ReportIo.h"
 #include "reports/ReportMarkdown.h"
+#include "reports/model/ReportIo.h"
 
 #include <chrono>
 #include <cstdio>
@@ -48,8 +48,8 @@ std::unique_ptr<semantic::LoadedTrace> loadForAnalysis(const fs::path& prv,
 // An input of the report as the translation placed it.
 reports::ReportInput reportInput(const nsys::ReportOffset& o) {
     const auto& a = o.alignment;
-    return {o.input.string(), o.nsysVersion, o.host,          o.offsetNs,
-            a.method,         a.syncPoint,   a.uncertaintyNs, a.evidence};
+    return {o.input.string(), o.nsysVersion,   o.host,     o.offsetNs,  a.method,
+            a.syncPoint,      a.uncertaintyNs, a.evidence, o.utcStartNs};
 }
 
 // Inputs as the sidecar of our translation recorded them (path, versions, host, clock offset and alignment),
@@ -71,6 +71,8 @@ std::vector<reports::ReportInput> sidecarInputs(const fs::path& sidecar, std::ve
             if (i.contains("alignment_uncertainty_ns") && i["alignment_uncertainty_ns"].is_number_integer())
                 input.alignmentUncertaintyNs = i["alignment_uncertainty_ns"].get<std::int64_t>();
             input.alignmentEvidence = i.value("alignment_evidence", std::size_t{0});
+            if (i.contains("session_utc_ns") && i["session_utc_ns"].is_number_integer())
+                input.utcStartNs = i["session_utc_ns"].get<std::int64_t>();
             auto skipped = i.value("skipped_rows", nsys::SkippedRows{});
             auto repaired = i.value("repaired_text", std::map<std::string, std::uint64_t>{});
             for (auto& n : nsys::dataNotes(input.path, skipped, repaired)) notes.push_back(std::move(n));

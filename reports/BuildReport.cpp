@@ -27,12 +27,14 @@ namespace {
 model::Host hostSide(const metrics::Analysis& a) {
     model::Host host;
     for (const auto& o : a.offload)
-        host.offload.push_back({static_cast<std::int64_t>(o.task) + 1, a.activity.tasks[o.task].label, o.blocking,
-                                model::finite(o.efficiency), o.launchBlocked,
+        host.offload.push_back({static_cast<std::int64_t>(o.task) + 1, a.activity.tasks[o.task].label,
+                                o.blocking, model::finite(o.efficiency), o.launchBlocked,
                                 model::finite(o.efficiencyWithLaunches)});
     if (a.mpi.present) {
-        model::MpiFactors m{model::finite(a.mpi.parallel), model::finite(a.mpi.loadBalance),
-                            model::finite(a.mpi.communication), {}};
+        model::MpiFactors m{model::finite(a.mpi.parallel),
+                            model::finite(a.mpi.loadBalance),
+                            model::finite(a.mpi.communication),
+                            {}};
         for (const auto& t : a.mpi.tasks)
             m.tasks.push_back({static_cast<std::int64_t>(t.task) + 1, t.mpi, t.outside});
         host.mpi = std::move(m);
@@ -105,6 +107,7 @@ model::Report buildReport(const metrics::Analysis& a, const ReportContextInfo& i
         entry.nsysVersion = in.nsysVersion;
         entry.host = in.host;
         entry.offsetNs = in.offsetNs;
+        entry.utcStartNs = in.utcStartNs;
         if (!in.alignment.empty()) {
             entry.alignment = in.alignment;
             entry.syncPoint = in.syncPoint;

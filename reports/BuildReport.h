@@ -17,6 +17,7 @@ struct ReportInput {
     std::string alignment, syncPoint;
     std::optional<std::int64_t> alignmentUncertaintyNs;
     std::size_t alignmentEvidence = 0;
+    std::optional<std::int64_t> utcStartNs; // the session's start (UTC ns), when the input records it
 };
 
 struct ReportContextInfo {

@@ -27,17 +27,6 @@ bool isInt64(const json& v) {
     return v.is_number_integer();
 }
 
-bool hasType(const std::string& type, const json& v) {
-    if (type == "null") return v.is_null();
-    if (type == "boolean") return v.is_boolean();
-    if (type == "object") return v.is_object();
-    if (type == "array") return v.is_array();
-    if (type == "string") return v.is_string();
-    if (type == "number") return v.is_number() && std::isfinite(v.get<double>());
-    if (type == "integer") return isInt64(v);
-    throw Error("JSON schema: unknown type " + type);
-}
-
 const std::set<std::string>& knownKeywords() {
     static const std::set<std::string> known = {"$schema",
                                                 "$id",
@@ -80,7 +69,70 @@ std::vector<std::string> typesOf(const json& s) {
     return types;
 }
 
+enum class Type { Null, Boolean, Object, Array, String, Number, Integer };
+
+Type typeCode(const std::string& t) {
+    static const std::map<std::string, Type> codes = {{"null", Type::Null},      {"boolean", Type::Boolean},
+                                                      {"object", Type::Object},  {"array", Type::Array},
+                                                      {"string", Type::String},  {"number", Type::Number},
+                                                      {"integer", Type::Integer}};
+    auto it = codes.find(t);
+    if (it == codes.end()) throw Error("JSON schema: unknown type " + t);
+    return it->second;
+}
+
+bool hasType(Type type, const json& v) {
+    switch (type) {
+    case Type::Null:
+        return v.is_null();
+    case Type::Boolean:
+        return v.is_boolean();
+    case Type::Object:
+        return v.is_object();
+    case Type::Array:
+        return v.is_array();
+    case Type::String:
+        return v.is_string();
+    case Type::Number:
+        return v.is_number() && std::isfinite(v.get<double>());
+    case Type::Integer:
+        return isInt64(v);
+    }
+    return false;
+}
+
+// A keyword's value in `s`, or nullptr.
+const json* keyword(const json& s, const char* name) {
+    auto it = s.find(name);
+    return it == s.end() ? nullptr : &*it;
+}
+
 } // namespace
+
+struct JsonSchema::Compiled {
+    const json* ref = nullptr; // the resolved target of $ref
+    std::vector<Type> types;   // empty: any
+    const json *enumValues = nullptr, *constValue = nullptr, *required = nullptr, *properties = nullptr,
+               *additional = nullptr, *items = nullptr, *allOf = nullptr, *anyOf = nullptr, *oneOf = nullptr;
+    std::optional<double> minimum, maximum;
+    std::optional<std::size_t> minItems;
+    const std::regex* pattern = nullptr;
+    std::vector<std::pair<const std::regex*, const json*>> patternProperties;
+};
+
+struct JsonSchema::Path {
+    const Path* parent;
+    const std::string* key; // an object's key, or nullptr for an array's index
+    std::size_t index;
+
+    // "a.b[2].c": the form SchemaViolation::path has always had.
+    static std::string text(const Path* p) {
+        if (!p) return "";
+        std::string head = text(p->parent);
+        if (!p->key) return head + "[" + std::to_string(p->index) + "]";
+        return head.empty() ? *p->key : head + "." + *p->key;
+    }
+};
 
 std::string describeViolation(const SchemaViolation& v) {
     return v.path.empty() ? v.what : v.path + ": " + v.what;
@@ -88,7 +140,10 @@ std::string describeViolation(const SchemaViolation& v) {
 
 JsonSchema::JsonSchema(json schema, std::string name) : root_(std::move(schema)), name_(std::move(name)) {
     load(root_, "#");
+    compile(root_);
 }
+
+JsonSchema::~JsonSchema() = default;
 
 // Walks every subschema once: each keyword known, each $ref resolvable, each pattern compiled, so that a
 // schema error surfaces when the schema is loaded and not only for the documents that reach that branch.
@@ -103,18 +158,18 @@ void JsonSchema::load(const json& s, const std::string& where) {
     for (const auto& t : typesOf(s))
         if (!types.count(t)) throw Error(name_ + ": " + where + ": unknown type \"" + t + "\"");
     if (s.contains("$ref")) resolve(s["$ref"].get<std::string>());
-    auto compile = [&](const std::string& pattern) {
+    auto compilePattern = [&](const std::string& pattern) {
         try {
             regexes_.emplace(pattern, std::regex(pattern));
         } catch (const std::regex_error& e) {
             throw Error(name_ + ": " + where + ": pattern " + pattern + " does not compile: " + e.what());
         }
     };
-    if (s.contains("pattern")) compile(s["pattern"].get<std::string>());
+    if (s.contains("pattern")) compilePattern(s["pattern"].get<std::string>());
     for (const char* kw : {"properties", "patternProperties", "$defs"})
         if (s.contains(kw))
             for (const auto& [key, sub] : s[kw].items()) {
-                if (std::string(kw) == "patternProperties") compile(key);
+                if (std::string(kw) == "patternProperties") compilePattern(key);
                 load(sub, where + "/" + kw + "/" + key);
             }
     for (const char* kw : {"additionalProperties", "items"})
@@ -125,6 +180,42 @@ void JsonSchema::load(const json& s, const std::string& where) {
                 load(s[kw][i], where + "/" + kw + "/" + std::to_string(i));
 }
 
+// Every subschema object reachable from `s` (loaded, so every keyword is known and every $ref resolves),
+// with its keywords looked up once.
+void JsonSchema::compile(const json& s) {
+    if (!s.is_object() || compiled_.count(&s)) return;
+    auto c = std::make_unique<Compiled>();
+    Compiled& k = *c;
+    compiled_.emplace(&s, std::move(c));
+    if (auto* r = keyword(s, "$ref")) k.ref = &resolve(r->get<std::string>());
+    for (const auto& t : typesOf(s)) k.types.push_back(typeCode(t));
+    k.enumValues = keyword(s, "enum");
+    k.constValue = keyword(s, "const");
+    k.required = keyword(s, "required");
+    k.properties = keyword(s, "properties");
+    k.additional = keyword(s, "additionalProperties");
+    k.items = keyword(s, "items");
+    k.allOf = keyword(s, "allOf");
+    k.anyOf = keyword(s, "anyOf");
+    k.oneOf = keyword(s, "oneOf");
+    if (auto* m = keyword(s, "minimum")) k.minimum = m->get<double>();
+    if (auto* m = keyword(s, "maximum")) k.maximum = m->get<double>();
+    if (auto* m = keyword(s, "minItems")) k.minItems = m->get<std::size_t>();
+    if (auto* p = keyword(s, "pattern")) k.pattern = &regexes_.at(p->get<std::string>());
+    if (auto* pp = keyword(s, "patternProperties"))
+        for (const auto& [pattern, sub] : pp->items())
+            k.patternProperties.emplace_back(&regexes_.at(pattern), &sub);
+    if (k.ref) compile(*k.ref);
+    for (const json* group : {k.properties, keyword(s, "patternProperties"), keyword(s, "$defs")})
+        if (group)
+            for (const auto& [key, sub] : group->items()) compile(sub);
+    for (const json* sub : {k.additional, k.items})
+        if (sub) compile(*sub);
+    for (const json* list : {k.allOf, k.anyOf, k.oneOf})
+        if (list)
+            for (const auto& sub : *list) compile(sub);
+}
+
 const json& JsonSchema::resolve(const std::string& ref) const {
     if (ref.rfind("#/", 0) != 0) throw Error(name_ + ": unsupported $ref (only local ones): " + ref);
     json::json_pointer p(ref.substr(1));
@@ -132,50 +223,50 @@ const json& JsonSchema::resolve(const std::string& ref) const {
     return root_.at(p);
 }
 
-bool JsonSchema::matches(const std::string& pattern, const std::string& subject) const {
-    return subject.size() <= kMaxPatternSubject && std::regex_search(subject, regexes_.at(pattern));
+bool JsonSchema::matches(const std::regex& pattern, const std::string& subject) const {
+    return subject.size() <= kMaxPatternSubject && std::regex_search(subject, pattern);
 }
 
 std::optional<SchemaViolation> JsonSchema::firstViolation(const json& doc) const {
-    return check(root_, doc, "");
+    return check(root_, doc, nullptr);
 }
 
-std::optional<SchemaViolation> JsonSchema::check(const json& s, const json& v, const std::string& at) const {
+std::optional<SchemaViolation> JsonSchema::check(const json& s, const json& v, const Path* at) const {
     if (s.is_boolean()) {
-        if (!s.get<bool>()) return SchemaViolation{at, "not allowed here"};
+        if (!s.get<bool>()) return SchemaViolation{Path::text(at), "not allowed here"};
         return std::nullopt;
     }
-    if (s.contains("$ref"))
-        if (auto bad = check(resolve(s["$ref"].get<std::string>()), v, at)) return bad;
-    if (!leafMatches(s, v)) return SchemaViolation{at, "must be " + describe(s) + ", got " + brief(v)};
+    const Compiled& c = *compiled_.at(&s);
+    if (c.ref)
+        if (auto bad = check(*c.ref, v, at)) return bad;
+    if (!leafMatches(c, v))
+        return SchemaViolation{Path::text(at), "must be " + describe(s) + ", got " + brief(v)};
     if (v.is_array())
-        if (auto bad = checkArray(s, v, at)) return bad;
+        if (auto bad = checkArray(c, v, at)) return bad;
     if (v.is_object())
-        if (auto bad = checkObject(s, v, at)) return bad;
-    return checkCombinators(s, v, at);
+        if (auto bad = checkObject(c, v, at)) return bad;
+    return checkCombinators(c, v, at);
 }
 
 // type, enum, const, minimum, maximum, pattern: the checks on the value itself.
-bool JsonSchema::leafMatches(const json& s, const json& v) const {
-    if (s.contains("type")) {
+bool JsonSchema::leafMatches(const Compiled& c, const json& v) const {
+    if (!c.types.empty()) {
         bool ok = false;
-        for (const auto& t : typesOf(s)) ok = ok || hasType(t, v);
+        for (auto t : c.types) ok = ok || hasType(t, v);
         if (!ok) return false;
     }
-    if (s.contains("enum")) {
+    if (c.enumValues) {
         bool ok = false;
-        for (const auto& e : s["enum"]) ok = ok || e == v;
+        for (const auto& e : *c.enumValues) ok = ok || e == v;
         if (!ok) return false;
     }
-    if (s.contains("const") && !(s["const"] == v)) return false;
+    if (c.constValue && !(*c.constValue == v)) return false;
     if (v.is_number()) {
         double d = v.get<double>();
-        if (s.contains("minimum") && !(d >= s["minimum"].get<double>())) return false;
-        if (s.contains("maximum") && !(d <= s["maximum"].get<double>())) return false;
+        if (c.minimum && !(d >= *c.minimum)) return false;
+        if (c.maximum && !(d <= *c.maximum)) return false;
     }
-    if (v.is_string() && s.contains("pattern") &&
-        !matches(s["pattern"].get<std::string>(), v.get<std::string>()))
-        return false;
+    if (v.is_string() && c.pattern && !matches(*c.pattern, v.get_ref<const std::string&>())) return false;
     return true;
 }
 
@@ -223,41 +314,45 @@ std::string JsonSchema::describe(const json& s) const {
     return out.empty() ? "something else" : out;
 }
 
-std::optional<SchemaViolation> JsonSchema::checkArray(const json& s, const json& v,
-                                                      const std::string& at) const {
-    if (s.contains("minItems") && v.size() < s["minItems"].get<std::size_t>())
-        return SchemaViolation{at, "must have at least " + s["minItems"].dump() + " items, got " +
-                                       std::to_string(v.size())};
-    if (s.contains("items"))
-        for (std::size_t i = 0; i < v.size(); ++i)
-            if (auto bad = check(s["items"], v[i], at + "[" + std::to_string(i) + "]")) return bad;
+std::optional<SchemaViolation> JsonSchema::checkArray(const Compiled& c, const json& v,
+                                                      const Path* at) const {
+    if (c.minItems && v.size() < *c.minItems)
+        return SchemaViolation{Path::text(at), "must have at least " + std::to_string(*c.minItems) +
+                                                   " items, got " + std::to_string(v.size())};
+    if (c.items)
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            Path item{at, nullptr, i};
+            if (auto bad = check(*c.items, v[i], &item)) return bad;
+        }
     return std::nullopt;
 }
 
-std::optional<SchemaViolation> JsonSchema::checkObject(const json& s, const json& v,
-                                                       const std::string& at) const {
-    auto child = [&](const std::string& key) { return at.empty() ? key : at + "." + key; };
-    if (s.contains("required"))
-        for (const auto& k : s["required"])
-            if (!v.contains(k.get<std::string>()))
-                return SchemaViolation{child(k.get<std::string>()), "missing (a required key)"};
-    for (const auto& [key, value] : v.items()) {
+std::optional<SchemaViolation> JsonSchema::checkObject(const Compiled& c, const json& v,
+                                                       const Path* at) const {
+    if (c.required)
+        for (const auto& k : *c.required)
+            if (!v.contains(k.get_ref<const std::string&>())) {
+                Path missing{at, &k.get_ref<const std::string&>(), 0};
+                return SchemaViolation{Path::text(&missing), "missing (a required key)"};
+            }
+    for (auto it = v.begin(); it != v.end(); ++it) {
+        const std::string& key = it.key();
+        Path child{at, &key, 0};
         bool matched = false;
-        if (s.contains("properties") && s["properties"].contains(key)) {
-            matched = true;
-            if (auto bad = check(s["properties"][key], value, child(key))) return bad;
-        }
-        if (s.contains("patternProperties"))
-            for (const auto& [pattern, sub] : s["patternProperties"].items())
-                if (matches(pattern, key)) {
-                    matched = true;
-                    if (auto bad = check(sub, value, child(key))) return bad;
-                }
-        if (!matched && s.contains("additionalProperties")) {
-            const json& extra = s["additionalProperties"];
-            if (extra.is_boolean() && !extra.get<bool>())
-                return SchemaViolation{child(key), "unexpected key (not in " + name_ + ")"};
-            if (auto bad = check(extra, value, child(key))) return bad;
+        if (c.properties)
+            if (auto p = c.properties->find(key); p != c.properties->end()) {
+                matched = true;
+                if (auto bad = check(*p, it.value(), &child)) return bad;
+            }
+        for (const auto& [pattern, sub] : c.patternProperties)
+            if (matches(*pattern, key)) {
+                matched = true;
+                if (auto bad = check(*sub, it.value(), &child)) return bad;
+            }
+        if (!matched && c.additional) {
+            if (c.additional->is_boolean() && !c.additional->get<bool>())
+                return SchemaViolation{Path::text(&child), "unexpected key (not in " + name_ + ")"};
+            if (auto bad = check(*c.additional, it.value(), &child)) return bad;
         }
     }
     return std::nullopt;
@@ -265,16 +360,16 @@ std::optional<SchemaViolation> JsonSchema::checkObject(const json& s, const json
 
 // anyOf/oneOf: when no branch fits, the violation reported is the one found deepest in the document,
 // which belongs to the branch the document was evidently written for.
-std::optional<SchemaViolation> JsonSchema::checkCombinators(const json& s, const json& v,
-                                                            const std::string& at) const {
-    if (s.contains("allOf"))
-        for (const auto& sub : s["allOf"])
+std::optional<SchemaViolation> JsonSchema::checkCombinators(const Compiled& c, const json& v,
+                                                            const Path* at) const {
+    if (c.allOf)
+        for (const auto& sub : *c.allOf)
             if (auto bad = check(sub, v, at)) return bad;
-    for (const char* kw : {"anyOf", "oneOf"}) {
-        if (!s.contains(kw)) continue;
+    for (const json* list : {c.anyOf, c.oneOf}) {
+        if (!list) continue;
         std::size_t passed = 0;
         std::optional<SchemaViolation> deepest;
-        for (const auto& sub : s[kw]) {
+        for (const auto& sub : *list) {
             auto bad = check(sub, v, at);
             if (!bad)
                 ++passed;
@@ -282,8 +377,8 @@ std::optional<SchemaViolation> JsonSchema::checkCombinators(const json& s, const
                 deepest = bad;
         }
         if (passed == 0) return deepest;
-        if (std::string(kw) == "oneOf" && passed > 1)
-            return SchemaViolation{at, "fits more than one of the forms " + name_ + " allows"};
+        if (list == c.oneOf && passed > 1)
+            return SchemaViolation{Path::text(at), "fits more than one of the forms " + name_ + " allows"};
     }
     return std::nullopt;
 }

@@ -20,7 +20,7 @@ model::Report bareReport() {
     model::Report m;
     m.tool = {"gpueff", "0.4.0"};
     m.window = {0, 1000, 1000, "gpu-activity", {}};
-    m.inputs.push_back({"x.sqlite", std::nullopt, std::nullopt, 0, {}, {}, {}, {}});
+    m.inputs.push_back({"x.sqlite", std::nullopt, std::nullopt, 0, {}, {}, {}, {}, {}});
     model::Device d;
     d.id = "a:1:0";
     d.task = 1;

@@ -231,6 +231,7 @@ void collectReportFacts(const PrePass& pass, const std::vector<std::unique_ptr<R
         offset.repairedText = pass.reports[i]->repairedText();
         offset.nsysVersion = pass.reports[i]->productVersion();
         offset.host = pass.reports[i]->host();
+        if (pass.reports[i]->hasUtcStart()) offset.utcStartNs = pass.reports[i]->utcEpochNs();
     }
     if (dist) {
         PartFacts mine;

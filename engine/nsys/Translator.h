@@ -77,6 +77,7 @@ struct ReportOffset {
     InputAlignment alignment;  // how its clock was placed (ClockAlignment.h)
     std::int64_t offsetNs = 0; // output time = export time + offsetNs
     std::string nsysVersion, host;
+    std::optional<std::int64_t> utcStartNs; // the session's start (UTC), when the input records it
     bool gpuActivity = true;
     SkippedRows skippedRows;
     std::map<std::string, std::uint64_t> repairedText; // table -> strings with invalid UTF-8 repaired

@@ -1,8 +1,8 @@
 #pragma once
 // The run-level families of the report model: what was read (tool, trace, inputs), the window, the devices,
-// the device efficiency model in both NCCL conventions and the host side (offload, MPI). Each struct lists its
-// report.json fields once (Fields.h); a field the schema does not require is Omitted, so a report written by
-// an earlier gpueff still reads.
+// the device efficiency model in both NCCL conventions and the host side (offload, MPI). Each struct lists
+// its report.json fields once (Fields.h); a field the schema does not require is Omitted, so a report written
+// by an earlier gpueff still reads.
 #include "reports/model/Fields.h"
 #include "reports/model/Schema.h"
 
@@ -43,6 +43,9 @@ struct Input {
     Omitted<std::string> alignment, syncPoint;
     Omitted<std::optional<std::int64_t>> alignmentUncertaintyNs;
     Omitted<std::int64_t> alignmentEvidence;
+    // The session's start on the wall clock (UTC ns; null when the input does not record it); left out by a
+    // gpueff from before it. The dashboard orders runs by it.
+    Omitted<std::optional<std::int64_t>> utcStartNs;
     static void fields(auto& s, auto&& f) {
         f("path", s.path);
         f("nsys_version", s.nsysVersion);
@@ -52,6 +55,7 @@ struct Input {
         f("sync_point", s.syncPoint);
         f("alignment_uncertainty_ns", s.alignmentUncertaintyNs);
         f("alignment_evidence", s.alignmentEvidence);
+        f("utc_start_ns", s.utcStartNs);
     }
 };
 
@@ -221,7 +225,8 @@ inline constexpr SchemaFragment kRunSchema{R"json(
                              "first collective", "none"]},
       "sync_point": {"type": "string"},
       "alignment_uncertainty_ns": {"type": ["integer", "null"], "minimum": 0},
-      "alignment_evidence": {"type": "integer", "minimum": 0}
+      "alignment_evidence": {"type": "integer", "minimum": 0},
+      "utc_start_ns": {"type": ["integer", "null"], "minimum": 0}
     }
   }
 },
@@ -326,7 +331,8 @@ inline constexpr SchemaFragment kRunSchema{R"json(
   }
 },
 "notes": {"type": "array", "items": {"type": "string"}}
-)json", R"json(
+)json",
+                                           R"json(
 "convention": {
   "type": "object",
   "required": ["parallel_efficiency", "load_balance", "communication_efficiency", "orchestration_efficiency",

@@ -4,6 +4,7 @@
 #include "engine/output/OutputFiles.h"
 #include "jobs/JobInputs.h"
 #include "jobs/Peers.h"
+#include "reports/CompareGate.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -31,6 +32,14 @@ CLI::Validator nanosecondsValidator();
 // --memory-limit SIZE ("512M", "4G") into `bytes`; `what` is its help text.
 void addMemoryLimitOption(CLI::App* command, std::uint64_t& bytes, const std::string& what);
 
+// --labels "a,b,c" of compare and dashboard: the names in order, none empty (a UsageError naming the empty
+// one); {} for "".
+std::vector<std::string> labelList(const std::string& text);
+
+// --gate EXPR... of compare and dashboard, parsed (reports/CompareGate.h) before any work: a UsageError
+// names the one that does not parse.
+std::vector<reports::compare::Gate> parseGates(const std::vector<std::string>& texts);
+
 // "a,,b" -> {"a", "b"}: comma-separated names (record kinds, lists of an option).
 std::set<std::string> splitList(const std::string& text);
 
@@ -43,6 +52,7 @@ Action addModelFactors(CLI::App& app);
 Action addCompare(CLI::App& app);
 Action addCut(CLI::App& app);
 Action addFilter(CLI::App& app);
+Action addDashboard(CLI::App& app);
 
 // -j,--jobs N of translate and analyze: reports read by N parallel workers.
 void addJobsOption(CLI::App* command, unsigned& jobs);

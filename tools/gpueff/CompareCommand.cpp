@@ -16,20 +16,10 @@ struct CompareArgs {
 
 // --labels "a,b,c": one non-empty name per input, in order (empty when the option is not given).
 std::vector<std::string> givenLabels(const CompareArgs& a) {
-    std::vector<std::string> out;
-    if (a.labels.empty()) return out;
-    std::size_t start = 0;
-    while (true) {
-        auto comma = a.labels.find(',', start);
-        out.push_back(a.labels.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    if (out.size() != a.inputs.size())
+    auto out = labelList(a.labels);
+    if (!out.empty() && out.size() != a.inputs.size())
         throw UsageError("--labels gives " + std::to_string(out.size()) + " labels for " +
                          std::to_string(a.inputs.size()) + " reports");
-    for (std::size_t i = 0; i < out.size(); ++i)
-        if (out[i].empty()) throw UsageError("--labels: label " + std::to_string(i + 1) + " is empty");
     return out;
 }
 
@@ -83,13 +73,7 @@ Action addCompare(CLI::App& app) {
         // Checked before any trace is analyzed: a usage error should not wait for an analysis.
         jobs::CompareRequest request{args->inputs, givenLabels(*args), args->outDir, args->weak,
                                      args->quiet,  args->reference,    {},           args->junit};
-        for (const auto& g : args->gates) {
-            try {
-                request.gates.push_back(reports::compare::parseGate(g));
-            } catch (const Error& e) {
-                throw UsageError(e.what());
-            }
-        }
+        request.gates = parseGates(args->gates);
         if (!args->junit.empty() && args->gates.empty())
             throw UsageError("--junit needs at least one --gate");
         return jobs::runCompare(request);

@@ -7,6 +7,33 @@
 
 namespace gpueff::cli {
 
+std::vector<reports::compare::Gate> parseGates(const std::vector<std::string>& texts) {
+    std::vector<reports::compare::Gate> gates;
+    for (const auto& g : texts) {
+        try {
+            gates.push_back(reports::compare::parseGate(g));
+        } catch (const Error& e) {
+            throw UsageError(e.what());
+        }
+    }
+    return gates;
+}
+
+std::vector<std::string> labelList(const std::string& text) {
+    std::vector<std::string> out;
+    if (text.empty()) return out;
+    std::size_t start = 0;
+    while (true) {
+        auto comma = text.find(',', start);
+        out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (out[i].empty()) throw UsageError("--labels: label " + std::to_string(i + 1) + " is empty");
+    return out;
+}
+
 std::set<std::string> splitList(const std::string& text) {
     std::set<std::string> out;
     std::size_t start = 0;

@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
         "BSC's nsys2prv, so Paraver cfgs written for it work unchanged, and evaluates Paraver cfgs on\n"
         "Paraver traces with Paraver's semantics (histogram, modelfactors). `analyze` gives the GPU\n"
         "efficiency model, kernels in flight, overlap, tensor-core and kernel statistics as report.json\n"
-        "and a Markdown report; `compare` sets runs side by side.",
+        "and a Markdown report; `compare` sets runs side by side; `dashboard` makes a static web site\n"
+        "of many runs.",
         "gpueff"};
     app.set_version_flag("--version", "gpueff " GPUEFF_VERSION);
     app.require_subcommand(1);
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
     auto compare = gpueff::cli::addCompare(app);
     auto cut = gpueff::cli::addCut(app);
     auto filter = gpueff::cli::addFilter(app);
+    auto dashboard = gpueff::cli::addDashboard(app);
     // Exit status: 0 success (--help and --version included), 1 bad input or an output problem, 2 bad usage
     // (the command line), 3 an internal error, which is a bug in gpueff whatever the input.
     try {
@@ -68,6 +70,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("compare")) return compare();
         if (app.got_subcommand("cut")) return cut();
         if (app.got_subcommand("filter")) return filter();
+        if (app.got_subcommand("dashboard")) return dashboard();
     } catch (const gpueff::cli::UsageError& e) {
         std::fprintf(stderr, "%s: error: %s\n", who.c_str(), e.what());
         status = 2;
