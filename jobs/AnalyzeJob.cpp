@@ -291,17 +291,7 @@ nlohmann::json analyzeToDirectory(const AnalyzeRequest& request, Peers* peers) {
         return {};
     }
     fs::path dir = request.outDir;
-    std::error_code ec;
-    bool created = !fs::exists(dir, ec);
-    fs::create_directories(dir, ec);
-    if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
-    try {
-        return analyzeInto(request, options, dir, peers);
-    } catch (...) {
-        // A directory this run created holds nothing after a failure: remove it too (only when empty).
-        if (created) fs::remove(dir, ec);
-        throw;
-    }
+    return output::inOutputDirectory(dir, [&] { return analyzeInto(request, options, dir, peers); });
 }
 
 } // namespace gpueff::jobs

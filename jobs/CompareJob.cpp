@@ -91,25 +91,12 @@ nlohmann::json readReport(const fs::path& path) {
     return reports::parseReport(text, path.string());
 }
 
-// The directory name for DIR/report.json (what `analyze -o DIR` names), else the file name without .json.
-std::string defaultLabel(const fs::path& path) {
-    if (path.filename() == "report.json") {
-        auto dir = fs::absolute(path).parent_path().filename().string();
-        if (!dir.empty()) return dir;
-    }
-    return path.stem().string();
-}
-
 // As `analyze -o DIR`: the directory is created when missing, the outputs are staged inside it (DIR locked
 // meanwhile) and moved into place together, and a directory this run created is removed again when the run
 // fails, so that a failure leaves nothing behind. The plots of an earlier comparison that this one does not
 // draw are removed with the commit.
 void writeComparison(const reports::Comparison& comparison, const fs::path& dir, const std::string& junit) {
-    std::error_code ec;
-    bool created = !fs::exists(dir, ec);
-    fs::create_directories(dir, ec);
-    if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
-    try {
+    output::inOutputDirectory(dir, [&] {
         output::OutputFiles outputs({}, dir);
         auto md = outputs.add(dir / "compare.md"), json = outputs.add(dir / "compare.json");
         output::writeTextFile(outputs.temporary(md), outputs.final(md), comparison.markdown);
@@ -134,10 +121,7 @@ void writeComparison(const reports::Comparison& comparison, const fs::path& dir,
         outputs.commit();
         stale.commit();
         junitFile.commit();
-    } catch (...) {
-        if (created) fs::remove(dir, ec); // only when empty: never what another run put there meanwhile
-        throw;
-    }
+    });
 }
 
 } // namespace
@@ -153,13 +137,11 @@ int runCompare(const CompareRequest& a) {
     std::vector<bool> traces;
     for (const auto& input : a.inputs) {
         traces.push_back(isTrace(input));
-        labels.push_back(traces.back() ? inputStem(input) : defaultLabel(reportPath(input)));
+        labels.push_back(traces.back() ? inputStem(input) : reportLabel(reportPath(input)));
     }
     if (!a.labels.empty()) labels = a.labels;
     // Default labels can collide (two runs/report.json in different parents named alike): number them.
-    std::set<std::string> seen;
-    for (std::size_t i = 0; i < labels.size(); ++i)
-        if (!seen.insert(labels[i]).second) labels[i] += " #" + std::to_string(i + 1);
+    auto seen = numberRepeatedLabels(labels);
     if (!a.reference.empty() && !seen.count(a.reference)) {
         std::string known;
         for (const auto& l : labels) known += (known.empty() ? "\"" : ", \"") + l + "\"";

@@ -17,7 +17,6 @@
 #include <exception>
 #include <fstream>
 #include <iterator>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
@@ -89,56 +88,55 @@ std::string withoutTrailingSlash(std::string s) {
     return s;
 }
 
-// The directory name of DIR/report.json (what `analyze -o DIR` names), else the file name.
-std::string defaultLabel(const std::string& source) {
-    fs::path p(source);
-    return p.filename() == "report.json" ? fs::absolute(p).parent_path().filename().string()
-                                         : p.stem().string();
-}
-
 // The names a runs file may give a run by: its report.json, its directory (as given, as found), its label
 // (given with --labels, else the default).
 std::vector<std::string> runKeys(const DashboardRun& run, const std::string& given) {
     fs::path report(run.source);
     return {withoutTrailingSlash(given), report.lexically_normal().string(),
             withoutTrailingSlash(report.parent_path().lexically_normal().string()),
-            run.label.empty() ? defaultLabel(run.source) : run.label};
+            run.label.empty() ? reportLabel(run.source) : run.label};
 }
 
 // Runs the user did not label get the default; names that collide are numbered, as compare numbers them.
 void defaultLabels(std::vector<DashboardRun>& runs) {
-    std::set<std::string> seen;
-    for (auto& r : runs)
-        if (r.label.empty()) r.label = defaultLabel(r.source);
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        if (!seen.insert(runs[i].label).second) runs[i].label += " #" + std::to_string(i + 1);
+    std::vector<std::string> labels;
+    for (const auto& r : runs) labels.push_back(r.label.empty() ? reportLabel(r.source) : r.label);
+    numberRepeatedLabels(labels);
+    for (std::size_t i = 0; i < runs.size(); ++i) runs[i].label = std::move(labels[i]);
+}
+
+// Runs with a key first, in its order, then those without one, in input order (a stable sort on keys computed
+// once). Returns how many have none.
+template <class Key>
+std::size_t sortByKey(std::vector<DashboardRun>& runs, Key key) {
+    std::vector<std::pair<decltype(key(runs.front())), std::size_t>> keyed;
+    for (std::size_t i = 0; i < runs.size(); ++i) keyed.emplace_back(key(runs[i]), i);
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+        return a.first && (!b.first || *a.first < *b.first);
+    });
+    std::vector<DashboardRun> sorted;
+    std::size_t missing = 0;
+    for (auto& [k, i] : keyed) {
+        missing += !k;
+        sorted.push_back(std::move(runs[i]));
+    }
+    runs = std::move(sorted);
+    return missing;
 }
 
 void order(std::vector<DashboardRun>& runs, const std::string& by, std::vector<std::string>& warnings) {
-    if (by == "file") return;
-    if (by == "label") {
-        std::stable_sort(runs.begin(), runs.end(),
-                         [](const auto& a, const auto& b) { return a.label < b.label; });
-        return;
-    }
-    // start or date: runs without one keep their input order after those with one.
-    auto key = [&](const DashboardRun& r) -> std::optional<std::string> {
-        if (by == "date") return r.attributes.date;
-        auto s = r.startUtcNs();
-        if (!s) return std::nullopt;
-        auto t = std::to_string(*s);
-        return std::string(20 - std::min<std::size_t>(20, t.size()), '0') + t;
-    };
+    if (by == "file" || runs.empty()) return;
     std::size_t missing = 0;
-    for (const auto& r : runs) missing += !key(r);
+    if (by == "label")
+        sortByKey(runs, [](const DashboardRun& r) { return std::optional<std::string>(r.label); });
+    else if (by == "date")
+        missing = sortByKey(runs, [](const DashboardRun& r) { return r.attributes.date; });
+    else
+        missing = sortByKey(runs, [](const DashboardRun& r) { return r.startUtcNs(); });
     if (missing)
         warnings.push_back(std::to_string(missing) + " run(s) have no " +
                            (by == "date" ? "date in the runs file" : "session start (UTC) in report.json") +
                            ": shown after the others, in input order");
-    std::stable_sort(runs.begin(), runs.end(), [&](const auto& a, const auto& b) {
-        auto ka = key(a), kb = key(b);
-        return ka && (!kb || *ka < *kb);
-    });
 }
 
 // A relative link from the site to `target`, with the characters a URL reserves escaped.
@@ -232,11 +230,7 @@ std::vector<std::string> earlierSiteFiles(const fs::path& dir) {
 void writeSite(const std::vector<reports::dashboard::SiteFile>& files, const std::vector<DashboardRun>& runs,
                const DashboardRequest& request) {
     fs::path dir(request.outDir);
-    std::error_code ec;
-    bool created = !fs::exists(dir, ec);
-    fs::create_directories(dir, ec);
-    if (ec) throw Error(dir.string() + ": cannot create the site directory: " + ec.message());
-    try {
+    output::inOutputDirectory(dir, [&] {
         output::OutputFiles outputs({}, dir);
         std::set<std::string> written;
         for (const auto& f : files) {
@@ -251,10 +245,7 @@ void writeSite(const std::vector<reports::dashboard::SiteFile>& files, const std
         outputs.commit();
         stale.commit();
         metrics.commit();
-    } catch (...) {
-        if (created) fs::remove_all(dir, ec); // a directory this run created holds nothing else
-        throw;
-    }
+    });
 }
 
 } // namespace

@@ -210,11 +210,7 @@ int runHistogram(const HistogramRequest& a) {
                      memoryText(plan.limit).c_str());
 
     std::filesystem::path dir = a.outputDir;
-    std::error_code ec;
-    bool created = !std::filesystem::exists(dir, ec);
-    std::filesystem::create_directories(dir, ec);
-    if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
-    try {
+    output::inOutputDirectory(dir, [&] {
         output::OutputFiles outputs({}, dir);
         declareOutputs(a, cfgs, dir, outputs);
         if (plan.groups.size() > 1) {
@@ -225,10 +221,7 @@ int runHistogram(const HistogramRequest& a) {
             warn(loaded->trace().warnings());
             evaluateLoaded(a, cfgs, *loaded, outputs);
         }
-    } catch (...) {
-        if (created) std::filesystem::remove(dir, ec); // only when empty
-        throw;
-    }
+    });
     return 0;
 }
 

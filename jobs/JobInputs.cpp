@@ -3,7 +3,6 @@
 #include "engine/import/Importers.h"
 
 #include <algorithm>
-
 #include <regex>
 
 namespace gpueff::jobs {
@@ -40,6 +39,21 @@ std::string inputStem(const std::filesystem::path& input) {
     std::filesystem::path name = input.filename();
     if (name.extension() == ".gz") name = name.stem();
     return name.stem().string();
+}
+
+std::string reportLabel(const std::filesystem::path& report) {
+    if (report.filename() == "report.json") {
+        auto dir = std::filesystem::absolute(report).parent_path().filename().string();
+        if (!dir.empty()) return dir;
+    }
+    return report.stem().string();
+}
+
+std::set<std::string> numberRepeatedLabels(std::vector<std::string>& labels) {
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        if (!seen.insert(labels[i]).second) labels[i] += " #" + std::to_string(i + 1);
+    return seen;
 }
 
 } // namespace gpueff::jobs

@@ -5,6 +5,7 @@
 #include "metrics/NamePattern.h"
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,5 +36,12 @@ metrics::NamePattern userPattern(const std::string& option, const std::string& p
 
 // The name of an input without its format's extensions: run.sqlite, run.json and run.json.gz -> run.
 std::string inputStem(const std::filesystem::path& input);
+
+// How compare and dashboard name a run by its report: the directory of DIR/report.json (what `analyze -o
+// DIR` names), else the file name without .json.
+std::string reportLabel(const std::filesystem::path& report);
+// Labels that repeat one before them get " #i" (i: 1-based position), so that every run has its own name.
+// Returns the distinct labels as given.
+std::set<std::string> numberRepeatedLabels(std::vector<std::string>& labels);
 
 } // namespace gpueff::jobs

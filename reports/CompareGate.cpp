@@ -122,37 +122,39 @@ Gate parseGate(const std::string& textIn) {
     return g;
 }
 
+GateResult evaluateGate(const Gate& g, const RunUnit& run, const RunUnit& reference, bool weak) {
+    auto c = compareFigure(*g.figure, run, reference, g.convention, weak);
+    auto q = quantity(g, c);
+    GateResult res{&g, run.label, q.measured, {}, {}, c.significant(), false, {}};
+    if (c.shift) {
+        res.low = q.offset + q.scale * c.shift->low;
+        res.high = q.offset + q.scale * c.shift->high;
+    }
+    if (!q.measured) {
+        res.detail = "not computable for this run: passes";
+    } else if (holds(*q.measured, g.op, g.threshold)) {
+        res.detail = shown(g, *q.measured) + " meets " + g.op + " " + shown(g, g.threshold);
+    } else if (res.significant == false) {
+        res.detail = shown(g, *q.measured) + " breaks " + g.op + " " + shown(g, g.threshold) +
+                     ", within run-to-run noise (95 % interval " + shown(g, *res.low) + " to " +
+                     shown(g, *res.high) + "): passes";
+    } else {
+        res.failed = true;
+        res.detail = shown(g, *q.measured) + " breaks " + g.op + " " + shown(g, g.threshold) +
+                     (res.significant ? ", beyond run-to-run noise (95 % interval " + shown(g, *res.low) +
+                                            " to " + shown(g, *res.high) + ")"
+                                      : " (no interval: the runs are compared per window or have "
+                                        "too few steady iterations)");
+    }
+    return res;
+}
+
 std::vector<GateResult> evaluateGates(const std::vector<Gate>& gates, const std::vector<RunUnit>& runs,
                                       std::size_t reference, bool weak) {
     std::vector<GateResult> out;
     for (const auto& g : gates)
-        for (std::size_t r = 0; r < runs.size(); ++r) {
-            if (r == reference) continue;
-            auto c = compareFigure(*g.figure, runs[r], runs[reference], g.convention, weak);
-            auto q = quantity(g, c);
-            GateResult res{&g, runs[r].label, q.measured, {}, {}, c.significant(), false, {}};
-            if (c.shift) {
-                res.low = q.offset + q.scale * c.shift->low;
-                res.high = q.offset + q.scale * c.shift->high;
-            }
-            if (!q.measured) {
-                res.detail = "not computable for this run: passes";
-            } else if (holds(*q.measured, g.op, g.threshold)) {
-                res.detail = shown(g, *q.measured) + " meets " + g.op + " " + shown(g, g.threshold);
-            } else if (res.significant == false) {
-                res.detail = shown(g, *q.measured) + " breaks " + g.op + " " + shown(g, g.threshold) +
-                             ", within run-to-run noise (95 % interval " + shown(g, *res.low) + " to " +
-                             shown(g, *res.high) + "): passes";
-            } else {
-                res.failed = true;
-                res.detail = shown(g, *q.measured) + " breaks " + g.op + " " + shown(g, g.threshold) +
-                             (res.significant ? ", beyond run-to-run noise (95 % interval " +
-                                                    shown(g, *res.low) + " to " + shown(g, *res.high) + ")"
-                                              : " (no interval: the runs are compared per window or have "
-                                                "too few steady iterations)");
-            }
-            out.push_back(std::move(res));
-        }
+        for (std::size_t r = 0; r < runs.size(); ++r)
+            if (r != reference) out.push_back(evaluateGate(g, runs[r], runs[reference], weak));
     return out;
 }
 

@@ -44,6 +44,8 @@ struct GateResult {
     std::string detail; // one sentence: why it passed or failed
 };
 
+// One gate on `run` against `reference`.
+GateResult evaluateGate(const Gate& gate, const RunUnit& run, const RunUnit& reference, bool weak);
 // Every gate on every run but the reference.
 std::vector<GateResult> evaluateGates(const std::vector<Gate>& gates, const std::vector<RunUnit>& runs,
                                       std::size_t reference, bool weak);

@@ -8,12 +8,15 @@ namespace {
 
 using compare::RunUnit;
 
-// The units of a pair as `gpueff compare` would build them: per iteration only when both runs have steady
-// iterations. Returns the runs' own units when they already agree, else units over both windows.
-std::pair<RunUnit, RunUnit> pairUnits(const DashboardRun& a, const RunUnit& ua, const DashboardRun& b,
-                                      const RunUnit& ub) {
-    if (ua.perIteration == ub.perIteration) return {ua, ub};
-    return {compare::runUnit(a.report, a.label, false), compare::runUnit(b.report, b.label, false)};
+// Calls `compareWith(runUnit, referenceUnit)` with the units of a pair as `gpueff compare` would build them:
+// per iteration only when both runs have steady iterations. The runs' own units when they agree (no copy),
+// else units over both windows.
+template <class Compare>
+void asPair(const DashboardRun& run, const RunUnit& ur, const DashboardRun& reference, const RunUnit& uref,
+            Compare&& compareWith) {
+    if (ur.perIteration == uref.perIteration) return compareWith(ur, uref);
+    compareWith(compare::runUnit(run.report, run.label, false),
+                compare::runUnit(reference.report, reference.label, false));
 }
 
 const compare::ComparedFigure& figure(const char* key) {
@@ -43,11 +46,14 @@ std::vector<RunFigures> runFigures(const std::vector<DashboardRun>& runs, std::s
         out[i].unit =
             compare::runUnit(runs[i].report, runs[i].label, compare::hasSteadyIterations(runs[i].report));
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        auto [run, ref] = pairUnits(runs[i], out[i].unit, runs[reference], out[reference].unit);
-        againstReference(out[i], run, ref);
+        asPair(runs[i], out[i].unit, runs[reference], out[reference].unit,
+               [&](const RunUnit& run, const RunUnit& ref) { againstReference(out[i], run, ref); });
         if (i == 0) continue;
-        auto [previous, current] = pairUnits(runs[i - 1], out[i - 1].unit, runs[i], out[i].unit);
-        out[i].gates = compare::evaluateGates(gates, {std::move(previous), std::move(current)}, 0, false);
+        asPair(runs[i], out[i].unit, runs[i - 1], out[i - 1].unit,
+               [&](const RunUnit& current, const RunUnit& previous) {
+                   for (const auto& g : gates)
+                       out[i].gates.push_back(compare::evaluateGate(g, current, previous, false));
+               });
     }
     return out;
 }

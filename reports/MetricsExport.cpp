@@ -83,32 +83,44 @@ struct Level {
     const model::Efficiency* efficiency;
 };
 
+// Rows are written from fragments: the cells of the run, of the level and of the device, each rendered once
+// (a run's cells are shared by thousands of rows) and joined per row.
 class Writer {
 public:
     Writer(MetricsFormat format, const std::function<void(std::string_view)>& write)
-        : format_(format), write_(write) {}
+        : format_(format), write_(write) {
+        for (auto c : kColumns) keys_.push_back(nlohmann::json(c).dump() + ":");
+    }
 
     void header() {
         if (format_ != MetricsFormat::Csv) return;
         for (std::size_t i = 0; i < kColumns.size(); ++i) (i ? buffer_ += ',' : buffer_) += kColumns[i];
         buffer_ += '\n';
     }
-    void row(const std::vector<Cell>& cells) {
-        if (format_ == MetricsFormat::Csv) {
-            for (std::size_t i = 0; i < cells.size(); ++i) {
-                if (i) buffer_ += ',';
-                csvCell(cells[i]);
+    // The cells of columns first, first + 1, ...: "a,b" (CSV) or "\"key\":a,\"key\":b" (JSON Lines).
+    std::string fragment(const std::vector<Cell>& cells, std::size_t first) const {
+        std::string out;
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            if (i) out += ',';
+            if (format_ == MetricsFormat::Csv) {
+                csvCell(out, cells[i]);
+            } else {
+                out += keys_[first + i];
+                jsonCell(out, cells[i]);
             }
-        } else {
-            buffer_ += '{';
-            for (std::size_t i = 0; i < cells.size(); ++i) {
-                if (i) buffer_ += ',';
-                buffer_ += nlohmann::json(kColumns[i]).dump();
-                buffer_ += ':';
-                jsonCell(cells[i]);
-            }
-            buffer_ += '}';
         }
+        return out;
+    }
+    void row(std::initializer_list<std::string_view> fragments) {
+        bool json = format_ == MetricsFormat::JsonLines;
+        if (json) buffer_ += '{';
+        bool firstFragment = true;
+        for (auto f : fragments) {
+            if (!firstFragment) buffer_ += ',';
+            buffer_ += f;
+            firstFragment = false;
+        }
+        if (json) buffer_ += '}';
         buffer_ += '\n';
     }
     void flush() {
@@ -119,58 +131,57 @@ public:
 private:
     MetricsFormat format_;
     const std::function<void(std::string_view)>& write_;
+    std::vector<std::string> keys_; // each column's JSON key and colon
     std::string buffer_;
 
-    void csvCell(const Cell& c) {
+    static void csvCell(std::string& out, const Cell& c) {
         if (c.kind != Cell::Text || c.text.find_first_of(",\"\r\n") == std::string::npos) {
-            buffer_ += c.text;
+            out += c.text;
             return;
         }
-        buffer_ += '"';
-        for (char ch : c.text) (ch == '"' ? buffer_ += "\"\"" : buffer_ += ch);
-        buffer_ += '"';
+        out += '"';
+        for (char ch : c.text) (ch == '"' ? out += "\"\"" : out += ch);
+        out += '"';
     }
-    void jsonCell(const Cell& c) {
+    static void jsonCell(std::string& out, const Cell& c) {
         if (c.kind == Cell::Null)
-            buffer_ += "null";
+            out += "null";
         else if (c.kind == Cell::Number)
-            buffer_ += c.text;
+            out += c.text;
         else
-            buffer_ += nlohmann::json(c.text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            out += nlohmann::json(c.text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
 };
 
+// Columns: the run's (run_id .. start_utc_ns), the level's (level .. convention), the device's (device ..).
+constexpr std::size_t kLevelColumn = 9, kDeviceColumn = 16;
+
 // The rows of one level: per convention, "all" with the factors and the sums, then each device.
-void levelRows(Writer& w, const DashboardRun& run, const std::vector<Cell>& shared, const Level& level) {
+void levelRows(Writer& w, const DashboardRun& run, const std::string& runFragment, const Level& level) {
     for (std::size_t c = 0; c < compare::kConventionCount; ++c) {
         const auto& e = level.efficiency->convention(c);
-        auto cells = shared;
-        for (const auto& cell : {text(level.kind), level.name, level.status, level.begin, level.end,
-                                 level.duration, text(compare::kConventions[c].key)})
-            cells.push_back(cell);
+        auto levelFragment = w.fragment({text(level.kind), level.name, level.status, level.begin, level.end,
+                                         level.duration, text(compare::kConventions[c].key)},
+                                        kLevelColumn);
         std::int64_t useful = 0, communication = 0, idle = 0;
         for (const auto& d : e.devices)
             useful += d.usefulNs, communication += d.communicationNs, idle += d.idleNs;
-        auto all = cells;
-        for (const auto& cell :
-             {text("all"), text("all devices"), integer(useful), integer(communication), integer(idle),
-              number(e.parallel), number(e.loadBalance), number(e.communication), number(e.orchestration)})
-            all.push_back(cell);
-        w.row(all);
-        for (const auto& d : e.devices) {
-            auto row = cells;
-            for (const auto& cell :
-                 {text(d.id), text(run.report.deviceLabel(d.id)), integer(d.usefulNs),
-                  integer(d.communicationNs), integer(d.idleNs), Cell{}, Cell{}, Cell{}, Cell{}})
-                row.push_back(cell);
-            w.row(row);
-        }
+        w.row({runFragment, levelFragment,
+               w.fragment({text("all"), text("all devices"), integer(useful), integer(communication),
+                           integer(idle), number(e.parallel), number(e.loadBalance), number(e.communication),
+                           number(e.orchestration)},
+                          kDeviceColumn)});
+        for (const auto& d : e.devices)
+            w.row({runFragment, levelFragment,
+                   w.fragment({text(d.id), text(run.report.deviceLabel(d.id)), integer(d.usefulNs),
+                               integer(d.communicationNs), integer(d.idleNs), Cell{}, Cell{}, Cell{}, Cell{}},
+                              kDeviceColumn)});
     }
 }
 
 void runRows(Writer& w, const DashboardRun& run) {
     const auto& r = run.report;
-    auto shared = runCells(run);
+    auto shared = w.fragment(runCells(run), 0);
     levelRows(w, run, shared,
               {"run", text("window"), text(""), integer(r.window.beginNs), integer(r.window.endNs),
                integer(r.window.durationNs), &r.efficiency});

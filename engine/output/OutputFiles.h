@@ -1,4 +1,5 @@
 #pragma once
+#include "engine/common/Error.h"
 #include "engine/output/DirectoryLock.h"
 
 #include <filesystem>
@@ -65,6 +66,24 @@ private:
     void rollBack();
     void removeStaging() noexcept;
 };
+
+// Runs `write` (which writes the outputs of a command into `dir`) with `dir` created first, parents included,
+// when missing. When `write` throws, a directory this call created is removed again, only when empty (never
+// what another run put there meanwhile: OutputFiles has already removed its own staging), so that a failure
+// leaves nothing behind; the exception goes on.
+template <class Write>
+decltype(auto) inOutputDirectory(const std::filesystem::path& dir, Write&& write) {
+    std::error_code ec;
+    bool created = !std::filesystem::exists(dir, ec);
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw Error(dir.string() + ": cannot create the output directory: " + ec.message());
+    try {
+        return write();
+    } catch (...) {
+        if (created) std::filesystem::remove(dir, ec);
+        throw;
+    }
+}
 
 // Writes `text` to `temporary` (renamed to `final` later by OutputFiles); errors name the final file.
 void writeTextFile(const std::filesystem::path& temporary, const std::filesystem::path& final,
