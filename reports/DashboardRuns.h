@@ -32,7 +32,8 @@ struct DashboardRun {
     model::Report report;
     std::string reportText; // report.json as read (the run page's data)
     std::vector<RunLink> links;
-    // The earliest session start (UTC ns) of the report's inputs; none when no input records it.
+    // When the analysed window began on the wall clock (UTC ns): window.begin_ns placed by an input's offset
+    // and session start (the earliest over the inputs); none when no input records its session start.
     std::optional<std::int64_t> startUtcNs() const;
 };
 

@@ -57,8 +57,14 @@ TEST_CASE("dashboard: the index of two real runs equals their reports' figures a
     REQUIRE(index["runs"].size() == 2);
     CHECK(index["runs"][0]["label"] == "before");
     CHECK(index["runs"][1]["label"] == "after");
-    CHECK(index["runs"][0]["start_utc_ns"] == sessionStart("mfu_2gpu_h100_nccl"));
-    CHECK(index["runs"][1]["start_utc_ns"] == sessionStart("mfu_2gpu_h100_nccl_after"));
+    // When each window began: the export's session start (SQL) plus the window's begin in export time.
+    for (std::size_t i = 0; i < 2; ++i) {
+        const char* sample = i == 0 ? "mfu_2gpu_h100_nccl" : "mfu_2gpu_h100_nccl_after";
+        auto report = readJson(analyzedPair() / (i == 0 ? "before" : "after") / "report.json");
+        CHECK(index["runs"][i]["start_utc_ns"] == sessionStart(sample) +
+                                                      report["window"]["begin_ns"].get<std::int64_t>() -
+                                                      report["inputs"][0]["offset_ns"].get<std::int64_t>());
+    }
     CHECK(index["reference"] == "before");
 
     for (std::size_t i = 0; i < 2; ++i) {
@@ -105,8 +111,11 @@ TEST_CASE("dashboard: the index of two real runs equals their reports' figures a
     CHECK(badge.find(std::string(">") + pe + "</text>") != std::string::npos);
 
     // The pages, the charting library with its copyright, and links from a run's page that resolve.
-    for (const char* f : {"index.html", "run.html", "scaling.html", "assets/dygraph.min.js",
-                          "assets/dygraphs.copyright.txt", "assets/common.js", "assets/gpueff.css"})
+    for (const char* f :
+         {"index.html", "run.html", "scaling.html", "assets/dygraph.min.js", "assets/dygraphs.copyright.txt",
+          "assets/common.js", "assets/tables.js", "assets/charts.js", "assets/run.js",
+          "assets/run-efficiency.js", "assets/run-levels.js", "assets/run-kernels.js", "assets/run-host.js",
+          "assets/gpueff.css"})
         CHECK_MESSAGE(fs::is_regular_file(dir / "site" / f), f);
     auto page = scriptData(dir / "site" / "runs" / "r0001.js", "gpueffRun");
     std::set<std::string> names;
@@ -116,6 +125,27 @@ TEST_CASE("dashboard: the index of two real runs equals their reports' figures a
     }
     for (const char* n : {"report.md", "report.json", "trace (.prv)", "names (.pcf)", "rows (.row)"})
         CHECK_MESSAGE(names.count(n), n);
+}
+
+TEST_CASE("dashboard: a Kineto trace on epoch microseconds starts when its events did, not in 1970") {
+    auto dir = tempDir("dashboard_kineto");
+    auto trace = dataDir() / "kineto" / "trace_filter_sampled_rank-0.json.gz";
+    auto r =
+        run(quoted(gpueffBinary()) + " analyze " + quoted(trace) + " -q --no-trace -o " + quoted(dir / "k"));
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    r = dashboard(quoted(dir / "k") + " " + pairInputs() + " -q -o " + quoted(dir / "site"));
+    REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+    auto index = scriptData(dir / "site" / "data" / "index.js", "gpueffIndex");
+    // The trace's first event, in epoch microseconds as the file writes it (a sweep over its JSON).
+    auto events = json::parse(run("zcat " + quoted(trace)).output)["traceEvents"];
+    double firstUs = 1e300;
+    for (const auto& e : events)
+        if (e.contains("ts") && e["ts"].is_number()) firstUs = std::min(firstUs, e["ts"].get<double>());
+    REQUIRE(index["runs"].size() == 3);
+    CHECK(index["runs"][0]["label"] == "k"); // April 2023, before the pair's 2026
+    auto start = index["runs"][0]["start_utc_ns"].get<double>();
+    CHECK(start >= firstUs * 1000 - 1);
+    CHECK(start < firstUs * 1000 + 60e9); // the window begins within the trace's first minute
 }
 
 TEST_CASE("dashboard: the flat metrics export is one row per run, level, device and convention") {

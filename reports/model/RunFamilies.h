@@ -43,8 +43,9 @@ struct Input {
     Omitted<std::string> alignment, syncPoint;
     Omitted<std::optional<std::int64_t>> alignmentUncertaintyNs;
     Omitted<std::int64_t> alignmentEvidence;
-    // The session's start on the wall clock (UTC ns; null when the input does not record it); left out by a
-    // gpueff from before it. The dashboard orders runs by it.
+    // The wall-clock time (UTC ns) of the input's own time 0: its session start, 0 for a Kineto trace on
+    // epoch microseconds; null when the input does not record it, left out by a gpueff from before it.
+    // The dashboard dates a run by it (DashboardRun::startUtcNs).
     Omitted<std::optional<std::int64_t>> utcStartNs;
     static void fields(auto& s, auto&& f) {
         f("path", s.path);
