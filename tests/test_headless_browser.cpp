@@ -347,11 +347,23 @@ TEST_CASE("headless browser: a killed renderer or browser makes calls throw at o
     auto start = std::chrono::steady_clock::now();
     // The renderer: the process of the group whose command line says so and that runs this page. Killing
     // every renderer of the group is simpler and just as good.
+    std::vector<pid_t> killed;
     for (pid_t pid : pids())
-        if (procFile(pid, "cmdline").find("--type=renderer") != std::string::npos && ::getpgid(pid) == group)
+        if (procFile(pid, "cmdline").find("--type=renderer") != std::string::npos &&
+            ::getpgid(pid) == group) {
             ::kill(pid, SIGKILL);
+            killed.push_back(pid);
+        }
     CHECK_THROWS_WITH_AS(browser->evaluate("1"), doctest::Contains("crashed"), std::runtime_error);
     CHECK(secondsSince(start) < 10);
+    // The browser learns of a renderer's end when it reaps it. Until it has reaped them all, a spare
+    // renderer it keeps ready (killed too) may still be handed the next page, which then never answers.
+    auto unreaped = [&] {
+        int n = 0;
+        for (pid_t pid : killed) n += fs::exists("/proc/" + std::to_string(pid));
+        return n;
+    };
+    CHECK(settledCount(unreaped, 0) == 0);
     // The browser survives its renderer: a new page opens.
     CHECK(browser->open(site.page("ready.html", kReadyPage)).ready);
 
