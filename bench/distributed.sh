@@ -23,18 +23,10 @@ ranks_list=${DIST_RANKS:-1 2}
 reps=${DIST_REPS:-2}
 trace=${DIST_TRACE:-0}
 gpueff=${GPUEFF:-$root/build/gpueff}
-for tool in sqlite3 mpirun /usr/bin/time bc; do
-    command -v "$tool" >/dev/null || { echo "$0: $tool is required" >&2; exit 2; }
-done
-[[ -x $gpueff ]] || { echo "$0: $gpueff not built (cmake --build build)" >&2; exit 2; }
+source "$here/rank_exports.sh"
+need_tools sqlite3 mpirun /usr/bin/time bc
 mkdir -p "$work/out"
-inputs=()
-for ((k = 0; k < reports; ++k)); do
-    f=$work/c${copies}_r$k.sqlite
-    [[ -f $f && $f -nt $here/make_export.sh ]] || "$here/make_export.sh" "$src" "$f" "$copies" "$k" >/dev/null
-    inputs+=("$f")
-done
-cat "${inputs[@]}" >/dev/null # warm page cache
+rank_exports "$work" "$src" "$copies" "$reports"
 flags=(-q -j 1)
 ((trace)) || flags+=(--no-trace)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1

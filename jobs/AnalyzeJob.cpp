@@ -3,6 +3,7 @@
 #include "engine/common/Error.h"
 #include "engine/common/JsonText.h"
 #include "engine/common/MemorySize.h"
+#include "engine/common/Parallel.h"
 #include "engine/nsys/Translator.h"
 #include "engine/output/OutputFiles.h"
 #include "engine/paraver/ShortLabels.h"
@@ -93,6 +94,7 @@ struct ExportAnalysis {
     std::size_t tasks = 0, threads = 0;
     double translateSeconds = 0; // the one pass, before the analysis reads its parts
     double importSeconds = 0;    // of it, reading Kineto traces
+    std::vector<StageTime> passStages;
     // The trace's cfgs of an earlier run that this one does not write (NAME.cfgs/, jobs/TraceCfgs.h).
     std::unique_ptr<StaleOutputs> staleCfgs;
 };
@@ -103,6 +105,7 @@ using Log = std::function<void(const std::string&)>;
 // cannot be run, before any input is opened.
 metrics::AnalysisOptions analysisOptions(const AnalyzeRequest& request) {
     metrics::AnalysisOptions options;
+    options.jobs = workerCount(request.jobs);
     options.begin = request.begin;
     options.end = request.end;
     options.region = request.region;
@@ -158,10 +161,15 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, metrics::AnalysisOp
     pipeline.sidecar = true;
     // The root of a distributed run writing the trace merges every process's records into it; its analysis
     // gets its own records alone, beside the chain.
-    if (distribution && distribution->root() && distribution->traceWritten() && !prefix.empty())
+    if (distribution && distribution->root() && distribution->traceWritten() && !prefix.empty()) {
         pipeline.localOnly = analysis;
-    else
+    } else if (!prefix.empty() && !distribution) {
+        // The analysis beside the trace, fed by the workers that read the reports.
+        pipeline.rowOrder = &sharded.sink();
+        pipeline.chain.sinks = {&facts};
+    } else {
         pipeline.chain.sinks = {analysis};
+    }
     auto summary = runPipeline(pipeline, out, log).translation;
     if (!prefix.empty()) {
         result.prvShown = out.final(first);
@@ -178,6 +186,7 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, metrics::AnalysisOp
     for (const auto& w : summary.warnings) result.dataNotes.push_back(w);
     result.translateSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.importSeconds = summary.importSeconds;
+    result.passStages = summary.stages;
     for (const auto& n : summary.notes) result.dataNotes.push_back(n);
     const auto& shown = request.writeTrace ? result.prvShown : o.inputs.front();
     if (peers) {
@@ -274,6 +283,10 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const metrics::Analysi
         std::printf("import_s=%.4f translate_s=%.4f load_s=%.4f analyze_s=%.4f report_s=%.4f total_s=%.4f\n",
                     importSeconds, translateSeconds, loadSeconds - translateSeconds,
                     analyzeSeconds - loadSeconds, total - analyzeSeconds, total);
+    if (request.stats) {
+        printStages("pass", exports.passStages);
+        printStages("analysis", analysis->stages);
+    }
     return report;
 }
 

@@ -2,31 +2,121 @@
 
 #include "engine/common/Error.h"
 
+#include <cstring>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <type_traits>
 
 // Every structure carried between processes lists its fields once, beside its members (`static void
-// fields(self, f)`, as the report model does): the encoding walks those lists. The two functions below are put
-// in each namespace whose structures travel, so that nlohmann finds them (argument-dependent lookup).
+// fields(self, f)`, as the report model does): the encoding walks those lists. The two functions below are
+// put in each namespace whose structures travel, so that nlohmann finds them (argument-dependent lookup).
 namespace gpueff::jobs::wire {
 
 template <class T>
-concept Listed = requires(T& t) { T::fields(t, [](const char*, auto&) {}); };
+concept Listed = requires(T& t) {
+    T::fields(t, [](const char*, auto&) {});
+};
 
 } // namespace gpueff::jobs::wire
 
-#define GPUEFF_WIRE_FIELDS                                                                                     \
+// Bulk arrays (a device's kernel durations, a task's NVTX ranges and call durations: millions of values)
+// travel as bytes, a MessagePack bin, not as a JSON array of numbers or objects: the DOM of a million ranges
+// on the way would be hundreds of MB and seconds of work. Everything else goes through nlohmann's own
+// conversions. toWire/fromWire are the one pair both directions use, for a field and, recursively, for the
+// values of a map.
+namespace gpueff::jobs::wire {
+
+template <class T>
+concept Packed =
+    std::is_same_v<T, std::vector<std::int64_t>> || std::is_same_v<T, std::vector<metrics::NvtxInstance>>;
+
+// An NvtxInstance as packed bytes: type, flags (startEnd, open), value, time.
+constexpr std::size_t kNvtxBytes = 4 + 1 + 8 + 8;
+
+template <class T>
+nlohmann::json toWire(const T& value) {
+    if constexpr (std::is_same_v<T, std::vector<std::int64_t>>) {
+        nlohmann::json::binary_t::container_type bytes(value.size() * sizeof(std::int64_t));
+        if (!value.empty()) std::memcpy(bytes.data(), value.data(), bytes.size());
+        return nlohmann::json::binary(std::move(bytes));
+    } else if constexpr (std::is_same_v<T, std::vector<metrics::NvtxInstance>>) {
+        nlohmann::json::binary_t::container_type bytes(value.size() * kNvtxBytes);
+        auto* p = bytes.data();
+        for (const auto& r : value) {
+            std::uint8_t flags = static_cast<std::uint8_t>((r.startEnd ? 1 : 0) | (r.open ? 2 : 0));
+            std::memcpy(p, &r.type, 4);
+            std::memcpy(p + 4, &flags, 1);
+            std::memcpy(p + 5, &r.value, 8);
+            std::memcpy(p + 13, &r.time, 8);
+            p += kNvtxBytes;
+        }
+        return nlohmann::json::binary(std::move(bytes));
+    } else if constexpr (requires {
+                             typename T::key_type;
+                             typename T::mapped_type;
+                         }) {
+        auto pairs = nlohmann::json::array();
+        for (const auto& [k, v] : value)
+            pairs.push_back(nlohmann::json::array({nlohmann::json(k), toWire(v)}));
+        return pairs;
+    } else {
+        return nlohmann::json(value);
+    }
+}
+
+template <class T>
+void fromWire(const nlohmann::json& j, T& value) {
+    if constexpr (Packed<T>) {
+        const auto& bytes = j.get_binary();
+        constexpr std::size_t size =
+            std::is_same_v<T, std::vector<std::int64_t>> ? sizeof(std::int64_t) : kNvtxBytes;
+        if (bytes.size() % size != 0) throw Error("internal error: a packed array of a peer has a bad size");
+        value.resize(bytes.size() / size);
+        if constexpr (std::is_same_v<T, std::vector<std::int64_t>>) {
+            if (!value.empty()) std::memcpy(value.data(), bytes.data(), bytes.size());
+        } else {
+            const auto* p = bytes.data();
+            for (auto& r : value) {
+                std::uint8_t flags = 0;
+                std::memcpy(&r.type, p, 4);
+                std::memcpy(&flags, p + 4, 1);
+                std::memcpy(&r.value, p + 5, 8);
+                std::memcpy(&r.time, p + 13, 8);
+                r.startEnd = (flags & 1) != 0;
+                r.open = (flags & 2) != 0;
+                p += kNvtxBytes;
+            }
+        }
+    } else if constexpr (requires {
+                             typename T::key_type;
+                             typename T::mapped_type;
+                         }) {
+        value.clear();
+        for (const auto& pair : j) {
+            typename T::key_type k;
+            nlohmann::adl_serializer<typename T::key_type>::from_json(pair.at(0), k);
+            fromWire(pair.at(1), value[k]);
+        }
+    } else {
+        nlohmann::adl_serializer<T>::from_json(j, value);
+    }
+}
+
+} // namespace gpueff::jobs::wire
+
+#define GPUEFF_WIRE_FIELDS                                                                                   \
     template <::gpueff::jobs::wire::Listed T>                                                                \
-    void to_json(nlohmann::json& j, const T& value) {                                                       \
+    void to_json(nlohmann::json& j, const T& value) {                                                        \
         j = nlohmann::json::object();                                                                        \
-        T::fields(value, [&j](const char* key, const auto& field) { j[key] = field; });                      \
+        T::fields(value, [&j](const char* key, const auto& field) {                                          \
+            j[key] = ::gpueff::jobs::wire::toWire(field);                                                    \
+        });                                                                                                  \
     }                                                                                                        \
     template <::gpueff::jobs::wire::Listed T>                                                                \
-    void from_json(const nlohmann::json& j, T& value) {                                                     \
-        T::fields(value, [&j](const char* key, auto& field) {                                               \
-            nlohmann::adl_serializer<std::remove_cvref_t<decltype(field)>>::from_json(j.at(key), field);   \
-        });                                                                                                  \
+    void from_json(const nlohmann::json& j, T& value) {                                                      \
+        T::fields(value,                                                                                     \
+                  [&j](const char* key, auto& field) { ::gpueff::jobs::wire::fromWire(j.at(key), field); }); \
     }
 
 // An optional as its value or null. Read into a value made here rather than through j.get<T>(): clang decides

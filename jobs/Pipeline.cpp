@@ -45,6 +45,7 @@ void runTranslation(const PipelineRequest& request, pipeline::SinkChain& chain, 
     out.chain = &chain;
     out.rowOrderOnly = request.rowOrderOnly;
     out.localOnly = request.localOnly;
+    out.rowOrder = request.rowOrder;
     const auto& prefix = request.chain.prefix;
     if (!prefix.empty()) {
         // A translation (with its sidecar) names the .row's application after its outputs; a cut or a filter
@@ -86,6 +87,13 @@ PipelineResult runPipeline(const PipelineRequest& request, output::OutputFiles& 
         if (importer.format == result.format) importer.run(request, chain, files, log, result);
     result.traceBytes = chain.traceBytes();
     return result;
+}
+
+void printStages(const std::string& group, const std::vector<StageTime>& stages) {
+    for (const auto& stage : stages)
+        std::printf("stage=%s.%s wall_s=%.4f cpu_s=%.4f on_workers=%d peak_rss_mb=%.1f\n", group.c_str(),
+                    stage.name.c_str(), stage.wallSeconds, stage.cpuSeconds, stage.parallel ? 1 : 0,
+                    static_cast<double>(stage.peakBytes) / (1 << 20));
 }
 
 } // namespace gpueff::jobs

@@ -30,6 +30,7 @@ struct PipelineRequest {
     // Of the root of a distributed run writing the trace: the analysis of this process's records
     // (nsys::TranslateOutputs::localOnly); chain.sinks then holds what gets every process's records.
     pipeline::RecordSink* localOnly = nullptr;
+    pipeline::RecordSink* rowOrder = nullptr; // nsys::TranslateOutputs::rowOrder
 };
 
 struct PipelineResult {
@@ -44,5 +45,9 @@ struct PipelineResult {
 // them with its own outputs). Throws gpueff::Error on bad input.
 PipelineResult runPipeline(const PipelineRequest& request, output::OutputFiles& files,
                            const std::function<void(const std::string&)>& log);
+
+// --stats: a line per stage, "stage=<group>.<name> wall_s=.. cpu_s=.. on_workers=0|1 peak_rss_mb=.." (the
+// process's peak so far, at the stage's end; docs/limits.md).
+void printStages(const std::string& group, const std::vector<StageTime>& stages);
 
 } // namespace gpueff::jobs

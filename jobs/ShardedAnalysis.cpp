@@ -10,14 +10,15 @@ namespace gpueff::jobs {
 
 namespace {
 
-// The spilled stream seen as a sharded trace: a shard is replayed into a TraceBuilder when visited.
+// The spilled stream seen as a sharded trace: a shard is replayed into a TraceBuilder when visited, by
+// whichever worker visits it. Kept shards stay loaded from their first visit to their release (all of them
+// fit the memory limit together), so the analysis' three looks replay each one once.
 class SpilledTrace : public metrics::ShardedTrace {
 public:
-    SpilledTrace(const pipeline::ShardSpill& spill, std::vector<std::vector<std::uint32_t>> shards,
-                 std::filesystem::path shown)
-        : spill_(spill), shards_(std::move(shards)), shown_(std::move(shown)) {}
-    std::size_t shards() const override { return shards_.size(); }
-    std::vector<std::uint32_t> unitsOf(std::size_t shard) const override { return shards_.at(shard); }
+    SpilledTrace(const pipeline::ShardSpill& spill, ShardPlan plan, std::filesystem::path shown)
+        : spill_(spill), plan_(std::move(plan)), shown_(std::move(shown)), kept_(plan_.shards.size()) {}
+    std::size_t shards() const override { return plan_.shards.size(); }
+    std::vector<std::uint32_t> unitsOf(std::size_t shard) const override { return plan_.shards.at(shard); }
     metrics::TraceFacts facts() const override {
         const auto& tags = spill_.totals().communications;
         metrics::TraceFacts f;
@@ -28,40 +29,79 @@ public:
     }
     void visit(std::size_t shard,
                const std::function<void(const semantic::LoadedTrace&)>& use) const override {
-        pipeline::TraceBuilder builder;
-        spill_.replay(shards_.at(shard), builder);
-        auto trace = semantic::LoadedTrace::fromStream(builder, shown_, &spill_.totals());
-        use(*trace);
+        if (!plan_.kept) return use(*load(plan_.shards.at(shard)));
+        // Each shard is visited by one worker at a time: its slot needs no lock.
+        auto& kept = kept_.at(shard);
+        if (!kept) kept = load(plan_.shards[shard]);
+        use(*kept);
     }
+    void release(std::size_t shard) const override { kept_.at(shard).reset(); }
     void visitLabels(const std::function<void(const semantic::LoadedTrace&)>& use) const override {
-        pipeline::TraceBuilder builder;
-        spill_.replay({}, builder); // no unit: the labels and layout alone
-        auto trace = semantic::LoadedTrace::fromStream(builder, shown_, &spill_.totals());
-        use(*trace);
+        if (!labels_) labels_ = load({}); // no unit: the labels and layout alone
+        use(*labels_);
     }
 
 private:
+    std::unique_ptr<semantic::LoadedTrace> load(const std::vector<std::uint32_t>& units) const {
+        pipeline::TraceBuilder builder;
+        spill_.replay(units, builder);
+        return semantic::LoadedTrace::fromStream(builder, shown_, &spill_.totals());
+    }
+
     const pipeline::ShardSpill& spill_;
-    std::vector<std::vector<std::uint32_t>> shards_;
+    ShardPlan plan_;
     std::filesystem::path shown_;
+    mutable std::vector<std::unique_ptr<semantic::LoadedTrace>> kept_;
+    mutable std::unique_ptr<semantic::LoadedTrace> labels_;
 };
 
-// Units in order (those of `wanted`, when given), a shard closed when the next unit would pass the limit.
-// No unit at all is one empty shard: the layout and labels of the whole trace.
-std::vector<std::vector<std::uint32_t>> pack(const pipeline::ShardSpill& spill, std::uint64_t limitRecords,
-                                             const std::vector<bool>* wanted = nullptr) {
+// Units in order (those of `wanted`, when given), a shard closed when the next unit would pass `limit`
+// records. No unit at all is one empty shard: the layout and labels of the whole trace.
+std::vector<std::vector<std::uint32_t>> pack(const pipeline::ShardSpill& spill, std::uint64_t limit,
+                                             const std::vector<bool>* wanted) {
     std::vector<std::vector<std::uint32_t>> shards(1);
     std::uint64_t held = 0;
     for (std::uint32_t u = 0; u < spill.units(); ++u) {
         if (wanted && !(*wanted)[u]) continue;
         auto n = spill.records(u);
-        if (!shards.back().empty() && held + n > limitRecords) {
+        if (!shards.back().empty() && held + n > limit) {
             shards.emplace_back();
             held = 0;
         }
         shards.back().push_back(u);
         held += n;
     }
+    return shards;
+}
+
+// The units (those of `wanted`, when given) dealt into `parts` shards of about equal work: a task's host
+// rows and a device's rows cost differently per record, so each kind is dealt apart, largest unit first to
+// the shard holding the fewest records of that kind. Units stay in order within a shard.
+std::vector<std::vector<std::uint32_t>> deal(const pipeline::ShardSpill& spill, std::size_t parts,
+                                             const std::vector<bool>* wanted) {
+    const auto& layout = spill.info().layout;
+    auto units = metrics::analysisUnits(metrics::deviceLayout(layout), layout.rows.size());
+    std::vector<std::vector<std::uint32_t>> byKind(2); // host rows (with or without devices), devices alone
+    for (std::uint32_t u = 0; u < spill.units(); ++u)
+        if (!wanted || (*wanted)[u]) byKind[units.tasks.at(u).empty() ? 1 : 0].push_back(u);
+    std::vector<std::vector<std::uint32_t>> shards(parts);
+    std::vector<std::uint64_t> total(parts, 0); // records of every kind: ties go to the lightest shard
+    for (auto& kind : byKind) {
+        std::stable_sort(kind.begin(), kind.end(),
+                         [&](auto a, auto b) { return spill.records(a) > spill.records(b); });
+        std::vector<std::uint64_t> held(parts, 0);
+        for (auto u : kind) {
+            std::size_t least = 0;
+            for (std::size_t p = 1; p < parts; ++p)
+                if (std::pair{held[p], total[p]} < std::pair{held[least], total[least]}) least = p;
+            shards[least].push_back(u);
+            held[least] += spill.records(u);
+            total[least] += spill.records(u);
+        }
+    }
+    std::erase_if(shards, [](const auto& s) { return s.empty(); });
+    for (auto& s : shards) std::sort(s.begin(), s.end());
+    if (shards.empty()) shards.emplace_back();
     return shards;
 }
 
@@ -92,22 +132,36 @@ std::vector<std::string> ShardedAnalysis::warnings() const {
     return spill_->warnings();
 }
 
-std::vector<std::vector<std::uint32_t>>
-ShardedAnalysis::shardsOf(std::uint64_t memoryLimit, const std::vector<bool>* wanted,
-                          const std::function<void(const std::string&)>& log) {
-    auto shards = pack(*spill_, std::max<std::uint64_t>(1, memoryLimit / kAnalysisBytesPerRecord), wanted);
-    shards_ = shards.size();
-    if (shards_ > 1 && log)
+ShardPlan ShardedAnalysis::shardsOf(std::uint64_t memoryLimit, unsigned jobs, const std::vector<bool>* wanted,
+                                    const std::function<void(const std::string&)>& log) {
+    const std::uint64_t limit = std::max<std::uint64_t>(1, memoryLimit / kAnalysisBytesPerRecord);
+    std::uint64_t total = 0;
+    for (std::uint32_t u = 0; u < spill_->units(); ++u)
+        if (!wanted || (*wanted)[u]) total += spill_->records(u);
+    ShardPlan plan;
+    jobs = std::max(jobs, 1u);
+    if (total <= limit) {
+        // Everything fits: one shard per worker, of about equal work, kept between the looks (one shard is
+        // read in a single look).
+        plan.shards = jobs > 1 ? deal(*spill_, jobs, wanted) : pack(*spill_, limit, wanted);
+        plan.kept = plan.shards.size() > 1;
+    } else {
+        // A shard per worker in memory at once, each within its share of the limit.
+        plan.shards = pack(*spill_, std::max<std::uint64_t>(1, limit / jobs), wanted);
+    }
+    shards_ = plan.shards.size();
+    if (!plan.kept && shards_ > 1 && log)
         log("analysis in " + std::to_string(shards_) + " parts of at most " +
-            std::to_string(memoryLimit >> 20) + " MiB of records (" + std::to_string(spill_->bytes() >> 20) +
-            " MiB kept on disk meanwhile)");
-    return shards;
+            std::to_string((memoryLimit / jobs) >> 20) + " MiB of records (" +
+            std::to_string(spill_->bytes() >> 20) + " MiB kept on disk meanwhile)");
+    return plan;
 }
 
 metrics::Analysis ShardedAnalysis::analyze(const metrics::AnalysisOptions& options, std::uint64_t memoryLimit,
                                            const std::filesystem::path& shown,
                                            const std::function<void(const std::string&)>& log) {
-    return metrics::analyze(SpilledTrace(*spill_, shardsOf(memoryLimit, nullptr, log), shown), options);
+    return metrics::analyze(SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, nullptr, log), shown),
+                            options);
 }
 
 std::optional<metrics::Analysis>
@@ -122,7 +176,8 @@ ShardedAnalysis::analyzePart(const metrics::AnalysisOptions& options, std::uint6
         if (std::find(inputs.begin(), inputs.end(), input) != inputs.end())
             wanted.at(spill_->unitOfRow(r)) = true;
     }
-    return metrics::analyze(SpilledTrace(*spill_, shardsOf(memoryLimit, &wanted, {}), shown), options, peers);
+    return metrics::analyze(SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, &wanted, {}), shown),
+                            options, peers);
 }
 
 } // namespace gpueff::jobs

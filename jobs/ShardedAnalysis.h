@@ -19,6 +19,12 @@ namespace gpueff::jobs {
 // about 1.57 x the 96 bytes first measured on one device's records (bench/README.md).
 inline constexpr std::uint64_t kAnalysisBytesPerRecord = 150;
 
+// The shards of an analysis, and whether they stay loaded between its looks.
+struct ShardPlan {
+    std::vector<std::vector<std::uint32_t>> shards; // units
+    bool kept = false;
+};
+
 class ShardedAnalysis {
 public:
     // The temporary file goes in tempDir.
@@ -26,8 +32,9 @@ public:
     ~ShardedAnalysis();
     pipeline::RecordSink& sink();
 
-    // After the stream ended: the analysis, shard by shard, each holding about `memoryLimit` bytes at most
-    // (a unit larger than that is a shard of its own). `shown` names the trace in messages.
+    // After the stream ended: the analysis, shard by shard, options.jobs shards at a time, those in memory
+    // together holding about `memoryLimit` bytes at most (a unit larger than its share is a shard of its
+    // own). `shown` names the trace in messages.
     metrics::Analysis analyze(const metrics::AnalysisOptions& options, std::uint64_t memoryLimit,
                               const std::filesystem::path& shown,
                               const std::function<void(const std::string&)>& log);
@@ -45,9 +52,8 @@ public:
     std::size_t shards() const { return shards_; }
 
 private:
-    std::vector<std::vector<std::uint32_t>> shardsOf(std::uint64_t memoryLimit,
-                                                     const std::vector<bool>* wanted,
-                                                     const std::function<void(const std::string&)>& log);
+    ShardPlan shardsOf(std::uint64_t memoryLimit, unsigned jobs, const std::vector<bool>* wanted,
+                       const std::function<void(const std::string&)>& log);
     std::unique_ptr<pipeline::ShardSpill> spill_;
     std::size_t shards_ = 0;
 };

@@ -1,6 +1,7 @@
 #pragma once
 // The GPU efficiency analysis of one trace (docs/report.md): what each metric computes from the device
 // activity read through the cfgs, per device and overall. Reports turn it into JSON and Markdown.
+#include "engine/common/Parallel.h"
 #include "metrics/DeviceActivity.h"
 #include "metrics/Levels.h"
 #include "metrics/NamePattern.h"
@@ -29,6 +30,8 @@ struct AnalysisOptions {
     // trace's (trace time = Kineto time in ns + shift), so that HTA's rounding to whole Kineto microseconds
     // can be replayed (HtaBreakdown::wholeMicroseconds); absent for other inputs and traces read from files.
     std::vector<std::optional<std::int64_t>> kinetoClockShifts;
+    // Shards looked at at once (-j): each worker reads its own shards' devices and tasks.
+    unsigned jobs = 1;
 };
 
 struct AnalysisWindow {
@@ -164,10 +167,10 @@ struct DurationDistribution {
 };
 
 // Holistic Trace Analysis' (Meta's HTA) definitions of one device, reported beside the POP model so that
-// users of both can compare: over the device's own activity span in the window (first start to last end of its
-// kernels and memory operations), its idle time, compute time (compute kernels' union) and non-compute time;
-// the time compute and NCCL kernels overlap over the NCCL time; the gaps between consecutive operations of a
-// stream by cause (HtaBreakdown.cpp).
+// users of both can compare: over the device's own activity span in the window (first start to last end of
+// its kernels and memory operations), its idle time, compute time (compute kernels' union) and non-compute
+// time; the time compute and NCCL kernels overlap over the NCCL time; the gaps between consecutive operations
+// of a stream by cause (HtaBreakdown.cpp).
 struct HtaBreakdown {
     // HTA's consecutive_kernel_delay is documented as 30 ns, but HTA compares it with gaps measured in the
     // trace's microseconds: the threshold HTA users get is 30 us (docs/report.md).
@@ -389,12 +392,14 @@ struct Analysis {
     Collectives collectives;
     std::vector<KernelOverlapRow> kernelOverlap;
     NsysStats nsysStats;
-    std::vector<HtaBreakdown> hta; // per device
+    std::vector<HtaBreakdown> hta;  // per device
     std::vector<std::string> notes; // what could not be computed, and why
+    std::vector<StageTime> stages;  // where the analysis spent its time (--stats; not in the report)
 };
 
-// A trace the analysis reads in parts (shards), one in memory at a time: each shard holds the records of
-// some analysis units (DeviceActivity.h) and the labels, layout, end time and event types of the whole trace.
+// A trace the analysis reads in parts (shards): each shard holds the records of some analysis units
+// (DeviceActivity.h) and the labels, layout, end time and event types of the whole trace. Different shards
+// may be visited at once, from AnalysisOptions::jobs threads; their sum fits the memory limit then.
 class ShardedTrace {
 public:
     virtual ~ShardedTrace() = default;
@@ -404,6 +409,8 @@ public:
     // Loads shard `shard` and calls `use` with it; the shard is dropped when `use` returns.
     virtual void visit(std::size_t shard,
                        const std::function<void(const semantic::LoadedTrace&)>& use) const = 0;
+    // The analysis is done with the shard (it may be dropped from memory).
+    virtual void release(std::size_t) const {}
     // Calls `use` with the whole trace's labels and layout and no records (names of values the partials
     // carry).
     virtual void visitLabels(const std::function<void(const semantic::LoadedTrace&)>& use) const = 0;

@@ -89,7 +89,7 @@ void reduceConcurrency(Analysis&, const std::vector<DevicePartial>&, const Trace
 void reduceTimeline(Analysis&, std::size_t bins, const std::vector<DevicePartial>&);
 void reduceTensorCore(Analysis&, const std::string& gemmPattern, const std::vector<DevicePartial>&,
                       const ShardAnswers&);
-void reduceKernelStatistics(Analysis&, const std::vector<DevicePartial>&, const ShardAnswers&);
+void reduceKernelStatistics(Analysis&, const std::vector<DevicePartial>&, const ShardAnswers&, unsigned jobs);
 void reduceHostModel(Analysis&, const std::vector<TaskPartial>&, const ShardAnswers&);
 // Takes the partials' summary data (their memory operations and host calls are left empty); `labels` (a
 // trace with the whole trace's labels) names the rows listed.

@@ -1,8 +1,10 @@
 // Kernel statistics: the nsys stats cuda_gpu_kern_sum table, duration distributions per name, and the idle
 // gaps of each device classified by what the GPU waited for (analysis/launches_in_transit.cfg).
+#include "engine/common/Parallel.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/AnalysisParts.h"
 #include "metrics/DurationModes.h"
+#include "metrics/SortedRuns.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,7 +55,7 @@ DurationDistribution distribution(const std::string& name, const std::vector<std
 } // namespace
 
 KernelRow summaryRow(const std::string& name, std::vector<std::int64_t>& values) {
-    std::sort(values.begin(), values.end());
+    if (!std::is_sorted(values.begin(), values.end())) std::sort(values.begin(), values.end());
     auto g = describeDurations(values);
     KernelRow r;
     r.name = name;
@@ -82,6 +84,8 @@ void kernelStatisticsOf(const ShardReader& shard, const Device& d, const DeviceU
         auto& own = out.durations[valueName(shard.trace, key.first, key.second)];
         own.insert(own.end(), durations.begin(), durations.end());
     }
+    // Sorted here, on the workers: the reduction merges the devices' sorted runs.
+    for (auto& [name, durations] : out.durations) std::sort(durations.begin(), durations.end());
     out.kernelSummary = summarise(out.durations);
 
     auto busy = unite({&u.compute, &u.nccl, &u.memory});
@@ -115,18 +119,24 @@ void kernelStatisticsOf(const ShardReader& shard, const Device& d, const DeviceU
 }
 
 void reduceKernelStatistics(Analysis& a, const std::vector<DevicePartial>& partials,
-                            const ShardAnswers& answers) {
+                            const ShardAnswers& answers, unsigned jobs) {
     std::map<std::string, std::vector<std::int64_t>> overall;
+    std::map<std::string, std::vector<std::size_t>> bounds;
     for (const auto& p : partials) {
         for (const auto& [name, durations] : p.durations) {
-            auto& all = overall[name];
-            all.insert(all.end(), durations.begin(), durations.end());
+            auto [b, fresh] = bounds.try_emplace(name, std::vector<std::size_t>{0});
+            appendRun(overall[name], b->second, durations); // sorted by kernelStatisticsOf
         }
         a.kernelSummaryByDevice.push_back(p.kernelSummary);
     }
+    for (auto& [name, durations] : overall) mergeRuns(durations, bounds[name]);
     a.kernelSummary = summarise(overall);
-    for (std::size_t i = 0; i < a.kernelSummary.size() && i < 20; ++i)
-        a.durations.push_back(distribution(a.kernelSummary[i].name, overall[a.kernelSummary[i].name]));
+    // The top kernels' distributions (their modes are the costly part), one per worker.
+    a.durations.resize(std::min<std::size_t>(a.kernelSummary.size(), 20));
+    forEachIndex(a.durations.size(), jobs, [&](std::size_t i) {
+        const auto& name = a.kernelSummary[i].name;
+        a.durations[i] = distribution(name, overall.find(name)->second);
+    });
     if (!answers.classifyGaps && !a.activity.devices.empty())
         a.notes.push_back("GPU gaps are not classified host-wait / kernel-wait: the trace has no launch "
                           "communications (tags " +

@@ -12,8 +12,9 @@ void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& ac
 // Ranges in the one order every process and shard agrees on (task, begin, end, name).
 void sortRanges(std::vector<HostRange>& ranges);
 // Where the work that device `d` ran was launched from inside evidence's (sorted) markers and phases,
-// combined into evidence.markerWork/phaseWork (sized alike). False when the device has no launch lines.
-bool projectWork(const semantic::LoadedTrace& trace, const Device& d, WindowEvidence& evidence);
+// combined into markerWork/phaseWork (sized alike). False when the device has no launch lines.
+bool projectWork(const semantic::LoadedTrace& trace, const Device& d, const WindowEvidence& evidence,
+                 Projection& markerWork, Projection& phaseWork);
 // detectIterations over the kernels (compute and NCCL) of one device.
 std::optional<DetectedIterations> detectOnDevice(const semantic::LoadedTrace& trace, const Device& d);
 

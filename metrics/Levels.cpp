@@ -131,7 +131,8 @@ void project(const std::vector<std::array<std::int64_t, 3>>& lines, std::size_t 
 
 } // namespace
 
-bool projectWork(const semantic::LoadedTrace& trace, const Device& d, WindowEvidence& evidence) {
+bool projectWork(const semantic::LoadedTrace& trace, const Device& d, const WindowEvidence& evidence,
+                 Projection& markerWork, Projection& phaseWork) {
     namespace types = paraver::types;
     RowWork work(d);
     std::vector<std::array<std::int64_t, 3>> lines; // call begin, GPU begin, GPU end
@@ -143,8 +144,8 @@ bool projectWork(const semantic::LoadedTrace& trace, const Device& d, WindowEvid
             lines.push_back({line.logicalSend, line.logicalRecv, work.endOf(row, line.logicalRecv)});
         }
     std::sort(lines.begin(), lines.end());
-    project(lines, d.task, evidence.markers, evidence.markerWork);
-    project(lines, d.task, evidence.phases, evidence.phaseWork);
+    project(lines, d.task, evidence.markers, markerWork);
+    project(lines, d.task, evidence.phases, phaseWork);
     return !lines.empty();
 }
 

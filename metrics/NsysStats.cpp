@@ -10,6 +10,7 @@
 #include "engine/common/IntervalPairing.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/AnalysisParts.h"
+#include "metrics/SortedRuns.h"
 
 #include <map>
 #include <optional>
@@ -27,6 +28,62 @@ namespace types = paraver::types;
 std::uint32_t domainBase(std::uint32_t type) {
     if (types::kNcclCategoryTypes.contains(type)) return types::kNcclDomainBase;
     return type - type % 100;
+}
+
+// nvtx_sum's groups: domain, value and style (categories of one domain are one group, as in nsys; the trace
+// gives each category a type of its own).
+auto groupKey(const NvtxInstance& r) {
+    return std::tuple{domainBase(r.type), r.value, r.startEnd};
+}
+
+// Ranges ordered by group, then by type (the group's first range names it).
+bool groupOrder(const NvtxInstance& x, const NvtxInstance& y) {
+    return std::tuple{groupKey(x), x.type} < std::tuple{groupKey(y), y.type};
+}
+
+// In place (a stable sort would copy them): the order inside a group does not matter, its durations are
+// sorted for their statistics.
+void sortByGroup(std::vector<NvtxInstance>& ranges) {
+    std::sort(ranges.begin(), ranges.end(), groupOrder);
+}
+
+// The ranges of one group that lie in one task's vector.
+using NvtxSpan = std::pair<const NvtxInstance*, const NvtxInstance*>;
+
+// Calls visit(first, spans) for every group of the tasks' ranges (each vector sorted by groupOrder), in
+// group order, without copying them: `first` is the group's first range by groupOrder, `spans` its ranges
+// in each task holding some. A k-way walk: one heap step per group and task, not per range.
+template <class Visit>
+void forEachGroup(const std::vector<const std::vector<NvtxInstance>*>& runs, Visit&& visit) {
+    std::vector<std::size_t> at(runs.size(), 0);
+    auto head = [&](std::size_t t) -> const NvtxInstance& { return (*runs[t])[at[t]]; };
+    auto later = [&](std::size_t x, std::size_t y) { return groupOrder(head(y), head(x)); };
+    std::vector<std::size_t> heap, again;
+    for (std::size_t t = 0; t < runs.size(); ++t)
+        if (!runs[t]->empty()) heap.push_back(t);
+    std::make_heap(heap.begin(), heap.end(), later);
+    std::vector<NvtxSpan> spans;
+    while (!heap.empty()) {
+        const NvtxInstance first = head(heap.front());
+        const auto key = groupKey(first);
+        spans.clear();
+        again.clear();
+        while (!heap.empty() && groupKey(head(heap.front())) == key) {
+            std::pop_heap(heap.begin(), heap.end(), later);
+            auto t = heap.back();
+            heap.pop_back();
+            const auto& v = *runs[t];
+            auto from = at[t];
+            while (at[t] < v.size() && groupKey(v[at[t]]) == key) ++at[t];
+            spans.push_back({v.data() + from, v.data() + at[t]});
+            if (at[t] < v.size()) again.push_back(t);
+        }
+        for (auto t : again) {
+            heap.push_back(t);
+            std::push_heap(heap.begin(), heap.end(), later);
+        }
+        visit(first, spans);
+    }
 }
 
 // The domain name in a type label of the domain: gpueff's "NVTX <domain> ranges" (or marks, JSON payload,
@@ -173,6 +230,11 @@ void memoryOperationsOf(const ShardReader& shard, const Device& d, DevicePartial
         mine.durations.insert(mine.durations.end(), ops.durations.begin(), ops.durations.end());
         mine.bytes.insert(mine.bytes.end(), ops.bytes.begin(), ops.bytes.end());
     }
+    // Sorted here, on the workers, for the reduction to merge (names sharing a kind were appended above).
+    for (auto& [name, ops] : out.memoryOperations) {
+        std::sort(ops.durations.begin(), ops.durations.end());
+        std::sort(ops.bytes.begin(), ops.bytes.end());
+    }
 }
 
 void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& out) {
@@ -232,6 +294,9 @@ void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& ou
             calls.nvtx.push_back(r);
         });
     }
+    // Sorted here, on the workers: the reduction merges the tasks' sorted runs instead of sorting them all.
+    sortByGroup(calls.nvtx);
+    for (auto& [value, durations] : calls.api) std::sort(durations.begin(), durations.end());
 }
 
 void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vector<TaskPartial>& tasks,
@@ -241,52 +306,50 @@ void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vect
     std::uint64_t open = 0, nested = 0;
     for (const auto& t : tasks) lastNvtx = std::max(lastNvtx, t.calls.lastNvtxEvent);
 
-    // NVTX: every task's ranges, grouped by domain, value and style (categories of one domain are one
-    // group, as in nsys; the trace gives each category a type of its own).
-    std::vector<NvtxInstance> ranges;
+    // NVTX: every task's ranges (sorted by group on its worker, hostCallsOf), walked group by group.
+    std::vector<const std::vector<NvtxInstance>*> runs;
     for (auto& t : tasks) {
-        auto& mine = t.calls.nvtx;
         nested += t.calls.startEndNested;
-        if (ranges.empty())
-            ranges.swap(mine); // one task, or the first: no copy of a million ranges
-        else
-            ranges.insert(ranges.end(), mine.begin(), mine.end());
-        std::vector<NvtxInstance>().swap(mine);
+        for (auto& r : t.calls.nvtx)
+            if (r.open) {
+                // nsys ends an open range at the last NVTX timestamp of the export: here the last NVTX event
+                // of the trace (range or mark).
+                r.time = lastNvtx - r.time;
+                ++open;
+            }
+        runs.push_back(&t.calls.nvtx);
     }
-    for (auto& r : ranges)
-        if (r.open) {
-            // nsys ends an open range at the last NVTX timestamp of the export: here the last NVTX event of
-            // the trace (range or mark).
-            r.time = lastNvtx - r.time;
-            ++open;
-        }
-    auto key = [](const NvtxInstance& r) { return std::tuple{domainBase(r.type), r.value, r.startEnd}; };
-    // In place (a stable sort would copy them): the order inside a group does not matter, its durations
-    // are sorted for their statistics.
-    std::sort(ranges.begin(), ranges.end(),
-              [&](const NvtxInstance& x, const NvtxInstance& y) { return key(x) < key(y); });
-    std::vector<std::size_t> firsts; // each group's first instance
+    std::vector<NvtxInstance> firsts; // each group's first range
     std::vector<std::int64_t> totals;
     std::vector<std::uint64_t> counts;
-    double grand = 0;
-    for (std::size_t i = 0; i < ranges.size(); ++i) {
-        if (i == 0 || key(ranges[i]) != key(ranges[i - 1])) {
-            firsts.push_back(i);
-            totals.push_back(0);
-            counts.push_back(0);
-        }
-        totals.back() += ranges[i].time;
-        ++counts.back();
-        grand += static_cast<double>(ranges[i].time);
-    }
+    double grand = 0; // exact: integer ns below 2^53
+    forEachGroup(runs, [&](const NvtxInstance& first, const std::vector<NvtxSpan>& spans) {
+        std::int64_t total = 0;
+        std::uint64_t count = 0;
+        for (auto [b, e] : spans)
+            for (auto* r = b; r != e; ++r) total += r->time;
+        for (auto [b, e] : spans) count += static_cast<std::uint64_t>(e - b);
+        firsts.push_back(first);
+        totals.push_back(total);
+        counts.push_back(count);
+        grand += static_cast<double>(total);
+    });
+    auto rows = listed(totals, counts, s.nvtxLeftOut);
+    std::vector<std::uint32_t> rowOf(totals.size(), UINT32_MAX);
+    for (std::size_t i = 0; i < rows.size(); ++i) rowOf[rows[i]] = static_cast<std::uint32_t>(i);
+    std::vector<std::vector<std::int64_t>> rowDurations(rows.size());
+    std::size_t group = 0;
+    forEachGroup(runs, [&](const NvtxInstance&, const std::vector<NvtxSpan>& spans) {
+        if (auto row = rowOf[group++]; row != UINT32_MAX)
+            for (auto [b, e] : spans)
+                for (auto* r = b; r != e; ++r) rowDurations[row].push_back(r->time);
+    });
     std::map<std::uint32_t, std::string> domains;
-    for (auto g : listed(totals, counts, s.nvtxLeftOut)) {
-        const auto& first = ranges[firsts[g]];
-        std::vector<std::int64_t> durations;
-        for (std::size_t i = firsts[g]; i < firsts[g] + counts[g]; ++i) durations.push_back(ranges[i].time);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& first = firsts[rows[i]];
         NvtxRow r;
-        static_cast<KernelRow&>(r) = summaryRow(valueName(labels, first.type, first.value), durations);
-        r.timePercent = shareOf(totals[g], grand);
+        static_cast<KernelRow&>(r) = summaryRow(valueName(labels, first.type, first.value), rowDurations[i]);
+        r.timePercent = shareOf(totals[rows[i]], grand);
         auto base = domainBase(first.type);
         auto d = domains.find(base);
         if (d == domains.end()) d = domains.emplace(base, domainName(labels, base)).first;
@@ -294,16 +357,20 @@ void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vect
         r.startEnd = first.startEnd;
         s.nvtx.push_back(std::move(r));
     }
-    std::vector<NvtxInstance>().swap(ranges);
+    for (auto& t : tasks) std::vector<NvtxInstance>().swap(t.calls.nvtx);
 
-    // API calls, by value.
+    // API calls, by value: each task's durations come sorted (hostCallsOf).
     std::map<std::int64_t, std::vector<std::int64_t>> api;
-    for (auto& t : tasks) {
-        for (auto& [value, durations] : t.calls.api) {
-            auto& all = api[value];
-            all.insert(all.end(), durations.begin(), durations.end());
+    {
+        std::map<std::int64_t, std::vector<std::size_t>> bounds;
+        for (auto& t : tasks) {
+            for (auto& [value, durations] : t.calls.api) {
+                auto [b, fresh] = bounds.try_emplace(value, std::vector<std::size_t>{0});
+                appendRun(api[value], b->second, durations);
+            }
+            t.calls.api.clear();
         }
-        t.calls.api.clear();
+        for (auto& [value, durations] : api) mergeRuns(durations, bounds[value]);
     }
     totals.clear();
     counts.clear();
@@ -324,13 +391,23 @@ void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vect
         s.cudaApi.back().timePercent = shareOf(totals[g], grand);
     }
 
+    // Memory operations by kind: each device's durations and bytes come sorted (memoryOperationsOf).
     std::map<std::string, MemoryOperations> memory;
-    for (auto& d : devices)
-        for (auto& [name, ops] : d.memoryOperations) {
-            auto& all = memory[name];
-            all.durations.insert(all.durations.end(), ops.durations.begin(), ops.durations.end());
-            all.bytes.insert(all.bytes.end(), ops.bytes.begin(), ops.bytes.end());
+    {
+        std::map<std::string, std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> bounds;
+        for (auto& d : devices)
+            for (auto& [name, ops] : d.memoryOperations) {
+                auto [b, fresh] =
+                    bounds.try_emplace(name, std::vector<std::size_t>{0}, std::vector<std::size_t>{0});
+                auto& all = memory[name];
+                appendRun(all.durations, b->second.first, ops.durations);
+                appendRun(all.bytes, b->second.second, ops.bytes);
+            }
+        for (auto& [name, all] : memory) {
+            mergeRuns(all.durations, bounds[name].first);
+            mergeRuns(all.bytes, bounds[name].second);
         }
+    }
     std::map<std::string, std::vector<std::int64_t>> memoryTime;
     std::uint64_t withoutBytes = 0;
     for (auto& [name, ops] : memory) {

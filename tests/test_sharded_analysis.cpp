@@ -7,17 +7,19 @@
 #include "tests/TestSupport.h"
 
 #include <doctest/doctest.h>
+#include <thread>
+#include <tuple>
 
 using namespace testsupport;
 
 namespace {
 
-// report.json of `analyze ARGS` (with --memory-limit LIMIT when given) and the command's stderr.
+// report.json of `analyze -j JOBS ARGS` (with --memory-limit LIMIT when given) and the command's stderr.
 std::pair<std::string, std::string> report(const std::string& args, const std::string& name,
-                                           const std::string& limit) {
-    auto dir = tempDir("sharded-" + name + (limit.empty() ? "-whole" : "-parts"));
-    auto r = run(gpueffBinary().string() + " analyze --no-trace " + args + " -o " + quoted(dir) +
-                 (limit.empty() ? "" : " --memory-limit " + limit));
+                                           const std::string& jobs, const std::string& limit) {
+    auto dir = tempDir("sharded-" + name + "-j" + jobs + (limit.empty() ? "-whole" : "-parts"));
+    auto r = run(gpueffBinary().string() + " analyze --no-trace -j " + jobs + " " + args + " -o " +
+                 quoted(dir) + (limit.empty() ? "" : " --memory-limit " + limit));
     REQUIRE_MESSAGE(r.exitCode == 0, r.output);
     return {readText(dir / "report.json"), r.output};
 }
@@ -32,7 +34,12 @@ public:
 
 } // namespace
 
-TEST_CASE("analyze in parts (--memory-limit) gives the report of the whole trace, on every real export") {
+TEST_CASE(
+    "analyze in parts (--memory-limit) and on workers (-j) gives the report of the whole trace, on every "
+    "real export") {
+    // -j 1 with the trace in memory reads it in one look; -j 3 deals the units into three shards kept in
+    // memory and looked at by three workers; with a tiny limit every unit is a shard, read one at a time
+    // (-j 1) or three at a time (-j 3).
     std::vector<std::pair<std::string, std::string>> cases;
     for (const auto& e : realExports()) cases.push_back({quoted(e), e.stem().string()});
     auto d = dataDir() / "nsys";
@@ -43,12 +50,18 @@ TEST_CASE("analyze in parts (--memory-limit) gives the report of the whole trace
         {quoted(d / "mfu_2gpu_h100_nccl.sqlite") + " --begin 1000000 --end 90000000", "begin-end"});
     for (const auto& [args, name] : cases) {
         CAPTURE(name);
-        auto whole = report(args, name, "");
-        auto parts = report(args, name, "1K");
+        auto whole = report(args, name, "1", "");
         CHECK(whole.second.find(" parts of at most") == std::string::npos);
-        CHECK(parts.second.find("analysis in ") != std::string::npos);
         CHECK(!whole.first.empty());
-        CHECK(whole.first == parts.first);
+        for (const char* jobs : {"1", "3"}) {
+            CAPTURE(jobs);
+            auto parts = report(args, name, jobs, "1K");
+            CHECK(parts.second.find("analysis in ") != std::string::npos);
+            CHECK(whole.first == parts.first);
+        }
+        auto workers = report(args, name, "3", "");
+        CHECK(workers.second.find(" parts of at most") == std::string::npos);
+        CHECK(whole.first == workers.first);
     }
 }
 
@@ -130,10 +143,92 @@ TEST_CASE("ShardSpill: a replay gives the chosen units' records in stream order,
     CHECK(times == std::vector<std::int64_t>{5, 150});
 }
 
+TEST_CASE(
+    "ShardSpill: parts spilled through lanes from threads at once replay as if consumed one after another") {
+    // Three parts (reports read in turn) over four rows, each row its own unit: part 1 shares row 1 with
+    // part 0, part 2 sends lines between rows of other parts. Blocks of 32 KiB fill and are written while
+    // the other lanes write theirs, so the file interleaves the parts' runs.
+    namespace paraver = gpueff::paraver;
+    gpueff::pipeline::StreamInfo info;
+    info.source = "test";
+    info.header.endTime = 1'000'000;
+    info.header.applications = {{paraver::TraceHeader::Task{4, 1}}};
+    for (std::uint32_t t = 1; t <= 4; ++t) info.rows.push_back({t, 1, 1, t});
+    paraver::ReadOptions keep;
+    keep.eventTypes = {{1, 9}};
+    auto part = [](std::size_t p) {
+        std::vector<paraver::TraceRecord> out;
+        for (std::int64_t i = 0; i < 5000; ++i) {
+            paraver::TraceRecord r;
+            r.time = i * 10 + static_cast<std::int64_t>(p);
+            if (p == 2 && i % 3 == 0) {
+                r.isCommunication = true;
+                auto from = static_cast<std::uint32_t>(i % 4), to = static_cast<std::uint32_t>((i + 1) % 4);
+                r.comm = {from, to, r.time, r.time, r.time + 1, r.time + 1, 8, 7};
+            } else {
+                r.row = static_cast<std::uint32_t>(p == 0 ? i % 2 : 1 + i % 2 + (p == 2 ? 1 : 0));
+                r.add(static_cast<std::uint32_t>(1 + (i + p) % 8), i);
+                if (i % 5 == 0) r.add(20, i); // not kept
+            }
+            out.push_back(r);
+        }
+        return out;
+    };
+    auto spillOf = [&](const std::string& name) {
+        return std::make_unique<gpueff::pipeline::ShardSpill>(
+            keep,
+            [](const paraver::TraceLayout&) {
+                return std::vector<std::uint32_t>{0, 1, 2, 3};
+            },
+            tempDir("spill-lanes-" + name));
+    };
+    auto inTurn = spillOf("in-turn"), lanes = spillOf("lanes");
+    inTurn->begin(info);
+    for (std::size_t p = 0; p < 3; ++p)
+        for (const auto& r : part(p)) inTurn->consume(r);
+    inTurn->end({});
+    lanes->begin(info);
+    std::vector<std::thread> threads;
+    for (std::size_t p : {2, 0, 1})
+        threads.emplace_back([&, p] {
+            auto* lane = lanes->openLane(p);
+            for (const auto& r : part(p)) lane->consume(r);
+            lanes->closeLane(p);
+        });
+    for (auto& t : threads) t.join();
+    lanes->end({});
+
+    REQUIRE(lanes->units() == inTurn->units());
+    for (std::uint32_t u = 0; u < 4; ++u) CHECK(lanes->records(u) == inTurn->records(u));
+    CHECK(lanes->totals().eventTypes == inTurn->totals().eventTypes);
+    CHECK(lanes->totals().eventTypes.size() == 8);
+    CHECK(lanes->totals().communications.at(7).lines == inTurn->totals().communications.at(7).lines);
+    CHECK(lanes->totals().lastRecordTime == inTurn->totals().lastRecordTime);
+    auto key = [](const paraver::TraceRecord& r) {
+        return std::tuple{r.time,
+                          r.row,
+                          r.isCommunication,
+                          r.pairCount,
+                          r.pairCount ? r.pairs[0].type : 0,
+                          r.isCommunication ? r.comm.recvRow : 0};
+    };
+    for (const auto& units : std::vector<std::vector<std::uint32_t>>{{0, 1, 2, 3}, {1}, {0, 3}}) {
+        Collect a, b;
+        inTurn->replay(units, a);
+        lanes->replay(units, b);
+        REQUIRE(a.records.size() == b.records.size());
+        CHECK(!a.records.empty());
+        std::size_t same = 0;
+        for (std::size_t i = 0; i < a.records.size(); ++i) same += key(a.records[i]) == key(b.records[i]);
+        CHECK(same == a.records.size());
+    }
+}
+
 TEST_CASE("analyze --no-trace reads the reports in turn and gives the report of the merged stream") {
     // With the trace files, every report is open at once and merged into one time order; without them the
-    // reports are read one after the other (-j at a time) and only each row's order is kept. Every figure
-    // must be the same, with one worker and with two, on several reports of one run.
+    // reports are read one after the other (-j at a time, each on a worker into its lane of the analysis'
+    // spill) and only each row's order is kept. Every figure must be the same, with one worker and with
+    // two, on several reports of one run.
     auto d = dataDir() / "nsys";
     std::string all;
     for (const auto& e : realExports()) all += " " + quoted(e);
@@ -144,13 +239,23 @@ TEST_CASE("analyze --no-trace reads the reports in turn and gives the report of 
     for (const auto& [args, name] : std::vector<std::pair<std::string, std::string>>{
              {all, "all"}, {pair, "mpi-pair"}, {all + " --region saxpy", "region"}}) {
         CAPTURE(name);
-        auto merged = tempDir("in-turn-merged-" + name);
-        auto r = run(gpueffBinary().string() + " analyze -q --name t " + args + " -o " + quoted(merged));
-        REQUIRE_MESSAGE(r.exitCode == 0, r.output);
-        auto expected = readText(merged / "report.json");
-        auto prv = (merged / "t.prv").string();
-        for (std::size_t at; (at = expected.find(prv)) != std::string::npos;)
-            expected.replace(at, prv.size(), "");
+        // With the trace and one worker, the analysis gets the merged stream itself; with two, each report's
+        // records from its worker, in turn.
+        auto withTrace = [&](const char* jobs) {
+            auto merged = tempDir("in-turn-merged-" + name + "-" + jobs);
+            auto r = run(gpueffBinary().string() + " analyze -q --name t -j " + jobs + " " + args + " -o " +
+                         quoted(merged));
+            REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+            auto report = readText(merged / "report.json");
+            auto prv = (merged / "t.prv").string();
+            for (std::size_t at; (at = report.find(prv)) != std::string::npos;)
+                report.replace(at, prv.size(), "");
+            return std::pair{report, readText(merged / "t.prv")};
+        };
+        auto [expected, prv] = withTrace("1");
+        auto [fromWorkers, prvFromWorkers] = withTrace("2");
+        CHECK(fromWorkers == expected);
+        CHECK(prvFromWorkers == prv);
         for (const char* jobs : {"1", "2"}) {
             CAPTURE(jobs);
             auto inTurn = tempDir("in-turn-" + name + "-" + jobs);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -57,6 +58,17 @@ std::optional<std::uint64_t> availableMemory() {
             return kib * 1024;
     }
     return std::nullopt;
+}
+
+std::uint64_t peakResidentMemory() {
+    std::FILE* f = std::fopen("/proc/self/status", "r");
+    if (!f) return 0;
+    char line[256];
+    unsigned long long kib = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "VmHWM: %llu kB", &kib) == 1) break;
+    std::fclose(f);
+    return static_cast<std::uint64_t>(kib) * 1024;
 }
 
 } // namespace gpueff

@@ -14,4 +14,7 @@ std::optional<std::uint64_t> parseMemorySize(const std::string& text);
 // MemAvailable of /proc/meminfo, or nullopt where the system does not say.
 std::optional<std::uint64_t> availableMemory();
 
+// The process's peak resident memory so far (VmHWM of /proc/self/status), 0 where the system does not say.
+std::uint64_t peakResidentMemory();
+
 } // namespace gpueff

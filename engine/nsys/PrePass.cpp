@@ -65,8 +65,8 @@ void recogniseInputs(const TranslateOptions& options, PrePass& pass) {
     }
 }
 
-// The pre-pass, one report per worker: each export opened (a Kineto trace read into memory), its processes, threads,
-// streams, GPUs and ranks found, and the evidence its clock is aligned by.
+// The pre-pass, one report per worker: each export opened (a Kineto trace read into memory), its processes,
+// threads, streams, GPUs and ranks found, and the evidence its clock is aligned by.
 void scanReports(const TranslateOptions& options, const std::vector<const SourceKind*>& kinds, bool wantMpi,
                  unsigned jobs, int cacheKiB, bool tty, PrePass& pass) {
     const std::size_t n = pass.inputs.size();
@@ -75,7 +75,7 @@ void scanReports(const TranslateOptions& options, const std::vector<const Source
     pass.gpuActivity.assign(n, 1);
     pass.imports.resize(n);
     pass.clockEvidence.resize(n);
-    forEachReport(n, jobs, [&](std::size_t i) {
+    forEachIndex(n, jobs, [&](std::size_t i) {
         if (tty)
             std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, n,
                          pass.inputs[i].filename().c_str());

@@ -7,9 +7,11 @@
 
 namespace gpueff::nsys {
 
-void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline::RecordSink& sink,
-                  paraver::EventCatalog& catalog, TranslateSummary& summary, bool progress,
-                  const MergeTaps& taps) {
+namespace {
+
+template <class Marks>
+void merge(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline::RecordSink& sink, Marks& catalog,
+           TranslateSummary& summary, bool progress, const MergeTaps& taps) {
     std::vector<std::size_t> heap;
     for (std::size_t i = 0; i < sources.size(); ++i) {
         sources[i]->advance();
@@ -27,6 +29,8 @@ void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline:
         if (r.time < lastTime) throw Error("internal error: source '" + s->name() + "' is not time-ordered");
         lastTime = r.time;
         sink.consume(r);
+        if (taps.all) taps.all->consume(r);
+        if (heap.back() == taps.laneSource) taps.lane->consume(r);
         if (heap.back() < taps.localSources) {
             if (taps.local) taps.local->consume(r);
             if (taps.relay) taps.relay->relay(r, s->sequence(), s->origin());
@@ -57,6 +61,26 @@ void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline:
     if (progress) std::fprintf(stderr, "\r\x1b[K");
     for (std::size_t i = 0; i < sources.size(); ++i)
         sources[i]->count(countBySource[i], summary.recordsByKind);
+}
+
+} // namespace
+
+void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline::RecordSink& sink,
+                  paraver::EventCatalog& catalog, TranslateSummary& summary, bool progress,
+                  const MergeTaps& taps) {
+    merge(sources, sink, catalog, summary, progress, taps);
+}
+
+void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline::RecordSink& sink,
+                  UsedTypes& used, TranslateSummary& summary) {
+    merge(sources, sink, used, summary, false, {});
+}
+
+void addCounts(TranslateSummary& summary, const TranslateSummary& part) {
+    summary.records += part.records;
+    for (const auto& [tag, n] : part.communicationsByTag) summary.communicationsByTag[tag] += n;
+    for (const auto& [type, n] : part.beginsByType) summary.beginsByType[type] += n;
+    for (const auto& [kind, n] : part.recordsByKind) summary.recordsByKind[kind] += n;
 }
 
 } // namespace gpueff::nsys

@@ -8,34 +8,6 @@
 
 namespace gpueff::nsys {
 
-void forEachReport(std::size_t count, unsigned workers, const std::function<void(std::size_t)>& task) {
-    std::size_t threads = std::min<std::size_t>(std::max(workers, 1u), count);
-    if (threads <= 1) {
-        for (std::size_t i = 0; i < count; ++i) task(i);
-        return;
-    }
-    std::atomic<std::size_t> next{0}, firstFailed{SIZE_MAX};
-    std::vector<std::exception_ptr> errors(count);
-    auto run = [&] {
-        for (std::size_t i; (i = next.fetch_add(1)) < count;) {
-            if (i > firstFailed.load()) return;
-            try {
-                task(i);
-            } catch (...) {
-                errors[i] = std::current_exception();
-                std::size_t seen = firstFailed.load();
-                while (i < seen && !firstFailed.compare_exchange_weak(seen, i)) {
-                }
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(run);
-    run();
-    for (auto& t : pool) t.join();
-    if (firstFailed.load() != SIZE_MAX) std::rethrow_exception(errors[firstFailed.load()]);
-}
-
 // The merging thread's view of one report: records decoded from the blocks its worker produced.
 class ReportStreams::Stream : public RecordSource {
 public:
@@ -69,11 +41,12 @@ private:
 };
 
 ReportStreams::ReportStreams(std::vector<std::vector<std::unique_ptr<RecordSource>>> sources,
-                             unsigned workers, bool inTurn)
-    : reports_(sources.size()), inTurn_(inTurn) {
+                             unsigned workers, bool inTurn, pipeline::RecordSink* lanes)
+    : reports_(sources.size()), lanes_(lanes), inTurn_(inTurn) {
     for (std::size_t r = 0; r < sources.size(); ++r) {
         reports_[r].sources = std::move(sources[r]);
         reports_[r].written.assign(reports_[r].sources.size(), 0);
+        if (lanes) reports_[r].lane = lanes->openLane(r);
     }
     std::size_t threads = std::min<std::size_t>(std::max(workers, 1u), reports_.size());
     window_ = std::max<std::size_t>(threads, 1); // before any worker looks at it
@@ -144,6 +117,7 @@ void ReportStreams::work() {
                 for (std::size_t i = 0; i < r->sources.size(); ++i)
                     r->sources[i]->count(r->written[i], r->byKind);
                 r->sources.clear();
+                if (lanes_) lanes_->closeLane(static_cast<std::size_t>(r - reports_.data()));
             }
         } catch (...) {
             error = std::current_exception();
@@ -184,6 +158,7 @@ bool ReportStreams::produce(Report& report, Block& block) {
             throw Error("internal error: source '" + s->name() + "' is not time-ordered");
         report.lastTime = r.time;
         block.used += encodeRecord(r, s->sequence(), s->origin(), block.bytes.get() + block.used);
+        if (report.lane) report.lane->consume(r);
         ++report.written[heap.back()];
         s->advance();
         if (s->peek()) {

@@ -1,5 +1,7 @@
 #pragma once
+#include "engine/common/Parallel.h"
 #include "engine/nsys/RecordSource.h"
+#include "engine/pipeline/RecordSink.h"
 
 #include <condition_variable>
 #include <cstddef>
@@ -13,11 +15,6 @@
 #include <vector>
 
 namespace gpueff::nsys {
-
-// Runs task(i) for every i in [0, count) on up to `workers` threads (on the calling thread when one is
-// enough). When tasks fail, rethrows the error of the lowest failing i, the one a loop in index order would
-// have met first; tasks above a failed one are not started.
-void forEachReport(std::size_t count, unsigned workers, const std::function<void(std::size_t)>& task);
 
 // Reports read by parallel workers: each report's sources are merged on a worker thread into fixed-size
 // blocks of encoded records, handed to the merging thread through a queue of at most kBlocksPerReport
@@ -34,8 +31,10 @@ public:
     // sources[r]: the opened sources of report r (their origins set); workers start at once. `inTurn`: the
     // streams are read one after the other, so workers read only the next `workers` reports and memory
     // does not grow with the number of reports.
+    // `lanes`: a sink with lanes (pipeline::RecordSink::openLane) that gets report r's records on its
+    // worker through lane r, closed at the report's end.
     ReportStreams(std::vector<std::vector<std::unique_ptr<RecordSource>>> sources, unsigned workers,
-                  bool inTurn = false);
+                  bool inTurn = false, pipeline::RecordSink* lanes = nullptr);
     ~ReportStreams(); // stops the workers (after their current block) and joins them
     ReportStreams(const ReportStreams&) = delete;
     ReportStreams& operator=(const ReportStreams&) = delete;
@@ -57,6 +56,7 @@ private:
         bool started = false;
         // What its sources counted, kept when they are closed at its end (their statements' memory freed).
         std::map<std::string, std::uint64_t> byKind;
+        pipeline::RecordSink* lane = nullptr; // ReportStreams' `lanes`
         // Under mutex_.
         std::deque<std::unique_ptr<Block>> ready;
         std::vector<std::unique_ptr<Block>> spare;
@@ -73,6 +73,7 @@ private:
     std::unique_ptr<Block> next(std::size_t r, std::unique_ptr<Block> done);
 
     std::vector<Report> reports_;
+    pipeline::RecordSink* lanes_ = nullptr;
     std::mutex mutex_;
     std::condition_variable work_, ready_;
     std::size_t waitingFor_ = SIZE_MAX;

@@ -87,7 +87,7 @@ std::vector<const SourceKind*> selectKinds(const TranslateOptions& o) {
 void collectNames(std::vector<std::unique_ptr<ReportContext>>& contexts, const std::vector<std::size_t>& own,
                   const std::vector<const SourceKind*>& kinds, paraver::EventCatalog& catalog, unsigned jobs,
                   Distribution* dist) {
-    forEachReport(own.size(), jobs, [&](std::size_t n) {
+    forEachIndex(own.size(), jobs, [&](std::size_t n) {
         auto& ctx = contexts[own[n]];
         auto repaired = ctx->report.repairedText();
         std::vector<std::unique_ptr<RecordSource>> sources;
@@ -105,11 +105,6 @@ void collectNames(std::vector<std::unique_ptr<ReportContext>>& contexts, const s
     catalog.assignValues();
 }
 
-unsigned workerCount(unsigned jobs) {
-    if (jobs > 0) return jobs;
-    return std::max(1u, std::thread::hardware_concurrency());
-}
-
 // The writing pass: the reports' sources, then the MPI messages, merged into `head`. One worker reads the
 // reports on this thread, one source after the other as they merge; more read them in parallel and this
 // thread merges the reports' streams (ReportStreams): the same records in the same order either way. In turn
@@ -118,9 +113,36 @@ unsigned workerCount(unsigned jobs) {
 // alone), and the others relay what they merge.
 void writeRecords(std::vector<std::vector<std::unique_ptr<RecordSource>>> reportSources,
                   std::unique_ptr<RecordSource> messages, unsigned jobs, bool inTurn, Distribution* dist,
-                  bool remotes, pipeline::RecordSink* local, pipeline::RecordSink& head,
-                  paraver::EventCatalog& catalog, TranslateSummary& summary, bool tty) {
+                  bool remotes, pipeline::RecordSink* local, pipeline::RecordSink* rowOrder,
+                  pipeline::RecordSink& head, paraver::EventCatalog& catalog, TranslateSummary& summary,
+                  bool tty) {
     std::unique_ptr<ReportStreams> workers;
+    if (inTurn && jobs > 1 && head.openLane(0)) {
+        // Each report merged on a worker straight into a lane of the sink, as many at once as workers; the
+        // MPI messages (read from every report's connection) last, on this thread.
+        const std::size_t reports = reportSources.size();
+        std::vector<TranslateSummary> counts(reports + 1);
+        std::vector<UsedTypes> used(reports + 1);
+        std::atomic<std::size_t> done{0};
+        forEachIndex(reports, jobs, [&](std::size_t k) {
+            mergeSources(reportSources[k], *head.openLane(k), used[k], counts[k]);
+            reportSources[k].clear(); // its statements closed before the worker reads another report
+            head.closeLane(k);
+            if (tty) std::fprintf(stderr, "\rtranslate: %zu of %zu reports read\x1b[K", ++done, reports);
+        });
+        if (tty) std::fprintf(stderr, "\r\x1b[K");
+        if (messages) {
+            std::vector<std::unique_ptr<RecordSource>> last;
+            last.push_back(std::move(messages));
+            mergeSources(last, *head.openLane(reports), used[reports], counts[reports]);
+            head.closeLane(reports);
+        }
+        for (std::size_t k = 0; k < counts.size(); ++k) {
+            addCounts(summary, counts[k]);
+            used[k].markIn(catalog);
+        }
+        return;
+    }
     if (inTurn) {
         std::vector<std::vector<std::unique_ptr<RecordSource>>> turns;
         if (jobs <= 1) {
@@ -137,15 +159,22 @@ void writeRecords(std::vector<std::vector<std::unique_ptr<RecordSource>>> report
         return;
     }
     std::vector<std::unique_ptr<RecordSource>> sources;
+    MergeTaps taps;
+    const std::size_t reports = reportSources.size();
     if (jobs <= 1) {
         for (auto& list : reportSources)
             for (auto& s : list) sources.push_back(std::move(s));
+        taps.all = rowOrder;
     } else {
-        workers = std::make_unique<ReportStreams>(std::move(reportSources), jobs);
+        // The row-order sink is fed by the workers, report by report, and the messages through its last lane.
+        workers = std::make_unique<ReportStreams>(std::move(reportSources), jobs, false, rowOrder);
         sources = workers->streams();
+        if (rowOrder && messages) {
+            taps.laneSource = sources.size();
+            taps.lane = rowOrder->openLane(reports);
+        }
     }
     if (messages) sources.push_back(std::move(messages));
-    MergeTaps taps;
     if (remotes) {
         taps.localSources = sources.size();
         taps.local = local;
@@ -154,6 +183,7 @@ void writeRecords(std::vector<std::vector<std::unique_ptr<RecordSource>>> report
         taps.relay = dist;
     }
     mergeSources(sources, head, catalog, summary, tty, taps);
+    if (taps.lane) rowOrder->closeLane(reports);
     if (taps.relay) dist->endRelay();
     sources.clear(); // before the workers they may refer to
 }
@@ -287,9 +317,13 @@ TranslateSummary translate(const TranslateOptions& options,
     SqliteHeapBudget heapBudget(std::int64_t{kCacheBudgetKiB} * 1024 +
                                 kHeapPerReport * static_cast<std::int64_t>(inputCount));
     bool tty = options.progress && ::isatty(STDERR_FILENO);
+    std::vector<StageTime> stages;
+    StageClock clock(stages);
+    const bool parallel = jobs > 1;
     PrePass pass;
     recogniseInputs(options, pass);
     scanReports(options, kinds, wantMpi, jobs, cacheKiB, tty, pass);
+    clock.end("pre-pass", parallel && inputCount > 1);
     TranslateSummary summary;
     checkInputs(pass, log, summary);
     // Clock alignment (ClockAlignment.h), from the pre-pass: alike on every process of a distributed run.
@@ -326,11 +360,13 @@ TranslateSummary translate(const TranslateOptions& options,
     } else {
         for (std::size_t i = 0; i < inputCount; ++i) own.push_back(i);
     }
+    clock.end("layout", false);
     collectNames(contexts, own, streamed, catalog, jobs, dist);
+    clock.end("names", parallel && own.size() > 1);
 
     // Each report's sources, opened in parallel; their origins order them as the reports and kinds are.
     std::vector<std::vector<std::unique_ptr<RecordSource>>> reportSources(own.size());
-    forEachReport(own.size(), jobs, [&](std::size_t k) {
+    forEachIndex(own.size(), jobs, [&](std::size_t k) {
         std::size_t i = own[k];
         for (const auto* kind : streamed) kind->open(*contexts[i], reportSources[k]);
         for (std::size_t j = 0; j < reportSources[k].size(); ++j)
@@ -339,21 +375,31 @@ TranslateSummary translate(const TranslateOptions& options,
     std::unique_ptr<RecordSource> messages;
     std::vector<std::uint64_t> unmatchedCalls(inputCount, 0);
     if (wantMpi && (!dist || dist->root())) messages = mpiMessages(pass, contexts, unmatchedCalls);
+    clock.end("open", parallel && own.size() > 1);
 
     // With other processes' records merged in, `localOnly` (the analysis of this process's part) gets the
     // local records only, beside the chain.
     const bool remotes = dist && dist->root() && dist->traceWritten() && chain.writesTrace();
     pipeline::RecordSink* local = remotes ? outputs.localOnly : nullptr;
+    pipeline::RecordSink* rowOrder = outputs.rowOrder;
     pipeline::RecordSink& head = chain.head();
     auto info = streamInfo(layout, summary, pass, outputs);
     // Trace files (written here, or by the root from what this process relays) need the one time order.
     const bool inTurn =
         outputs.rowOrderOnly && !chain.writesTrace() && !chain.hasStages() && !(dist && dist->traceWritten());
     info.timeOrdered = !inTurn; // the merge below
+    if (rowOrder && (dist || inTurn))
+        throw Error("internal error: a row-order sink in a distributed or in-turn translation");
     head.begin(info);
     if (local) local->begin(info);
-    writeRecords(std::move(reportSources), std::move(messages), jobs, inTurn, dist, remotes, local, head,
-                 catalog, summary, tty);
+    if (rowOrder) {
+        auto rows = info;
+        rows.timeOrdered = false; // in turn order with workers
+        rowOrder->begin(rows);
+    }
+    writeRecords(std::move(reportSources), std::move(messages), jobs, inTurn, dist, remotes, local, rowOrder,
+                 head, catalog, summary, tty);
+    clock.end("records", parallel);
     collectReportFacts(pass, contexts, own, dist, catalog, unmatchedCalls, summary);
     pipeline::StreamLabels labels;
     labels.writePcf = [&catalog](std::FILE* f) { catalog.writePcf(f); };
@@ -367,6 +413,9 @@ TranslateSummary translate(const TranslateOptions& options,
     };
     head.end(labels);
     if (local) local->end(labels);
+    if (rowOrder) rowOrder->end(labels);
+    clock.end("end", false);
+    summary.stages = std::move(stages);
     summary.bytes = chain.traceBytes();
     if (!outputs.sidecarPath.empty())
         writeSidecar(outputs.sidecarPath, outputs.sidecarFile, outputs.prvName, pass.reports, kinds, summary);

@@ -1,4 +1,5 @@
 #pragma once
+#include "engine/common/Parallel.h"
 #include "engine/import/Importers.h"
 #include "engine/nsys/ClockAlignment.h"
 #include "engine/nsys/SkippedRows.h"
@@ -63,6 +64,11 @@ struct TranslateOutputs {
     // Of the root of a distributed run that writes the trace from every process's records: the analysis of
     // this process's own records, beside the chain (which then writes the trace files only).
     pipeline::RecordSink* localOnly = nullptr;
+    // A sink beside the chain that needs each row's order only and has lanes (RecordSink::openLane; the
+    // analysis while the trace is written): with workers reading the reports, each report's records reach it
+    // on its worker, in turn order (reports in order, then the MPI messages), so the thread writing the trace
+    // does not also feed it; with one worker, from the merge. Not in a distributed run.
+    pipeline::RecordSink* rowOrder = nullptr;
     std::string application; // the .row's application name (default: the first input's stem)
     // PREFIX.json: written to sidecarPath (a temporary file of the caller's output set; empty: no sidecar),
     // named sidecarFile (its file name in the trace's comment line, the whole path in errors); it names the
@@ -103,6 +109,7 @@ struct TranslateSummary {
     // About how the inputs were merged (an input whose clock could not be aligned by its session start):
     // printed as warnings by translate, listed in the sidecar and in the notes of reports.
     std::vector<std::string> warnings;
+    std::vector<StageTime> stages; // where the time went (--stats)
 };
 
 // The nsys importer: Nsight Systems SQLite exports (and Kineto traces, read as exports) merged into one

@@ -28,7 +28,7 @@ struct StreamInfo {
     // gpueff's own comment lines and read from them by the .prv importer only (engine/paraver/Provenance).
     paraver::Provenance provenance;
     std::vector<std::string> comments; // other writers' '#' lines after the header, kept verbatim
-    std::vector<RowAddress> rows;               // per record row (TraceRecord::row): its place in the header
+    std::vector<RowAddress> rows;      // per record row (TraceRecord::row): its place in the header
     // What the rows are (kind, task, device, stream, host): filled by importers that know it (gpueff's own
     // traces, nsys exports); empty for a foreign trace whose .row does not tell.
     paraver::TraceLayout layout;
@@ -69,6 +69,13 @@ public:
     // Whether the sink needs no more records (a cut past its window's end): a source polls it after each
     // record and may stop reading there; it still calls end(), with the same labels.
     virtual bool satisfied() const { return false; }
+    // Parts of a stream that needs each row's order only (reports read in turn) may reach the sink from
+    // several threads at once, part p through lane p, opened after begin() and closed before end(): the sink
+    // then holds what it would have had from part 0's records, then part 1's, and so on, through consume().
+    // Null when the sink cannot: its records come through consume() alone. Open and close are thread-safe;
+    // one thread at a time uses a lane.
+    virtual RecordSink* openLane(std::size_t) { return nullptr; }
+    virtual void closeLane(std::size_t) {}
 };
 
 // A stage between a stream and a sink (cut, filter): it may change the stream's description and passes on
@@ -98,6 +105,13 @@ public:
     bool satisfied() const override {
         return !sinks_.empty() &&
                std::all_of(sinks_.begin(), sinks_.end(), [](auto* s) { return s->satisfied(); });
+    }
+    // Lanes of a tee of one sink are that sink's.
+    RecordSink* openLane(std::size_t part) override {
+        return sinks_.size() == 1 ? sinks_.front()->openLane(part) : nullptr;
+    }
+    void closeLane(std::size_t part) override {
+        if (sinks_.size() == 1) sinks_.front()->closeLane(part);
     }
 
 private:

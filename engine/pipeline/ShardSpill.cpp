@@ -96,6 +96,76 @@ private:
 
 } // namespace
 
+// One writer of the spill: the stream's own consume(), or a lane. Its records carry sequence numbers above
+// every earlier part's, and its blocks go to the file at offsets reserved at once, so writers run in
+// parallel.
+class ShardSpill::Writer : public RecordSink {
+public:
+    Writer(ShardSpill& spill, std::uint64_t firstSeq)
+        : spill_(spill), units_(spill.units_.size()), seq_(firstSeq) {}
+    void begin(const StreamInfo&) override {}
+    void consume(const TraceRecord& record) override;
+    void end(const StreamLabels&) override {}
+    // Writes every block and frees them.
+    void flushAll() {
+        for (auto& u : units_) {
+            flush(u);
+            std::vector<char>().swap(u.block);
+        }
+    }
+    // Moves this writer's runs and counts behind those of earlier parts.
+    void appendTo(std::vector<Unit>& units, StreamTotals& totals) {
+        for (std::size_t u = 0; u < units_.size(); ++u) {
+            auto& runs = units[u].runs;
+            runs.insert(runs.end(), units_[u].runs.begin(), units_[u].runs.end());
+            units[u].records += units_[u].records;
+        }
+        totals_.eventTypes = typesSeen_;
+        std::sort(totals_.eventTypes.begin(), totals_.eventTypes.end());
+        totals.add(totals_);
+    }
+
+private:
+    void noteType(std::uint32_t type) {
+        if (type == lastType_) return;
+        lastType_ = type;
+        if (std::find(typesSeen_.begin(), typesSeen_.end(), type) == typesSeen_.end())
+            typesSeen_.push_back(type);
+    }
+    void flush(Unit& unit) {
+        if (unit.block.empty()) return;
+        const std::uint64_t at = spill_.fileSize_.fetch_add(unit.block.size());
+        std::size_t put = 0;
+        while (put < unit.block.size()) {
+            auto n = ::pwrite(spill_.fd_, unit.block.data() + put, unit.block.size() - put,
+                              static_cast<off_t>(at + put));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) throw Error(systemError(spill_.tempDir_, "write"));
+            put += static_cast<std::size_t>(n);
+        }
+        unit.runs.push_back({at, static_cast<std::uint32_t>(unit.block.size())});
+        unit.block.clear();
+    }
+    void append(std::uint32_t unit, const char* data, std::size_t size) {
+        auto& u = units_[unit];
+        if (u.block.capacity() < kBlock) u.block.reserve(kBlock);
+        if (u.block.size() + size > kBlock) flush(u);
+        u.block.insert(u.block.end(), data, data + size);
+    }
+
+    ShardSpill& spill_;
+    std::vector<Unit> units_;
+    std::uint64_t seq_;
+    StreamTotals totals_;
+    std::vector<std::uint32_t> typesSeen_; // unsorted, distinct
+    std::uint32_t lastType_ = UINT32_MAX;
+};
+
+// A lane's first sequence number: parts of up to 2^40 records each, after the stream's own.
+constexpr std::uint64_t laneSeq(std::size_t part) {
+    return (static_cast<std::uint64_t>(part) + 1) << 40;
+}
+
 ShardSpill::ShardSpill(paraver::ReadOptions options, Partition partition,
                        const std::filesystem::path& tempDir)
     : options_(std::move(options)), partition_(std::move(partition)), tempDir_(tempDir) {
@@ -121,37 +191,30 @@ void ShardSpill::begin(const StreamInfo& info) {
         count = std::max(count, unit + 1);
     }
     units_.assign(count, Unit{});
+    main_ = std::make_unique<Writer>(*this, 0);
 }
 
-void ShardSpill::noteType(std::uint32_t type) {
-    if (type == lastType_) return;
-    lastType_ = type;
-    if (std::find(typesSeen_.begin(), typesSeen_.end(), type) == typesSeen_.end()) typesSeen_.push_back(type);
+RecordSink* ShardSpill::openLane(std::size_t part) {
+    std::lock_guard lock(lanesMutex_);
+    auto& lane = lanes_[part];
+    if (!lane) lane = std::make_unique<Writer>(*this, laneSeq(part));
+    return lane.get();
 }
 
-void ShardSpill::flush(Unit& unit) {
-    if (unit.block.empty()) return;
-    std::size_t put = 0;
-    while (put < unit.block.size()) {
-        auto n = ::pwrite(fd_, unit.block.data() + put, unit.block.size() - put,
-                          static_cast<off_t>(fileSize_ + put));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw Error(systemError(tempDir_, "write"));
-        put += static_cast<std::size_t>(n);
+void ShardSpill::closeLane(std::size_t part) {
+    Writer* lane;
+    {
+        std::lock_guard lock(lanesMutex_);
+        lane = lanes_.at(part).get();
     }
-    unit.runs.push_back({fileSize_, static_cast<std::uint32_t>(unit.block.size())});
-    fileSize_ += unit.block.size();
-    unit.block.clear();
-}
-
-void ShardSpill::append(std::uint32_t unit, const char* data, std::size_t size) {
-    auto& u = units_[unit];
-    if (u.block.capacity() < kBlock) u.block.reserve(kBlock);
-    if (u.block.size() + size > kBlock) flush(u);
-    u.block.insert(u.block.end(), data, data + size);
+    lane->flushAll();
 }
 
 void ShardSpill::consume(const TraceRecord& r) {
+    main_->consume(r);
+}
+
+void ShardSpill::Writer::consume(const TraceRecord& r) {
     char record[kMaxRecord];
     Head head;
     std::memset(&head, 0, sizeof head); // padding too: the bytes go to a file
@@ -172,10 +235,10 @@ void ShardSpill::consume(const TraceRecord& r) {
         ++tag.lines;
         tag.physicalSendDiffers |= c.physicalSend != c.logicalSend;
         auto seen = std::max({c.logicalSend, c.physicalSend, c.logicalRecv, c.physicalRecv});
-        if (seen > info_.header.endTime) ++totals_.recordsAfterEnd;
+        if (seen > spill_.info_.header.endTime) ++totals_.recordsAfterEnd;
         totals_.lastRecordTime = std::max(totals_.lastRecordTime, seen);
         head.kind = Kind::Communication;
-        auto sender = unitOfRow_.at(c.sendRow), receiver = unitOfRow_.at(c.recvRow);
+        auto sender = spill_.unitOfRow_.at(c.sendRow), receiver = spill_.unitOfRow_.at(c.recvRow);
         put(&c, sizeof(c));
         std::memcpy(record, &head, sizeof(Head));
         append(sender, record, size);
@@ -188,7 +251,7 @@ void ShardSpill::consume(const TraceRecord& r) {
         return;
     }
     if (r.isState) {
-        if (r.state.end > info_.header.endTime) ++totals_.recordsAfterEnd;
+        if (r.state.end > spill_.info_.header.endTime) ++totals_.recordsAfterEnd;
         totals_.lastRecordTime = std::max(totals_.lastRecordTime, r.state.end);
         head.kind = Kind::State;
         put(&r.state.end, sizeof(r.state.end));
@@ -196,10 +259,10 @@ void ShardSpill::consume(const TraceRecord& r) {
         std::memcpy(record, &head, sizeof(Head));
     } else {
         if (r.pairCount == 0) return;
-        if (r.time > info_.header.endTime) ++totals_.recordsAfterEnd;
+        if (r.time > spill_.info_.header.endTime) ++totals_.recordsAfterEnd;
         totals_.lastRecordTime = std::max(totals_.lastRecordTime, r.time);
         for (std::uint8_t i = 0; i < r.pairCount; ++i) {
-            if (!options_.keeps(r.pairs[i].type)) continue;
+            if (!spill_.options_.keeps(r.pairs[i].type)) continue;
             noteType(r.pairs[i].type);
             put(&r.pairs[i].type, sizeof(std::uint32_t));
             put(&r.pairs[i].value, sizeof(std::int64_t));
@@ -208,20 +271,23 @@ void ShardSpill::consume(const TraceRecord& r) {
         if (head.pairs == 0) return;
         std::memcpy(record, &head, sizeof(Head));
     }
-    auto unit = unitOfRow_.at(r.row);
+    auto unit = spill_.unitOfRow_.at(r.row);
     append(unit, record, size);
     ++units_[unit].records;
 }
 
 void ShardSpill::end(const StreamLabels& labels) {
-    for (auto& u : units_) {
-        flush(u);
-        std::vector<char>().swap(u.block);
+    // The stream's own records first, then the lanes' in part order: every unit's runs in sequence order.
+    main_->flushAll();
+    main_->appendTo(units_, totals_);
+    main_.reset();
+    for (auto& [part, lane] : lanes_) {
+        lane->flushAll();
+        lane->appendTo(units_, totals_);
     }
+    lanes_.clear();
     pcf_ = labelText(labels.fullNamesPcf()); // the analysis reads full names
     row_ = labelText(labels.writeRow);
-    totals_.eventTypes = typesSeen_;
-    std::sort(totals_.eventTypes.begin(), totals_.eventTypes.end());
 }
 
 void StreamTotals::add(const StreamTotals& part) {

@@ -5,11 +5,13 @@
 #include "engine/paraver/PrvReader.h"
 #include "engine/pipeline/RecordSink.h"
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,10 @@ public:
     void begin(const StreamInfo& info) override;
     void consume(const TraceRecord& record) override;
     void end(const StreamLabels& labels) override;
+    // Reports read in turn spill from their workers at once, each into lanes of its own (RecordSink):
+    // a replay gives what consume() of part 0's records, then part 1's, ... would have given.
+    RecordSink* openLane(std::size_t part) override;
+    void closeLane(std::size_t part) override;
 
     const StreamInfo& info() const { return info_; }
     std::size_t units() const { return units_.size(); }
@@ -72,22 +78,21 @@ private:
         std::vector<std::pair<std::uint64_t, std::uint32_t>> runs; // (offset, bytes) on the file
         std::uint64_t records = 0;
     };
-    void append(std::uint32_t unit, const char* data, std::size_t size);
-    void flush(Unit& unit);
-    void noteType(std::uint32_t type);
+    class Writer;
 
     paraver::ReadOptions options_;
     Partition partition_;
     std::filesystem::path tempDir_;
     int fd_ = -1;
-    std::uint64_t fileSize_ = 0, seq_ = 0;
+    std::atomic<std::uint64_t> fileSize_{0}; // reserved by the writers' blocks
     StreamInfo info_;
     std::string pcf_, row_;
     std::vector<std::uint32_t> unitOfRow_; // stream row -> unit
-    std::vector<Unit> units_;
+    std::unique_ptr<Writer> main_;         // consume()
+    std::mutex lanesMutex_;
+    std::map<std::size_t, std::unique_ptr<Writer>> lanes_;
+    std::vector<Unit> units_; // every writer's runs, in part order, once the stream has ended
     StreamTotals totals_;
-    std::vector<std::uint32_t> typesSeen_; // unsorted, distinct
-    std::uint32_t lastType_ = UINT32_MAX;
 };
 
 } // namespace gpueff::pipeline

@@ -1,4 +1,5 @@
 #include "engine/common/Error.h"
+#include "jobs/Pipeline.h"
 #include "jobs/TranslateJob.h"
 #include "tools/gpueff/Commands.h"
 
@@ -102,6 +103,7 @@ Action addTranslate(CLI::App& app) {
                         static_cast<unsigned long long>(s.records), static_cast<unsigned long long>(s.bytes),
                         secs, static_cast<double>(s.records) / secs,
                         static_cast<double>(s.bytes) / 1e6 / secs);
+        if (args->stats) jobs::printStages("pass", s.stages);
         return 0;
     };
 }

@@ -1,0 +1,377 @@
+#include "engine/common/Error.h"
+#include "engine/common/IntervalPairing.h"
+#include "engine/common/Parallel.h"
+#include "engine/paraver/EventTypes.h"
+#include "metrics/Analysis.h"
+#include "metrics/LevelParts.h"
+#include "metrics/MetricFamilies.h"
+
+#include <algorithm>
+#include <cctype>
+#include <mutex>
+
+// How analyze() reads a sharded trace: the first look at every shard finds the window, a second one places
+// the markers' work on the GPU, a third computes each device's and task's partials, and the reductions make
+// the figures of the whole trace. One shard is read in one look; several are read `jobs` at a time.
+namespace gpueff::metrics {
+
+namespace {
+
+// The NVTX ranges named `name` on the shard's threads: the values of that name per NVTX type (from the
+// .pcf), and the earliest begin and latest end of a closed one. Ranges of one category nest on a thread
+// under one event type (a value opens a range, 0 closes the innermost), so a stack per type finds where
+// each one ends.
+std::map<std::uint32_t, std::int64_t> regionValues(const semantic::LoadedTrace& trace,
+                                                   const std::string& name) {
+    std::map<std::uint32_t, std::int64_t> wanted; // type -> value
+    for (const auto& [type, values] : trace.context().labels.eventValues)
+        if (paraver::types::isNvtxRangeType(type))
+            for (const auto& [value, label] : values)
+                if (label == name) wanted[type] = value;
+    if (wanted.empty())
+        throw Error("--region '" + name + "': no NVTX range of that name in the trace's .pcf");
+    return wanted;
+}
+
+void extendRegionSpan(const semantic::LoadedTrace& trace, const std::map<std::uint32_t, std::int64_t>& wanted,
+                      std::int64_t& first, std::int64_t& last) {
+    struct Open {
+        std::int64_t value, begin;
+    };
+    IntervalPairing<Open> open(Nesting::Stack); // per thread, by type
+    for (const auto& th : trace.trace().threads) {
+        open.clear();
+        for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
+            auto w = wanted.find(th.eventType[i]);
+            if (w == wanted.end()) continue;
+            const auto time = th.eventTime[i];
+            open.event(
+                w->first, th.eventValue[i],
+                [&](const Open*) {
+                    return Open{th.eventValue[i], time};
+                },
+                [&](const Open& range, const Open*) {
+                    if (range.value != w->second) return;
+                    first = std::min(first, range.begin);
+                    last = std::max(last, time);
+                });
+        }
+    }
+}
+
+// What the first look at every shard gathers for the window (WindowEvidence), and the end of the trace.
+struct WindowScout : WindowEvidence {
+    std::int64_t traceEnd = 0;
+
+    void look(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
+              const std::vector<std::size_t>& devices, const std::vector<std::size_t>& tasks,
+              const AnalysisOptions& options) {
+        traceEnd = trace.trace().endTime();
+        collectHtaEvidence(trace, activity, tasks, *this);
+        if (options.iterationSource != IterationSource::Off) {
+            collectMarkers(trace, activity, tasks, options.iterationPattern, *this);
+            // Detected on the first device alone: one sequence decides the boundaries of every device.
+            if (std::find(devices.begin(), devices.end(), 0) != devices.end())
+                detected = detectOnDevice(trace, activity.devices[0]);
+        }
+        if (!options.region.empty())
+            extendRegionSpan(trace, regionValues(trace, options.region), regionFirst, regionLast);
+        for (auto i : devices)
+            for (const auto& cls : activity.devices[i].work)
+                for (const auto& rows : cls)
+                    if (!rows.empty()) {
+                        activityBegin = std::min(activityBegin, rows.front().begin);
+                        activityEnd = std::max(activityEnd, rows.back().end);
+                    }
+    }
+
+    AnalysisWindow window(const AnalysisOptions& options) const {
+        AnalysisWindow w;
+        if (!options.region.empty()) {
+            if (regionFirst > regionLast)
+                throw Error("--region '" + options.region + "': the range is never closed in the trace");
+            w.begin = regionFirst;
+            w.end = regionLast;
+            w.source = "region";
+            w.region = options.region;
+        } else {
+            w.begin = activityBegin;
+            w.end = activityEnd;
+            if (w.begin > w.end) w.begin = w.end = 0;
+            w.source = "gpu-activity";
+        }
+        if (options.begin || options.end) {
+            // Bounds outside the trace would describe time nobody recorded, and extreme ones would overflow
+            // the window's arithmetic (end - begin, bin edges): both must lie within [0, end of the trace].
+            for (auto [flag, value] : {std::pair{"--begin", options.begin}, std::pair{"--end", options.end}})
+                if (value && (*value < 0 || *value > traceEnd))
+                    throw Error(std::string(flag) + " " + std::to_string(*value) +
+                                " ns is outside the trace (0 .. " + std::to_string(traceEnd) + " ns)");
+            if (options.begin) w.begin = *options.begin;
+            if (options.end) w.end = *options.end;
+            w.source = "arguments";
+        }
+        if (w.end < w.begin)
+            throw Error("the analysis window ends (" + std::to_string(w.end) + " ns) before it begins (" +
+                        std::to_string(w.begin) + " ns)");
+        return w;
+    }
+};
+
+// The shard's devices read and their partials computed; its tasks' too.
+void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window, const TraceFacts& facts,
+               const NamePattern& gemm, const LevelPlan& plan, const std::vector<HtaRuleInputs>& hta,
+               DeviceActivity& activity, const std::vector<std::size_t>& devices,
+               const std::vector<std::size_t>& tasks, std::vector<DevicePartial>& devicePartials,
+               std::vector<TaskPartial>& taskPartials, ShardAnswers& answers) {
+    ShardReader shard(trace, window, facts, gemm);
+    answers = {shard.queuedLines,    shard.queuedAvailable, shard.classifyGaps,   shard.tensorSamples,
+               shard.blockingEvents, shard.mpiEvents,       shard.queuedAvailable};
+    for (auto i : devices) {
+        const auto& d = activity.devices[i];
+        auto u = deviceUnions(d, window);
+        const DeviceShard device{shard, i, d, u, plan, hta[i]};
+        for (const auto& family : metricFamilies())
+            if (family.device) family.device(device, devicePartials[i]);
+    }
+    for (auto t : tasks)
+        for (const auto& family : metricFamilies())
+            if (family.task) family.task(shard, activity.tasks[t], taskPartials[t]);
+}
+
+// The whole trace as one shard.
+class WholeTrace : public ShardedTrace {
+public:
+    explicit WholeTrace(const semantic::LoadedTrace& trace) : trace_(trace) {}
+    std::size_t shards() const override { return 1; }
+    std::vector<std::uint32_t> unitsOf(std::size_t) const override {
+        auto units = analysisUnits(deviceLayout(trace_.layout()), trace_.layout().rows.size());
+        std::vector<std::uint32_t> all(units.size());
+        for (std::uint32_t u = 0; u < all.size(); ++u) all[u] = u;
+        return all;
+    }
+    TraceFacts facts() const override { return factsOf(trace_); }
+    void visit(std::size_t, const std::function<void(const semantic::LoadedTrace&)>& use) const override {
+        use(trace_);
+    }
+    void visitLabels(const std::function<void(const semantic::LoadedTrace&)>& use) const override {
+        use(trace_);
+    }
+
+private:
+    const semantic::LoadedTrace& trace_;
+};
+
+// The second look the levels of detail need: once every task's markers are known, where the GPU work
+// launched inside them ran, device by device, combined over the shards and the processes.
+class LevelScout {
+public:
+    explicit LevelScout(WindowEvidence& evidence) : evidence_(evidence) {}
+    // True when the markers' work must be looked for (they are sorted alike on every process first).
+    bool prepare(const AnalysisOptions& options) {
+        sortRanges(evidence_.markers);
+        sortRanges(evidence_.phases);
+        markerWork_.resize(evidence_.markers.size());
+        phaseWork_.resize(evidence_.phases.size());
+        return options.iterationSource == IterationSource::Markers && !evidence_.markers.empty();
+    }
+    // The devices of one shard; shards may be projected at once.
+    void project(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
+                 const std::vector<std::size_t>& devices) {
+        Projection markers, phases;
+        markers.resize(evidence_.markers.size());
+        phases.resize(evidence_.phases.size());
+        bool lines = false;
+        for (auto i : devices)
+            lines = projectWork(trace, activity.devices[i], evidence_, markers, phases) || lines;
+        std::lock_guard lock(mutex_);
+        markerWork_.combine(markers);
+        phaseWork_.combine(phases);
+        launchLines_ = launchLines_ || lines;
+    }
+    void combine(AnalysisPeers* peers) {
+        WindowEvidence work;
+        work.markerWork = std::move(markerWork_);
+        work.phaseWork = std::move(phaseWork_);
+        work.launchLines = launchLines_;
+        if (peers) work = peers->combineWindow(work);
+        evidence_.markerWork = std::move(work.markerWork);
+        evidence_.phaseWork = std::move(work.phaseWork);
+        evidence_.launchLines = work.launchLines;
+    }
+    LevelPlan plan(Analysis& a, const AnalysisOptions& options) const {
+        return planLevels(a, evidence_, options, evidence_.launchLines);
+    }
+
+private:
+    WindowEvidence& evidence_;
+    Projection markerWork_, phaseWork_;
+    bool launchLines_ = false;
+    std::mutex mutex_;
+};
+
+// The window, the partials and their reduction; with peers, the window's evidence is combined over the
+// processes and the partials reduced on the root alone.
+std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const AnalysisOptions& options,
+                                     AnalysisPeers* peers) {
+    const auto facts = sharded.facts();
+    const std::size_t n = sharded.shards();
+    Analysis a;
+    StageClock clock(a.stages);
+    std::vector<std::vector<std::size_t>> devicesOf(n), tasksOf(n);
+    // The layout and labels are the whole trace's in every shard.
+    auto layout = [&](const semantic::LoadedTrace& trace) {
+        // Every window, duration and --begin/--end of the analysis is in nanoseconds, the unit gpueff
+        // translate writes; a trace in another unit would give numbers 10^3..10^9 off under a "ns" label.
+        if (trace.trace().header.unit != paraver::TimeUnit::Nanoseconds)
+            throw Error(trace.path.string() +
+                        ":1: analyze reads traces timed in nanoseconds (\"_ns\" in the header), as gpueff "
+                        "translate writes them; this one is not");
+        a.writer = recogniseWriter(trace);
+        if (auto cut = trace.trace().provenance.cutOrigin(); cut && cut->unit == "ns")
+            a.cutShift = cut->shift;
+        a.activity = deviceLayout(trace.layout());
+        auto units = analysisUnits(a.activity, trace.layout().rows.size());
+        for (std::size_t s = 0; s < n; ++s)
+            for (auto u : sharded.unitsOf(s)) {
+                const auto& d = units.devices.at(u);
+                const auto& t = units.tasks.at(u);
+                devicesOf[s].insert(devicesOf[s].end(), d.begin(), d.end());
+                tasksOf[s].insert(tasksOf[s].end(), t.begin(), t.end());
+            }
+    };
+    std::vector<DevicePartial> devicePartials;
+    std::vector<TaskPartial> taskPartials;
+    std::vector<ShardAnswers> answers(n); // alike in every shard
+    WindowScout scout;
+    LevelScout levels(scout);
+    LevelPlan plan;
+    std::vector<HtaRuleInputs> htaInputs; // once the evidence of every task is in
+    auto readWork = [&](const semantic::LoadedTrace& trace, std::size_t s) {
+        WorkReader reader(trace);
+        for (auto i : devicesOf[s]) reader.read(a.activity.devices[i]);
+    };
+    auto dropWork = [&](std::size_t s) {
+        for (auto i : devicesOf[s])
+            for (auto& cls : a.activity.devices[i].work) std::vector<Spans>().swap(cls);
+    };
+    auto setWindow = [&] {
+        if (peers) static_cast<WindowEvidence&>(scout) = peers->combineWindow(scout);
+        a.window = scout.window(options);
+    };
+    auto startPartials = [&] {
+        devicePartials.resize(a.activity.devices.size());
+        taskPartials.resize(a.activity.tasks.size());
+        htaInputs = htaRuleInputs(scout, options, a.activity);
+    };
+    auto partials = [&](const semantic::LoadedTrace& trace, std::size_t s) {
+        readShard(trace, a.window, facts, options.gemmPattern, plan, htaInputs, a.activity, devicesOf[s],
+                  tasksOf[s], devicePartials, taskPartials, answers[s]);
+    };
+    if (n == 1) {
+        // One look: the window and the partials from the same reading of the devices.
+        sharded.visit(0, [&](const semantic::LoadedTrace& trace) {
+            layout(trace);
+            readWork(trace, 0);
+            scout.look(trace, a.activity, devicesOf[0], tasksOf[0], options);
+            setWindow();
+            clock.end("window", false);
+            if (levels.prepare(options)) {
+                levels.project(trace, a.activity, devicesOf[0]);
+                levels.combine(peers);
+            }
+            plan = levels.plan(a, options);
+            clock.end("levels", false);
+            startPartials();
+            partials(trace, 0);
+            dropWork(0);
+            clock.end("partials", false);
+        });
+    } else {
+        sharded.visitLabels(layout);
+        // Each look visits every shard on the workers, each shard's devices read for it alone.
+        auto look = [&](const std::function<void(const semantic::LoadedTrace&, std::size_t)>& use,
+                        bool last = false) {
+            forEachIndex(n, options.jobs, [&](std::size_t s) {
+                sharded.visit(s, [&](const semantic::LoadedTrace& trace) {
+                    readWork(trace, s);
+                    use(trace, s);
+                    dropWork(s);
+                });
+                if (last) sharded.release(s);
+            });
+        };
+        const bool parallel = options.jobs > 1;
+        {
+            // The window needs every shard before any device can be measured against it.
+            std::vector<WindowScout> scouts(n);
+            look([&](const semantic::LoadedTrace& trace, std::size_t s) {
+                scouts[s].look(trace, a.activity, devicesOf[s], tasksOf[s], options);
+            });
+            for (const auto& s : scouts) {
+                scout.combine(s);
+                scout.traceEnd = std::max(scout.traceEnd, s.traceEnd);
+            }
+        }
+        setWindow();
+        clock.end("window", parallel);
+        // Where the markers' work ran needs the markers of every task first.
+        if (levels.prepare(options)) {
+            look([&](const semantic::LoadedTrace& trace, std::size_t s) {
+                levels.project(trace, a.activity, devicesOf[s]);
+            });
+            levels.combine(peers);
+        }
+        plan = levels.plan(a, options);
+        clock.end("levels", parallel);
+        startPartials();
+        look(partials, true);
+        clock.end("partials", parallel);
+    }
+    if (peers) {
+        std::vector<std::size_t> devices, tasks;
+        for (std::size_t s = 0; s < n; ++s) {
+            devices.insert(devices.end(), devicesOf[s].begin(), devicesOf[s].end());
+            tasks.insert(tasks.end(), tasksOf[s].begin(), tasksOf[s].end());
+        }
+        devicePartials.resize(a.activity.devices.size());
+        taskPartials.resize(a.activity.tasks.size());
+        if (!peers->gatherPartials(devices, tasks, devicePartials, taskPartials)) return std::nullopt;
+        clock.end("gather", false);
+    }
+    if (a.window.duration() == 0)
+        a.notes.push_back(a.window.source == "gpu-activity"
+                              ? "the trace has no GPU activity: the window is empty"
+                              : "the analysis window is empty (begin = end)");
+    sharded.visitLabels([&](const semantic::LoadedTrace& labels) {
+        Reduction reduction{devicePartials, taskPartials, facts, answers.back(), options, plan, labels};
+        clock.end("labels", false);
+        // A stage per family: "reduce.<its name before the parenthesis>".
+        for (const auto& family : metricFamilies()) {
+            family.reduce(a, reduction);
+            std::string name = family.name;
+            name.resize(name.find(" (") == std::string::npos ? name.size() : name.find(" ("));
+            for (auto& c : name)
+                if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+            clock.end("reduce." + name, false);
+        }
+    });
+    return a;
+}
+
+} // namespace
+
+Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& options) {
+    return analyze(WholeTrace(trace), options);
+}
+
+Analysis analyze(const ShardedTrace& sharded, const AnalysisOptions& options) {
+    return *analyzeParts(sharded, options, nullptr);
+}
+
+std::optional<Analysis> analyze(const ShardedTrace& sharded, const AnalysisOptions& options,
+                                AnalysisPeers& peers) {
+    return analyzeParts(sharded, options, &peers);
+}
+
+} // namespace gpueff::metrics
