@@ -29,10 +29,10 @@ namespace gpueff::jobs::wire {
 
 template <class T>
 concept Packed =
-    std::is_same_v<T, std::vector<std::int64_t>> || std::is_same_v<T, std::vector<metrics::NvtxInstance>>;
+    std::is_same_v<T, std::vector<std::int64_t>> || std::is_same_v<T, std::vector<metrics::NvtxGroup>>;
 
-// An NvtxInstance as packed bytes: type, flags (startEnd, open), value, time.
-constexpr std::size_t kNvtxBytes = 4 + 1 + 8 + 8;
+// An NvtxGroup as packed bytes: type, startEnd, value, closed, open.
+constexpr std::size_t kNvtxBytes = 4 + 1 + 8 + 4 + 4;
 
 template <class T>
 nlohmann::json toWire(const T& value) {
@@ -40,15 +40,16 @@ nlohmann::json toWire(const T& value) {
         nlohmann::json::binary_t::container_type bytes(value.size() * sizeof(std::int64_t));
         if (!value.empty()) std::memcpy(bytes.data(), value.data(), bytes.size());
         return nlohmann::json::binary(std::move(bytes));
-    } else if constexpr (std::is_same_v<T, std::vector<metrics::NvtxInstance>>) {
+    } else if constexpr (std::is_same_v<T, std::vector<metrics::NvtxGroup>>) {
         nlohmann::json::binary_t::container_type bytes(value.size() * kNvtxBytes);
         auto* p = bytes.data();
-        for (const auto& r : value) {
-            std::uint8_t flags = static_cast<std::uint8_t>((r.startEnd ? 1 : 0) | (r.open ? 2 : 0));
-            std::memcpy(p, &r.type, 4);
-            std::memcpy(p + 4, &flags, 1);
-            std::memcpy(p + 5, &r.value, 8);
-            std::memcpy(p + 13, &r.time, 8);
+        for (const auto& g : value) {
+            std::uint8_t startEnd = g.startEnd ? 1 : 0;
+            std::memcpy(p, &g.type, 4);
+            std::memcpy(p + 4, &startEnd, 1);
+            std::memcpy(p + 5, &g.value, 8);
+            std::memcpy(p + 13, &g.closed, 4);
+            std::memcpy(p + 17, &g.open, 4);
             p += kNvtxBytes;
         }
         return nlohmann::json::binary(std::move(bytes));
@@ -77,14 +78,14 @@ void fromWire(const nlohmann::json& j, T& value) {
             if (!value.empty()) std::memcpy(value.data(), bytes.data(), bytes.size());
         } else {
             const auto* p = bytes.data();
-            for (auto& r : value) {
-                std::uint8_t flags = 0;
-                std::memcpy(&r.type, p, 4);
-                std::memcpy(&flags, p + 4, 1);
-                std::memcpy(&r.value, p + 5, 8);
-                std::memcpy(&r.time, p + 13, 8);
-                r.startEnd = (flags & 1) != 0;
-                r.open = (flags & 2) != 0;
+            for (auto& g : value) {
+                std::uint8_t startEnd = 0;
+                std::memcpy(&g.type, p, 4);
+                std::memcpy(&startEnd, p + 4, 1);
+                std::memcpy(&g.value, p + 5, 8);
+                std::memcpy(&g.closed, p + 13, 4);
+                std::memcpy(&g.open, p + 17, 4);
+                g.startEnd = startEnd != 0;
                 p += kNvtxBytes;
             }
         }

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 namespace gpueff::metrics {
 
@@ -32,57 +33,99 @@ std::uint32_t domainBase(std::uint32_t type) {
 
 // nvtx_sum's groups: domain, value and style (categories of one domain are one group, as in nsys; the trace
 // gives each category a type of its own).
-auto groupKey(const NvtxInstance& r) {
+template <class R>
+auto groupKey(const R& r) {
     return std::tuple{domainBase(r.type), r.value, r.startEnd};
 }
 
-// Ranges ordered by group, then by type (the group's first range names it).
-bool groupOrder(const NvtxInstance& x, const NvtxInstance& y) {
+// Ranges (and groups) ordered by group, then by type (the group's first range names it).
+template <class R>
+bool groupOrder(const R& x, const R& y) {
     return std::tuple{groupKey(x), x.type} < std::tuple{groupKey(y), y.type};
 }
 
-// In place (a stable sort would copy them): the order inside a group does not matter, its durations are
-// sorted for their statistics.
-void sortByGroup(std::vector<NvtxInstance>& ranges) {
-    std::sort(ranges.begin(), ranges.end(), groupOrder);
+// A task's ranges as its partial keeps them (NvtxGroup): sorted by group on the worker, then each group's
+// durations and open begins in one array.
+void packGroups(std::vector<NvtxInstance>& ranges, HostCallsPartial& out) {
+    std::sort(ranges.begin(), ranges.end(), groupOrder<NvtxInstance>);
+    out.nvtxTimes.reserve(out.nvtxTimes.size() + ranges.size());
+    for (std::size_t i = 0; i < ranges.size();) {
+        const auto& first = ranges[i];
+        NvtxGroup g{first.type, first.startEnd, first.value, 0, 0};
+        std::size_t end = i;
+        while (end < ranges.size() && groupKey(ranges[end]) == groupKey(first)) ++end;
+        for (bool open : {false, true})
+            for (std::size_t k = i; k < end; ++k)
+                if (ranges[k].open == open) {
+                    out.nvtxTimes.push_back(ranges[k].time);
+                    ++(open ? g.open : g.closed);
+                }
+        out.nvtx.push_back(g);
+        i = end;
+    }
 }
 
-// The ranges of one group that lie in one task's vector.
-using NvtxSpan = std::pair<const NvtxInstance*, const NvtxInstance*>;
+// The groups of every task's partial, found by key in a hash table (one lookup per task and group), in key
+// order: `first` is each group's NvtxGroup of the smallest type (the one that names it).
+class GroupIndex {
+public:
+    explicit GroupIndex(const std::vector<const HostCallsPartial*>& tasks) {
+        for (const auto* t : tasks)
+            for (const auto& g : t->nvtx) {
+                auto [it, fresh] = index_.try_emplace(keyOf(g), static_cast<std::uint32_t>(firsts_.size()));
+                if (fresh)
+                    firsts_.push_back(g);
+                else if (g.type < firsts_[it->second].type)
+                    firsts_[it->second] = g;
+            }
+        // Numbered in key order (nsys_sum breaks ties of total time by key).
+        std::vector<std::uint32_t> order(firsts_.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(),
+                  [&](auto x, auto y) { return groupKey(firsts_[x]) < groupKey(firsts_[y]); });
+        std::vector<std::uint32_t> rank(order.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
+        for (auto& [key, i] : index_) i = rank[i];
+        std::vector<NvtxGroup> sorted(firsts_.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i) sorted[i] = firsts_[order[i]];
+        firsts_ = std::move(sorted);
+    }
+    std::size_t size() const { return firsts_.size(); }
+    const NvtxGroup& first(std::size_t i) const { return firsts_[i]; }
+    std::uint32_t of(const NvtxGroup& g) const { return index_.at(keyOf(g)); }
 
-// Calls visit(first, spans) for every group of the tasks' ranges (each vector sorted by groupOrder), in
-// group order, without copying them: `first` is the group's first range by groupOrder, `spans` its ranges
-// in each task holding some. A k-way walk: one heap step per group and task, not per range.
-template <class Visit>
-void forEachGroup(const std::vector<const std::vector<NvtxInstance>*>& runs, Visit&& visit) {
-    std::vector<std::size_t> at(runs.size(), 0);
-    auto head = [&](std::size_t t) -> const NvtxInstance& { return (*runs[t])[at[t]]; };
-    auto later = [&](std::size_t x, std::size_t y) { return groupOrder(head(y), head(x)); };
-    std::vector<std::size_t> heap, again;
-    for (std::size_t t = 0; t < runs.size(); ++t)
-        if (!runs[t]->empty()) heap.push_back(t);
-    std::make_heap(heap.begin(), heap.end(), later);
-    std::vector<NvtxSpan> spans;
-    while (!heap.empty()) {
-        const NvtxInstance first = head(heap.front());
-        const auto key = groupKey(first);
-        spans.clear();
-        again.clear();
-        while (!heap.empty() && groupKey(head(heap.front())) == key) {
-            std::pop_heap(heap.begin(), heap.end(), later);
-            auto t = heap.back();
-            heap.pop_back();
-            const auto& v = *runs[t];
-            auto from = at[t];
-            while (at[t] < v.size() && groupKey(v[at[t]]) == key) ++at[t];
-            spans.push_back({v.data() + from, v.data() + at[t]});
-            if (at[t] < v.size()) again.push_back(t);
+private:
+    struct Key {
+        std::uint32_t base;
+        bool startEnd;
+        std::int64_t value;
+        bool operator==(const Key&) const = default;
+    };
+    struct Hash {
+        std::size_t operator()(const Key& k) const {
+            auto h = static_cast<std::uint64_t>(k.value) * 0x9e3779b97f4a7c15ULL;
+            return static_cast<std::size_t>(h ^ (std::uint64_t{k.base} << 1 | (k.startEnd ? 1 : 0)));
         }
-        for (auto t : again) {
-            heap.push_back(t);
-            std::push_heap(heap.begin(), heap.end(), later);
+    };
+    static Key keyOf(const NvtxGroup& g) { return {domainBase(g.type), g.startEnd, g.value}; }
+    std::unordered_map<Key, std::uint32_t, Hash> index_;
+    std::vector<NvtxGroup> firsts_;
+};
+
+// Calls use(group index, its duration) for every range of the tasks' partials: closed ranges as they are,
+// open ones up to `lastNvtx` (nsys ends an open range at the last NVTX timestamp of the export: here the
+// last NVTX event of the trace, range or mark).
+template <class Use>
+void forEachRange(const std::vector<const HostCallsPartial*>& tasks, const GroupIndex& groups,
+                  std::int64_t lastNvtx, Use&& use) {
+    for (const auto* t : tasks) {
+        const std::int64_t* times = t->nvtxTimes.data();
+        for (const auto& g : t->nvtx) {
+            auto i = groups.of(g);
+            for (std::uint32_t k = 0; k < g.closed; ++k) use(i, times[k]);
+            for (std::uint32_t k = 0; k < g.open; ++k) use(i, lastNvtx - times[g.closed + k]);
+            times += std::size_t{g.closed} + g.open;
         }
-        visit(first, spans);
     }
 }
 
@@ -239,14 +282,15 @@ void memoryOperationsOf(const ShardReader& shard, const Device& d, DevicePartial
 
 void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& out) {
     auto& calls = out.calls;
+    std::vector<NvtxInstance> nvtx; // packed into groups at the end
     // Reserved: growing by doubling would hold up to three times the ranges while copying.
-    std::size_t begins = calls.nvtx.size();
+    std::size_t begins = 0;
     for (auto row : task.cpuRows) {
         const auto& th = shard.trace.trace().threads[row];
         for (std::size_t i = 0; i < th.eventTime.size(); ++i)
             begins += th.eventValue[i] != 0 && types::isNvtxRangeType(th.eventType[i]);
     }
-    calls.nvtx.reserve(begins);
+    nvtx.reserve(begins);
     // Ranges of one type nest on a thread (a value opens one, 0 closes the innermost), as calls do. Open
     // ranges carry their begin in `time`.
     IntervalPairing<NvtxInstance> ranges(Nesting::Stack);
@@ -286,16 +330,16 @@ void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& ou
                 [&](NvtxInstance& r, const NvtxInstance*) {
                     if (r.startEnd) --openStartEnd[type];
                     r.time = t - r.time;
-                    calls.nvtx.push_back(r);
+                    nvtx.push_back(r);
                 });
         }
         ranges.forEachOpen([&](std::uint32_t, NvtxInstance& r) {
             r.open = true;
-            calls.nvtx.push_back(r);
+            nvtx.push_back(r);
         });
     }
-    // Sorted here, on the workers: the reduction merges the tasks' sorted runs instead of sorting them all.
-    sortByGroup(calls.nvtx);
+    // Grouped and sorted here, on the workers: the reduction walks the tasks' groups in order.
+    packGroups(nvtx, calls);
     for (auto& [value, durations] : calls.api) std::sort(durations.begin(), durations.end());
 }
 
@@ -306,47 +350,32 @@ void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vect
     std::uint64_t open = 0, nested = 0;
     for (const auto& t : tasks) lastNvtx = std::max(lastNvtx, t.calls.lastNvtxEvent);
 
-    // NVTX: every task's ranges (sorted by group on its worker, hostCallsOf), walked group by group.
-    std::vector<const std::vector<NvtxInstance>*> runs;
+    // NVTX: every task's groups (hostCallsOf), by key.
+    std::vector<const HostCallsPartial*> hostCalls;
     for (auto& t : tasks) {
         nested += t.calls.startEndNested;
-        for (auto& r : t.calls.nvtx)
-            if (r.open) {
-                // nsys ends an open range at the last NVTX timestamp of the export: here the last NVTX event
-                // of the trace (range or mark).
-                r.time = lastNvtx - r.time;
-                ++open;
-            }
-        runs.push_back(&t.calls.nvtx);
+        hostCalls.push_back(&t.calls);
+        for (const auto& g : t.calls.nvtx) open += g.open;
     }
-    std::vector<NvtxInstance> firsts; // each group's first range
-    std::vector<std::int64_t> totals;
-    std::vector<std::uint64_t> counts;
+    GroupIndex groups(hostCalls);
+    std::vector<std::int64_t> totals(groups.size(), 0);
+    std::vector<std::uint64_t> counts(groups.size(), 0);
     double grand = 0; // exact: integer ns below 2^53
-    forEachGroup(runs, [&](const NvtxInstance& first, const std::vector<NvtxSpan>& spans) {
-        std::int64_t total = 0;
-        std::uint64_t count = 0;
-        for (auto [b, e] : spans)
-            for (auto* r = b; r != e; ++r) total += r->time;
-        for (auto [b, e] : spans) count += static_cast<std::uint64_t>(e - b);
-        firsts.push_back(first);
-        totals.push_back(total);
-        counts.push_back(count);
-        grand += static_cast<double>(total);
+    forEachRange(hostCalls, groups, lastNvtx, [&](std::uint32_t g, std::int64_t d) {
+        totals[g] += d;
+        ++counts[g];
+        grand += static_cast<double>(d);
     });
     auto rows = listed(totals, counts, s.nvtxLeftOut);
     std::vector<std::uint32_t> rowOf(totals.size(), UINT32_MAX);
     for (std::size_t i = 0; i < rows.size(); ++i) rowOf[rows[i]] = static_cast<std::uint32_t>(i);
     std::vector<std::vector<std::int64_t>> rowDurations(rows.size());
-    std::size_t group = 0;
-    forEachGroup(runs, [&](const NvtxInstance&, const std::vector<NvtxSpan>& spans) {
-        if (auto row = rowOf[group++]; row != UINT32_MAX)
-            for (auto [b, e] : spans)
-                for (auto* r = b; r != e; ++r) rowDurations[row].push_back(r->time);
+    forEachRange(hostCalls, groups, lastNvtx, [&](std::uint32_t g, std::int64_t d) {
+        if (rowOf[g] != UINT32_MAX) rowDurations[rowOf[g]].push_back(d);
     });
     std::map<std::uint32_t, std::string> domains;
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        const auto& first = firsts[rows[i]];
+        const auto& first = groups.first(rows[i]);
         NvtxRow r;
         static_cast<KernelRow&>(r) = summaryRow(valueName(labels, first.type, first.value), rowDurations[i]);
         r.timePercent = shareOf(totals[rows[i]], grand);
@@ -357,7 +386,10 @@ void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vect
         r.startEnd = first.startEnd;
         s.nvtx.push_back(std::move(r));
     }
-    for (auto& t : tasks) std::vector<NvtxInstance>().swap(t.calls.nvtx);
+    for (auto& t : tasks) {
+        std::vector<NvtxGroup>().swap(t.calls.nvtx);
+        std::vector<std::int64_t>().swap(t.calls.nvtxTimes);
+    }
 
     // API calls, by value: each task's durations come sorted (hostCallsOf).
     std::map<std::int64_t, std::vector<std::int64_t>> api;
