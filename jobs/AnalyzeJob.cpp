@@ -21,10 +21,13 @@
 
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <optional>
+#include <thread>
+#include <unistd.h>
 
 namespace gpueff::jobs {
 
@@ -131,6 +134,10 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, metrics::AnalysisOp
     auto start = std::chrono::steady_clock::now();
     std::vector<fs::path> inputs(request.inputs.begin(), request.inputs.end());
     bool root = !peers || peers->rank() == 0;
+    // The default limit is the machine's state, not the user's choice: said where someone reads it.
+    if (!request.memoryLimit && root && !request.quiet && ::isatty(STDERR_FILENO))
+        log("memory limit " + std::to_string(memoryLimit(request) >> 20) +
+            " MiB (half of the available memory; --memory-limit SIZE to set it)");
     PipelineRequest pipeline;
     pipeline.command = "analyze";
     auto& o = pipeline.import;
@@ -251,12 +258,33 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const metrics::Analysi
     info.dataNotes = exports.dataNotes;
     info.tasks = exports.tasks;
     info.threads = exports.threads;
+    std::vector<StageTime> reportStages;
+    StageClock clock(reportStages);
     auto model = reports::buildReport(*analysis, info);
+    clock.end("model", false);
     nlohmann::json report = reports::model::writeReport(model);
+    clock.end("json", false);
     double analyzeSeconds = since();
-    auto rendered = reports::renderMarkdownReport(model);
+    // report.md and its plots render from the model while report.json is written, on a worker.
+    reports::RenderedReport rendered;
+    std::exception_ptr renderError;
+    std::thread markdownWorker([&] {
+        try {
+            rendered = reports::renderMarkdownReport(model);
+        } catch (...) {
+            renderError = std::current_exception();
+        }
+    });
     auto json = out.add(dir / "report.json"), markdown = out.add(dir / "report.md");
-    output::writeTextFile(out.temporary(json), out.final(json), dumpJson(report));
+    try {
+        output::writeTextFile(out.temporary(json), out.final(json), dumpJson(report));
+    } catch (...) {
+        markdownWorker.join();
+        throw;
+    }
+    markdownWorker.join();
+    if (renderError) std::rethrow_exception(renderError);
+    clock.end("files", true);
     output::writeTextFile(out.temporary(markdown), out.final(markdown), rendered.markdown);
     for (const auto& [rel, text] : rendered.files) {
         auto i = out.add(dir / rel);
@@ -286,6 +314,7 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const metrics::Analysi
     if (request.stats) {
         printStages("pass", exports.passStages);
         printStages("analysis", analysis->stages);
+        printStages("report", reportStages);
     }
     return report;
 }

@@ -1,6 +1,7 @@
 // Measuring the levels of detail: each device's figures in every window of the plan (binary searches on its
 // merged unions), the reductions over devices, the collectives matched across devices and the compute kernels
 // split by overlap (docs/report.md).
+#include "engine/common/Parallel.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/DurationModes.h"
 #include "metrics/LevelParts.h"
@@ -236,9 +237,11 @@ std::optional<DurationGroup> durationGroup(std::vector<std::int64_t> d) {
     return g;
 }
 
-void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePartial>& partials) {
-    for (std::size_t i = 0; i < plan.iterations; ++i)
-        a.iterations[i].figures = figuresOf(plan, {i}, partials);
+void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePartial>& partials,
+                  unsigned jobs) {
+    // Each iteration's figures, and below each top kernel's row, are their own: the workers share them.
+    forEachIndex(plan.iterations, jobs,
+                 [&](std::size_t i) { a.iterations[i].figures = figuresOf(plan, {i}, partials); });
     std::size_t steady = 0;
     for (const auto& it : a.iterations) steady += it.status == "steady";
     if (plan.focus && steady) {
@@ -281,8 +284,9 @@ void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePa
         order.push_back({-total, name});
     }
     std::sort(order.begin(), order.end());
-    for (std::size_t i = 0; i < order.size() && i < 20; ++i) {
-        auto& groups = byName[order[i].second];
+    std::vector<KernelOverlapRow> rows(std::min<std::size_t>(order.size(), 20));
+    forEachIndex(rows.size(), jobs, [&](std::size_t i) {
+        auto& groups = byName.find(order[i].second)->second;
         KernelOverlapRow row{order[i].second, durationGroup(std::move(groups.first)),
                              durationGroup(std::move(groups.second))};
         if (auto t = tensor.find(row.name); t != tensor.end()) {
@@ -290,8 +294,9 @@ void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePa
                 row.overlapped->tensorActive = t->second[0] / t->second[1];
             if (row.alone && t->second[3] > 0) row.alone->tensorActive = t->second[2] / t->second[3];
         }
-        a.kernelOverlap.push_back(std::move(row));
-    }
+        rows[i] = std::move(row);
+    });
+    for (auto& row : rows) a.kernelOverlap.push_back(std::move(row));
 }
 
 } // namespace gpueff::metrics

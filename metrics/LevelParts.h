@@ -26,7 +26,8 @@ LevelPlan planLevels(Analysis& a, const WindowEvidence& evidence, const Analysis
 // One device's figures in every window of the plan, its NCCL arrivals and its kernels split by overlap.
 void levelsOf(const LevelPlan& plan, const ShardReader& shard, const Device& d, const DeviceUnions& u,
               DevicePartial& out);
-void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePartial>& partials);
+void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePartial>& partials,
+                  unsigned jobs);
 
 // The POP factors of devices' split of a window of T ns (PopFactors.h).
 Efficiency efficiencyOf(std::vector<Efficiency::PerDevice> devices, std::int64_t T);

@@ -43,7 +43,7 @@ constexpr MetricFamily kFamilies[] = {
      [](Analysis& a, Reduction& r) { reduceHostModel(a, r.tasks, r.answers); }},
     {"levels of detail (iterations, focus, phases, collectives, kernel_overlap)",
      [](const DeviceShard& c, DevicePartial& p) { levelsOf(c.plan, c.shard, c.device, c.unions, p); },
-     nullptr, [](Analysis& a, Reduction& r) { reduceLevels(a, r.plan, r.devices); }},
+     nullptr, [](Analysis& a, Reduction& r) { reduceLevels(a, r.plan, r.devices, r.options.jobs); }},
     {"nsys stats (nsys_stats)",
      [](const DeviceShard& c, DevicePartial& p) { memoryOperationsOf(c.shard, c.device, p); },
      [](const ShardReader& shard, const TaskInfo& task, TaskPartial& p) { hostCallsOf(shard, task, p); },
