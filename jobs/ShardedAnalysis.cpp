@@ -36,9 +36,9 @@ public:
         use(*kept);
     }
     void release(std::size_t shard) const override { kept_.at(shard).reset(); }
+    // Not kept: the labels of a trace with a name per NVTX range weigh as much as a shard's records.
     void visitLabels(const std::function<void(const semantic::LoadedTrace&)>& use) const override {
-        if (!labels_) labels_ = load({}); // no unit: the labels and layout alone
-        use(*labels_);
+        use(*load({})); // no unit: the labels and layout alone
     }
 
 private:
@@ -52,7 +52,6 @@ private:
     ShardPlan plan_;
     std::filesystem::path shown_;
     mutable std::vector<std::unique_ptr<semantic::LoadedTrace>> kept_;
-    mutable std::unique_ptr<semantic::LoadedTrace> labels_;
 };
 
 // Units in order (those of `wanted`, when given), a shard closed when the next unit would pass `limit`
