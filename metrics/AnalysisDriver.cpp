@@ -210,153 +210,190 @@ private:
     std::mutex mutex_;
 };
 
-// The window, the partials and their reduction; with peers, the window's evidence is combined over the
-// processes and the partials reduced on the root alone.
-std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const AnalysisOptions& options,
-                                     AnalysisPeers* peers) {
-    const auto facts = sharded.facts();
-    const std::size_t n = sharded.shards();
-    Analysis a;
-    StageClock clock(a.stages);
-    std::vector<std::vector<std::size_t>> devicesOf(n), tasksOf(n);
+// The stage name of a family: "reduce.<its name before the parenthesis>", other characters as '_'.
+std::string reduceStage(const MetricFamily& family) {
+    std::string name = family.name;
+    name.resize(std::min(name.size(), name.find(" (")));
+    for (auto& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return "reduce." + name;
+}
+
+// One analysis of a sharded trace: the window, the partials and their reduction; with peers, the window's
+// evidence is combined over the processes and the partials reduced on the root alone.
+class ShardAnalysis {
+public:
+    ShardAnalysis(const ShardedTrace& sharded, const AnalysisOptions& options, AnalysisPeers* peers)
+        : sharded_(sharded), options_(options), peers_(peers), facts_(sharded.facts()), n_(sharded.shards()),
+          clock_(a_.stages), devicesOf_(n_), tasksOf_(n_), answers_(n_), levels_(scout_) {}
+
+    std::optional<Analysis> run() {
+        if (n_ == 1)
+            oneLook();
+        else
+            threeLooks();
+        if (peers_ && !gather()) return std::nullopt;
+        if (a_.window.duration() == 0)
+            a_.notes.push_back(a_.window.source == "gpu-activity"
+                                   ? "the trace has no GPU activity: the window is empty"
+                                   : "the analysis window is empty (begin = end)");
+        reduce();
+        return std::move(a_);
+    }
+
+private:
     // The layout and labels are the whole trace's in every shard.
-    auto layout = [&](const semantic::LoadedTrace& trace) {
+    void layout(const semantic::LoadedTrace& trace) {
         // Every window, duration and --begin/--end of the analysis is in nanoseconds, the unit gpueff
         // translate writes; a trace in another unit would give numbers 10^3..10^9 off under a "ns" label.
         if (trace.trace().header.unit != paraver::TimeUnit::Nanoseconds)
             throw Error(trace.path.string() +
                         ":1: analyze reads traces timed in nanoseconds (\"_ns\" in the header), as gpueff "
                         "translate writes them; this one is not");
-        a.writer = recogniseWriter(trace);
+        a_.writer = recogniseWriter(trace);
         if (auto cut = trace.trace().provenance.cutOrigin(); cut && cut->unit == "ns")
-            a.cutShift = cut->shift;
-        a.activity = deviceLayout(trace.layout());
-        auto units = analysisUnits(a.activity, trace.layout().rows.size());
-        for (std::size_t s = 0; s < n; ++s)
-            for (auto u : sharded.unitsOf(s)) {
+            a_.cutShift = cut->shift;
+        a_.activity = deviceLayout(trace.layout());
+        auto units = analysisUnits(a_.activity, trace.layout().rows.size());
+        for (std::size_t s = 0; s < n_; ++s)
+            for (auto u : sharded_.unitsOf(s)) {
                 const auto& d = units.devices.at(u);
                 const auto& t = units.tasks.at(u);
-                devicesOf[s].insert(devicesOf[s].end(), d.begin(), d.end());
-                tasksOf[s].insert(tasksOf[s].end(), t.begin(), t.end());
+                devicesOf_[s].insert(devicesOf_[s].end(), d.begin(), d.end());
+                tasksOf_[s].insert(tasksOf_[s].end(), t.begin(), t.end());
             }
-    };
-    std::vector<DevicePartial> devicePartials;
-    std::vector<TaskPartial> taskPartials;
-    std::vector<ShardAnswers> answers(n); // alike in every shard
-    WindowScout scout;
-    LevelScout levels(scout);
-    LevelPlan plan;
-    std::vector<HtaRuleInputs> htaInputs; // once the evidence of every task is in
-    auto readWork = [&](const semantic::LoadedTrace& trace, std::size_t s) {
+    }
+    void readWork(const semantic::LoadedTrace& trace, std::size_t s) {
         WorkReader reader(trace);
-        for (auto i : devicesOf[s]) reader.read(a.activity.devices[i]);
-    };
-    auto dropWork = [&](std::size_t s) {
-        for (auto i : devicesOf[s])
-            for (auto& cls : a.activity.devices[i].work) std::vector<Spans>().swap(cls);
-    };
-    auto setWindow = [&] {
-        if (peers) static_cast<WindowEvidence&>(scout) = peers->combineWindow(scout);
-        a.window = scout.window(options);
-    };
-    auto startPartials = [&] {
-        devicePartials.resize(a.activity.devices.size());
-        taskPartials.resize(a.activity.tasks.size());
-        htaInputs = htaRuleInputs(scout, options, a.activity);
-    };
-    auto partials = [&](const semantic::LoadedTrace& trace, std::size_t s) {
-        readShard(trace, a.window, facts, options.gemmPattern, plan, htaInputs, a.activity, devicesOf[s],
-                  tasksOf[s], devicePartials, taskPartials, answers[s]);
-    };
-    if (n == 1) {
-        // One look: the window and the partials from the same reading of the devices.
-        sharded.visit(0, [&](const semantic::LoadedTrace& trace) {
+        for (auto i : devicesOf_[s]) reader.read(a_.activity.devices[i]);
+    }
+    void dropWork(std::size_t s) {
+        for (auto i : devicesOf_[s])
+            for (auto& cls : a_.activity.devices[i].work) std::vector<Spans>().swap(cls);
+    }
+    void setWindow() {
+        if (peers_) static_cast<WindowEvidence&>(scout_) = peers_->combineWindow(scout_);
+        a_.window = scout_.window(options_);
+    }
+    void startPartials() {
+        devicePartials_.resize(a_.activity.devices.size());
+        taskPartials_.resize(a_.activity.tasks.size());
+        htaInputs_ = htaRuleInputs(scout_, options_, a_.activity);
+    }
+    void partials(const semantic::LoadedTrace& trace, std::size_t s) {
+        readShard(trace, a_.window, facts_, options_.gemmPattern, plan_, htaInputs_, a_.activity,
+                  devicesOf_[s], tasksOf_[s], devicePartials_, taskPartials_, answers_[s]);
+    }
+
+    // One shard: the window and the partials from the same reading of the devices.
+    void oneLook() {
+        sharded_.visit(0, [&](const semantic::LoadedTrace& trace) {
             layout(trace);
             readWork(trace, 0);
-            scout.look(trace, a.activity, devicesOf[0], tasksOf[0], options);
+            scout_.look(trace, a_.activity, devicesOf_[0], tasksOf_[0], options_);
             setWindow();
-            clock.end("window", false);
-            if (levels.prepare(options)) {
-                levels.project(trace, a.activity, devicesOf[0]);
-                levels.combine(peers);
+            clock_.end("window", false);
+            if (levels_.prepare(options_)) {
+                levels_.project(trace, a_.activity, devicesOf_[0]);
+                levels_.combine(peers_);
             }
-            plan = levels.plan(a, options);
-            clock.end("levels", false);
+            plan_ = levels_.plan(a_, options_);
+            clock_.end("levels", false);
             startPartials();
             partials(trace, 0);
             dropWork(0);
-            clock.end("partials", false);
+            clock_.end("partials", false);
         });
-    } else {
-        sharded.visitLabels(layout);
-        // Each look visits every shard on the workers, each shard's devices read for it alone.
-        auto look = [&](const std::function<void(const semantic::LoadedTrace&, std::size_t)>& use,
-                        bool last = false) {
-            forEachIndex(n, options.jobs, [&](std::size_t s) {
-                sharded.visit(s, [&](const semantic::LoadedTrace& trace) {
-                    readWork(trace, s);
-                    use(trace, s);
-                    dropWork(s);
-                });
-                if (last) sharded.release(s);
+    }
+
+    // Each look visits every shard on the workers, each shard's devices read for it alone.
+    void look(const std::function<void(const semantic::LoadedTrace&, std::size_t)>& use, bool last = false) {
+        forEachIndex(n_, options_.jobs, [&](std::size_t s) {
+            sharded_.visit(s, [&](const semantic::LoadedTrace& trace) {
+                readWork(trace, s);
+                use(trace, s);
+                dropWork(s);
             });
-        };
-        const bool parallel = options.jobs > 1;
+            if (last) sharded_.release(s);
+        });
+    }
+
+    // Several shards: the window needs every shard before any device can be measured against it, and where
+    // the markers' work ran needs the markers of every task.
+    void threeLooks() {
+        sharded_.visitLabels([&](const semantic::LoadedTrace& labels) { layout(labels); });
+        const bool parallel = options_.jobs > 1;
         {
-            // The window needs every shard before any device can be measured against it.
-            std::vector<WindowScout> scouts(n);
+            std::vector<WindowScout> scouts(n_); // combined in shard order, as one scout would have seen them
             look([&](const semantic::LoadedTrace& trace, std::size_t s) {
-                scouts[s].look(trace, a.activity, devicesOf[s], tasksOf[s], options);
+                scouts[s].look(trace, a_.activity, devicesOf_[s], tasksOf_[s], options_);
             });
             for (const auto& s : scouts) {
-                scout.combine(s);
-                scout.traceEnd = std::max(scout.traceEnd, s.traceEnd);
+                scout_.combine(s);
+                scout_.traceEnd = std::max(scout_.traceEnd, s.traceEnd);
             }
         }
         setWindow();
-        clock.end("window", parallel);
-        // Where the markers' work ran needs the markers of every task first.
-        if (levels.prepare(options)) {
+        clock_.end("window", parallel);
+        if (levels_.prepare(options_)) {
             look([&](const semantic::LoadedTrace& trace, std::size_t s) {
-                levels.project(trace, a.activity, devicesOf[s]);
+                levels_.project(trace, a_.activity, devicesOf_[s]);
             });
-            levels.combine(peers);
+            levels_.combine(peers_);
         }
-        plan = levels.plan(a, options);
-        clock.end("levels", parallel);
+        plan_ = levels_.plan(a_, options_);
+        clock_.end("levels", parallel);
         startPartials();
-        look(partials, true);
-        clock.end("partials", parallel);
+        look([&](const semantic::LoadedTrace& trace, std::size_t s) { partials(trace, s); }, true);
+        clock_.end("partials", parallel);
     }
-    if (peers) {
+
+    // This process's partials to the root; true on the root, which holds every process's then.
+    bool gather() {
         std::vector<std::size_t> devices, tasks;
-        for (std::size_t s = 0; s < n; ++s) {
-            devices.insert(devices.end(), devicesOf[s].begin(), devicesOf[s].end());
-            tasks.insert(tasks.end(), tasksOf[s].begin(), tasksOf[s].end());
+        for (std::size_t s = 0; s < n_; ++s) {
+            devices.insert(devices.end(), devicesOf_[s].begin(), devicesOf_[s].end());
+            tasks.insert(tasks.end(), tasksOf_[s].begin(), tasksOf_[s].end());
         }
-        devicePartials.resize(a.activity.devices.size());
-        taskPartials.resize(a.activity.tasks.size());
-        if (!peers->gatherPartials(devices, tasks, devicePartials, taskPartials)) return std::nullopt;
-        clock.end("gather", false);
+        devicePartials_.resize(a_.activity.devices.size());
+        taskPartials_.resize(a_.activity.tasks.size());
+        if (!peers_->gatherPartials(devices, tasks, devicePartials_, taskPartials_)) return false;
+        clock_.end("gather", false);
+        return true;
     }
-    if (a.window.duration() == 0)
-        a.notes.push_back(a.window.source == "gpu-activity"
-                              ? "the trace has no GPU activity: the window is empty"
-                              : "the analysis window is empty (begin = end)");
-    sharded.visitLabels([&](const semantic::LoadedTrace& labels) {
-        Reduction reduction{devicePartials, taskPartials, facts, answers.back(), options, plan, labels};
-        clock.end("labels", false);
-        // A stage per family: "reduce.<its name before the parenthesis>".
-        for (const auto& family : metricFamilies()) {
-            family.reduce(a, reduction);
-            std::string name = family.name;
-            name.resize(name.find(" (") == std::string::npos ? name.size() : name.find(" ("));
-            for (auto& c : name)
-                if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-            clock.end("reduce." + name, false);
-        }
-    });
-    return a;
+
+    void reduce() {
+        sharded_.visitLabels([&](const semantic::LoadedTrace& labels) {
+            Reduction reduction{devicePartials_, taskPartials_, facts_, answers_.back(),
+                                options_,        plan_,         labels};
+            clock_.end("labels", false);
+            for (const auto& family : metricFamilies()) {
+                family.reduce(a_, reduction);
+                clock_.end(reduceStage(family), false);
+            }
+        });
+    }
+
+    const ShardedTrace& sharded_;
+    const AnalysisOptions& options_;
+    AnalysisPeers* peers_;
+    const TraceFacts facts_;
+    const std::size_t n_;
+    Analysis a_;
+    StageClock clock_;
+    std::vector<std::vector<std::size_t>> devicesOf_, tasksOf_;
+    std::vector<DevicePartial> devicePartials_;
+    std::vector<TaskPartial> taskPartials_;
+    std::vector<ShardAnswers> answers_; // alike in every shard
+    WindowScout scout_;
+    LevelScout levels_;
+    LevelPlan plan_;
+    std::vector<HtaRuleInputs> htaInputs_; // once the evidence of every task is in
+};
+
+std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const AnalysisOptions& options,
+                                     AnalysisPeers* peers) {
+    return ShardAnalysis(sharded, options, peers).run();
 }
 
 } // namespace
