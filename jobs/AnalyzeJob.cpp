@@ -21,12 +21,10 @@
 
 #include <chrono>
 #include <cstdio>
-#include <exception>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <optional>
-#include <thread>
 #include <unistd.h>
 
 namespace gpueff::jobs {
@@ -265,25 +263,16 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const metrics::Analysi
     nlohmann::json report = reports::model::writeReport(model);
     clock.end("json", false);
     double analyzeSeconds = since();
-    // report.md and its plots render from the model while report.json is written, on a worker.
+    // report.md and its plots render from the model while report.json is written (an error of the JSON's
+    // first, as in sequence).
     reports::RenderedReport rendered;
-    std::exception_ptr renderError;
-    std::thread markdownWorker([&] {
-        try {
-            rendered = reports::renderMarkdownReport(model);
-        } catch (...) {
-            renderError = std::current_exception();
-        }
-    });
     auto json = out.add(dir / "report.json"), markdown = out.add(dir / "report.md");
-    try {
-        output::writeTextFile(out.temporary(json), out.final(json), dumpJson(report));
-    } catch (...) {
-        markdownWorker.join();
-        throw;
-    }
-    markdownWorker.join();
-    if (renderError) std::rethrow_exception(renderError);
+    forEachIndex(2, 2, [&](std::size_t i) {
+        if (i == 0)
+            output::writeTextFile(out.temporary(json), out.final(json), dumpJson(report));
+        else
+            rendered = reports::renderMarkdownReport(model);
+    });
     clock.end("files", true);
     output::writeTextFile(out.temporary(markdown), out.final(markdown), rendered.markdown);
     for (const auto& [rel, text] : rendered.files) {

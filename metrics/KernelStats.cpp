@@ -120,16 +120,13 @@ void kernelStatisticsOf(const ShardReader& shard, const Device& d, const DeviceU
 
 void reduceKernelStatistics(Analysis& a, const std::vector<DevicePartial>& partials,
                             const ShardAnswers& answers, unsigned jobs) {
-    std::map<std::string, std::vector<std::int64_t>> overall;
-    std::map<std::string, std::vector<std::size_t>> bounds;
+    std::map<std::string, SortedRuns<std::int64_t>> runs; // each device's sorted by kernelStatisticsOf
     for (const auto& p : partials) {
-        for (const auto& [name, durations] : p.durations) {
-            auto [b, fresh] = bounds.try_emplace(name, std::vector<std::size_t>{0});
-            appendRun(overall[name], b->second, durations); // sorted by kernelStatisticsOf
-        }
+        for (const auto& [name, durations] : p.durations) runs[name].add(durations);
         a.kernelSummaryByDevice.push_back(p.kernelSummary);
     }
-    for (auto& [name, durations] : overall) mergeRuns(durations, bounds[name]);
+    std::map<std::string, std::vector<std::int64_t>> overall;
+    for (auto& [name, r] : runs) overall[name] = std::move(r).merged();
     a.kernelSummary = summarise(overall);
     // The top kernels' distributions (their modes are the costly part), one per worker.
     a.durations.resize(std::min<std::size_t>(a.kernelSummary.size(), 20));

@@ -394,15 +394,12 @@ void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vect
     // API calls, by value: each task's durations come sorted (hostCallsOf).
     std::map<std::int64_t, std::vector<std::int64_t>> api;
     {
-        std::map<std::int64_t, std::vector<std::size_t>> bounds;
+        std::map<std::int64_t, SortedRuns<std::int64_t>> runs;
         for (auto& t : tasks) {
-            for (auto& [value, durations] : t.calls.api) {
-                auto [b, fresh] = bounds.try_emplace(value, std::vector<std::size_t>{0});
-                appendRun(api[value], b->second, durations);
-            }
+            for (auto& [value, durations] : t.calls.api) runs[value].add(durations);
             t.calls.api.clear();
         }
-        for (auto& [value, durations] : api) mergeRuns(durations, bounds[value]);
+        for (auto& [value, r] : runs) api[value] = std::move(r).merged();
     }
     totals.clear();
     counts.clear();
@@ -426,19 +423,14 @@ void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vect
     // Memory operations by kind: each device's durations and bytes come sorted (memoryOperationsOf).
     std::map<std::string, MemoryOperations> memory;
     {
-        std::map<std::string, std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> bounds;
+        std::map<std::string, std::pair<SortedRuns<std::int64_t>, SortedRuns<std::int64_t>>> runs;
         for (auto& d : devices)
             for (auto& [name, ops] : d.memoryOperations) {
-                auto [b, fresh] =
-                    bounds.try_emplace(name, std::vector<std::size_t>{0}, std::vector<std::size_t>{0});
-                auto& all = memory[name];
-                appendRun(all.durations, b->second.first, ops.durations);
-                appendRun(all.bytes, b->second.second, ops.bytes);
+                runs[name].first.add(ops.durations);
+                runs[name].second.add(ops.bytes);
             }
-        for (auto& [name, all] : memory) {
-            mergeRuns(all.durations, bounds[name].first);
-            mergeRuns(all.bytes, bounds[name].second);
-        }
+        for (auto& [name, r] : runs)
+            memory[name] = {std::move(r.first).merged(), std::move(r.second).merged()};
     }
     std::map<std::string, std::vector<std::int64_t>> memoryTime;
     std::uint64_t withoutBytes = 0;

@@ -14,25 +14,21 @@
 
 using namespace testsupport;
 
-TEST_CASE("mergeRuns: sorted runs merged in place equal a sort, on one worker and on three") {
+TEST_CASE("SortedRuns: sorted runs merged in place equal a sort") {
     std::mt19937_64 random(27);
-    for (std::size_t runs : {0, 1, 2, 3, 7, 64, 129}) {
-        CAPTURE(runs);
-        std::vector<std::int64_t> values;
-        std::vector<std::size_t> bounds{0};
-        for (std::size_t r = 0; r < runs; ++r) {
+    for (std::size_t count : {0, 1, 2, 3, 7, 64, 129}) {
+        CAPTURE(count);
+        gpueff::metrics::SortedRuns<std::int64_t> runs;
+        std::vector<std::int64_t> expected;
+        for (std::size_t r = 0; r < count; ++r) {
             std::vector<std::int64_t> run(random() % 50); // some runs empty
             for (auto& v : run) v = static_cast<std::int64_t>(random() % 1000) - 500;
             std::sort(run.begin(), run.end());
-            gpueff::metrics::appendRun(values, bounds, run);
+            runs.add(run);
+            expected.insert(expected.end(), run.begin(), run.end());
         }
-        auto expected = values;
         std::sort(expected.begin(), expected.end());
-        for (unsigned jobs : {1u, 3u}) {
-            auto merged = values;
-            gpueff::metrics::mergeRuns(merged, bounds, std::less<>{}, jobs);
-            CHECK(merged == expected);
-        }
+        CHECK(std::move(runs).merged() == expected);
     }
 }
 

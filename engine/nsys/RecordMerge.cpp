@@ -7,11 +7,9 @@
 
 namespace gpueff::nsys {
 
-namespace {
-
-template <class Marks>
-void merge(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline::RecordSink& sink, Marks& catalog,
-           TranslateSummary& summary, bool progress, const MergeTaps& taps) {
+void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline::RecordSink& sink,
+                  paraver::EventCatalog& catalog, TranslateSummary& summary, bool progress,
+                  const MergeTaps& taps) {
     std::vector<std::size_t> heap;
     for (std::size_t i = 0; i < sources.size(); ++i) {
         sources[i]->advance();
@@ -61,19 +59,6 @@ void merge(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline::Record
     if (progress) std::fprintf(stderr, "\r\x1b[K");
     for (std::size_t i = 0; i < sources.size(); ++i)
         sources[i]->count(countBySource[i], summary.recordsByKind);
-}
-
-} // namespace
-
-void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline::RecordSink& sink,
-                  paraver::EventCatalog& catalog, TranslateSummary& summary, bool progress,
-                  const MergeTaps& taps) {
-    merge(sources, sink, catalog, summary, progress, taps);
-}
-
-void mergeSources(std::vector<std::unique_ptr<RecordSource>>& sources, pipeline::RecordSink& sink,
-                  UsedTypes& used, TranslateSummary& summary) {
-    merge(sources, sink, used, summary, false, {});
 }
 
 void addCounts(TranslateSummary& summary, const TranslateSummary& part) {

@@ -122,10 +122,9 @@ void writeRecords(std::vector<std::vector<std::unique_ptr<RecordSource>>> report
         // MPI messages (read from every report's connection) last, on this thread.
         const std::size_t reports = reportSources.size();
         std::vector<TranslateSummary> counts(reports + 1);
-        std::vector<UsedTypes> used(reports + 1);
         std::atomic<std::size_t> done{0};
         forEachIndex(reports, jobs, [&](std::size_t k) {
-            mergeSources(reportSources[k], *head.openLane(k), used[k], counts[k]);
+            mergeSources(reportSources[k], *head.openLane(k), catalog, counts[k], false);
             reportSources[k].clear(); // its statements closed before the worker reads another report
             head.closeLane(k);
             if (tty) std::fprintf(stderr, "\rtranslate: %zu of %zu reports read\x1b[K", ++done, reports);
@@ -134,13 +133,10 @@ void writeRecords(std::vector<std::vector<std::unique_ptr<RecordSource>>> report
         if (messages) {
             std::vector<std::unique_ptr<RecordSource>> last;
             last.push_back(std::move(messages));
-            mergeSources(last, *head.openLane(reports), used[reports], counts[reports]);
+            mergeSources(last, *head.openLane(reports), catalog, counts[reports], false);
             head.closeLane(reports);
         }
-        for (std::size_t k = 0; k < counts.size(); ++k) {
-            addCounts(summary, counts[k]);
-            used[k].markIn(catalog);
-        }
+        for (const auto& part : counts) addCounts(summary, part);
         return;
     }
     if (inTurn) {

@@ -2,6 +2,7 @@
 #include "engine/common/NameDictionary.h"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <deque>
@@ -55,12 +56,13 @@ public:
     void assignValues();
     bool valuesAssigned() const { return assigned_; }
     void labelValue(std::uint32_t type, std::int64_t value, std::string label, std::uint32_t from = 0);
-    // Called for every event pair written (by the one thread that merges): a direct-mapped cache keeps the
-    // map lookup, and the lock, off the hot path.
+    // Called for every event pair written, by the thread that merges or by the workers that read reports in
+    // turn: a direct-mapped cache keeps the map lookup, and the lock, off the hot path. Its slots are only a
+    // hint (relaxed atomics): a slot another thread overwrote costs one more locked marking.
     void markUsed(std::uint32_t type) {
         auto& slot = usedCache_[type % usedCache_.size()];
-        if (slot == type) return;
-        slot = type;
+        if (slot.load(std::memory_order_relaxed) == type) return;
+        slot.store(type, std::memory_order_relaxed);
         std::lock_guard lock(mutex_);
         at(type).used = true;
     }
@@ -80,7 +82,7 @@ private:
     std::map<std::uint32_t, TypeInfo> types_;
     std::deque<Family> families_;                   // stable addresses: TypeInfo::names points into it
     std::set<const NameDictionary*> shortLabelled_; // the families labelShort() marked
-    std::array<std::uint32_t, 256> usedCache_{};    // type 0 is never written
+    std::array<std::atomic<std::uint32_t>, 256> usedCache_{}; // type 0 is never written
     bool assigned_ = false;
     mutable std::recursive_mutex mutex_; // joinFamily calls names()
 };
