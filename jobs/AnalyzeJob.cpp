@@ -269,7 +269,8 @@ nlohmann::json analyzeInto(const AnalyzeRequest& request, const metrics::Analysi
     auto json = out.add(dir / "report.json"), markdown = out.add(dir / "report.md");
     forEachIndex(2, 2, [&](std::size_t i) {
         if (i == 0)
-            output::writeTextFile(out.temporary(json), out.final(json), dumpJson(report));
+            output::writeTextFile(out.temporary(json), out.final(json),
+                                  [&](std::ostream& file) { dumpJson(report, file); });
         else
             rendered = reports::renderMarkdownReport(model);
     });

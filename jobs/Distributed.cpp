@@ -175,18 +175,27 @@ metrics::WindowEvidence PeerAnalysis::combineWindow(const metrics::WindowEvidenc
 bool PeerAnalysis::gatherPartials(const std::vector<std::size_t>& devices,
                                   const std::vector<std::size_t>& tasks,
                                   std::vector<metrics::DevicePartial>& devicePartials,
-                                  std::vector<metrics::TaskPartial>& taskPartials) {
+                                  std::vector<metrics::TaskPartial>& taskPartials, SpillStore& store) {
     Partials mine;
     if (peers_.rank() != 0) {
         for (auto d : devices) mine.devices.emplace_back(d, devicePartials.at(d));
         for (auto t : tasks) mine.tasks.emplace_back(t, taskPartials.at(t));
+        mine.store = store.loadValues({0, store.size()});
     }
     auto all = peers_.gather(encodePartials(mine));
     if (peers_.rank() != 0) return false;
     for (std::size_t r = 1; r < all.size(); ++r) {
         auto theirs = decodePartials(all[r]);
-        for (auto& [d, p] : theirs.devices) devicePartials.at(d) = std::move(p);
-        for (auto& [t, p] : theirs.tasks) taskPartials.at(t) = std::move(p);
+        // Their references were into their store: it joins the root's at `base`.
+        const auto base = store.appendValues(theirs.store).offset;
+        for (auto& [d, p] : theirs.devices) {
+            metrics::relocate(p, base);
+            devicePartials.at(d) = std::move(p);
+        }
+        for (auto& [t, p] : theirs.tasks) {
+            metrics::relocate(p, base);
+            taskPartials.at(t) = std::move(p);
+        }
     }
     return true;
 }

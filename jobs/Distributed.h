@@ -57,7 +57,7 @@ public:
     metrics::WindowEvidence combineWindow(const metrics::WindowEvidence& mine) override;
     bool gatherPartials(const std::vector<std::size_t>& devices, const std::vector<std::size_t>& tasks,
                         std::vector<metrics::DevicePartial>& devicePartials,
-                        std::vector<metrics::TaskPartial>& taskPartials) override;
+                        std::vector<metrics::TaskPartial>& taskPartials, SpillStore& store) override;
 
 private:
     Peers& peers_;

@@ -20,38 +20,21 @@ concept Listed = requires(T& t) {
 
 } // namespace gpueff::jobs::wire
 
-// Bulk arrays (a device's kernel durations, a task's NVTX ranges and call durations: millions of values)
-// travel as bytes, a MessagePack bin, not as a JSON array of numbers or objects: the DOM of a million ranges
-// on the way would be hundreds of MB and seconds of work. Everything else goes through nlohmann's own
-// conversions. toWire/fromWire are the one pair both directions use, for a field and, recursively, for the
-// values of a map.
+// Bulk arrays (a process's SpillStore: its devices' kernel durations, its tasks' NVTX ranges and call
+// durations, millions of values) travel as bytes, a MessagePack bin, not as a JSON array of numbers or
+// objects: the DOM of a million ranges on the way would be hundreds of MB and seconds of work. Everything
+// else goes through nlohmann's own conversions. toWire/fromWire are the one pair both directions use, for a
+// field and, recursively, for the values of a map.
 namespace gpueff::jobs::wire {
 
 template <class T>
-concept Packed =
-    std::is_same_v<T, std::vector<std::int64_t>> || std::is_same_v<T, std::vector<metrics::NvtxGroup>>;
-
-// An NvtxGroup as packed bytes: type, startEnd, value, closed, open.
-constexpr std::size_t kNvtxBytes = 4 + 1 + 8 + 4 + 4;
+concept Packed = std::is_same_v<T, std::vector<std::int64_t>>;
 
 template <class T>
 nlohmann::json toWire(const T& value) {
-    if constexpr (std::is_same_v<T, std::vector<std::int64_t>>) {
+    if constexpr (Packed<T>) {
         nlohmann::json::binary_t::container_type bytes(value.size() * sizeof(std::int64_t));
         if (!value.empty()) std::memcpy(bytes.data(), value.data(), bytes.size());
-        return nlohmann::json::binary(std::move(bytes));
-    } else if constexpr (std::is_same_v<T, std::vector<metrics::NvtxGroup>>) {
-        nlohmann::json::binary_t::container_type bytes(value.size() * kNvtxBytes);
-        auto* p = bytes.data();
-        for (const auto& g : value) {
-            std::uint8_t startEnd = g.startEnd ? 1 : 0;
-            std::memcpy(p, &g.type, 4);
-            std::memcpy(p + 4, &startEnd, 1);
-            std::memcpy(p + 5, &g.value, 8);
-            std::memcpy(p + 13, &g.closed, 4);
-            std::memcpy(p + 17, &g.open, 4);
-            p += kNvtxBytes;
-        }
         return nlohmann::json::binary(std::move(bytes));
     } else if constexpr (requires {
                              typename T::key_type;
@@ -70,25 +53,10 @@ template <class T>
 void fromWire(const nlohmann::json& j, T& value) {
     if constexpr (Packed<T>) {
         const auto& bytes = j.get_binary();
-        constexpr std::size_t size =
-            std::is_same_v<T, std::vector<std::int64_t>> ? sizeof(std::int64_t) : kNvtxBytes;
-        if (bytes.size() % size != 0) throw Error("internal error: a packed array of a peer has a bad size");
-        value.resize(bytes.size() / size);
-        if constexpr (std::is_same_v<T, std::vector<std::int64_t>>) {
-            if (!value.empty()) std::memcpy(value.data(), bytes.data(), bytes.size());
-        } else {
-            const auto* p = bytes.data();
-            for (auto& g : value) {
-                std::uint8_t startEnd = 0;
-                std::memcpy(&g.type, p, 4);
-                std::memcpy(&startEnd, p + 4, 1);
-                std::memcpy(&g.value, p + 5, 8);
-                std::memcpy(&g.closed, p + 13, 4);
-                std::memcpy(&g.open, p + 17, 4);
-                g.startEnd = startEnd != 0;
-                p += kNvtxBytes;
-            }
-        }
+        if (bytes.size() % sizeof(std::int64_t) != 0)
+            throw Error("internal error: a packed array of a peer has a bad size");
+        value.resize(bytes.size() / sizeof(std::int64_t));
+        if (!value.empty()) std::memcpy(value.data(), bytes.data(), bytes.size());
     } else if constexpr (requires {
                              typename T::key_type;
                              typename T::mapped_type;
@@ -150,6 +118,9 @@ GPUEFF_WIRE_FIELDS
 namespace gpueff::metrics {
 GPUEFF_WIRE_FIELDS
 } // namespace gpueff::metrics
+namespace gpueff {
+GPUEFF_WIRE_FIELDS
+} // namespace gpueff
 
 namespace gpueff::jobs {
 

@@ -29,9 +29,11 @@ metrics::WindowEvidence decodeWindowEvidence(const std::string& bytes);
 struct Partials {
     std::vector<std::pair<std::size_t, metrics::DevicePartial>> devices;
     std::vector<std::pair<std::size_t, metrics::TaskPartial>> tasks;
+    std::vector<std::int64_t> store; // the sender's SpillStore, whole: their bulk
     static void fields(auto& s, auto&& f) {
         f("devices", s.devices);
         f("tasks", s.tasks);
+        f("store", s.store);
     }
 };
 std::string encodePartials(const Partials& partials);

@@ -15,8 +15,10 @@ namespace {
 // fit the memory limit together), so the analysis' three looks replay each one once.
 class SpilledTrace : public metrics::ShardedTrace {
 public:
-    SpilledTrace(const pipeline::ShardSpill& spill, ShardPlan plan, std::filesystem::path shown)
-        : spill_(spill), plan_(std::move(plan)), shown_(std::move(shown)), kept_(plan_.shards.size()) {}
+    SpilledTrace(const pipeline::ShardSpill& spill, ShardPlan plan, std::filesystem::path shown,
+                 std::filesystem::path tempDir)
+        : spill_(spill), plan_(std::move(plan)), shown_(std::move(shown)), tempDir_(std::move(tempDir)),
+          kept_(plan_.shards.size()) {}
     std::size_t shards() const override { return plan_.shards.size(); }
     std::vector<std::uint32_t> unitsOf(std::size_t shard) const override { return plan_.shards.at(shard); }
     metrics::TraceFacts facts() const override {
@@ -40,6 +42,7 @@ public:
     void visitLabels(const std::function<void(const semantic::LoadedTrace&)>& use) const override {
         use(*load({})); // no unit: the labels and layout alone
     }
+    std::optional<std::filesystem::path> spillDirectory() const override { return tempDir_; }
 
 private:
     std::unique_ptr<semantic::LoadedTrace> load(const std::vector<std::uint32_t>& units) const {
@@ -50,7 +53,7 @@ private:
 
     const pipeline::ShardSpill& spill_;
     ShardPlan plan_;
-    std::filesystem::path shown_;
+    std::filesystem::path shown_, tempDir_;
     mutable std::vector<std::unique_ptr<semantic::LoadedTrace>> kept_;
 };
 
@@ -106,7 +109,7 @@ std::vector<std::vector<std::uint32_t>> deal(const pipeline::ShardSpill& spill, 
 
 } // namespace
 
-ShardedAnalysis::ShardedAnalysis(const std::filesystem::path& tempDir) {
+ShardedAnalysis::ShardedAnalysis(const std::filesystem::path& tempDir) : tempDir_(tempDir) {
     paraver::ReadOptions read;
     read.eventTypes = metrics::eventTypesRead();
     spill_ = std::make_unique<pipeline::ShardSpill>(
@@ -159,8 +162,8 @@ ShardPlan ShardedAnalysis::shardsOf(std::uint64_t memoryLimit, unsigned jobs, co
 metrics::Analysis ShardedAnalysis::analyze(const metrics::AnalysisOptions& options, std::uint64_t memoryLimit,
                                            const std::filesystem::path& shown,
                                            const std::function<void(const std::string&)>& log) {
-    return metrics::analyze(SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, nullptr, log), shown),
-                            options);
+    return metrics::analyze(
+        SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, nullptr, log), shown, tempDir_), options);
 }
 
 std::optional<metrics::Analysis>
@@ -175,8 +178,9 @@ ShardedAnalysis::analyzePart(const metrics::AnalysisOptions& options, std::uint6
         if (std::find(inputs.begin(), inputs.end(), input) != inputs.end())
             wanted.at(spill_->unitOfRow(r)) = true;
     }
-    return metrics::analyze(SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, &wanted, {}), shown),
-                            options, peers);
+    return metrics::analyze(
+        SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, &wanted, {}), shown, tempDir_), options,
+        peers);
 }
 
 } // namespace gpueff::jobs

@@ -36,9 +36,22 @@ TraceFacts factsOf(const semantic::LoadedTrace& trace) {
     return {!trace.trace().communications.empty(), launchLinesCarryCallEnds(trace)};
 }
 
+void relocate(DevicePartial& p, std::uint64_t base) {
+    for (auto* runs : {&p.durations, &p.ncclArrivals, &p.overlappedDurations, &p.aloneDurations})
+        for (auto& [name, run] : *runs) run.ref.offset += base;
+    for (auto& [name, ops] : p.memoryOperations) {
+        ops.durations.ref.offset += base;
+        ops.bytes.ref.offset += base;
+    }
+}
+
+void relocate(TaskPartial& p, std::uint64_t base) {
+    p.calls.bulk.offset += base;
+}
+
 ShardReader::ShardReader(const semantic::LoadedTrace& t, const AnalysisWindow& w, const TraceFacts& f,
-                         const NamePattern& gemm)
-    : trace(t), window(w), facts(f), queued(t, "analysis/kernels_queued.cfg"),
+                         const NamePattern& gemm, SpillStore& spill)
+    : trace(t), store(spill), window(w), facts(f), queued(t, "analysis/kernels_queued.cfg"),
       transit(t, "analysis/launches_in_transit.cfg"), tensor(t, "hwcounters/tensor_active.cfg"),
       blocking(t, "model/host_blocking.cfg"), mpi(t, "model/mpi_calls.cfg"),
       queuedLines(queued.hasEvents(0) && f.communications),

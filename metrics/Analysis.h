@@ -6,9 +6,11 @@
 #include "metrics/Levels.h"
 #include "metrics/NamePattern.h"
 #include "metrics/NsysStats.h"
+#include "metrics/SpilledRuns.h"
 #include "metrics/TraceOrigin.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -315,13 +317,13 @@ struct DevicePartial {
     std::optional<TensorCoreProfile::Row> tensorCore; // when it has a GPU-metrics row with samples
     std::vector<std::string> gemms;                   // the GEMM kernel names it ran in the window
     std::vector<KernelRow> kernelSummary;
-    std::map<std::string, std::vector<std::int64_t>> durations; // kernel name -> its instances' durations
+    SpilledRuns durations; // kernel name -> its instances' durations
     GapSummary gaps;
     std::uint64_t overlappingRecords = 0; // overlappingWorkRecords of its rows
     std::vector<LevelPartial> levels;     // per window of the level plan
     // Of the kernels beginning in the window: NCCL kernel name -> starts (in order); compute kernel name ->
     // durations of the instances that ran during communication on the device, and of the others.
-    std::map<std::string, std::vector<std::int64_t>> ncclArrivals, overlappedDurations, aloneDurations;
+    SpilledRuns ncclArrivals, overlappedDurations, aloneDurations;
     // Compute kernel name -> Tensor Active integral and ns covered, of the overlapped and the other
     // instances.
     std::map<std::string, std::array<double, 4>> tensorByOverlap;
@@ -364,6 +366,10 @@ struct TaskPartial {
         f("calls", s.calls);
     }
 };
+
+// A peer's SpillStore appended to this process's at `base`: its partials' references moved there.
+void relocate(DevicePartial& partial, std::uint64_t base);
+void relocate(TaskPartial& partial, std::uint64_t base);
 
 struct Analysis {
     TraceWriter writer = TraceWriter::Other; // what the metrics may assume of the records (TraceOrigin.h)
@@ -414,6 +420,8 @@ public:
     // Calls `use` with the whole trace's labels and layout and no records (names of values the partials
     // carry).
     virtual void visitLabels(const std::function<void(const semantic::LoadedTrace&)>& use) const = 0;
+    // Where the partials' bulk may wait for the reduction (a SpillStore's temporary file); none: in memory.
+    virtual std::optional<std::filesystem::path> spillDirectory() const { return std::nullopt; }
 };
 
 // What the first look at a trace's shards finds for the default window: the span of the GPU activity and
@@ -451,12 +459,12 @@ public:
     virtual ~AnalysisPeers() = default;
     // Every process's evidence combined, on every process.
     virtual WindowEvidence combineWindow(const WindowEvidence& mine) = 0;
-    // Sends this process's partials (those of `devices` and `tasks`, indices into the vectors) to the root,
-    // which receives every process's into its vectors; true on the root.
+    // Sends this process's partials (those of `devices` and `tasks`, indices into the vectors, their bulk in
+    // `store`) to the root, which receives every process's into its vectors and its store; true on the root.
     virtual bool gatherPartials(const std::vector<std::size_t>& devices,
                                 const std::vector<std::size_t>& tasks,
                                 std::vector<DevicePartial>& devicePartials,
-                                std::vector<TaskPartial>& taskPartials) = 0;
+                                std::vector<TaskPartial>& taskPartials, SpillStore& store) = 0;
 };
 
 Analysis analyze(const semantic::LoadedTrace& trace, const AnalysisOptions& options);

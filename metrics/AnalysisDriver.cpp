@@ -123,8 +123,8 @@ void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window,
                const NamePattern& gemm, const LevelPlan& plan, const std::vector<HtaRuleInputs>& hta,
                DeviceActivity& activity, const std::vector<std::size_t>& devices,
                const std::vector<std::size_t>& tasks, std::vector<DevicePartial>& devicePartials,
-               std::vector<TaskPartial>& taskPartials, ShardAnswers& answers) {
-    ShardReader shard(trace, window, facts, gemm);
+               std::vector<TaskPartial>& taskPartials, ShardAnswers& answers, SpillStore& store) {
+    ShardReader shard(trace, window, facts, gemm, store);
     answers = {shard.queuedLines,    shard.queuedAvailable, shard.classifyGaps,   shard.tensorSamples,
                shard.blockingEvents, shard.mpiEvents,       shard.queuedAvailable};
     for (auto i : devices) {
@@ -225,7 +225,10 @@ class ShardAnalysis {
 public:
     ShardAnalysis(const ShardedTrace& sharded, const AnalysisOptions& options, AnalysisPeers* peers)
         : sharded_(sharded), options_(options), peers_(peers), facts_(sharded.facts()), n_(sharded.shards()),
-          clock_(a_.stages), devicesOf_(n_), tasksOf_(n_), answers_(n_), levels_(scout_) {}
+          clock_(a_.stages), devicesOf_(n_), tasksOf_(n_), answers_(n_), levels_(scout_) {
+        auto dir = sharded.spillDirectory();
+        store_ = dir ? std::make_unique<SpillStore>(*dir) : std::make_unique<SpillStore>();
+    }
 
     std::optional<Analysis> run() {
         if (n_ == 1)
@@ -282,7 +285,7 @@ private:
     }
     void partials(const semantic::LoadedTrace& trace, std::size_t s) {
         readShard(trace, a_.window, facts_, options_.gemmPattern, plan_, htaInputs_, a_.activity,
-                  devicesOf_[s], tasksOf_[s], devicePartials_, taskPartials_, answers_[s]);
+                  devicesOf_[s], tasksOf_[s], devicePartials_, taskPartials_, answers_[s], *store_);
     }
 
     // One shard: the window and the partials from the same reading of the devices.
@@ -357,7 +360,7 @@ private:
         }
         devicePartials_.resize(a_.activity.devices.size());
         taskPartials_.resize(a_.activity.tasks.size());
-        if (!peers_->gatherPartials(devices, tasks, devicePartials_, taskPartials_)) return false;
+        if (!peers_->gatherPartials(devices, tasks, devicePartials_, taskPartials_, *store_)) return false;
         clock_.end("gather", false);
         return true;
     }
@@ -365,7 +368,7 @@ private:
     void reduce() {
         sharded_.visitLabels([&](const semantic::LoadedTrace& labels) {
             Reduction reduction{devicePartials_, taskPartials_, facts_, answers_.back(),
-                                options_,        plan_,         labels};
+                                options_,        plan_,         labels, *store_};
             clock_.end("labels", false);
             for (const auto& family : metricFamilies()) {
                 family.reduce(a_, reduction);
@@ -389,6 +392,7 @@ private:
     LevelScout levels_;
     LevelPlan plan_;
     std::vector<HtaRuleInputs> htaInputs_; // once the evidence of every task is in
+    std::unique_ptr<SpillStore> store_;    // the partials' bulk
 };
 
 std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const AnalysisOptions& options,

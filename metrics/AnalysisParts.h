@@ -18,8 +18,9 @@ struct DeviceUnions {
 class ShardReader {
 public:
     ShardReader(const semantic::LoadedTrace& trace, const AnalysisWindow& window, const TraceFacts& facts,
-                const NamePattern& gemm);
+                const NamePattern& gemm, SpillStore& store);
     const semantic::LoadedTrace& trace;
+    SpillStore& store; // where the partials' bulk waits for the reduction
     const AnalysisWindow& window;
     const TraceFacts& facts;
     CfgRows queued, transit, tensor, blocking, mpi;
@@ -89,12 +90,13 @@ void reduceConcurrency(Analysis&, const std::vector<DevicePartial>&, const Trace
 void reduceTimeline(Analysis&, std::size_t bins, const std::vector<DevicePartial>&);
 void reduceTensorCore(Analysis&, const std::string& gemmPattern, const std::vector<DevicePartial>&,
                       const ShardAnswers&);
-void reduceKernelStatistics(Analysis&, const std::vector<DevicePartial>&, const ShardAnswers&, unsigned jobs);
+void reduceKernelStatistics(Analysis&, const std::vector<DevicePartial>&, const ShardAnswers&, unsigned jobs,
+                            const SpillStore& store);
 void reduceHostModel(Analysis&, const std::vector<TaskPartial>&, const ShardAnswers&);
 // Takes the partials' summary data (their memory operations and host calls are left empty); `labels` (a
 // trace with the whole trace's labels) names the rows listed.
 void reduceNsysStats(Analysis&, std::vector<DevicePartial>&, std::vector<TaskPartial>&,
-                     const semantic::LoadedTrace& labels);
+                     const semantic::LoadedTrace& labels, const SpillStore& store);
 void noteWhatTheTraceLacks(Analysis&, std::uint64_t overlappingRecords); // last: the writer's limits
 
 } // namespace gpueff::metrics

@@ -13,13 +13,10 @@ namespace gpueff::metrics {
 
 namespace {
 
-std::vector<KernelRow> summarise(std::map<std::string, std::vector<std::int64_t>> byName) {
-    std::vector<KernelRow> rows;
+// Rows in name order given their shares of the time, ranked by total time (ties by name).
+std::vector<KernelRow> ranked(std::vector<KernelRow> rows) {
     double grand = 0;
-    for (auto& [name, d] : byName) {
-        rows.push_back(summaryRow(name, d));
-        grand += static_cast<double>(rows.back().total);
-    }
+    for (const auto& r : rows) grand += static_cast<double>(r.total);
     for (auto& r : rows) r.timePercent = grand > 0 ? 100.0 * static_cast<double>(r.total) / grand : 0.0;
     std::stable_sort(rows.begin(), rows.end(), [](const KernelRow& x, const KernelRow& y) {
         return x.total != y.total ? x.total > y.total : x.name < y.name;
@@ -80,13 +77,17 @@ void kernelStatisticsOf(const ShardReader& shard, const Device& d, const DeviceU
          {std::pair{kCompute, paraver::types::kKernel}, std::pair{kNccl, paraver::types::kNcclKernel}})
         for (const auto& rows : d.work[c])
             for (const auto& s : rows) byValue[{type, s.value}].push_back(s.end - s.begin);
+    std::map<std::string, std::vector<std::int64_t>> byName;
     for (auto& [key, durations] : byValue) {
-        auto& own = out.durations[valueName(shard.trace, key.first, key.second)];
+        auto& own = byName[valueName(shard.trace, key.first, key.second)];
         own.insert(own.end(), durations.begin(), durations.end());
     }
+    byValue.clear();
+    std::vector<KernelRow> rows;
+    for (auto& [name, durations] : byName) rows.push_back(summaryRow(name, durations));
+    out.kernelSummary = ranked(std::move(rows));
     // Sorted here, on the workers: the reduction merges the devices' sorted runs.
-    for (auto& [name, durations] : out.durations) std::sort(durations.begin(), durations.end());
-    out.kernelSummary = summarise(out.durations);
+    out.durations = spillRuns(shard.store, byName);
 
     auto busy = unite({&u.compute, &u.nccl, &u.memory});
     std::vector<Spans> launches;
@@ -119,20 +120,21 @@ void kernelStatisticsOf(const ShardReader& shard, const Device& d, const DeviceU
 }
 
 void reduceKernelStatistics(Analysis& a, const std::vector<DevicePartial>& partials,
-                            const ShardAnswers& answers, unsigned jobs) {
-    std::map<std::string, SortedRuns<std::int64_t>> runs; // each device's sorted by kernelStatisticsOf
-    for (const auto& p : partials) {
-        for (const auto& [name, durations] : p.durations) runs[name].add(durations);
-        a.kernelSummaryByDevice.push_back(p.kernelSummary);
+                            const ShardAnswers& answers, unsigned jobs, const SpillStore& store) {
+    for (const auto& p : partials) a.kernelSummaryByDevice.push_back(p.kernelSummary);
+    // A kernel name at a time: its devices' runs (sorted by kernelStatisticsOf) merged.
+    auto runs = runsByName(partials, &DevicePartial::durations);
+    std::vector<KernelRow> rows;
+    for (const auto& [name, list] : runs) {
+        auto durations = mergeRuns(store, list);
+        rows.push_back(summaryRow(name, durations));
     }
-    std::map<std::string, std::vector<std::int64_t>> overall;
-    for (auto& [name, r] : runs) overall[name] = std::move(r).merged();
-    a.kernelSummary = summarise(overall);
+    a.kernelSummary = ranked(std::move(rows));
     // The top kernels' distributions (their modes are the costly part), one per worker.
     a.durations.resize(std::min<std::size_t>(a.kernelSummary.size(), 20));
     forEachIndex(a.durations.size(), jobs, [&](std::size_t i) {
         const auto& name = a.kernelSummary[i].name;
-        a.durations[i] = distribution(name, overall.find(name)->second);
+        a.durations[i] = distribution(name, mergeRuns(store, runs.find(name)->second));
     });
     if (!answers.classifyGaps && !a.activity.devices.empty())
         a.notes.push_back("GPU gaps are not classified host-wait / kernel-wait: the trace has no launch "

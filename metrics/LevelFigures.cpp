@@ -64,21 +64,24 @@ void instancesOf(const ShardReader& shard, const Device& d, DevicePartial& out) 
                 addTensorActivity(*samples, s.begin, s.end, t[overlapped ? 0 : 2], covered);
                 t[overlapped ? 1 : 3] += static_cast<double>(covered);
             }
+    std::map<std::string, std::vector<std::int64_t>> overlapped, alone, arrivals;
     for (auto& [value, groups] : byValue) {
         auto name = valueName(shard.trace, paraver::types::kKernel, value);
         // Appended: two values may share one label in a trace gpueff did not write.
         if (auto t = tensor.find(value); t != tensor.end())
             for (std::size_t i = 0; i < 4; ++i) out.tensorByOverlap[name][i] += t->second[i];
-        for (auto [from, to] : {std::pair{&groups.first, &out.overlappedDurations},
-                                std::pair{&groups.second, &out.aloneDurations}})
+        for (auto [from, to] : {std::pair{&groups.first, &overlapped}, std::pair{&groups.second, &alone}})
             if (!from->empty()) (*to)[name].insert((*to)[name].end(), from->begin(), from->end());
     }
+    byValue.clear();
+    out.overlappedDurations = spillRuns(shard.store, overlapped);
+    out.aloneDurations = spillRuns(shard.store, alone);
     // Every instance, not only the window's: a window boundary between two devices' k-th instances would
     // shift every later pair by one; the collectives are kept by their first arrival afterwards.
     for (const auto& rows : d.work[kNccl])
         for (const auto& s : rows)
-            out.ncclArrivals[valueName(shard.trace, paraver::types::kNcclKernel, s.value)].push_back(s.begin);
-    for (auto& [name, starts] : out.ncclArrivals) std::sort(starts.begin(), starts.end());
+            arrivals[valueName(shard.trace, paraver::types::kNcclKernel, s.value)].push_back(s.begin);
+    out.ncclArrivals = spillRuns(shard.store, arrivals);
 }
 
 } // namespace
@@ -161,10 +164,11 @@ LevelFigures figuresOf(const LevelPlan& plan, const std::vector<std::size_t>& wi
     return f;
 }
 
-Collectives collectivesOf(const AnalysisWindow& window, const std::vector<DevicePartial>& partials) {
+Collectives collectivesOf(const AnalysisWindow& window, const std::vector<DevicePartial>& partials,
+                          const SpillStore& store) {
     Collectives c;
-    // NCCL kernel name -> the arrivals of every device running it.
-    std::map<std::string, std::vector<std::pair<std::size_t, const std::vector<std::int64_t>*>>> runners;
+    // NCCL kernel name -> the devices running it, their arrivals read back one name at a time.
+    std::map<std::string, std::vector<std::pair<std::size_t, const SpilledRun*>>> runners;
     for (std::size_t d = 0; d < partials.size(); ++d)
         for (const auto& [name, starts] : partials[d].ncclArrivals) runners[name].push_back({d, &starts});
     std::vector<Collectives::DeviceShare> share(partials.size());
@@ -175,12 +179,14 @@ Collectives collectivesOf(const AnalysisWindow& window, const std::vector<Device
         std::size_t sequence, last;
     };
     std::vector<Kept> kept;
-    for (const auto& [name, devices] : runners) {
-        if (devices.size() < 2) continue;
+    for (const auto& [name, spilled] : runners) {
+        if (spilled.size() < 2) continue;
+        std::vector<std::pair<std::size_t, std::vector<std::int64_t>>> devices;
+        for (const auto& [d, run] : spilled) devices.emplace_back(d, store.loadValues(run->ref));
         std::size_t count = SIZE_MAX, most = 0;
         for (const auto& [d, starts] : devices) {
-            count = std::min(count, starts->size());
-            most = std::max(most, starts->size());
+            count = std::min(count, starts.size());
+            most = std::max(most, starts.size());
         }
         if (count != most)
             c.notes.push_back(name + ": the devices ran " + std::to_string(count) + " to " +
@@ -190,12 +196,12 @@ Collectives collectivesOf(const AnalysisWindow& window, const std::vector<Device
             std::int64_t first = INT64_MAX, last = INT64_MIN;
             std::size_t lastDevice = devices.front().first;
             for (const auto& [d, starts] : devices) {
-                auto t = (*starts)[k];
+                auto t = starts[k];
                 first = std::min(first, t);
                 if (t > last) last = t, lastDevice = d;
             }
             if (first < window.begin || first >= window.end) continue;
-            for (const auto& [d, starts] : devices) share[lastDevice].waitCaused += last - (*starts)[k];
+            for (const auto& [d, starts] : devices) share[lastDevice].waitCaused += last - starts[k];
             ++share[lastDevice].last;
             ++c.matched;
             kept.push_back({last - first, first, &name, k, lastDevice});
@@ -238,7 +244,7 @@ std::optional<DurationGroup> durationGroup(std::vector<std::int64_t> d) {
 }
 
 void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePartial>& partials,
-                  unsigned jobs) {
+                  unsigned jobs, const SpillStore& store) {
     // Each iteration's figures, and below each top kernel's row, are their own: the workers share them.
     forEachIndex(plan.iterations, jobs,
                  [&](std::size_t i) { a.iterations[i].figures = figuresOf(plan, {i}, partials); });
@@ -264,31 +270,30 @@ void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePa
         ph.figures = figuresOf(plan, p.windows, partials);
         a.phases.push_back(std::move(ph));
     }
-    a.collectives = collectivesOf(a.window, partials);
-    // Compute kernels by total time, split by overlap.
-    std::map<std::string, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> byName;
+    a.collectives = collectivesOf(a.window, partials, store);
+    // Compute kernels by total time, split by overlap; the instances read back for the rows listed.
+    auto overlapped = runsByName(partials, &DevicePartial::overlappedDurations);
+    auto alone = runsByName(partials, &DevicePartial::aloneDurations);
     std::map<std::string, std::array<double, 4>> tensor;
+    std::map<std::string, std::int64_t> totals;
     for (const auto& p : partials) {
         for (const auto& [name, t] : p.tensorByOverlap)
             for (std::size_t i = 0; i < 4; ++i) tensor[name][i] += t[i];
-        for (const auto& [name, d] : p.overlappedDurations)
-            byName[name].first.insert(byName[name].first.end(), d.begin(), d.end());
-        for (const auto& [name, d] : p.aloneDurations)
-            byName[name].second.insert(byName[name].second.end(), d.begin(), d.end());
+        for (const auto* runs : {&p.overlappedDurations, &p.aloneDurations})
+            for (const auto& [name, run] : *runs) totals[name] += run.total;
     }
     std::vector<std::pair<std::int64_t, std::string>> order;
-    for (const auto& [name, groups] : byName) {
-        std::int64_t total = 0;
-        for (const auto* g : {&groups.first, &groups.second})
-            for (auto x : *g) total += x;
-        order.push_back({-total, name});
-    }
+    for (const auto& [name, total] : totals) order.push_back({-total, name});
     std::sort(order.begin(), order.end());
     std::vector<KernelOverlapRow> rows(std::min<std::size_t>(order.size(), 20));
     forEachIndex(rows.size(), jobs, [&](std::size_t i) {
-        auto& groups = byName.find(order[i].second)->second;
-        KernelOverlapRow row{order[i].second, durationGroup(std::move(groups.first)),
-                             durationGroup(std::move(groups.second))};
+        const auto& name = order[i].second;
+        auto group = [&](const std::map<std::string, std::vector<const SpilledRun*>>& runs) {
+            auto it = runs.find(name);
+            return durationGroup(it == runs.end() ? std::vector<std::int64_t>()
+                                                  : mergeRuns(store, it->second));
+        };
+        KernelOverlapRow row{name, group(overlapped), group(alone)};
         if (auto t = tensor.find(row.name); t != tensor.end()) {
             if (row.overlapped && t->second[1] > 0)
                 row.overlapped->tensorActive = t->second[0] / t->second[1];

@@ -27,7 +27,7 @@ LevelPlan planLevels(Analysis& a, const WindowEvidence& evidence, const Analysis
 void levelsOf(const LevelPlan& plan, const ShardReader& shard, const Device& d, const DeviceUnions& u,
               DevicePartial& out);
 void reduceLevels(Analysis& a, const LevelPlan& plan, const std::vector<DevicePartial>& partials,
-                  unsigned jobs);
+                  unsigned jobs, const SpillStore& store);
 
 // The POP factors of devices' split of a window of T ns (PopFactors.h).
 Efficiency efficiencyOf(std::vector<Efficiency::PerDevice> devices, std::int64_t T);

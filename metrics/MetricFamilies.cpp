@@ -37,17 +37,19 @@ constexpr MetricFamily kFamilies[] = {
     {"kernel statistics (kernel_summary, kernel_durations, gaps, kernel_categories)",
      [](const DeviceShard& c, DevicePartial& p) { kernelStatisticsOf(c.shard, c.device, c.unions, p); },
      nullptr,
-     [](Analysis& a, Reduction& r) { reduceKernelStatistics(a, r.devices, r.answers, r.options.jobs); }},
+     [](Analysis& a, Reduction& r) {
+         reduceKernelStatistics(a, r.devices, r.answers, r.options.jobs, r.store);
+     }},
     {"host side (host: offload, MPI)", nullptr,
      [](const ShardReader& shard, const TaskInfo& task, TaskPartial& p) { p = taskOf(shard, task); },
      [](Analysis& a, Reduction& r) { reduceHostModel(a, r.tasks, r.answers); }},
     {"levels of detail (iterations, focus, phases, collectives, kernel_overlap)",
      [](const DeviceShard& c, DevicePartial& p) { levelsOf(c.plan, c.shard, c.device, c.unions, p); },
-     nullptr, [](Analysis& a, Reduction& r) { reduceLevels(a, r.plan, r.devices, r.options.jobs); }},
+     nullptr, [](Analysis& a, Reduction& r) { reduceLevels(a, r.plan, r.devices, r.options.jobs, r.store); }},
     {"nsys stats (nsys_stats)",
      [](const DeviceShard& c, DevicePartial& p) { memoryOperationsOf(c.shard, c.device, p); },
      [](const ShardReader& shard, const TaskInfo& task, TaskPartial& p) { hostCallsOf(shard, task, p); },
-     [](Analysis& a, Reduction& r) { reduceNsysStats(a, r.devices, r.tasks, r.labels); }},
+     [](Analysis& a, Reduction& r) { reduceNsysStats(a, r.devices, r.tasks, r.labels, r.store); }},
     // Last: the notes on what the trace's writer could not record.
     {"the trace's limits (notes)",
      [](const DeviceShard& c, DevicePartial& p) {

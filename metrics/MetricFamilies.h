@@ -30,6 +30,7 @@ struct Reduction {
     const AnalysisOptions& options;
     const LevelPlan& plan;
     const semantic::LoadedTrace& labels; // the layout and labels of the whole trace, without records
+    const SpillStore& store;             // the partials' bulk (ShardReader::store)
 };
 
 struct MetricFamily {

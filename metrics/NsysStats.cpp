@@ -44,88 +44,120 @@ bool groupOrder(const R& x, const R& y) {
     return std::tuple{groupKey(x), x.type} < std::tuple{groupKey(y), y.type};
 }
 
-// A task's ranges as its partial keeps them (NvtxGroup): sorted by group on the worker, then each group's
-// durations and open begins in one array.
-void packGroups(std::vector<NvtxInstance>& ranges, HostCallsPartial& out) {
+// A task's ranges and calls as its partial keeps them (HostCallsPartial): sorted on the worker and packed
+// into the store, the groups (three values each) first, then every group's durations and open begins, then
+// the API calls' durations by value.
+void packHostCalls(std::vector<NvtxInstance>& ranges, std::map<std::int64_t, std::vector<std::int64_t>>& api,
+                   SpillStore& store, HostCallsPartial& out) {
     std::sort(ranges.begin(), ranges.end(), groupOrder<NvtxInstance>);
-    out.nvtxTimes.reserve(out.nvtxTimes.size() + ranges.size());
+    std::string bulk, times;
+    times.reserve(ranges.size() * sizeof(std::int64_t));
     for (std::size_t i = 0; i < ranges.size();) {
         const auto& first = ranges[i];
-        NvtxGroup g{first.type, first.startEnd, first.value, 0, 0};
+        std::uint32_t closed = 0, open = 0;
         std::size_t end = i;
         while (end < ranges.size() && groupKey(ranges[end]) == groupKey(first)) ++end;
-        for (bool open : {false, true})
+        for (bool isOpen : {false, true})
             for (std::size_t k = i; k < end; ++k)
-                if (ranges[k].open == open) {
-                    out.nvtxTimes.push_back(ranges[k].time);
-                    ++(open ? g.open : g.closed);
+                if (ranges[k].open == isOpen) {
+                    appendValue(times, ranges[k].time);
+                    ++(isOpen ? open : closed);
                 }
-        out.nvtx.push_back(g);
+        appendValue(bulk, std::int64_t{first.type} | (first.startEnd ? std::int64_t{1} << 32 : 0));
+        appendValue(bulk, first.value);
+        appendValue(bulk, std::int64_t{closed} | std::int64_t{open} << 32);
+        ++out.nvtxGroups;
+        out.nvtxOpen += open;
         i = end;
     }
+    out.nvtxRanges = ranges.size();
+    std::vector<NvtxInstance>().swap(ranges);
+    bulk += times;
+    std::string().swap(times);
+    for (auto& [value, durations] : api) {
+        std::sort(durations.begin(), durations.end());
+        bulk.append(reinterpret_cast<const char*>(durations.data()), durations.size() * sizeof(std::int64_t));
+        out.api.emplace_back(value, durations.size());
+    }
+    out.bulk = store.append(bulk);
 }
 
-// The groups of every task's partial, found by key in a hash table (one lookup per task and group), in key
-// order: `first` is each group's NvtxGroup of the smallest type (the one that names it).
-class GroupIndex {
+constexpr std::uint64_t kGroupBytes = 3 * sizeof(std::int64_t);
+
+// A buffer per cursor such that all the reduction's cursors together hold a few MiB.
+std::size_t cursorBuffer(std::size_t cursors) {
+    return std::clamp<std::size_t>((4u << 20) / std::max<std::size_t>(cursors, 1), 4u << 10, 256u << 10);
+}
+
+// One task's groups read back from the store in key order, with their ranges' durations (open ranges timed up
+// to `lastNvtx`: nsys ends an open range at the last NVTX timestamp of the export, here the last NVTX event
+// of the trace, range or mark).
+class TaskGroups {
 public:
-    explicit GroupIndex(const std::vector<const HostCallsPartial*>& tasks) {
-        for (const auto* t : tasks)
-            for (const auto& g : t->nvtx) {
-                auto [it, fresh] = index_.try_emplace(keyOf(g), static_cast<std::uint32_t>(firsts_.size()));
-                if (fresh)
-                    firsts_.push_back(g);
-                else if (g.type < firsts_[it->second].type)
-                    firsts_[it->second] = g;
-            }
-        // Numbered in key order (nsys_sum breaks ties of total time by key).
-        std::vector<std::uint32_t> order(firsts_.size());
-        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(),
-                  [&](auto x, auto y) { return groupKey(firsts_[x]) < groupKey(firsts_[y]); });
-        std::vector<std::uint32_t> rank(order.size());
-        for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
-        for (auto& [key, i] : index_) i = rank[i];
-        std::vector<NvtxGroup> sorted(firsts_.size());
-        for (std::uint32_t i = 0; i < order.size(); ++i) sorted[i] = firsts_[order[i]];
-        firsts_ = std::move(sorted);
+    TaskGroups(const SpillStore& store, const HostCallsPartial& p, std::size_t buffer)
+        : groups_(store, p.bulk, 0, p.nvtxGroups * kGroupBytes, buffer),
+          times_(store, p.bulk, p.nvtxGroups * kGroupBytes, p.nvtxRanges * sizeof(std::int64_t), buffer),
+          left_(p.nvtxGroups) {
+        advance();
     }
-    std::size_t size() const { return firsts_.size(); }
-    const NvtxGroup& first(std::size_t i) const { return firsts_[i]; }
-    std::uint32_t of(const NvtxGroup& g) const { return index_.at(keyOf(g)); }
+    bool done() const { return !current_; }
+    const NvtxGroup& group() const { return *current_; }
+    // The current group's durations appended to `out`; then the next group.
+    void take(std::int64_t lastNvtx, std::vector<std::int64_t>& out) {
+        for (std::uint32_t k = 0; k < current_->closed; ++k) out.push_back(times_.next());
+        for (std::uint32_t k = 0; k < current_->open; ++k) out.push_back(lastNvtx - times_.next());
+        advance();
+    }
 
 private:
-    struct Key {
-        std::uint32_t base;
-        bool startEnd;
-        std::int64_t value;
-        bool operator==(const Key&) const = default;
-    };
-    struct Hash {
-        std::size_t operator()(const Key& k) const {
-            auto h = static_cast<std::uint64_t>(k.value) * 0x9e3779b97f4a7c15ULL;
-            return static_cast<std::size_t>(h ^ (std::uint64_t{k.base} << 1 | (k.startEnd ? 1 : 0)));
-        }
-    };
-    static Key keyOf(const NvtxGroup& g) { return {domainBase(g.type), g.startEnd, g.value}; }
-    std::unordered_map<Key, std::uint32_t, Hash> index_;
-    std::vector<NvtxGroup> firsts_;
+    void advance() {
+        if (left_ == 0) return current_.reset();
+        --left_;
+        auto typeAndStyle = groups_.next();
+        auto value = groups_.next();
+        auto counts = groups_.next();
+        current_ = NvtxGroup{static_cast<std::uint32_t>(typeAndStyle & 0xffffffff), (typeAndStyle >> 32) != 0,
+                             value, static_cast<std::uint32_t>(counts & 0xffffffff),
+                             static_cast<std::uint32_t>(counts >> 32)};
+    }
+    SpillStore::Cursor groups_, times_;
+    std::uint64_t left_;
+    std::optional<NvtxGroup> current_;
 };
 
-// Calls use(group index, its duration) for every range of the tasks' partials: closed ranges as they are,
-// open ones up to `lastNvtx` (nsys ends an open range at the last NVTX timestamp of the export: here the
-// last NVTX event of the trace, range or mark).
+// Calls use(first, durations) for every nvtx_sum group of the tasks, in key order (the numbering nsys_sum
+// breaks ties of total time by): `first` is the group's NvtxGroup of the smallest type (the one that names
+// it), `durations` its ranges' over every task. A merge of the tasks' groups as they come from the store:
+// one group's ranges in memory at a time.
 template <class Use>
-void forEachRange(const std::vector<const HostCallsPartial*>& tasks, const GroupIndex& groups,
+void forEachGroup(const std::vector<const HostCallsPartial*>& tasks, const SpillStore& store,
                   std::int64_t lastNvtx, Use&& use) {
-    for (const auto* t : tasks) {
-        const std::int64_t* times = t->nvtxTimes.data();
-        for (const auto& g : t->nvtx) {
-            auto i = groups.of(g);
-            for (std::uint32_t k = 0; k < g.closed; ++k) use(i, times[k]);
-            for (std::uint32_t k = 0; k < g.open; ++k) use(i, lastNvtx - times[g.closed + k]);
-            times += std::size_t{g.closed} + g.open;
+    std::vector<TaskGroups> readers;
+    readers.reserve(tasks.size());
+    for (const auto* t : tasks) readers.emplace_back(store, *t, cursorBuffer(2 * tasks.size()));
+    auto later = [&](std::size_t x, std::size_t y) {
+        return std::pair{groupKey(readers[x].group()), x} > std::pair{groupKey(readers[y].group()), y};
+    };
+    std::vector<std::size_t> heap; // readers with groups left, the smallest key on top
+    for (std::size_t r = 0; r < readers.size(); ++r)
+        if (!readers[r].done()) heap.push_back(r);
+    std::make_heap(heap.begin(), heap.end(), later);
+    std::vector<std::int64_t> durations;
+    while (!heap.empty()) {
+        const auto key = groupKey(readers[heap.front()].group());
+        NvtxGroup first = readers[heap.front()].group();
+        durations.clear();
+        while (!heap.empty() && groupKey(readers[heap.front()].group()) == key) {
+            std::pop_heap(heap.begin(), heap.end(), later);
+            auto& reader = readers[heap.back()];
+            if (reader.group().type < first.type) first = reader.group();
+            reader.take(lastNvtx, durations);
+            if (reader.done())
+                heap.pop_back();
+            else
+                std::push_heap(heap.begin(), heap.end(), later);
         }
+        use(first, durations);
     }
 }
 
@@ -200,28 +232,83 @@ std::string operationName(const std::string& label) {
     return "[CUDA memcpy " + label + "]";
 }
 
-// Which groups a summary lists, by index into `totals` (one total per group, groups in key order): by
-// total time, largest first (nsys' ORDER BY; ties in key order), at most kMaxSummaryRows; the others are
-// counted in `leftOut` (`counts`: the instances of each group).
-std::vector<std::size_t> listed(const std::vector<std::int64_t>& totals,
-                                const std::vector<std::uint64_t>& counts, RowsLeftOut& leftOut) {
-    std::vector<std::size_t> order(totals.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    auto before = [&](std::size_t x, std::size_t y) {
-        return totals[x] != totals[y] ? totals[x] > totals[y] : x < y;
-    };
-    if (order.size() > kMaxSummaryRows) {
-        auto cut = order.begin() + static_cast<std::ptrdiff_t>(kMaxSummaryRows);
-        std::nth_element(order.begin(), cut, order.end(), before);
-        for (auto it = cut; it != order.end(); ++it) {
-            ++leftOut.rows;
-            leftOut.instances += counts[*it];
-            leftOut.total += totals[*it];
+// The rows a summary lists, chosen as its groups come in key order: by total time, largest first (nsys'
+// ORDER BY; ties in key order), at most kMaxSummaryRows; the others are counted in `leftOut`.
+template <class Row>
+class TopRows {
+public:
+    // The next group; make() gives its row, called only while the group is among the first.
+    template <class Make>
+    void offer(std::int64_t total, std::uint64_t instances, Make&& make) {
+        Entry e{total, next_++, instances, {}};
+        ++all_.rows;
+        all_.instances += instances;
+        all_.total += total;
+        if (heap_.size() == kMaxSummaryRows) {
+            if (!before(e, heap_.front())) return;
+            std::pop_heap(heap_.begin(), heap_.end(), before);
+            heap_.pop_back();
         }
-        order.erase(cut, order.end());
+        e.row = make();
+        heap_.push_back(std::move(e));
+        std::push_heap(heap_.begin(), heap_.end(), before);
     }
-    std::sort(order.begin(), order.end(), before);
-    return order;
+    // The listed rows, best first, with their totals.
+    std::vector<std::pair<Row, std::int64_t>> rows(RowsLeftOut& leftOut) && {
+        std::sort_heap(heap_.begin(), heap_.end(), before);
+        leftOut = all_;
+        std::vector<std::pair<Row, std::int64_t>> out;
+        for (auto& e : heap_) {
+            --leftOut.rows;
+            leftOut.instances -= e.instances;
+            leftOut.total -= e.total;
+            out.emplace_back(std::move(e.row), e.total);
+        }
+        return out;
+    }
+
+private:
+    struct Entry {
+        std::int64_t total;
+        std::uint64_t index, instances;
+        Row row;
+    };
+    static bool before(const Entry& x, const Entry& y) {
+        return x.total != y.total ? x.total > y.total : x.index < y.index;
+    }
+    std::vector<Entry> heap_; // the worst kept row on top
+    std::uint64_t next_ = 0;
+    RowsLeftOut all_;
+};
+
+// Calls use(value, durations) for every CUDA API value of the tasks, in value order, `durations` every
+// task's calls of it, sorted (each task's come sorted: hostCallsOf): one value's calls in memory at a time.
+template <class Use>
+void forEachApi(const std::vector<const HostCallsPartial*>& tasks, const SpillStore& store, Use&& use) {
+    struct Run {
+        const HostCallsPartial* task;
+        std::uint64_t at, count;
+    };
+    std::map<std::int64_t, std::vector<Run>> runs;
+    for (const auto* t : tasks) {
+        auto at = t->nvtxGroups * kGroupBytes + t->nvtxRanges * sizeof(std::int64_t);
+        for (auto [value, count] : t->api) {
+            runs[value].push_back({t, at, count});
+            at += count * sizeof(std::int64_t);
+        }
+    }
+    std::vector<std::int64_t> run;
+    for (auto& [value, list] : runs) {
+        SortedRuns<std::int64_t> sorted;
+        for (const auto& r : list) {
+            run.resize(r.count);
+            store.read(r.task->bulk, r.at, r.count * sizeof(std::int64_t),
+                       reinterpret_cast<char*>(run.data()));
+            sorted.add(run);
+        }
+        auto durations = std::move(sorted).merged();
+        use(value, durations);
+    }
 }
 
 double shareOf(std::int64_t total, double grand) {
@@ -237,7 +324,10 @@ std::string leftOutNote(const char* table, const RowsLeftOut& l, std::size_t lis
 } // namespace
 
 void memoryOperationsOf(const ShardReader& shard, const Device& d, DevicePartial& out) {
-    std::map<std::int64_t, MemoryOperations> byValue; // one name lookup per kind, not per operation
+    struct Values {
+        std::vector<std::int64_t> durations, bytes;
+    };
+    std::map<std::int64_t, Values> byValue; // one name lookup per kind, not per operation
     struct Operation {
         std::int64_t value, begin;
         bool hasBytes; // plain fields: GCC 12 warns falsely of uninitialised optionals here
@@ -267,22 +357,21 @@ void memoryOperationsOf(const ShardReader& shard, const Device& d, DevicePartial
         // Paraver holds a value to the end of the trace.
         open.forEachOpen([&](std::uint32_t, const Operation& o) { close(o, shard.trace.trace().endTime()); });
     }
+    std::map<std::string, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> byName;
     for (auto& [value, ops] : byValue) {
-        auto& mine =
-            out.memoryOperations[operationName(valueName(shard.trace, types::kMemoryOperation, value))];
-        mine.durations.insert(mine.durations.end(), ops.durations.begin(), ops.durations.end());
-        mine.bytes.insert(mine.bytes.end(), ops.bytes.begin(), ops.bytes.end());
+        auto& mine = byName[operationName(valueName(shard.trace, types::kMemoryOperation, value))];
+        mine.first.insert(mine.first.end(), ops.durations.begin(), ops.durations.end());
+        mine.second.insert(mine.second.end(), ops.bytes.begin(), ops.bytes.end());
     }
     // Sorted here, on the workers, for the reduction to merge (names sharing a kind were appended above).
-    for (auto& [name, ops] : out.memoryOperations) {
-        std::sort(ops.durations.begin(), ops.durations.end());
-        std::sort(ops.bytes.begin(), ops.bytes.end());
-    }
+    for (auto& [name, ops] : byName)
+        out.memoryOperations[name] = {spillRun(shard.store, ops.first), spillRun(shard.store, ops.second)};
 }
 
 void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& out) {
     auto& calls = out.calls;
-    std::vector<NvtxInstance> nvtx; // packed into groups at the end
+    std::vector<NvtxInstance> nvtx;                        // packed into groups at the end
+    std::map<std::int64_t, std::vector<std::int64_t>> api; // value of 63000000 -> durations
     // Reserved: growing by doubling would hold up to three times the ranges while copying.
     std::size_t begins = 0;
     for (auto row : task.cpuRows) {
@@ -311,7 +400,7 @@ void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& ou
                     [&](const auto*) {
                         return std::pair{value, t};
                     },
-                    [&](const auto& call, const auto*) { calls.api[call.first].push_back(t - call.second); });
+                    [&](const auto& call, const auto*) { api[call.first].push_back(t - call.second); });
                 continue;
             }
             // nsys' last NVTX timestamp is any NVTX row's (marks included), not only a range's.
@@ -339,46 +428,39 @@ void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& ou
         });
     }
     // Grouped and sorted here, on the workers: the reduction walks the tasks' groups in order.
-    packGroups(nvtx, calls);
-    for (auto& [value, durations] : calls.api) std::sort(durations.begin(), durations.end());
+    packHostCalls(nvtx, api, shard.store, calls);
 }
 
 void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vector<TaskPartial>& tasks,
-                     const semantic::LoadedTrace& labels) {
+                     const semantic::LoadedTrace& labels, const SpillStore& store) {
     auto& s = a.nsysStats;
     std::int64_t lastNvtx = -1;
     std::uint64_t open = 0, nested = 0;
     for (const auto& t : tasks) lastNvtx = std::max(lastNvtx, t.calls.lastNvtxEvent);
 
-    // NVTX: every task's groups (hostCallsOf), by key.
+    // NVTX: every task's groups (hostCallsOf) merged by key.
     std::vector<const HostCallsPartial*> hostCalls;
     for (auto& t : tasks) {
         nested += t.calls.startEndNested;
+        open += t.calls.nvtxOpen;
         hostCalls.push_back(&t.calls);
-        for (const auto& g : t.calls.nvtx) open += g.open;
     }
-    GroupIndex groups(hostCalls);
-    std::vector<std::int64_t> totals(groups.size(), 0);
-    std::vector<std::uint64_t> counts(groups.size(), 0);
     double grand = 0; // exact: integer ns below 2^53
-    forEachRange(hostCalls, groups, lastNvtx, [&](std::uint32_t g, std::int64_t d) {
-        totals[g] += d;
-        ++counts[g];
-        grand += static_cast<double>(d);
-    });
-    auto rows = listed(totals, counts, s.nvtxLeftOut);
-    std::vector<std::uint32_t> rowOf(totals.size(), UINT32_MAX);
-    for (std::size_t i = 0; i < rows.size(); ++i) rowOf[rows[i]] = static_cast<std::uint32_t>(i);
-    std::vector<std::vector<std::int64_t>> rowDurations(rows.size());
-    forEachRange(hostCalls, groups, lastNvtx, [&](std::uint32_t g, std::int64_t d) {
-        if (rowOf[g] != UINT32_MAX) rowDurations[rowOf[g]].push_back(d);
-    });
+    TopRows<std::pair<KernelRow, NvtxGroup>> nvtx;
+    forEachGroup(
+        hostCalls, store, lastNvtx, [&](const NvtxGroup& first, std::vector<std::int64_t>& durations) {
+            std::int64_t total = 0;
+            for (auto d : durations) total += d;
+            grand += static_cast<double>(total);
+            nvtx.offer(total, durations.size(), [&] { return std::pair{summaryRow({}, durations), first}; });
+        });
     std::map<std::uint32_t, std::string> domains;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const auto& first = groups.first(rows[i]);
+    for (auto& [row, total] : std::move(nvtx).rows(s.nvtxLeftOut)) {
+        const auto& [stats, first] = row;
         NvtxRow r;
-        static_cast<KernelRow&>(r) = summaryRow(valueName(labels, first.type, first.value), rowDurations[i]);
-        r.timePercent = shareOf(totals[rows[i]], grand);
+        static_cast<KernelRow&>(r) = stats;
+        r.name = valueName(labels, first.type, first.value);
+        r.timePercent = shareOf(total, grand);
         auto base = domainBase(first.type);
         auto d = domains.find(base);
         if (d == domains.end()) d = domains.emplace(base, domainName(labels, base)).first;
@@ -386,76 +468,52 @@ void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vect
         r.startEnd = first.startEnd;
         s.nvtx.push_back(std::move(r));
     }
-    for (auto& t : tasks) {
-        std::vector<NvtxGroup>().swap(t.calls.nvtx);
-        std::vector<std::int64_t>().swap(t.calls.nvtxTimes);
-    }
 
-    // API calls, by value: each task's durations come sorted (hostCallsOf).
-    std::map<std::int64_t, std::vector<std::int64_t>> api;
-    {
-        std::map<std::int64_t, SortedRuns<std::int64_t>> runs;
-        for (auto& t : tasks) {
-            for (auto& [value, durations] : t.calls.api) runs[value].add(durations);
-            t.calls.api.clear();
-        }
-        for (auto& [value, r] : runs) api[value] = std::move(r).merged();
-    }
-    totals.clear();
-    counts.clear();
+    // API calls, by value.
     grand = 0;
-    std::vector<std::vector<std::int64_t>*> calls;
-    std::vector<std::int64_t> values;
-    for (auto& [value, durations] : api) {
+    TopRows<std::pair<KernelRow, std::int64_t>> api;
+    forEachApi(hostCalls, store, [&](std::int64_t value, std::vector<std::int64_t>& durations) {
         std::int64_t total = 0;
         for (auto x : durations) total += x;
-        values.push_back(value);
-        calls.push_back(&durations);
-        totals.push_back(total);
-        counts.push_back(durations.size());
         grand += static_cast<double>(total);
-    }
-    for (auto g : listed(totals, counts, s.cudaApiLeftOut)) {
-        s.cudaApi.push_back(summaryRow(valueName(labels, types::kCudaApi, values[g]), *calls[g]));
-        s.cudaApi.back().timePercent = shareOf(totals[g], grand);
+        api.offer(total, durations.size(), [&] { return std::pair{summaryRow({}, durations), value}; });
+    });
+    for (auto& [row, total] : std::move(api).rows(s.cudaApiLeftOut)) {
+        s.cudaApi.push_back(row.first);
+        s.cudaApi.back().name = valueName(labels, types::kCudaApi, row.second);
+        s.cudaApi.back().timePercent = shareOf(total, grand);
     }
 
-    // Memory operations by kind: each device's durations and bytes come sorted (memoryOperationsOf).
-    std::map<std::string, MemoryOperations> memory;
-    {
-        std::map<std::string, std::pair<SortedRuns<std::int64_t>, SortedRuns<std::int64_t>>> runs;
-        for (auto& d : devices)
-            for (auto& [name, ops] : d.memoryOperations) {
-                runs[name].first.add(ops.durations);
-                runs[name].second.add(ops.bytes);
-            }
-        for (auto& [name, r] : runs)
-            memory[name] = {std::move(r.first).merged(), std::move(r.second).merged()};
-    }
-    std::map<std::string, std::vector<std::int64_t>> memoryTime;
+    // Memory operations by kind, a kind at a time: each device's durations and bytes come sorted
+    // (memoryOperationsOf).
+    std::map<std::string, std::pair<std::vector<const SpilledRun*>, std::vector<const SpilledRun*>>> runs;
+    for (const auto& d : devices)
+        for (const auto& [name, ops] : d.memoryOperations) {
+            runs[name].first.push_back(&ops.durations);
+            runs[name].second.push_back(&ops.bytes);
+        }
     std::uint64_t withoutBytes = 0;
-    for (auto& [name, ops] : memory) {
-        withoutBytes += ops.durations.size() - ops.bytes.size();
-        if (!ops.bytes.empty()) {
-            auto b = summaryRow(name, ops.bytes);
+    for (const auto& [name, kind] : runs) {
+        auto durations = mergeRuns(store, kind.first);
+        auto bytes = mergeRuns(store, kind.second);
+        withoutBytes += durations.size() - bytes.size();
+        if (!bytes.empty()) {
+            auto b = summaryRow(name, bytes);
             MemorySizeRow r{name,      b.instances, b.total,  b.min,       b.max,
                             b.average, b.median,    b.stddev, std::nullopt};
             std::int64_t time = 0;
-            for (auto x : ops.durations) time += x;
+            for (auto x : durations) time += x;
             // Bytes and time of the same operations only: every operation carries its bytes in gpueff's
             // traces.
-            if (time > 0 && ops.bytes.size() == ops.durations.size())
+            if (time > 0 && bytes.size() == durations.size())
                 r.bandwidth = static_cast<double>(r.total) / static_cast<double>(time);
             s.memorySize.push_back(std::move(r));
         }
-        if (!ops.durations.empty()) memoryTime[name] = std::move(ops.durations);
+        if (!durations.empty()) s.memoryTime.push_back(summaryRow(name, durations));
     }
     // A handful of kinds: every one listed.
     grand = 0;
-    for (auto& [name, durations] : memoryTime) {
-        s.memoryTime.push_back(summaryRow(name, durations));
-        grand += static_cast<double>(s.memoryTime.back().total);
-    }
+    for (const auto& r : s.memoryTime) grand += static_cast<double>(r.total);
     for (auto& r : s.memoryTime) r.timePercent = shareOf(r.total, grand);
     std::stable_sort(s.memoryTime.begin(), s.memoryTime.end(),
                      [](const KernelRow& x, const KernelRow& y) { return x.total > y.total; });

@@ -4,6 +4,9 @@
 // (cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum), computed from the trace's records: the NVTX range and
 // CUDA API events of the tasks' host rows and the memory operations of the devices' stream rows. Like the
 // kernel summary, over the whole trace, not the analysis window.
+#include "engine/common/SpillStore.h"
+#include "metrics/SpilledRuns.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -73,45 +76,42 @@ struct NvtxInstance {
     std::int64_t value = 0, time = 0; // the name's value; the duration
 };
 
-// A task's ranges of one nvtx_sum group (domain, value, style), as the partial keeps them: in
-// HostCallsPartial::nvtxTimes, group after group, `closed` durations then `open` begins (ranges the trace
-// never ends, timed by the reduction against the whole trace's last NVTX event). 8 bytes a range and 24 a
-// group, where the ranges themselves took 24 each.
+// A task's ranges of one nvtx_sum group (domain, value, style), as its partial keeps them: groups in key
+// order, each with `closed` durations then `open` begins (ranges the trace never ends, timed by the reduction
+// against the whole trace's last NVTX event).
 struct NvtxGroup {
     std::uint32_t type = 0; // the smallest type of its ranges (the domain's category that names the row)
     bool startEnd = false;
     std::int64_t value = 0;
     std::uint32_t closed = 0, open = 0;
-    static void fields(auto& s, auto&& f) {
-        f("type", s.type);
-        f("startEnd", s.startEnd);
-        f("value", s.value);
-        f("closed", s.closed);
-        f("open", s.open);
-    }
 };
 
-// Of one task's host rows, for the NVTX and API summaries.
+// Of one task's host rows, for the NVTX and API summaries. The bulk (a value per range and per call) waits
+// in the analysis' SpillStore, `bulk`, packed by hostCallsOf: the groups (three values each: type and style,
+// value, closed and open counts), then their ranges' times, then the API calls' durations, value after
+// value, each sorted. The reduction reads every task's groups back in key order, a block at a time.
 struct HostCallsPartial {
-    std::vector<NvtxGroup> nvtx;         // in group order
-    std::vector<std::int64_t> nvtxTimes; // the groups' ranges (NvtxGroup)
-    std::int64_t lastNvtxEvent = -1;     // latest NVTX event (marks too), -1 none
-    std::uint64_t startEndNested =
-        0; // ranges begun inside another range of their type, one of them start/end
-    std::map<std::int64_t, std::vector<std::int64_t>> api; // value of 63000000 -> durations
+    SpillStore::Ref bulk;
+    std::uint64_t nvtxGroups = 0, nvtxRanges = 0, nvtxOpen = 0;
+    std::vector<std::pair<std::int64_t, std::uint64_t>> api; // value of 63000000 -> its calls, by value
+    std::int64_t lastNvtxEvent = -1;                         // latest NVTX event (marks too), -1 none
+    // Ranges begun inside another range of their type, one of them start/end.
+    std::uint64_t startEndNested = 0;
     static void fields(auto& s, auto&& f) {
-        f("nvtx", s.nvtx);
-        f("nvtxTimes", s.nvtxTimes);
+        f("bulk", s.bulk);
+        f("nvtxGroups", s.nvtxGroups);
+        f("nvtxRanges", s.nvtxRanges);
+        f("nvtxOpen", s.nvtxOpen);
+        f("api", s.api);
         f("lastNvtxEvent", s.lastNvtxEvent);
         f("startEndNested", s.startEndNested);
-        f("api", s.api);
     }
 };
 
 // Of one device's stream rows: per operation ("[CUDA memcpy Host-to-Device]", "[CUDA memset]", ...) the
 // durations and, of the operations whose record carries them, the bytes.
 struct MemoryOperations {
-    std::vector<std::int64_t> durations, bytes;
+    SpilledRun durations, bytes;
     static void fields(auto& s, auto&& f) {
         f("durations", s.durations);
         f("bytes", s.bytes);

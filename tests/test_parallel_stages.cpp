@@ -1,6 +1,7 @@
 // Issue 27's parts that the end-to-end equality tests do not show alone: sorted runs merged as a sort would
 // order them, the partials' packed arrays through the codec between processes, and the --stats line per
 // stage that bench/stages.sh reads.
+#include "engine/common/SpillStore.h"
 #include "jobs/PartCodec.h"
 #include "metrics/SortedRuns.h"
 #include "tests/TestSupport.h"
@@ -11,8 +12,10 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 using namespace testsupport;
+namespace fs = std::filesystem;
 
 TEST_CASE("SortedRuns: sorted runs merged in place equal a sort") {
     std::mt19937_64 random(27);
@@ -32,44 +35,48 @@ TEST_CASE("SortedRuns: sorted runs merged in place equal a sort") {
     }
 }
 
-TEST_CASE("the partials between processes: packed durations, NVTX groups and maps come back as they left") {
+TEST_CASE(
+    "the partials between processes: their references and the sender's spilled bulk come back as they left") {
     using namespace gpueff;
     jobs::Partials sent;
     metrics::DevicePartial device;
-    device.durations["gemm"] = {5, 7, INT64_MAX, -3};
+    device.durations["gemm"] = {{64, 32}, 4, 9};
     device.durations["empty"] = {};
-    device.overlappedDurations["nccl"] = {1};
-    device.memoryOperations["[CUDA memcpy Host-to-Device]"].durations = {10, 20};
-    device.memoryOperations["[CUDA memcpy Host-to-Device]"].bytes = {4096};
+    device.overlappedDurations["nccl"] = {{8, 8}, 1, 1};
+    device.memoryOperations["[CUDA memcpy Host-to-Device]"].durations = {{96, 16}, 2, 30};
+    device.memoryOperations["[CUDA memcpy Host-to-Device]"].bytes = {{112, 8}, 1, 4096};
     metrics::TaskPartial task;
-    task.calls.nvtx = {{9600, false, 3, 2, 1}, {9601, true, INT64_MIN, 0, 0}, {81000, false, 7, 1, 0}};
-    task.calls.nvtxTimes = {100, 200, 50, 300, 12};
-    task.calls.api[63000001] = {1, 2, 3};
+    task.calls.bulk = {4096, 24};
+    task.calls.nvtxGroups = 1;
+    task.calls.nvtxRanges = 2;
+    task.calls.api = {{63000001, 3}, {63000002, 0}};
     task.calls.lastNvtxEvent = 999;
     sent.devices.emplace_back(3, device);
     sent.tasks.emplace_back(1, task);
+    sent.store = {100, 200, INT64_MIN, 12, INT64_MAX};
     auto got = jobs::decodePartials(jobs::encodePartials(sent));
     REQUIRE(got.devices.size() == 1);
     REQUIRE(got.tasks.size() == 1);
     CHECK(got.devices[0].first == 3);
+    auto same = [](const metrics::SpilledRun& x, const metrics::SpilledRun& y) {
+        return x.ref.offset == y.ref.offset && x.ref.bytes == y.ref.bytes && x.count == y.count &&
+               x.total == y.total;
+    };
     const auto& d = got.devices[0].second;
-    CHECK(d.durations == device.durations);
-    CHECK(d.overlappedDurations == device.overlappedDurations);
-    CHECK(d.memoryOperations.at("[CUDA memcpy Host-to-Device]").durations ==
-          std::vector<std::int64_t>{10, 20});
-    CHECK(d.memoryOperations.at("[CUDA memcpy Host-to-Device]").bytes == std::vector<std::int64_t>{4096});
+    REQUIRE(d.durations.size() == 2);
+    CHECK(same(d.durations.at("gemm"), device.durations.at("gemm")));
+    CHECK(same(d.durations.at("empty"), device.durations.at("empty")));
+    CHECK(same(d.overlappedDurations.at("nccl"), device.overlappedDurations.at("nccl")));
+    const auto& ops = d.memoryOperations.at("[CUDA memcpy Host-to-Device]");
+    CHECK(same(ops.durations, device.memoryOperations.at("[CUDA memcpy Host-to-Device]").durations));
+    CHECK(same(ops.bytes, device.memoryOperations.at("[CUDA memcpy Host-to-Device]").bytes));
     const auto& t = got.tasks[0].second;
-    REQUIRE(t.calls.nvtx.size() == 3);
-    for (std::size_t i = 0; i < 3; ++i) {
-        CAPTURE(i);
-        CHECK(t.calls.nvtx[i].type == task.calls.nvtx[i].type);
-        CHECK(t.calls.nvtx[i].startEnd == task.calls.nvtx[i].startEnd);
-        CHECK(t.calls.nvtx[i].value == task.calls.nvtx[i].value);
-        CHECK(t.calls.nvtx[i].closed == task.calls.nvtx[i].closed);
-        CHECK(t.calls.nvtx[i].open == task.calls.nvtx[i].open);
-    }
-    CHECK(t.calls.nvtxTimes == task.calls.nvtxTimes);
+    CHECK(t.calls.bulk.offset == 4096);
+    CHECK(t.calls.bulk.bytes == 24);
+    CHECK(t.calls.nvtxGroups == 1);
+    CHECK(t.calls.nvtxRanges == 2);
     CHECK(t.calls.api == task.calls.api);
+    CHECK(got.store == sent.store);
     CHECK(t.calls.lastNvtxEvent == 999);
 }
 
@@ -113,4 +120,46 @@ TEST_CASE("analyze and translate --stats: a line per stage, the pass's and the a
     auto t = stages(translate.output);
     CHECK(t.count("pass.records") == 1);
     CHECK(t.count("analysis.window") == 0);
+}
+
+TEST_CASE("SpillStore: values back as appended, from several threads, on a file and in memory") {
+    using gpueff::SpillStore;
+    auto dir = tempDir("spill-store");
+    for (bool onDisk : {true, false}) {
+        CAPTURE(onDisk);
+        auto store = onDisk ? std::make_unique<SpillStore>(dir) : std::make_unique<SpillStore>();
+        CHECK(store->onDisk() == onDisk);
+        if (onDisk) CHECK(fs::is_empty(dir)); // unlinked at once
+        // Four writers append runs of known values at once.
+        constexpr int kWriters = 4, kRuns = 50;
+        std::vector<std::vector<std::pair<SpillStore::Ref, std::vector<std::int64_t>>>> written(kWriters);
+        std::vector<std::thread> writers;
+        for (int w = 0; w < kWriters; ++w)
+            writers.emplace_back([&, w] {
+                std::mt19937_64 random(static_cast<std::uint64_t>(w));
+                for (int r = 0; r < kRuns; ++r) {
+                    std::vector<std::int64_t> run(random() % 3000);
+                    for (auto& v : run) v = static_cast<std::int64_t>(random());
+                    written[w].emplace_back(store->appendValues(run), run);
+                }
+            });
+        for (auto& t : writers) t.join();
+        std::uint64_t bytes = 0;
+        for (const auto& runs : written)
+            for (const auto& [ref, run] : runs) {
+                bytes += ref.bytes;
+                CHECK(store->loadValues(ref) == run);
+                // A cursor with a buffer smaller than the run, skipping into it and past a block.
+                if (run.size() < 10) continue;
+                SpillStore::Cursor cursor(*store, ref, 0, ref.bytes, 64);
+                CHECK(cursor.next() == run[0]);
+                cursor.skip(8);
+                CHECK(cursor.next() == run[9]);
+                cursor.skip(run.size() - 11);
+                CHECK(cursor.next() == run.back());
+                CHECK(cursor.done());
+                CHECK_THROWS(cursor.next());
+            }
+        CHECK(store->size() == bytes);
+    }
 }

@@ -180,8 +180,13 @@ void OutputFiles::removeStaging() noexcept {
 
 void writeTextFile(const std::filesystem::path& temporary, const std::filesystem::path& final,
                    const std::string& text) {
+    writeTextFile(temporary, final, [&](std::ostream& out) { out << text; });
+}
+
+void writeTextFile(const std::filesystem::path& temporary, const std::filesystem::path& final,
+                   const std::function<void(std::ostream&)>& write) {
     std::ofstream out(temporary, std::ios::binary);
-    out << text;
+    write(out);
     out.close();
     if (!out) throw Error(final.string() + ": write failed (disk full?)");
 }

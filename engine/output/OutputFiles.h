@@ -88,5 +88,8 @@ decltype(auto) inOutputDirectory(const std::filesystem::path& dir, Write&& write
 // Writes `text` to `temporary` (renamed to `final` later by OutputFiles); errors name the final file.
 void writeTextFile(const std::filesystem::path& temporary, const std::filesystem::path& final,
                    const std::string& text);
+// The same with the text written by `write` as it is made.
+void writeTextFile(const std::filesystem::path& temporary, const std::filesystem::path& final,
+                   const std::function<void(std::ostream&)>& write);
 
 } // namespace gpueff::output

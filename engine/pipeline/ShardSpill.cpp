@@ -1,6 +1,7 @@
 #include "engine/pipeline/ShardSpill.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/SpillStore.h"
 #include "engine/paraver/Trace.h"
 
 #include <algorithm>
@@ -33,7 +34,7 @@ constexpr std::size_t kMaxRecord = sizeof(Head) + std::max({paraver::TraceRecord
 constexpr std::size_t kBlock = 32 * 1024; // per unit, in memory until written
 
 std::string systemError(const std::filesystem::path& dir, const char* what) {
-    return dir.string() + ": cannot " + what + " the analysis' temporary file: " + std::strerror(errno);
+    return temporaryFileError(dir, what);
 }
 
 // Reads one unit's runs back, a record at a time.
@@ -168,12 +169,8 @@ constexpr std::uint64_t laneSeq(std::size_t part) {
 
 ShardSpill::ShardSpill(paraver::ReadOptions options, Partition partition,
                        const std::filesystem::path& tempDir)
-    : options_(std::move(options)), partition_(std::move(partition)), tempDir_(tempDir) {
-    auto pattern = (tempDir_ / ".gpueff-shards-XXXXXX").string();
-    fd_ = ::mkstemp(pattern.data());
-    if (fd_ < 0) throw Error(systemError(tempDir_, "create"));
-    ::unlink(pattern.c_str());
-}
+    : options_(std::move(options)), partition_(std::move(partition)), tempDir_(tempDir),
+      fd_(unlinkedTemporaryFile(tempDir, ".gpueff-shards")) {}
 
 ShardSpill::~ShardSpill() {
     if (fd_ >= 0) ::close(fd_);

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# bench/memory.sh
+#
+# Memory limits that hold (issue 27): peak RSS of `gpueff analyze` under `--memory-limit $MEM_LIMIT` against
+# the limit + 64 MB, on 1, 8 and 128 rank exports of mfu_2gpu_h100_nccl (x12, x12, x1 copies) and on one
+# export of 250 copies (1 M kernels, 4.8 M NVTX ranges, 1.87 M API calls in one task), `--no-trace` and with
+# the .prv, -j 2. Prints one line per run: input, command, wall s, peak RSS MB, the bound, and whether
+# stderr said the analysis ran in parts. Inputs cached in bench/work/ (git-ignored; bench/make_export.sh).
+#
+# Environment: GPUEFF (default build/gpueff), BENCH_SRC (default data/nsys/mfu_2gpu_h100_nccl.sqlite),
+# MEM_LIMIT (64M), MEM_INPUTS ("r1 r8 r128 x250"), MEM_COMMANDS ("no-trace analyze"), BENCH_WORK.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$here")
+work=${BENCH_WORK:-$here/work}
+src=${BENCH_SRC:-$root/data/nsys/mfu_2gpu_h100_nccl.sqlite}
+limit=${MEM_LIMIT:-64M}
+sets=${MEM_INPUTS:-r1 r8 r128 x250}
+commands=${MEM_COMMANDS:-no-trace analyze}
+gpueff=${GPUEFF:-$root/build/gpueff}
+source "$here/rank_exports.sh"
+need_tools sqlite3 /usr/bin/time awk
+mkdir -p "$work/memory/out"
+
+case $limit in
+*K) limit_mb=$(( ${limit%K} / 1024 )) ;;
+*M) limit_mb=${limit%M} ;;
+*G) limit_mb=$(( ${limit%G} * 1024 )) ;;
+*) echo "$0: MEM_LIMIT as 64M, 512K or 1G" >&2; exit 2 ;;
+esac
+bound=$((limit_mb + 64))
+
+printf '%-6s %-9s %8s %12s %9s %s\n' input command wall_s peak_rss_mb bound_mb parts
+for set in $sets; do
+    case $set in
+    r1) rank_exports "$work/stages" "$src" 12 1 ;;
+    r8) rank_exports "$work/stages" "$src" 12 8 ;;
+    r128) rank_exports "$work/par" "$src" 1 128 ;;
+    x250)
+        inputs=("$work/memory/mfu_x250.sqlite")
+        [[ -f ${inputs[0]} ]] || "$here/make_export.sh" "$src" "${inputs[0]}" 250 >/dev/null
+        ;;
+    *) echo "$0: unknown input set $set" >&2; exit 2 ;;
+    esac
+    for cmd in $commands; do
+        args=(analyze --name t)
+        [[ $cmd == no-trace ]] && args=(analyze --no-trace)
+        out=$work/memory/out/$set.$cmd
+        rm -rf "$out"
+        /usr/bin/time -f "%e %M" -o "$work/memory/out/time" "$gpueff" "${args[@]}" -j 2 \
+            --memory-limit "$limit" "${inputs[@]}" -o "$out" 2>"$work/memory/out/stderr" >/dev/null
+        read -r wall kb <"$work/memory/out/time"
+        parts=$(grep -o 'analysis in [0-9]* parts' "$work/memory/out/stderr" | head -1 || true)
+        printf '%-6s %-9s %8s %12.1f %9s %s\n' "$set" "$cmd" "$wall" "$(echo "$kb / 1024" | bc -l)" "$bound" \
+            "${parts:-one part}"
+    done
+done
