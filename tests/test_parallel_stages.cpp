@@ -161,5 +161,10 @@ TEST_CASE("SpillStore: values back as appended, from several threads, on a file 
                 CHECK_THROWS(cursor.next());
             }
         CHECK(store->size() == bytes);
+        // An empty run (a kind of memory operation without bytes) reads back empty.
+        auto empty = store->appendValues({});
+        CHECK(empty.bytes == 0);
+        CHECK(store->loadValues(empty).empty());
+        CHECK(store->size() == bytes);
     }
 }

@@ -32,6 +32,7 @@ SpillStore::~SpillStore() {
 }
 
 SpillStore::Ref SpillStore::append(std::string_view bytes) {
+    if (bytes.empty()) return {size_, 0};
     if (fd_ < 0) {
         std::lock_guard lock(memoryMutex_);
         Ref ref{memory_.size(), bytes.size()};
@@ -51,6 +52,7 @@ SpillStore::Ref SpillStore::append(std::string_view bytes) {
 
 void SpillStore::read(const Ref& ref, std::uint64_t at, std::size_t n, char* out) const {
     if (at + n > ref.bytes) throw Error("internal error: a read past the end of a spilled partial");
+    if (n == 0) return; // `out` may be null (an empty vector's data())
     if (fd_ < 0) {
         std::lock_guard lock(memoryMutex_);
         std::memcpy(out, memory_.data() + ref.offset + at, n);
