@@ -147,6 +147,8 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, metrics::AnalysisOp
     o.jobs = request.jobs;
     o.unaligned = request.unaligned;
     o.warn = warn;
+    o.memoryLimit = memoryLimit(request);
+    o.spillDirectory = dir;
     // Without the trace files, the analysis needs each row's records in order only: reports read in turn.
     pipeline.rowOrderOnly = !request.writeTrace;
     std::unique_ptr<PeerDistribution> distribution;
@@ -176,6 +178,7 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, metrics::AnalysisOp
         pipeline.chain.sinks = {analysis};
     }
     auto summary = runPipeline(pipeline, out, log).translation;
+    returnFreedMemory(); // the pass's, before the analysis' shards
     if (!prefix.empty()) {
         result.prvShown = out.final(first);
         result.staleCfgs = addTraceCfgs(out, dir, prefix, facts, summary.communicationsByTag);

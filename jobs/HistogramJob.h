@@ -12,8 +12,8 @@ struct HistogramRequest {
     std::string outputDir = ".";
     int precision = 2;
     bool json = false, lenient = false, quiet = false, stats = false;
-    // Bytes the trace may take in memory (0: jobs::defaultMemoryLimit()); a trace larger than this is
-    // evaluated in passes over the file, each keeping a group of rows (HistogramPlan.h).
+    // Bytes the trace may take in memory (0: defaultMemoryLimit(), engine/common/MemorySize.h); a trace
+    // larger than this is evaluated in passes over the file, each keeping a group of rows (HistogramPlan.h).
     std::uint64_t memoryLimit = 0;
 };
 

@@ -16,11 +16,6 @@
 
 namespace gpueff::jobs {
 
-std::uint64_t defaultMemoryLimit() {
-    auto available = availableMemory();
-    return available ? static_cast<std::uint64_t>(static_cast<double>(*available) * kDefaultMemoryShare) : 0;
-}
-
 std::string memoryText(std::uint64_t bytes) {
     char text[64];
     double b = static_cast<double>(bytes);

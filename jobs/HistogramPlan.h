@@ -1,6 +1,7 @@
 #pragma once
 // How `gpueff histogram` reads a trace within a memory limit: one load when the records the cfgs can see fit
 // in it, else passes over the .prv, each keeping the records of a group of rows (semantic::RowGroup).
+#include "engine/common/MemorySize.h"
 #include "engine/paraver/PrvReader.h"
 #include "engine/semantic/Cfg.h"
 #include "engine/semantic/RowGroup.h"
@@ -11,11 +12,6 @@
 #include <vector>
 
 namespace gpueff::jobs {
-
-// The default memory limit: kDefaultMemoryShare of MemAvailable in /proc/meminfo; 0 (no limit: one load)
-// when the system does not say.
-inline constexpr double kDefaultMemoryShare = 0.5;
-std::uint64_t defaultMemoryLimit();
 
 // Bytes the in-memory trace takes per record (columns grown by doubling, Paraver's walking order and its sort
 // buffer), fitted to the peak RSS of one-thread passes over bench/'s tiled EPOCH trace (bench/README.md,

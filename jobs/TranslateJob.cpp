@@ -26,6 +26,7 @@ nsys::TranslateSummary translateToPrefix(const TranslateRequest& request,
     TraceCfgFacts facts;
     PipelineRequest pipeline;
     pipeline.import = request.import;
+    if (pipeline.import.spillDirectory.empty()) pipeline.import.spillDirectory = root;
     pipeline.chain.prefix = request.prefix;
     pipeline.chain.sinks = {&facts};
     pipeline.sidecar = true;

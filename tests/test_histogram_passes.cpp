@@ -178,7 +178,7 @@ TEST_CASE("histogram: a trace within the memory limit is loaded once") {
     REQUIRE_MESSAGE(once.exitCode == 0, once.output);
     CHECK_FALSE(says(once, "counting records"));
     CHECK_FALSE(says(once, "read in"));
-    CHECK(gpueff::jobs::defaultMemoryLimit() > 0); // Linux says MemAvailable
+    CHECK(gpueff::defaultMemoryLimit() > 0); // Linux says MemAvailable
 }
 
 TEST_CASE("histogram: memory sizes") {

@@ -268,3 +268,38 @@ TEST_CASE("analyze --no-trace reads the reports in turn and gives the report of 
         }
     }
 }
+
+TEST_CASE("analyze with the trace: many reports under a memory limit are read in turn into a temporary file, "
+          "the same trace and report") {
+    // Every real export as one run: each open report would take kOpenReportBytes, far above a 1 KB limit,
+    // so the workers read them one after the other into a temporary file, and the merge reads it back.
+    std::string inputs;
+    for (const auto& e : realExports()) inputs += " " + quoted(e);
+    auto outputs = [&](const std::string& name, const char* jobs, const std::string& limit) {
+        auto dir = tempDir("spilled-reports-" + name);
+        auto r = run(gpueffBinary().string() + " analyze --name t -j " + jobs + inputs + " -o " +
+                     quoted(dir) + (limit.empty() ? "" : " --memory-limit " + limit));
+        REQUIRE_MESSAGE(r.exitCode == 0, r.output);
+        std::map<std::string, std::string> files;
+        for (const char* f : {"t.prv", "t.pcf", "t.row", "t.json", "report.json", "report.md"}) {
+            auto text = readText(dir / f);
+            // The report names its trace: the same file name in another directory.
+            for (auto at = text.find(dir.string()); at != std::string::npos; at = text.find(dir.string()))
+                text.replace(at, dir.string().size(), "DIR");
+            files[f] = text;
+        }
+        return std::pair{files, r.output};
+    };
+    auto whole = outputs("whole", "3", "");
+    CHECK(whole.second.find("read in turn") == std::string::npos);
+    for (const char* jobs : {"1", "3"}) {
+        CAPTURE(jobs);
+        auto spilled = outputs(std::string("spilled-j") + jobs, jobs, "1K");
+        CHECK_MESSAGE(spilled.second.find("read in turn, their records kept on disk") != std::string::npos,
+                      spilled.second);
+        for (const auto& [file, text] : whole.first) {
+            CAPTURE(file);
+            CHECK(spilled.first.at(file) == text);
+        }
+    }
+}

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <malloc.h>
 #include <sstream>
 
 namespace gpueff {
@@ -69,6 +70,14 @@ std::uint64_t peakResidentMemory() {
         if (std::sscanf(line, "VmHWM: %llu kB", &kib) == 1) break;
     std::fclose(f);
     return static_cast<std::uint64_t>(kib) * 1024;
+}
+
+std::uint64_t defaultMemoryLimit() {
+    return availableMemory().value_or(0) / 2;
+}
+
+void returnFreedMemory() {
+    ::malloc_trim(0);
 }
 
 } // namespace gpueff

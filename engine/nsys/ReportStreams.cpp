@@ -41,8 +41,8 @@ private:
 };
 
 ReportStreams::ReportStreams(std::vector<std::vector<std::unique_ptr<RecordSource>>> sources,
-                             unsigned workers, bool inTurn, pipeline::RecordSink* lanes)
-    : reports_(sources.size()), lanes_(lanes), inTurn_(inTurn) {
+                             unsigned workers, bool inTurn, pipeline::RecordSink* lanes, SpillStore* spill)
+    : reports_(sources.size()), lanes_(lanes), spill_(spill), inTurn_(inTurn) {
     for (std::size_t r = 0; r < sources.size(); ++r) {
         reports_[r].sources = std::move(sources[r]);
         reports_[r].written.assign(reports_[r].sources.size(), 0);
@@ -51,7 +51,8 @@ ReportStreams::ReportStreams(std::vector<std::vector<std::unique_ptr<RecordSourc
     std::size_t threads = std::min<std::size_t>(std::max(workers, 1u), reports_.size());
     window_ = std::max<std::size_t>(threads, 1); // before any worker looks at it
     try {
-        for (std::size_t t = 0; t < threads; ++t) workers_.emplace_back([this] { work(); });
+        for (std::size_t t = 0; t < threads; ++t)
+            workers_.emplace_back([this] { spill_ ? spillWork() : work(); });
     } catch (...) {
         stopWorkers();
         throw;
@@ -112,13 +113,7 @@ void ReportStreams::work() {
             if (!block) block = std::make_unique<Block>();
             block->used = 0;
             more = produce(*r, *block);
-            if (!more) {
-                // Its end: what it counted is kept, its sources (and their SQLite statements) closed.
-                for (std::size_t i = 0; i < r->sources.size(); ++i)
-                    r->sources[i]->count(r->written[i], r->byKind);
-                r->sources.clear();
-                if (lanes_) lanes_->closeLane(static_cast<std::size_t>(r - reports_.data()));
-            }
+            if (!more) finish(*r);
         } catch (...) {
             error = std::current_exception();
         }
@@ -133,6 +128,48 @@ void ReportStreams::work() {
             r->error = error;
         }
         if (waitingFor_ == static_cast<std::size_t>(r - reports_.data())) ready_.notify_one();
+    }
+}
+
+// Its end: what it counted is kept, its sources (and their SQLite statements) closed.
+void ReportStreams::finish(Report& report) {
+    for (std::size_t i = 0; i < report.sources.size(); ++i)
+        report.sources[i]->count(report.written[i], report.byKind);
+    report.sources.clear();
+    if (lanes_) lanes_->closeLane(static_cast<std::size_t>(&report - reports_.data()));
+}
+
+// With `spill`: a report at a time, from its first record to its end, each block to the store. The merge
+// waits for no worker's room, so no report waits for another.
+void ReportStreams::spillWork() {
+    Block block;
+    for (;;) {
+        Report* r = nullptr;
+        {
+            std::lock_guard lock(mutex_);
+            if (stop_ || nextReport_ == reports_.size()) return;
+            r = &reports_[nextReport_++];
+        }
+        std::exception_ptr error;
+        try {
+            for (bool more = true; more;) {
+                block.used = 0;
+                more = produce(*r, block);
+                if (block.used == 0) continue;
+                auto ref = spill_->append({reinterpret_cast<const char*>(block.bytes.get()), block.used});
+                std::lock_guard lock(mutex_);
+                if (stop_) return;
+                r->spilled.push_back(ref);
+                ready_.notify_all();
+            }
+            finish(*r);
+        } catch (...) {
+            error = std::current_exception();
+        }
+        std::lock_guard lock(mutex_);
+        r->finished = true;
+        r->error = error;
+        ready_.notify_all();
     }
 }
 
@@ -173,6 +210,19 @@ bool ReportStreams::produce(Report& report, Block& block) {
 std::unique_ptr<ReportStreams::Block> ReportStreams::next(std::size_t r, std::unique_ptr<Block> done) {
     Report& report = reports_[r];
     std::unique_lock lock(mutex_);
+    if (spill_) {
+        ready_.wait(lock, [&] { return report.taken < report.spilled.size() || report.finished; });
+        if (report.taken < report.spilled.size()) {
+            auto ref = report.spilled[report.taken++];
+            lock.unlock();
+            auto block = done ? std::move(done) : std::make_unique<Block>();
+            spill_->read(ref, 0, ref.bytes, reinterpret_cast<char*>(block->bytes.get()));
+            block->used = ref.bytes;
+            return block;
+        }
+        if (report.error) std::rethrow_exception(report.error);
+        return nullptr;
+    }
     if (done) {
         report.spare.push_back(std::move(done));
         work_.notify_one(); // room for one more block of this report

@@ -1,5 +1,6 @@
 #pragma once
 #include "engine/common/Parallel.h"
+#include "engine/common/SpillStore.h"
 #include "engine/nsys/RecordSource.h"
 #include "engine/pipeline/RecordSink.h"
 
@@ -33,8 +34,11 @@ public:
     // does not grow with the number of reports.
     // `lanes`: a sink with lanes (pipeline::RecordSink::openLane) that gets report r's records on its
     // worker through lane r, closed at the report's end.
+    // `spill`: each worker reads a report to its end, one report after the other, its blocks appended to
+    // the store as they fill; the streams read them back from there. Memory is then the reports being read
+    // (as many as workers) and one block per stream, however many reports are merged.
     ReportStreams(std::vector<std::vector<std::unique_ptr<RecordSource>>> sources, unsigned workers,
-                  bool inTurn = false, pipeline::RecordSink* lanes = nullptr);
+                  bool inTurn = false, pipeline::RecordSink* lanes = nullptr, SpillStore* spill = nullptr);
     ~ReportStreams(); // stops the workers (after their current block) and joins them
     ReportStreams(const ReportStreams&) = delete;
     ReportStreams& operator=(const ReportStreams&) = delete;
@@ -58,6 +62,8 @@ private:
         std::map<std::string, std::uint64_t> byKind;
         pipeline::RecordSink* lane = nullptr; // ReportStreams' `lanes`
         // Under mutex_.
+        std::vector<SpillStore::Ref> spilled; // with `spill`: its blocks, of which `taken` were read back
+        std::size_t taken = 0;
         std::deque<std::unique_ptr<Block>> ready;
         std::vector<std::unique_ptr<Block>> spare;
         bool busy = false, finished = false;
@@ -66,6 +72,8 @@ private:
     class Stream;
 
     void work();
+    void spillWork();
+    void finish(Report& report); // its counts kept, its sources closed, its lane closed
     void stopWorkers();
     Report* pick();
     bool produce(Report& report, Block& block);
@@ -74,6 +82,8 @@ private:
 
     std::vector<Report> reports_;
     pipeline::RecordSink* lanes_ = nullptr;
+    SpillStore* spill_ = nullptr;
+    std::size_t nextReport_ = 0; // with `spill`: the next report a worker starts
     std::mutex mutex_;
     std::condition_variable work_, ready_;
     std::size_t waitingFor_ = SIZE_MAX;

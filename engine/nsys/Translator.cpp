@@ -115,7 +115,7 @@ void writeRecords(std::vector<std::vector<std::unique_ptr<RecordSource>>> report
                   std::unique_ptr<RecordSource> messages, unsigned jobs, bool inTurn, Distribution* dist,
                   bool remotes, pipeline::RecordSink* local, pipeline::RecordSink* rowOrder,
                   pipeline::RecordSink& head, paraver::EventCatalog& catalog, TranslateSummary& summary,
-                  bool tty) {
+                  bool tty, SpillStore* spill) {
     std::unique_ptr<ReportStreams> workers;
     if (inTurn && jobs > 1 && head.openLane(0)) {
         // Each report merged on a worker straight into a lane of the sink, as many at once as workers; the
@@ -157,13 +157,13 @@ void writeRecords(std::vector<std::vector<std::unique_ptr<RecordSource>>> report
     std::vector<std::unique_ptr<RecordSource>> sources;
     MergeTaps taps;
     const std::size_t reports = reportSources.size();
-    if (jobs <= 1) {
+    if (jobs <= 1 && !spill) {
         for (auto& list : reportSources)
             for (auto& s : list) sources.push_back(std::move(s));
         taps.all = rowOrder;
     } else {
         // The row-order sink is fed by the workers, report by report, and the messages through its last lane.
-        workers = std::make_unique<ReportStreams>(std::move(reportSources), jobs, false, rowOrder);
+        workers = std::make_unique<ReportStreams>(std::move(reportSources), jobs, false, rowOrder, spill);
         sources = workers->streams();
         if (rowOrder && messages) {
             taps.laneSource = sources.size();
@@ -393,8 +393,17 @@ TranslateSummary translate(const TranslateOptions& options,
         rows.timeOrdered = false; // in turn order with workers
         rowOrder->begin(rows);
     }
+    // Many reports under a memory limit: read in turn into a temporary file, merged from there.
+    std::unique_ptr<SpillStore> spill;
+    if (!inTurn && !dist && options.memoryLimit && own.size() * kOpenReportBytes > options.memoryLimit) {
+        spill = std::make_unique<SpillStore>(options.spillDirectory);
+        if (log)
+            log(std::to_string(own.size()) + " reports open at once would take about " +
+                std::to_string(own.size() * kOpenReportBytes >> 20) +
+                " MiB: read in turn, their records kept on disk until merged");
+    }
     writeRecords(std::move(reportSources), std::move(messages), jobs, inTurn, dist, remotes, local, rowOrder,
-                 head, catalog, summary, tty);
+                 head, catalog, summary, tty, spill.get());
     clock.end("records", parallel);
     collectReportFacts(pass, contexts, own, dist, catalog, unmatchedCalls, summary);
     pipeline::StreamLabels labels;

@@ -50,7 +50,16 @@ struct TranslateOptions {
     // A translation shared by several processes (Distribution.h): this process reads its own reports'
     // records only. No stages then.
     Distribution* distribution = nullptr;
+    // When every report open in the one time-ordered merge would take more than `memoryLimit` bytes (about
+    // kOpenReportBytes each: SQLite's schema, statements and caches), the reports are read in turn, `jobs`
+    // at a time, their records waiting in a temporary file in `spillDirectory` until the merge reads them
+    // back (ReportStreams' spill). 0: never. Not in a distributed translation.
+    std::uint64_t memoryLimit = 0;
+    std::filesystem::path spillDirectory;
 };
+
+// What one report open in the merge holds, measured with 128 rank exports (bench/memory.sh): 1.7 MB.
+inline constexpr std::uint64_t kOpenReportBytes = 2u << 20;
 
 // Where the merged records go: the sink chain the caller built (stages, the trace files, the analysis; the
 // records in one time order across rows when it writes a .prv), and the files that are the nsys importer's

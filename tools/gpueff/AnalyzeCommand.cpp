@@ -76,10 +76,12 @@ Action addAnalyze(CLI::App& app, jobs::Peers* peers) {
                   "is part of translate_s)");
     addJobsOption(cmd, args->jobs);
     addUnalignedOption(cmd, args->unaligned);
-    addMemoryLimitOption(cmd, args->memoryLimit,
-                         "records of nsys exports the analysis holds in memory at a time (default: half the "
-                         "memory available); beyond it, the analysis reads the trace in parts, one device or "
-                         "process at a time, from a temporary file in the output directory");
+    addMemoryLimitOption(
+        cmd, args->memoryLimit,
+        "records of nsys exports the analysis holds in memory at a time (default: half the "
+        "memory available); beyond it, the analysis reads the trace in parts, one device or "
+        "process at a time, from a temporary file in the output directory, and with the trace "
+        "files many reports (about 2 MiB each open) are read in turn before they are merged");
     return [args, peers] {
         analyzeInputs(*args, peers);
         return 0;

@@ -1,4 +1,5 @@
 #include "engine/common/Error.h"
+#include "engine/common/MemorySize.h"
 #include "jobs/Pipeline.h"
 #include "jobs/TranslateJob.h"
 #include "tools/gpueff/Commands.h"
@@ -23,6 +24,7 @@ struct TranslateArgs {
     std::string only, skip;
     bool threadNames = false, quiet = false, stats = false, unaligned = false;
     unsigned jobs = 0;
+    std::uint64_t memoryLimit = 0;
 };
 
 } // namespace
@@ -74,6 +76,10 @@ Action addTranslate(CLI::App& app) {
     cmd->add_flag("--stats", args->stats, "print records/s and MB/s of the translation (for benchmarks)");
     addJobsOption(cmd, args->jobs);
     addUnalignedOption(cmd, args->unaligned);
+    addMemoryLimitOption(cmd, args->memoryLimit,
+                         "memory the reports may hold open at once while their records are merged (default: "
+                         "half the memory available); beyond it (about 2 MiB per report), they are read in "
+                         "turn and their records wait in a temporary file beside PREFIX until merged");
     return [args] {
         jobs::TranslateRequest request;
         request.prefix = args->prefix;
@@ -85,6 +91,7 @@ Action addTranslate(CLI::App& app) {
         o.progress = !args->quiet;
         o.jobs = args->jobs;
         o.unaligned = args->unaligned;
+        o.memoryLimit = args->memoryLimit ? args->memoryLimit : defaultMemoryLimit();
         auto start = std::chrono::steady_clock::now();
         auto log = [quiet = args->quiet](const std::string& line) {
             if (!quiet) std::fprintf(stderr, "gpueff: %s\n", line.c_str());
