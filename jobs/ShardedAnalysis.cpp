@@ -43,6 +43,13 @@ public:
         use(*load({})); // no unit: the labels and layout alone
     }
     std::optional<std::filesystem::path> spillDirectory() const override { return tempDir_; }
+    std::uint64_t bytes(std::size_t shard) const override {
+        std::uint64_t records = 0;
+        for (auto u : plan_.shards.at(shard)) records += spill_.records(u);
+        return records * kAnalysisBytesPerRecord;
+    }
+    // Kept shards fit the limit together by construction.
+    std::uint64_t memoryBudget() const override { return plan_.kept ? 0 : plan_.memoryLimit; }
 
 private:
     std::unique_ptr<semantic::LoadedTrace> load(const std::vector<std::uint32_t>& units) const {
@@ -141,6 +148,7 @@ ShardPlan ShardedAnalysis::shardsOf(std::uint64_t memoryLimit, unsigned jobs, co
     for (std::uint32_t u = 0; u < spill_->units(); ++u)
         if (!wanted || (*wanted)[u]) total += spill_->records(u);
     ShardPlan plan;
+    plan.memoryLimit = memoryLimit;
     jobs = std::max(jobs, 1u);
     if (total <= limit) {
         // Everything fits: one shard per worker, of about equal work, kept between the looks (one shard is

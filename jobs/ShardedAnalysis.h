@@ -23,6 +23,7 @@ inline constexpr std::uint64_t kAnalysisBytesPerRecord = 150;
 struct ShardPlan {
     std::vector<std::vector<std::uint32_t>> shards; // units
     bool kept = false;
+    std::uint64_t memoryLimit = 0; // what the shards a look holds at once may take together
 };
 
 class ShardedAnalysis {

@@ -422,6 +422,10 @@ public:
     virtual void visitLabels(const std::function<void(const semantic::LoadedTrace&)>& use) const = 0;
     // Where the partials' bulk may wait for the reduction (a SpillStore's temporary file); none: in memory.
     virtual std::optional<std::filesystem::path> spillDirectory() const { return std::nullopt; }
+    // What a shard takes in memory while it is visited, and how much the shards visited at once may take
+    // together (0: no bound): a look starts a shard on a worker only when it fits (MemoryBudget).
+    virtual std::uint64_t bytes(std::size_t) const { return 0; }
+    virtual std::uint64_t memoryBudget() const { return 0; }
 };
 
 // What the first look at a trace's shards finds for the default window: the span of the GPU activity and

@@ -228,6 +228,7 @@ public:
           clock_(a_.stages), devicesOf_(n_), tasksOf_(n_), answers_(n_), levels_(scout_) {
         auto dir = sharded.spillDirectory();
         store_ = dir ? std::make_unique<SpillStore>(*dir) : std::make_unique<SpillStore>();
+        if (auto limit = sharded.memoryBudget()) budget_ = std::make_unique<MemoryBudget>(limit);
     }
 
     std::optional<Analysis> run() {
@@ -312,11 +313,15 @@ private:
     // Each look visits every shard on the workers, each shard's devices read for it alone.
     void look(const std::function<void(const semantic::LoadedTrace&, std::size_t)>& use, bool last = false) {
         forEachIndex(n_, options_.jobs, [&](std::size_t s) {
-            sharded_.visit(s, [&](const semantic::LoadedTrace& trace) {
-                readWork(trace, s);
-                use(trace, s);
-                dropWork(s);
-            });
+            {
+                // Parts larger than their share of the limit are not held by every worker at once.
+                MemoryBudget::Hold hold(budget_.get(), budget_ ? sharded_.bytes(s) : 0);
+                sharded_.visit(s, [&](const semantic::LoadedTrace& trace) {
+                    readWork(trace, s);
+                    use(trace, s);
+                    dropWork(s);
+                });
+            }
             if (last) sharded_.release(s);
         });
     }
@@ -393,6 +398,7 @@ private:
     LevelPlan plan_;
     std::vector<HtaRuleInputs> htaInputs_; // once the evidence of every task is in
     std::unique_ptr<SpillStore> store_;    // the partials' bulk
+    std::unique_ptr<MemoryBudget> budget_; // the shards a look holds at once
 };
 
 std::optional<Analysis> analyzeParts(const ShardedTrace& sharded, const AnalysisOptions& options,

@@ -1,6 +1,7 @@
 // Issue 27's parts that the end-to-end equality tests do not show alone: sorted runs merged as a sort would
 // order them, the partials' packed arrays through the codec between processes, and the --stats line per
 // stage that bench/stages.sh reads.
+#include "engine/common/Parallel.h"
 #include "engine/common/SpillStore.h"
 #include "jobs/PartCodec.h"
 #include "metrics/SortedRuns.h"
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <doctest/doctest.h>
+#include <mutex>
 #include <random>
 #include <regex>
 #include <set>
@@ -167,4 +169,33 @@ TEST_CASE("SpillStore: values back as appended, from several threads, on a file 
         CHECK(store->loadValues(empty).empty());
         CHECK(store->size() == bytes);
     }
+}
+
+TEST_CASE("MemoryBudget: the items held at once fit the budget, or one larger item is held alone") {
+    constexpr std::uint64_t kBudget = 100;
+    std::vector<std::uint64_t> sizes;
+    std::mt19937_64 random(7);
+    for (int i = 0; i < 400; ++i)
+        sizes.push_back(random() % 3 == 0 ? 150 : 1 + random() % 60); // some too large
+    gpueff::MemoryBudget budget(kBudget);
+    std::mutex mutex;
+    std::uint64_t held = 0, items = 0, most = 0;
+    bool overBudget = false;
+    gpueff::forEachIndex(sizes.size(), 4, [&](std::size_t i) {
+        gpueff::MemoryBudget::Hold hold(&budget, sizes[i]);
+        {
+            std::lock_guard lock(mutex);
+            held += sizes[i];
+            ++items;
+            most = std::max(most, items);
+            if (held > kBudget && items > 1) overBudget = true;
+        }
+        std::this_thread::yield();
+        std::lock_guard lock(mutex);
+        held -= sizes[i];
+        --items;
+    });
+    CHECK(!overBudget);
+    CHECK(most > 1); // the small items did run side by side
+    CHECK(held == 0);
 }

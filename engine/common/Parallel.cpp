@@ -62,4 +62,18 @@ void StageClock::end(std::string name, bool parallel) {
     cpu_ = cpu;
 }
 
+void MemoryBudget::acquire(std::uint64_t bytes) {
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [&] { return held_ == 0 || held_ + bytes <= budget_; });
+    held_ += bytes;
+}
+
+void MemoryBudget::release(std::uint64_t bytes) {
+    {
+        std::lock_guard lock(mutex_);
+        held_ -= bytes;
+    }
+    room_.notify_all();
+}
+
 } // namespace gpueff
