@@ -123,36 +123,47 @@ Merged mergeAllAtOnce(std::uint64_t failAfter) {
     return merge(all);
 }
 
-Merged mergeWithWorkers(std::uint64_t failAfter, unsigned workers) {
-    gpueff::nsys::ReportStreams streams(fakeReports(failAfter), workers);
+// With `spill`, the workers read the reports in turn into a temporary file the streams read back.
+Merged mergeWithWorkers(std::uint64_t failAfter, unsigned workers, bool spill = false) {
+    std::unique_ptr<gpueff::SpillStore> store;
+    if (spill) store = std::make_unique<gpueff::SpillStore>(tempDir("report-streams-spill"));
+    gpueff::nsys::ReportStreams streams(fakeReports(failAfter), workers, false, nullptr, store.get());
     auto relays = streams.streams();
-    return merge(relays);
+    auto merged = merge(relays);
+    if (spill) CHECK(store->size() > 0);
+    return merged;
 }
 
 } // namespace
 
-TEST_CASE("report streams merged on the main thread give the stream of one merge of every source") {
+TEST_CASE(
+    "report streams merged on the main thread give the stream of one merge of every source, spilled or not") {
     auto expected = mergeAllAtOnce(UINT64_MAX);
     REQUIRE(expected.error.empty());
     // 5 reports x 3 sources, 4000..4400 records each: many blocks per report.
     CHECK(expected.records.size() == 3 * (4000 + 4100 + 4200 + 4300 + 4400));
-    for (unsigned workers : {1u, 2u, 3u, 8u}) {
-        CAPTURE(workers);
-        auto got = mergeWithWorkers(UINT64_MAX, workers);
-        CHECK(got.error.empty());
-        CHECK(got.records == expected.records);
-    }
+    for (bool spill : {false, true})
+        for (unsigned workers : {1u, 2u, 3u, 8u}) {
+            CAPTURE(spill);
+            CAPTURE(workers);
+            auto got = mergeWithWorkers(UINT64_MAX, workers, spill);
+            CHECK(got.error.empty());
+            CHECK(got.records == expected.records);
+        }
 }
 
 TEST_CASE("an error on a worker reaches the merging thread where the stream had it") {
     auto expected = mergeAllAtOnce(2500);
     REQUIRE(expected.error == "r.sqlite: row 2500: broken");
-    for (unsigned workers : {1u, 2u}) {
-        auto got = mergeWithWorkers(2500, workers);
-        CHECK(got.error == expected.error);
-        // The same records came before the error, not one block more or less.
-        CHECK(got.records == expected.records);
-    }
+    for (bool spill : {false, true})
+        for (unsigned workers : {1u, 2u}) {
+            CAPTURE(spill);
+            CAPTURE(workers);
+            auto got = mergeWithWorkers(2500, workers, spill);
+            CHECK(got.error == expected.error);
+            // The same records came before the error, not one block more or less.
+            CHECK(got.records == expected.records);
+        }
 }
 
 TEST_CASE("translate -j 1 and -j 2 write the same bytes for every real export and for several at once") {
@@ -183,19 +194,21 @@ TEST_CASE("an export failing on a worker (-j 2) fails as with -j 1: same message
         std::string garbage(size - 4096, '\xA5');
         io.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
     }
-    std::map<int, std::string> errors;
-    for (int jobs : {1, 2}) {
-        auto out = tempDir("jobs-corrupt-out-" + std::to_string(jobs));
-        auto r = run(gpueffBinary().string() + " translate -q -j " + std::to_string(jobs) + " " +
-                     quoted(good) + " " + quoted(bad) + " " + quoted(good) + " -o " + quoted(out / "t"));
+    std::map<std::string, std::string> errors;
+    // --memory-limit 1K: the reports read in turn into a temporary file when the error comes that far.
+    for (std::string options : {"-j 1", "-j 2", "-j 2 --memory-limit 1K"}) {
+        auto out = tempDir("jobs-corrupt-out-" + std::to_string(errors.size()));
+        auto r = run(gpueffBinary().string() + " translate -q " + options + " " + quoted(good) + " " +
+                     quoted(bad) + " " + quoted(good) + " -o " + quoted(out / "t"));
         CAPTURE(r.output);
         CHECK(r.exitCode == 1);
         CHECK(r.output.find("gpueff: error: " + bad.string() + ": ") != std::string::npos);
         CHECK(r.output.find("corrupt") != std::string::npos);
         CHECK(std::filesystem::is_empty(out));
-        errors[jobs] = r.output;
+        errors[options] = r.output;
     }
-    CHECK(errors[1] == errors[2]);
+    CHECK(errors["-j 1"] == errors["-j 2"]);
+    CHECK(errors["-j 1"] == errors["-j 2 --memory-limit 1K"]);
 }
 
 TEST_CASE("too low a file descriptor limit for the number of reports is refused before any work") {

@@ -143,6 +143,16 @@ void ReportStreams::finish(Report& report) {
 // waits for no worker's room, so no report waits for another.
 void ReportStreams::spillWork() {
     Block block;
+    // The block's records go to the store, and to the stream once it is in.
+    auto keep = [&](Report& r) {
+        if (block.used == 0) return true;
+        auto ref = spill_->append({reinterpret_cast<const char*>(block.bytes.get()), block.used});
+        block.used = 0;
+        std::lock_guard lock(mutex_);
+        r.spilled.push_back(ref);
+        ready_.notify_all();
+        return !stop_;
+    };
     for (;;) {
         Report* r = nullptr;
         {
@@ -153,18 +163,17 @@ void ReportStreams::spillWork() {
         std::exception_ptr error;
         try {
             for (bool more = true; more;) {
-                block.used = 0;
                 more = produce(*r, block);
-                if (block.used == 0) continue;
-                auto ref = spill_->append({reinterpret_cast<const char*>(block.bytes.get()), block.used});
-                std::lock_guard lock(mutex_);
-                if (stop_) return;
-                r->spilled.push_back(ref);
-                ready_.notify_all();
+                if (!keep(*r)) return;
             }
             finish(*r);
         } catch (...) {
+            // The records read before the error come first, as without the store.
             error = std::current_exception();
+            try {
+                keep(*r);
+            } catch (...) {
+            }
         }
         std::lock_guard lock(mutex_);
         r->finished = true;
