@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # bench/memory.sh
 #
-# Memory limits that hold (issue 27): peak RSS of `gpueff analyze` under `--memory-limit $MEM_LIMIT` against
-# the limit + 64 MB, on 1, 8 and 128 rank exports of mfu_2gpu_h100_nccl (x12, x12, x1 copies) and on one
-# export of 250 copies (1 M kernels, 4.8 M NVTX ranges, 1.87 M API calls in one task), `--no-trace` and with
-# the .prv, -j 2. Prints one line per run: input, command, wall s, peak RSS MB, the bound, and whether
-# stderr said the analysis ran in parts. Inputs cached in bench/work/ (git-ignored; bench/make_export.sh).
+# Memory limits that hold (issue 27): peak RSS of `gpueff analyze` and `translate` under `--memory-limit
+# $MEM_LIMIT` against the limit + 64 MB, on 1, 8 and 128 rank exports of mfu_2gpu_h100_nccl (x12, x12, x1
+# copies) and on one export of 250 copies (1 M kernels, 4.8 M NVTX ranges, 1.87 M API calls in one task):
+# `analyze --no-trace`, `analyze` with the .prv and `translate`, -j 2. Prints one line per run: input,
+# command, wall s, peak RSS MB, the bound, and what stderr said of the parts and of reports read in turn. Inputs cached in bench/work/ (git-ignored; bench/make_export.sh).
 #
 # Environment: GPUEFF (default build/gpueff), BENCH_SRC (default data/nsys/mfu_2gpu_h100_nccl.sqlite),
-# MEM_LIMIT (64M), MEM_INPUTS ("r1 r8 r128 x250"), MEM_COMMANDS ("no-trace analyze"), BENCH_WORK.
+# MEM_LIMIT (64M), MEM_INPUTS ("r1 r8 r128 x250"), MEM_COMMANDS ("no-trace analyze translate"), BENCH_WORK.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -17,10 +17,10 @@ work=${BENCH_WORK:-$here/work}
 src=${BENCH_SRC:-$root/data/nsys/mfu_2gpu_h100_nccl.sqlite}
 limit=${MEM_LIMIT:-64M}
 sets=${MEM_INPUTS:-r1 r8 r128 x250}
-commands=${MEM_COMMANDS:-no-trace analyze}
+commands=${MEM_COMMANDS:-no-trace analyze translate}
 gpueff=${GPUEFF:-$root/build/gpueff}
 source "$here/rank_exports.sh"
-need_tools sqlite3 /usr/bin/time awk
+need_tools sqlite3 /usr/bin/time awk bc
 mkdir -p "$work/memory/out"
 
 case $limit in
@@ -31,7 +31,7 @@ case $limit in
 esac
 bound=$((limit_mb + 64))
 
-printf '%-6s %-9s %8s %12s %9s %s\n' input command wall_s peak_rss_mb bound_mb parts
+printf '%-6s %-9s %8s %12s %9s %s\n' input command wall_s peak_rss_mb bound_mb stderr_said
 for set in $sets; do
     case $set in
     r1) rank_exports "$work/stages" "$src" 12 1 ;;
@@ -44,15 +44,20 @@ for set in $sets; do
     *) echo "$0: unknown input set $set" >&2; exit 2 ;;
     esac
     for cmd in $commands; do
-        args=(analyze --name t)
-        [[ $cmd == no-trace ]] && args=(analyze --no-trace)
         out=$work/memory/out/$set.$cmd
         rm -rf "$out"
+        dest=$out
+        case $cmd in
+        no-trace) args=(analyze --no-trace) ;;
+        analyze) args=(analyze --name t) ;;
+        translate) args=(translate) && mkdir -p "$out" && dest=$out/t ;;
+        *) echo "$0: unknown command $cmd" >&2; exit 2 ;;
+        esac
         /usr/bin/time -f "%e %M" -o "$work/memory/out/time" "$gpueff" "${args[@]}" -j 2 \
-            --memory-limit "$limit" "${inputs[@]}" -o "$out" 2>"$work/memory/out/stderr" >/dev/null
+            --memory-limit "$limit" "${inputs[@]}" -o "$dest" 2>"$work/memory/out/stderr" >/dev/null
         read -r wall kb <"$work/memory/out/time"
-        parts=$(grep -o 'analysis in [0-9]* parts' "$work/memory/out/stderr" | head -1 || true)
+        said=$(grep -o -e 'analysis in [0-9]* parts' -e 'read in turn' "$work/memory/out/stderr" | paste -sd, || true)
         printf '%-6s %-9s %8s %12.1f %9s %s\n' "$set" "$cmd" "$wall" "$(echo "$kb / 1024" | bc -l)" "$bound" \
-            "${parts:-one part}"
+            "${said:--}"
     done
 done
