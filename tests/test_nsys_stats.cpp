@@ -354,7 +354,15 @@ void checkSizes(const json& rows, const Durations& bytes, const Durations& time)
     }
 }
 
-void checkExport(const json& report, const std::filesystem::path& db) {
+// Every export's rows under one key (the reports of one trace: nsys stats of their union).
+Durations merged(const std::vector<Durations>& parts) {
+    Durations out;
+    for (const auto& part : parts)
+        for (const auto& [key, values] : part) out[key].insert(out[key].end(), values.begin(), values.end());
+    return out;
+}
+
+void checkExports(const json& report, const std::vector<std::filesystem::path>& dbs) {
     REQUIRE_MESSAGE(report.contains("nsys_stats"), "report.json has no nsys_stats");
     const json& stats = report["nsys_stats"];
     const json* leftOut = stats.contains("left_out") ? &stats["left_out"] : nullptr;
@@ -362,15 +370,27 @@ void checkExport(const json& report, const std::filesystem::path& db) {
         return leftOut && leftOut->contains(table) ? &(*leftOut)[table] : nullptr;
     };
     const std::size_t cap = 1000; // kMaxSummaryRows (metrics/NsysStats.h)
-    checkDurations(stats["nvtx_sum"], left("nvtx_sum"), nvtxOracle(db), cap, nvtxKeyOf, "nvtx_sum");
+    std::vector<Durations> nvtx, api, times, sizes;
+    for (const auto& db : dbs) {
+        nvtx.push_back(nvtxOracle(db));
+        api.push_back(apiOracle(db));
+        auto [t, b] = memoryOracle(db);
+        times.push_back(std::move(t));
+        sizes.push_back(std::move(b));
+    }
+    checkDurations(stats["nvtx_sum"], left("nvtx_sum"), merged(nvtx), cap, nvtxKeyOf, "nvtx_sum");
     checkDurations(
-        stats["cuda_api_sum"], left("cuda_api_sum"), apiOracle(db), cap,
+        stats["cuda_api_sum"], left("cuda_api_sum"), merged(api), cap,
         [](const json& r) { return r.value("name", std::string()); }, "cuda_api_sum");
-    auto [time, bytes] = memoryOracle(db);
+    auto time = merged(times), bytes = merged(sizes);
     checkDurations(
         stats["gpu_mem_time_sum"], nullptr, time, cap,
         [](const json& r) { return r.value("name", std::string()); }, "gpu_mem_time_sum");
     checkSizes(stats["gpu_mem_size_sum"], bytes, time);
+}
+
+void checkExport(const json& report, const std::filesystem::path& db) {
+    checkExports(report, {db});
 }
 
 } // namespace
@@ -408,6 +428,21 @@ bool hasNote(const json& report, const std::string& part) {
 }
 
 } // namespace
+
+TEST_CASE("nsys_stats of two exports analysed as one trace equals nsys' definitions over both, in parts and "
+          "on workers") {
+    // Two runs of one workload: names shared between their tasks merge into one row; 34 k groups, 1,000
+    // listed. The reduction merges the tasks' spilled groups in key order, whole or under a tiny limit.
+    auto d = dataDir() / "nsys";
+    std::vector<std::filesystem::path> dbs{d / "mfu_2gpu_h100_nccl.sqlite",
+                                           d / "mfu_2gpu_h100_nccl_after.sqlite"};
+    for (auto [args, tag] :
+         {std::pair{"--no-trace -j 1", "whole"}, {"--no-trace -j 3 --memory-limit 1K", "parts"}}) {
+        CAPTURE(args);
+        auto report = analyzeoracle::analyzeInto(dbs, tempDir(std::string("nsys-stats-two-") + tag), args);
+        checkExports(report, dbs);
+    }
+}
 
 TEST_CASE("nsys_stats: start/end ranges, a range without end, domains and API names (synthetic export)") {
     auto dir = tempDir("nsys-stats-synthetic");
