@@ -36,7 +36,8 @@ namespace fs = std::filesystem;
 // --memory-limit, or half the memory available now (4 GiB where the system does not say).
 std::uint64_t memoryLimit(const AnalyzeRequest& request) {
     if (request.memoryLimit) return request.memoryLimit;
-    return availableMemory().value_or(std::uint64_t{8} << 30) / 2;
+    auto half = defaultMemoryLimit();
+    return half ? half : std::uint64_t{4} << 30;
 }
 
 // A Paraver trace as semantic::LoadedTrace::load reads it, except that kernels labelled `short [full]` for

@@ -15,10 +15,8 @@ namespace {
 // fit the memory limit together), so the analysis' three looks replay each one once.
 class SpilledTrace : public metrics::ShardedTrace {
 public:
-    SpilledTrace(const pipeline::ShardSpill& spill, ShardPlan plan, std::filesystem::path shown,
-                 std::filesystem::path tempDir)
-        : spill_(spill), plan_(std::move(plan)), shown_(std::move(shown)), tempDir_(std::move(tempDir)),
-          kept_(plan_.shards.size()) {}
+    SpilledTrace(const pipeline::ShardSpill& spill, ShardPlan plan, std::filesystem::path shown)
+        : spill_(spill), plan_(std::move(plan)), shown_(std::move(shown)), kept_(plan_.shards.size()) {}
     std::size_t shards() const override { return plan_.shards.size(); }
     std::vector<std::uint32_t> unitsOf(std::size_t shard) const override { return plan_.shards.at(shard); }
     metrics::TraceFacts facts() const override {
@@ -42,7 +40,8 @@ public:
     void visitLabels(const std::function<void(const semantic::LoadedTrace&)>& use) const override {
         use(*load({})); // no unit: the labels and layout alone
     }
-    std::optional<std::filesystem::path> spillDirectory() const override { return tempDir_; }
+    // The partials' store beside the shards' file.
+    std::optional<std::filesystem::path> spillDirectory() const override { return spill_.directory(); }
     std::uint64_t bytes(std::size_t shard) const override {
         std::uint64_t records = 0;
         for (auto u : plan_.shards.at(shard)) records += spill_.records(u);
@@ -60,7 +59,7 @@ private:
 
     const pipeline::ShardSpill& spill_;
     ShardPlan plan_;
-    std::filesystem::path shown_, tempDir_;
+    std::filesystem::path shown_;
     mutable std::vector<std::unique_ptr<semantic::LoadedTrace>> kept_;
 };
 
@@ -116,7 +115,7 @@ std::vector<std::vector<std::uint32_t>> deal(const pipeline::ShardSpill& spill, 
 
 } // namespace
 
-ShardedAnalysis::ShardedAnalysis(const std::filesystem::path& tempDir) : tempDir_(tempDir) {
+ShardedAnalysis::ShardedAnalysis(const std::filesystem::path& tempDir) {
     paraver::ReadOptions read;
     read.eventTypes = metrics::eventTypesRead();
     spill_ = std::make_unique<pipeline::ShardSpill>(
@@ -170,8 +169,8 @@ ShardPlan ShardedAnalysis::shardsOf(std::uint64_t memoryLimit, unsigned jobs, co
 metrics::Analysis ShardedAnalysis::analyze(const metrics::AnalysisOptions& options, std::uint64_t memoryLimit,
                                            const std::filesystem::path& shown,
                                            const std::function<void(const std::string&)>& log) {
-    return metrics::analyze(
-        SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, nullptr, log), shown, tempDir_), options);
+    return metrics::analyze(SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, nullptr, log), shown),
+                            options);
 }
 
 std::optional<metrics::Analysis>
@@ -186,9 +185,8 @@ ShardedAnalysis::analyzePart(const metrics::AnalysisOptions& options, std::uint6
         if (std::find(inputs.begin(), inputs.end(), input) != inputs.end())
             wanted.at(spill_->unitOfRow(r)) = true;
     }
-    return metrics::analyze(
-        SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, &wanted, {}), shown, tempDir_), options,
-        peers);
+    return metrics::analyze(SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, &wanted, {}), shown),
+                            options, peers);
 }
 
 } // namespace gpueff::jobs

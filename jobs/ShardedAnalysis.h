@@ -55,7 +55,6 @@ public:
 private:
     ShardPlan shardsOf(std::uint64_t memoryLimit, unsigned jobs, const std::vector<bool>* wanted,
                        const std::function<void(const std::string&)>& log);
-    std::filesystem::path tempDir_;
     std::unique_ptr<pipeline::ShardSpill> spill_;
     std::size_t shards_ = 0;
 };

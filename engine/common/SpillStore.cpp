@@ -65,12 +65,6 @@ void SpillStore::read(const Ref& ref, std::uint64_t at, std::size_t n, char* out
     }
 }
 
-std::string SpillStore::load(const Ref& ref) const {
-    std::string bytes(ref.bytes, '\0');
-    read(ref, 0, bytes.size(), bytes.data());
-    return bytes;
-}
-
 SpillStore::Ref SpillStore::appendValues(std::span<const std::int64_t> values) {
     return append({reinterpret_cast<const char*>(values.data()), values.size_bytes()});
 }
@@ -100,16 +94,6 @@ void SpillStore::Cursor::fill() {
 std::int64_t SpillStore::Cursor::next() {
     if (index_ == buffer_.size()) fill();
     return buffer_[index_++];
-}
-
-void SpillStore::Cursor::skip(std::uint64_t values) {
-    auto buffered = std::min<std::uint64_t>(values, buffer_.size() - index_);
-    index_ += buffered;
-    values -= buffered;
-    if (values == 0) return;
-    if (values * sizeof(std::int64_t) > end_ - position_)
-        throw Error("internal error: a read past the end of a spilled partial");
-    position_ += values * sizeof(std::int64_t);
 }
 
 } // namespace gpueff

@@ -35,7 +35,6 @@ public:
     Ref append(std::string_view bytes);
     // `n` bytes at `at` within `ref`.
     void read(const Ref& ref, std::uint64_t at, std::size_t n, char* out) const;
-    std::string load(const Ref& ref) const;
     Ref appendValues(std::span<const std::int64_t> values);
     std::vector<std::int64_t> loadValues(const Ref& ref) const;
     std::uint64_t size() const { return size_; }
@@ -46,7 +45,6 @@ public:
         Cursor(const SpillStore& store, const Ref& ref, std::uint64_t at, std::uint64_t bytes,
                std::size_t bufferBytes);
         std::int64_t next();
-        void skip(std::uint64_t values);
         bool done() const { return position_ == end_ && index_ == buffer_.size(); }
 
     private:

@@ -61,6 +61,7 @@ public:
     std::size_t units() const { return units_.size(); }
     std::uint64_t records(std::uint32_t unit) const { return units_.at(unit).records; }
     std::uint64_t bytes() const { return fileSize_; }
+    const std::filesystem::path& directory() const { return tempDir_; } // of its temporary file
     std::uint32_t unitOfRow(std::uint32_t row) const { return unitOfRow_.at(row); }
     const StreamTotals& totals() const { return totals_; }
     // This stream is a part of a larger one (a process's share of a distributed run): from now on its
