@@ -232,7 +232,7 @@ void openGpuMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>
         ctx, sqlite::Statement(
                  db, std::string("SELECT start, globalPid, deviceId, bytes, memoryOperationType FROM ") +
                          kMemoryUsage + " WHERE " + ctx.report.validRows(kMemoryUsage) + " ORDER BY " +
-                         ctx.report.startOrder(kMemoryUsage))));
+                         ctx.order(kMemoryUsage))));
     // The end of a change may precede, in record order, a change at the same time: never read unordered.
     out.back()->setReorderWindow(std::max<std::int64_t>(0, ctx.report.readWindow(kMemoryUsage)));
 }

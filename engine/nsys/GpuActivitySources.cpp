@@ -188,7 +188,7 @@ void discoverStreams(const NsysExport& ex, const char* table, ReportObjects& obj
         *end = std::max(*end, rowEnd);
     };
     auto span = ex.kineto() ? kinetorows::scan(ex, table, 3, onKey, onRow)
-                            : scanTable(ex, table, "globalPid, deviceId, streamId", 3, "", onKey, onRow);
+                            : scanTable(ex, table, "globalPid, deviceId, streamId", 3, onKey, onRow);
     for (const auto& key : suspects) assignLanes(ex, table, key, objects);
     objects.span(span.first, span.last);
 }
@@ -230,7 +230,7 @@ void openKernels(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>&
                       c("blockZ") + ", " + c("staticSharedMemory") + ", " + c("dynamicSharedMemory") + ", " +
                       c("localMemoryTotal") + ", " + c("registersPerThread") + ", " +
                       columnOr(db, t, "graphNodeId") + ", " + columnOr(db, t, "graphId") + " FROM " + t +
-                      " WHERE " + ctx.report.validRows(t) + " ORDER BY " + ctx.report.startOrder(t);
+                      " WHERE " + ctx.report.validRows(t) + " ORDER BY " + ctx.order(t);
     std::uint64_t undecoded = 0;
     auto payloads = NcclPayloads::read(ctx, undecoded);
     if (undecoded)
@@ -262,15 +262,15 @@ void openMemory(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& 
         std::string t = kMemcpyTable;
         std::string sql = "SELECT " + kStreamColumns + ", copyKind, bytes, " + columnOr(db, t, "srcKind") +
                           ", " + columnOr(db, t, "dstKind") + " FROM " + t + " WHERE " +
-                          ctx.report.validRows(t) + " ORDER BY " + ctx.report.startOrder(t);
+                          ctx.report.validRows(t) + " ORDER BY " + ctx.order(t);
         out.push_back(std::make_unique<MemcpySource>(ctx, query(db, sql)));
         out.back()->setReorderWindow(ctx.report.readWindow(t));
     }
     if (db.hasTable(kMemsetTable)) {
         out.push_back(std::make_unique<MemsetSource>(
-            ctx, query(db, "SELECT " + kStreamColumns + ", bytes FROM " + std::string(kMemsetTable) +
-                               " WHERE " + ctx.report.validRows(kMemsetTable) + " ORDER BY " +
-                               ctx.report.startOrder(kMemsetTable))));
+            ctx,
+            query(db, "SELECT " + kStreamColumns + ", bytes FROM " + std::string(kMemsetTable) + " WHERE " +
+                          ctx.report.validRows(kMemsetTable) + " ORDER BY " + ctx.order(kMemsetTable))));
         out.back()->setReorderWindow(ctx.report.readWindow(kMemsetTable));
     }
 }
@@ -283,7 +283,7 @@ void openGraphs(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& 
     out.push_back(std::make_unique<GraphLaunchSource>(
         ctx, query(db, "SELECT " + kStreamColumns + ", " + columnOr(db, t, "graphId", "0") + ", " +
                            columnOr(db, t, "graphExecId", "0") + " FROM " + t + " WHERE " +
-                           ctx.report.validRows(t) + " ORDER BY " + ctx.report.startOrder(t))));
+                           ctx.report.validRows(t) + " ORDER BY " + ctx.order(t))));
     out.back()->setReorderWindow(ctx.report.readWindow(t));
 }
 

@@ -124,7 +124,7 @@ void discoverThreads(const NsysExport& ex, const std::string& table, ReportObjec
         const auto& db = ex.db();
         if (!db.hasTable(table) || !objects.firstScan(table)) return;
         requireColumns(db, table, {"start", "end", "globalTid"});
-        span = scanTable(ex, table, "globalTid", 1, "globalTid IS NOT NULL", onThread);
+        span = scanTable(ex, table, "globalTid", 1, onThread);
     }
     objects.span(span.first, span.last);
 }
@@ -170,7 +170,7 @@ void openApi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
         ctx,
         query(db, std::string("SELECT start, end, globalTid, nameId, correlationId FROM ") + kRuntimeTable +
                       " WHERE " + ctx.report.validRows(kRuntimeTable) + " ORDER BY " +
-                      ctx.report.startOrder(kRuntimeTable)),
+                      ctx.order(kRuntimeTable)),
         "api", CallNaming{apiType, stripVersionSuffix}, false, true));
     out.back()->setReorderWindow(ctx.report.readWindow(kRuntimeTable));
 }
@@ -186,7 +186,7 @@ void openOsrt(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
     out.push_back(std::make_unique<CallSource>(
         ctx,
         query(db, "SELECT start, end, globalTid, nameId FROM OSRT_API WHERE " +
-                      ctx.report.validRows("OSRT_API") + " ORDER BY " + ctx.report.startOrder("OSRT_API")),
+                      ctx.report.validRows("OSRT_API") + " ORDER BY " + ctx.order("OSRT_API")),
         "osrt", CallNaming{osrtType, asIs, false, extraePthreadValue}, false, false));
     out.back()->setReorderWindow(ctx.report.readWindow("OSRT_API"));
 }
@@ -247,10 +247,10 @@ void openSync(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
     std::string syncType = columnOr(db, kSyncTable, "syncType", "0");
     // Only valid API calls give a thread (the pre-pass found only theirs).
     out.push_back(std::make_unique<SyncSource>(
-        ctx, query(db, "SELECT s.start, s.end, r.globalTid, s." + syncType + ", s.correlationId" + kSyncJoin +
-                           " AND " + ctx.report.validRows(kRuntimeTable, "r") + " WHERE " +
-                           ctx.report.validRows(kSyncTable, "s") + " ORDER BY " +
-                           ctx.report.startOrder(kSyncTable, "s"))));
+        ctx,
+        query(db, "SELECT s.start, s.end, r.globalTid, s." + syncType + ", s.correlationId" + kSyncJoin +
+                      " AND " + ctx.report.validRows(kRuntimeTable, "r") + " WHERE " +
+                      ctx.report.validRows(kSyncTable, "s") + " ORDER BY " + ctx.order(kSyncTable, "s"))));
     out.back()->setReorderWindow(ctx.report.readWindow(kSyncTable));
 }
 
@@ -279,7 +279,7 @@ void openMpi(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out
             // `end` is nullable in the MPI tables (a call the run ended in): such a call is zero-length.
             query(db, "SELECT start, coalesce(end, start), globalTid, " + nameColumn(db, t) +
                           (hasSize ? ", " + size : std::string()) + " FROM " + t + " WHERE " +
-                          ctx.report.validRows(t) + " ORDER BY " + ctx.report.startOrder(t)),
+                          ctx.report.validRows(t) + " ORDER BY " + ctx.order(t)),
             std::string("mpi ") + t, CallNaming{mpiEventType, asIs, true, extraeMpiValue}, hasSize, false));
         out.back()->setReorderWindow(ctx.report.readWindow(t));
     }
@@ -352,7 +352,7 @@ void openOpenAcc(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>&
             ctx,
             query(db, "SELECT a.start, a.end, a.globalTid, " + columnOr(db, t, "eventKind") + ", " + name +
                           ", " + str("funcName") + ", " + bytes + " FROM " + t + " a WHERE " +
-                          ctx.report.validRows(t, "a") + " ORDER BY " + ctx.report.startOrder(t, "a")),
+                          ctx.report.validRows(t, "a") + " ORDER BY " + ctx.order(t, "a")),
             t, kTypes[i]));
         out.back()->setReorderWindow(ctx.report.readWindow(t));
     }

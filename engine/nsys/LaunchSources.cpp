@@ -169,7 +169,7 @@ void openLaunches(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>
                    "SELECT correlationId, globalPid, deviceId, streamId, start, " + size + " AS size, " +
                    std::to_string(tag) + " AS tag FROM " + table + " WHERE " + ctx.report.validRows(table);
     if (gpu.empty()) return;
-    std::string order = ctx.report.startOrder(runtime, "r");
+    std::string order = ctx.order(runtime, "r");
     std::string join = order == "r.rowid" ? " CROSS JOIN " : " JOIN ";
     out.push_back(std::make_unique<LaunchSource>(
         ctx, query(db, "SELECT r.start, r.end, r.globalTid, g.start, g.globalPid, g.deviceId, g.streamId, "

@@ -87,7 +87,11 @@ NcclPayloads NcclPayloads::read(ReportContext& ctx, std::uint64_t& undecoded) {
                              columnOr(db, nvtx, "jsonText") + " IS NOT NULL OR " +
                              columnOr(db, nvtx, "jsonTextId") + " IS NOT NULL OR " +
                              columnOr(db, nvtx, "binaryData") + " IS NOT NULL)";
-    if (!db.scalarInt("SELECT 1 FROM " + nvtx + " n WHERE " + hasPayload + " LIMIT 1")) return result;
+    // Asked once per export: the names pass and the records both read the payloads.
+    if (!ctx.report.memo<bool>("nccl payloads", [&] {
+            return db.scalarInt("SELECT 1 FROM " + nvtx + " n WHERE " + hasPayload + " LIMIT 1").has_value();
+        }))
+        return result;
     std::string json = db.hasColumn(nvtx, "jsonTextId")
                            ? "coalesce(n.jsonText, (SELECT value FROM StringIds j WHERE j.id = n.jsonTextId))"
                            : columnOr(db, nvtx, "jsonText");

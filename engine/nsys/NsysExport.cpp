@@ -101,6 +101,16 @@ std::string NsysExport::validRows(const std::string& table, const std::string& a
     return "(" + reason + ") IS NULL";
 }
 
+std::string NsysExport::reasonToCount(const std::string& table) const {
+    return counted_.count(table) ? std::string() : badRowReason(*db_, table, "", sessionEnd_);
+}
+
+void NsysExport::countedRows(const std::string& table,
+                             const std::map<std::string, std::uint64_t>& byReason) const {
+    if (!counted_.insert(table).second) return;
+    for (const auto& [why, rows] : byReason) skippedRows_[table][why] += rows;
+}
+
 // Times are relative to the session start; its UTC time places reports on one clock, so it must be a
 // number the shift arithmetic can take (refused otherwise: every time of the report depends on it).
 void NsysExport::readSession() {

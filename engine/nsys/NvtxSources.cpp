@@ -297,11 +297,12 @@ void discoverNvtx(const NsysExport& ex, ReportObjects& o) {
         const auto& db = ex.db();
         if (!db.hasTable(kTable)) return;
         requireColumns(db, kTable, {"start", "end", "eventType", "globalTid"});
-        // Same filter as the translation's query, so the stored-by-start verdict applies to it.
+        // The rows the translation reads (rowsRead: kTranslatedRows), so the stored-by-start verdict applies
+        // to its query.
         span = scanTable(ex, kTable,
                          std::string("globalTid, ") +
                              (db.hasColumn(kTable, "domainId") ? "coalesce(domainId, 0)" : "0"),
-                         2, kTranslatedRows, onKey);
+                         2, onKey);
     }
     o.span(span.first, span.last);
     ex.memo<std::set<std::int64_t>>("nvtx used domains", [&] { return domains; });
@@ -344,7 +345,7 @@ void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& ou
                       ", " + columnOr(db, kTable, "category", "0") + ", n.globalTid, " + numeric + ", " +
                       json + ", " + columnOr(db, kTable, "textId") + " FROM " + kTable + " n WHERE n." +
                       kTranslatedRows + " AND " + ctx.report.validRows(kTable, "n") + " ORDER BY " +
-                      ctx.report.startOrder(kTable, "n");
+                      ctx.order(kTable, "n");
     out.push_back(std::make_unique<NvtxSource>(ctx, query(db, sql), std::move(domains)));
     out.back()->setReorderWindow(ctx.report.readWindow(kTable));
 }

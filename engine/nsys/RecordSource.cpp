@@ -82,6 +82,16 @@ bool IntervalSource::loadBegin() {
     return false;
 }
 
+void IntervalSource::collectNames() {
+    TraceRecord record;
+    while (!exhausted_ && rows_->step()) {
+        record.pairCount = 0;
+        Interval iv;
+        decode(*rows_, record, iv);
+    }
+    exhausted_ = true;
+}
+
 bool IntervalSource::fill(TraceRecord& out) {
     if (!haveBegin_) haveBegin_ = loadBegin();
     bool endFirst = !ends_.empty() &&

@@ -31,6 +31,12 @@ public:
         if (!relays_) ++sequence_;
     }
     virtual std::string name() const = 0;
+    // The names pass (Translator.cpp): reads every row for the names its records carry, without making the
+    // records. By default the records are made and dropped.
+    virtual void collectNames() {
+        for (advance(); peek(); advance()) {
+        }
+    }
     // After the merge: adds the `written` records of this source to `byKind` (by source name). A stream
     // relaying other sources adds theirs. (Rows left out are counted by each report: ReportContext::skipped.)
     virtual void count(std::uint64_t written, std::map<std::string, std::uint64_t>& byKind) const {
@@ -93,6 +99,9 @@ struct Interval {
 class IntervalSource : public RecordSource {
 public:
     IntervalSource(std::unique_ptr<Rows> rows, std::int64_t shift);
+    // Each row decoded once, in the order read: names do not depend on order, so neither the end heap nor
+    // the reorder window is needed.
+    void collectNames() override;
 
 protected:
     // Decodes the statement's current row; returns false to skip it, having counted it with its table and

@@ -106,10 +106,18 @@ public:
 
     // Value of the name behind string id `id` under `type`, cached per report (no string work per record).
     std::int64_t stringValue(std::uint32_t type, std::int64_t id);
+    // The ORDER BY of a query on `table` (columns qualified by `alias`): by start for the records
+    // (NsysExport::startOrder); in storage order for the names pass, whose names do not depend on order.
+    std::string order(const std::string& table, const std::string& alias = "") const {
+        return naming_ ? (alias.empty() ? "rowid" : alias + ".rowid") : report.startOrder(table, alias);
+    }
+    // Before the names pass opens its sources.
+    void startNaming() { naming_ = true; }
     // After the names pass: what it counted is forgotten, and cached values were provisional.
     void startWriting() {
         stringValues_.clear();
         skipped.clear();
+        naming_ = false;
     }
     std::int64_t textValue(std::uint32_t type, std::string_view text) {
         return catalog.nameValue(type, text);
@@ -117,6 +125,7 @@ public:
 
 private:
     std::map<std::pair<std::uint32_t, std::int64_t>, std::int64_t> stringValues_;
+    bool naming_ = false;
 };
 
 // The kinds of records `translate` knows (--only/--skip take these names).

@@ -1,24 +1,34 @@
 #include "engine/nsys/TableScan.h"
 
+#include "engine/nsys/RowValidity.h"
+
 #include <algorithm>
 #include <array>
+#include <map>
 
 namespace gpueff::nsys {
 
 ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::string& keyColumns,
-                   int keyCount, const std::string& where,
-                   const std::function<void(const std::int64_t* keys)>& onKey,
+                   int keyCount, const std::function<void(const std::int64_t* keys)>& onKey,
                    const std::function<void(std::int64_t start, std::int64_t end)>& onRow) {
     ScanSpan span;
     // Rows the translation cannot place are left out here as in every query of the table (RowValidity.h),
     // so the span, objects and storage-order verdict are those of the rows translated.
-    sqlite::Statement st(ex.db(), "SELECT start, coalesce(end, start), " + keyColumns + " FROM " + table +
-                                      " WHERE " + (where.empty() ? "" : where + " AND ") +
-                                      ex.validRows(table));
+    std::string scope = rowsRead(table, "");
+    std::string reason = ex.reasonToCount(table);
+    sqlite::Statement st(ex.db(), "SELECT start, coalesce(end, start), " + keyColumns +
+                                      (reason.empty() ? "" : ", " + reason) + " FROM " + table + " WHERE " +
+                                      (scope.empty() ? "" : scope + " AND ") +
+                                      (reason.empty() ? ex.validRows(table) : "1"));
+    std::map<std::string, std::uint64_t> leftOut;
     std::array<std::int64_t, 4> keys{}, previous{};
     bool any = false;
     Lateness lateness;
     while (st.step()) {
+        if (!reason.empty() && !st.isNull(2 + keyCount)) { // a row left out: its keys may be NULL
+            ++leftOut[std::string(st.text(2 + keyCount))];
+            continue;
+        }
         std::int64_t start = st.int64(0);
         lateness.see(start);
         span.first = std::min(span.first, start);
@@ -31,6 +41,7 @@ ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::st
         }
         if (onRow) onRow(start, st.int64(1));
     }
+    if (!reason.empty()) ex.countedRows(table, leftOut);
     span.lateness = lateness.worst;
     ex.noteLateness(table, span.lateness);
     return span;

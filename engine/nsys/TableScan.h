@@ -23,12 +23,13 @@ struct ScanSpan {
     std::int64_t lateness = 0; // how far (ns) a row's start lies before the latest start stored ahead of it
 };
 
-// The pre-pass of one table in a single sequential scan (no GROUP BY, which would make SQLite sort): its time
-// span, whether its rows are stored by start (then the translation reads them in rowid order, unsorted), and
-// its objects: `onKey` sees the key columns whenever they differ from the previous row's.
+// The pre-pass of one table in a single sequential scan of the rows the translation reads (rowsRead, no GROUP
+// BY, which would make SQLite sort): its time span, whether its rows are stored by start (then the
+// translation reads them in rowid order, unsorted), and its objects: `onKey` sees the key columns whenever
+// they differ from the previous row's. The rows it leaves out (RowValidity.h) are counted in the same scan
+// when the table was not counted before (NsysExport::reasonToCount): a second reading of the table saved.
 ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::string& keyColumns,
-                   int keyCount, const std::string& where,
-                   const std::function<void(const std::int64_t* keys)>& onKey,
+                   int keyCount, const std::function<void(const std::int64_t* keys)>& onKey,
                    const std::function<void(std::int64_t start, std::int64_t end)>& onRow = {});
 
 } // namespace gpueff::nsys

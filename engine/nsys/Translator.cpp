@@ -78,8 +78,10 @@ std::vector<const SourceKind*> selectKinds(const TranslateOptions& o) {
 }
 
 // The names pass: every source whose records carry name values runs once without writing, so that the
-// catalogue knows every name of the trace before values are numbered in the names' order. It reads what the
-// writing pass reads (same queries, same decoding), so no name can be missed; what it counts is discarded.
+// catalogue knows every name of the trace before values are numbered in the names' order. It reads the rows
+// the writing pass reads and decodes them alike, so no name can be missed; what it counts is discarded. Its
+// queries read the rows in storage order (ReportContext::order: no sort) and its sources decode each row
+// once without making records (RecordSource::collectNames).
 // Reports run in parallel: the catalogue collects names from several threads, and the values assigned do
 // not depend on the order names arrive in.
 // Of a distributed translation, each process runs it over its own reports and the names are exchanged
@@ -91,11 +93,10 @@ void collectNames(std::vector<std::unique_ptr<ReportContext>>& contexts, const s
         auto& ctx = contexts[own[n]];
         auto repaired = ctx->report.repairedText();
         std::vector<std::unique_ptr<RecordSource>> sources;
+        ctx->startNaming();
         for (const auto* k : kinds)
             if (k->namesValues) k->open(*ctx, sources);
-        for (auto& s : sources)
-            for (s->advance(); s->peek(); s->advance()) {
-            }
+        for (auto& s : sources) s->collectNames();
         ctx->report.restoreRepairedText(std::move(repaired));
         ctx->startWriting();
     });
