@@ -101,10 +101,6 @@ std::string NsysExport::validRows(const std::string& table, const std::string& a
     return "(" + reason + ") IS NULL";
 }
 
-std::string NsysExport::reasonToCount(const std::string& table) const {
-    return counted_.count(table) ? std::string() : badRowReason(*db_, table, "", sessionEnd_);
-}
-
 void NsysExport::countedRows(const std::string& table,
                              const std::map<std::string, std::uint64_t>& byReason) const {
     if (!counted_.insert(table).second) return;

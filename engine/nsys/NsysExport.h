@@ -62,9 +62,9 @@ public:
     // The other rows are skipped: the first call counts them by reason for skippedRows(). See RowValidity.h.
     std::string validRows(const std::string& table, const std::string& alias = "") const;
     // For a scan of every row of `table` in rowsRead(table) that counts the rows left out itself, in the
-    // same reading (TableScan.h): the SQL expression naming why a row is left out (NULL when it is not),
-    // while the table is not counted yet; else empty, and the scan filters with validRows.
-    std::string reasonToCount(const std::string& table) const;
+    // same reading (TableScan.h, RowCheck): whether they are still to count (else the scan filters with
+    // validRows).
+    bool countsLeftOut(const std::string& table) const { return !counted_.count(table); }
     // That scan's counts, by reason: the table is counted, as by validRows.
     void countedRows(const std::string& table, const std::map<std::string, std::uint64_t>& byReason) const;
     // Rows left out by something else than the SQL rule: lost before the input became this export (a Kineto

@@ -78,46 +78,129 @@ std::string rowsRead(const std::string& table, const std::string& alias) {
     return "";
 }
 
-std::string badRowReason(const sqlite::Database& db, const std::string& table, const std::string& alias,
-                         std::optional<std::int64_t> sessionEndNs) {
+std::vector<RowCheck::Check> RowCheck::checks(const sqlite::Database& db, const std::string& table,
+                                              std::optional<std::int64_t> sessionEndNs) {
+    std::vector<Check> out;
     const TableRule* rule = ruleFor(table);
-    if (!rule || !db.hasColumn(table, rule->start)) return "";
-    std::string start = quoted(alias, rule->start);
+    if (!rule || !db.hasColumn(table, rule->start)) return out;
+    const std::string start(rule->start), end = "end";
     EndColumn endRule = db.hasColumn(table, "end") ? rule->end : EndColumn::None;
-    std::string end = quoted(alias, "end");
-    const std::string max = std::to_string(kMaxTimeNs);
-    std::string c = "CASE";
-    auto when = [&c](const std::string& condition, std::string_view reason) {
-        c += " WHEN " + condition + " THEN '" + std::string(reason) + "'";
+    auto check = [&out](Test test, const std::string& column, std::string reason, std::int64_t bound = 0,
+                        std::string other = {}) {
+        out.push_back({test, column, std::move(other), bound, std::move(reason)});
     };
-    when(start + " IS NULL", std::string(rule->start) + " is NULL");
-    when("typeof(" + start + ") != 'integer'", std::string(rule->start) + " is not an integer");
-    if (endRule == EndColumn::Required) when(end + " IS NULL", "end is NULL");
-    if (endRule != EndColumn::None)
-        when(end + " IS NOT NULL AND typeof(" + end + ") != 'integer'", "end is not an integer");
+    check(Test::Null, start, start + " is NULL");
+    check(Test::NotInteger, start, start + " is not an integer");
+    if (endRule == EndColumn::Required) check(Test::Null, end, "end is NULL");
+    if (endRule != EndColumn::None) check(Test::PresentNotInteger, end, "end is not an integer");
     for (auto key : rule->keys)
         if (db.hasColumn(table, key))
-            when("typeof(" + quoted(alias, key) + ") != 'integer'",
-                 std::string(key) + " is NULL or not an integer");
+            check(Test::NotInteger, std::string(key), std::string(key) + " is NULL or not an integer");
     // Device ids become Paraver row names and indexes (int): a CUDA device id is a small number.
     if (db.hasColumn(table, "deviceId") &&
         std::find(rule->keys.begin(), rule->keys.end(), "deviceId") != rule->keys.end())
-        when(quoted(alias, "deviceId") + " NOT BETWEEN 0 AND 2147483647", "deviceId outside 0..2147483647");
-    when(start + " < 0", std::string(rule->start) + " is negative (before the session start)");
-    when(start + " > " + max, std::string(rule->start) + " beyond 2^61 ns");
+        check(Test::OutsideInt, "deviceId", "deviceId outside 0..2147483647");
+    check(Test::Below, start, start + " is negative (before the session start)", 0);
+    check(Test::Above, start, start + " beyond 2^61 ns", kMaxTimeNs);
     if (endRule != EndColumn::None) {
-        when(end + " > " + max, "end beyond 2^61 ns");
-        when(end + " < " + start, "end before start");
+        check(Test::Above, end, "end beyond 2^61 ns", kMaxTimeNs);
+        check(Test::BelowColumn, end, "end before start", 0, start);
     }
     if (sessionEndNs) {
-        when(start + " > " + std::to_string(*sessionEndNs),
-             std::string(rule->start) + " after the session end (ANALYSIS_DETAILS.duration)");
+        check(Test::Above, start, start + " after the session end (ANALYSIS_DETAILS.duration)",
+              *sessionEndNs);
         // A call still running when collection stopped keeps its real end; an end further away than the
         // session's own length is not a measurement.
         if (endRule != EndColumn::None)
-            when(end + " > " + std::to_string(2 * *sessionEndNs), "end later than twice the session length");
+            check(Test::Above, end, "end later than twice the session length", 2 * *sessionEndNs);
+    }
+    return out;
+}
+
+std::string badRowReason(const sqlite::Database& db, const std::string& table, const std::string& alias,
+                         std::optional<std::int64_t> sessionEndNs) {
+    auto checks = RowCheck::checks(db, table, sessionEndNs);
+    if (checks.empty()) return "";
+    std::string c = "CASE";
+    for (const auto& k : checks) {
+        std::string column = quoted(alias, k.column), condition;
+        switch (k.test) {
+        case RowCheck::Test::Null:
+            condition = column + " IS NULL";
+            break;
+        case RowCheck::Test::NotInteger:
+            condition = "typeof(" + column + ") != 'integer'";
+            break;
+        case RowCheck::Test::PresentNotInteger:
+            condition = column + " IS NOT NULL AND typeof(" + column + ") != 'integer'";
+            break;
+        case RowCheck::Test::OutsideInt:
+            condition = column + " NOT BETWEEN 0 AND 2147483647";
+            break;
+        case RowCheck::Test::Below:
+            condition = column + " < " + std::to_string(k.bound);
+            break;
+        case RowCheck::Test::Above:
+            condition = column + " > " + std::to_string(k.bound);
+            break;
+        case RowCheck::Test::BelowColumn:
+            condition = column + " < " + quoted(alias, k.other);
+        }
+        c += " WHEN " + condition + " THEN '" + k.reason + "'";
     }
     return c + " END";
+}
+
+RowCheck::RowCheck(const sqlite::Database& db, const std::string& table,
+                   std::optional<std::int64_t> sessionEndNs)
+    : checks_(checks(db, table, sessionEndNs)) {
+    auto indexOf = [this](const std::string& column) {
+        auto it = std::find(names_.begin(), names_.end(), column);
+        if (it != names_.end()) return static_cast<int>(it - names_.begin());
+        names_.push_back(column);
+        columns_ += (columns_.empty() ? "\"" : ", \"") + column + "\"";
+        return static_cast<int>(names_.size() - 1);
+    };
+    for (const auto& k : checks_) {
+        columnOf_.push_back(indexOf(k.column));
+        otherOf_.push_back(k.other.empty() ? -1 : indexOf(k.other));
+    }
+}
+
+// Each test as the SQL of badRowReason evaluates it: a comparison with NULL is not true, and the tests
+// before it have made every column it compares an integer.
+const std::string* RowCheck::reason(const sqlite::Statement& st, int first) const {
+    for (std::size_t i = 0; i < checks_.size(); ++i) {
+        const Check& k = checks_[i];
+        int col = first + columnOf_[i];
+        bool failed = false;
+        switch (k.test) {
+        case Test::Null:
+            failed = st.isNull(col);
+            break;
+        case Test::NotInteger:
+            failed = !st.isInteger(col);
+            break;
+        case Test::PresentNotInteger:
+            failed = !st.isNull(col) && !st.isInteger(col);
+            break;
+        case Test::OutsideInt:
+            failed = !st.isNull(col) && (st.int64(col) < 0 || st.int64(col) > 2147483647);
+            break;
+        case Test::Below:
+            failed = !st.isNull(col) && st.int64(col) < k.bound;
+            break;
+        case Test::Above:
+            failed = !st.isNull(col) && st.int64(col) > k.bound;
+            break;
+        case Test::BelowColumn: {
+            int other = first + otherOf_[i];
+            failed = !st.isNull(col) && !st.isNull(other) && st.int64(col) < st.int64(other);
+        }
+        }
+        if (failed) return &k.reason;
+    }
+    return nullptr;
 }
 
 // Mirrors the SQL above, condition by condition and in the same order (times and keys held in memory are

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpueff::nsys {
 
@@ -29,6 +30,36 @@ inline std::int64_t shiftTime(std::int64_t t, std::int64_t shift) {
 // `sessionEndNs`: the session's length (ANALYSIS_DETAILS.duration) when the export records it.
 std::string badRowReason(const sqlite::Database& db, const std::string& table, const std::string& alias,
                          std::optional<std::int64_t> sessionEndNs);
+
+// The same rule evaluated on a row as read (a scan that counts the rows it leaves out: TableScan.cpp), the
+// row's own columns selected raw: cheaper than the SQL CASE, whose typeof() runs per row and column. Both
+// follow one list of checks, in one order, with one text per reason.
+class RowCheck {
+public:
+    enum class Test { Null, NotInteger, PresentNotInteger, OutsideInt, Below, Above, BelowColumn };
+    struct Check {
+        Test test;
+        std::string column, other; // other: BelowColumn's second column
+        std::int64_t bound;
+        std::string reason;
+    };
+    static std::vector<Check> checks(const sqlite::Database& db, const std::string& table,
+                                     std::optional<std::int64_t> sessionEndNs);
+
+    RowCheck(const sqlite::Database& db, const std::string& table, std::optional<std::int64_t> sessionEndNs);
+    bool empty() const { return checks_.empty(); } // the table has no rule
+    // The columns to select, comma-separated, in the order reason() reads them; how many.
+    const std::string& columns() const { return columns_; }
+    int count() const { return static_cast<int>(names_.size()); }
+    // Why the row whose columns() start at column `first` of `st` cannot be translated; nullptr if it can.
+    const std::string* reason(const sqlite::Statement& st, int first) const;
+
+private:
+    std::vector<Check> checks_;
+    std::vector<std::string> names_;
+    std::string columns_;
+    std::vector<int> columnOf_, otherOf_;
+};
 
 // The same rule on a row held in memory (engine/nsys/KinetoRows): why it cannot be translated, or nullopt.
 // Its times are integers; `key` gives a key column's value (nullopt for NULL). No session end.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 
 namespace gpueff::nsys {
 
@@ -15,20 +16,24 @@ ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::st
     // Rows the translation cannot place are left out here as in every query of the table (RowValidity.h),
     // so the span, objects and storage-order verdict are those of the rows translated.
     std::string scope = rowsRead(table, "");
-    std::string reason = ex.reasonToCount(table);
+    std::optional<RowCheck> check;
+    if (ex.countsLeftOut(table)) check.emplace(ex.db(), table, ex.sessionEnd());
+    const bool counting = check && !check->empty();
+    const int checkAt = 2 + keyCount;
     sqlite::Statement st(ex.db(), "SELECT start, coalesce(end, start), " + keyColumns +
-                                      (reason.empty() ? "" : ", " + reason) + " FROM " + table + " WHERE " +
-                                      (scope.empty() ? "" : scope + " AND ") +
-                                      (reason.empty() ? ex.validRows(table) : "1"));
+                                      (counting ? ", " + check->columns() : "") + " FROM " + table +
+                                      " WHERE " + (scope.empty() ? "" : scope + " AND ") +
+                                      (counting ? "1" : ex.validRows(table)));
     std::map<std::string, std::uint64_t> leftOut;
     std::array<std::int64_t, 4> keys{}, previous{};
     bool any = false;
     Lateness lateness;
     while (st.step()) {
-        if (!reason.empty() && !st.isNull(2 + keyCount)) { // a row left out: its keys may be NULL
-            ++leftOut[std::string(st.text(2 + keyCount))];
-            continue;
-        }
+        if (counting) // a row left out: its keys may be NULL
+            if (const std::string* why = check->reason(st, checkAt)) {
+                ++leftOut[*why];
+                continue;
+            }
         std::int64_t start = st.int64(0);
         lateness.see(start);
         span.first = std::min(span.first, start);
@@ -41,7 +46,7 @@ ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::st
         }
         if (onRow) onRow(start, st.int64(1));
     }
-    if (!reason.empty()) ex.countedRows(table, leftOut);
+    if (check) ex.countedRows(table, leftOut);
     span.lateness = lateness.worst;
     ex.noteLateness(table, span.lateness);
     return span;

@@ -27,7 +27,8 @@ struct ScanSpan {
 // BY, which would make SQLite sort): its time span, whether its rows are stored by start (then the
 // translation reads them in rowid order, unsorted), and its objects: `onKey` sees the key columns whenever
 // they differ from the previous row's. The rows it leaves out (RowValidity.h) are counted in the same scan
-// when the table was not counted before (NsysExport::reasonToCount): a second reading of the table saved.
+// when the table was not counted before (NsysExport::countsLeftOut), by the same rule evaluated on the row
+// (RowCheck): a second reading of the table saved.
 ScanSpan scanTable(const NsysExport& ex, const std::string& table, const std::string& keyColumns,
                    int keyCount, const std::function<void(const std::int64_t* keys)>& onKey,
                    const std::function<void(std::int64_t start, std::int64_t end)>& onRow = {});

@@ -171,6 +171,9 @@ bool Statement::step() {
 bool Statement::isNull(int col) const {
     return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
 }
+bool Statement::isInteger(int col) const {
+    return sqlite3_column_type(stmt_, col) == SQLITE_INTEGER;
+}
 std::int64_t Statement::int64(int col) const {
     return sqlite3_column_int64(stmt_, col);
 }
