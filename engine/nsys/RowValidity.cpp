@@ -3,6 +3,7 @@
 #include "engine/common/Error.h"
 
 #include <algorithm>
+#include <array>
 #include <string_view>
 #include <vector>
 
@@ -165,37 +166,48 @@ RowCheck::RowCheck(const sqlite::Database& db, const std::string& table,
         columnOf_.push_back(indexOf(k.column));
         otherOf_.push_back(k.other.empty() ? -1 : indexOf(k.other));
     }
+    if (names_.size() > kMaxColumns)
+        throw Error("internal error: the rule of " + table + " reads too many columns");
 }
 
 // Each test as the SQL of badRowReason evaluates it: a comparison with NULL is not true, and the tests
-// before it have made every column it compares an integer.
+// before it have made every column it compares an integer. Each column is read once (the SQLite calls are
+// most of the cost: the pre-pass checks every row).
 const std::string* RowCheck::reason(const sqlite::Statement& st, int first) const {
+    using Storage = sqlite::Statement::Storage;
+    std::array<Storage, kMaxColumns> type{};
+    std::array<std::int64_t, kMaxColumns> value{};
+    for (std::size_t c = 0; c < names_.size(); ++c) {
+        type[c] = st.storage(first + static_cast<int>(c));
+        if (type[c] == Storage::Integer) value[c] = st.int64(first + static_cast<int>(c));
+    }
     for (std::size_t i = 0; i < checks_.size(); ++i) {
         const Check& k = checks_[i];
-        int col = first + columnOf_[i];
-        bool failed = false;
+        auto c = static_cast<std::size_t>(columnOf_[i]);
+        // Past the type tests a column compared is an integer or NULL (never compared: false).
+        bool integer = type[c] == Storage::Integer, failed = false;
         switch (k.test) {
         case Test::Null:
-            failed = st.isNull(col);
+            failed = type[c] == Storage::Null;
             break;
         case Test::NotInteger:
-            failed = !st.isInteger(col);
+            failed = !integer;
             break;
         case Test::PresentNotInteger:
-            failed = !st.isNull(col) && !st.isInteger(col);
+            failed = type[c] == Storage::Other;
             break;
         case Test::OutsideInt:
-            failed = !st.isNull(col) && (st.int64(col) < 0 || st.int64(col) > 2147483647);
+            failed = integer && (value[c] < 0 || value[c] > 2147483647);
             break;
         case Test::Below:
-            failed = !st.isNull(col) && st.int64(col) < k.bound;
+            failed = integer && value[c] < k.bound;
             break;
         case Test::Above:
-            failed = !st.isNull(col) && st.int64(col) > k.bound;
+            failed = integer && value[c] > k.bound;
             break;
         case Test::BelowColumn: {
-            int other = first + otherOf_[i];
-            failed = !st.isNull(col) && !st.isNull(other) && st.int64(col) < st.int64(other);
+            auto o = static_cast<std::size_t>(otherOf_[i]);
+            failed = integer && type[o] == Storage::Integer && value[c] < value[o];
         }
         }
         if (failed) return &k.reason;

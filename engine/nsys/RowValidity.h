@@ -55,6 +55,7 @@ public:
     const std::string* reason(const sqlite::Statement& st, int first) const;
 
 private:
+    static constexpr std::size_t kMaxColumns = 8; // start, end and the keys
     std::vector<Check> checks_;
     std::vector<std::string> names_;
     std::string columns_;

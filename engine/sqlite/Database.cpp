@@ -174,6 +174,16 @@ bool Statement::isNull(int col) const {
 bool Statement::isInteger(int col) const {
     return sqlite3_column_type(stmt_, col) == SQLITE_INTEGER;
 }
+Statement::Storage Statement::storage(int col) const {
+    switch (sqlite3_column_type(stmt_, col)) {
+    case SQLITE_NULL:
+        return Storage::Null;
+    case SQLITE_INTEGER:
+        return Storage::Integer;
+    default:
+        return Storage::Other;
+    }
+}
 std::int64_t Statement::int64(int col) const {
     return sqlite3_column_int64(stmt_, col);
 }

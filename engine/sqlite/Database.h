@@ -29,6 +29,9 @@ public:
     bool step(); // false at the end; throws gpueff::Error naming the file and the query on failure
     bool isNull(int col) const;
     bool isInteger(int col) const; // stored as an integer (SQL typeof() = 'integer')
+    // The value's storage class (SQL typeof()).
+    enum class Storage { Null, Integer, Other };
+    Storage storage(int col) const;
     std::int64_t int64(int col) const;
     double real(int col) const;
     std::string_view text(int col) const;
