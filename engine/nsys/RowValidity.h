@@ -48,9 +48,8 @@ public:
 
     RowCheck(const sqlite::Database& db, const std::string& table, std::optional<std::int64_t> sessionEndNs);
     bool empty() const { return checks_.empty(); } // the table has no rule
-    // The columns to select, comma-separated, in the order reason() reads them; how many.
+    // The columns to select, comma-separated, in the order reason() reads them.
     const std::string& columns() const { return columns_; }
-    int count() const { return static_cast<int>(names_.size()); }
     // Why the row whose columns() start at column `first` of `st` cannot be translated; nullptr if it can.
     const std::string* reason(const sqlite::Statement& st, int first) const;
 

@@ -171,9 +171,6 @@ bool Statement::step() {
 bool Statement::isNull(int col) const {
     return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
 }
-bool Statement::isInteger(int col) const {
-    return sqlite3_column_type(stmt_, col) == SQLITE_INTEGER;
-}
 Statement::Storage Statement::storage(int col) const {
     switch (sqlite3_column_type(stmt_, col)) {
     case SQLITE_NULL:

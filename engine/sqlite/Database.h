@@ -28,7 +28,6 @@ public:
 
     bool step(); // false at the end; throws gpueff::Error naming the file and the query on failure
     bool isNull(int col) const;
-    bool isInteger(int col) const; // stored as an integer (SQL typeof() = 'integer')
     // The value's storage class (SQL typeof()).
     enum class Storage { Null, Integer, Other };
     Storage storage(int col) const;
