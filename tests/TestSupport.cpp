@@ -242,21 +242,31 @@ std::string expandIncludes(const std::filesystem::path& script, int depth = 0) {
 }
 } // namespace
 
+void execute(const std::filesystem::path& db, const std::string& sql) {
+    sqlite3* h = nullptr;
+    if (sqlite3_open(db.c_str(), &h) != SQLITE_OK) {
+        std::string msg = h ? sqlite3_errmsg(h) : "out of memory";
+        sqlite3_close(h);
+        throw std::runtime_error(db.string() + ": " + msg);
+    }
+    char* err = nullptr;
+    int rc = sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err);
+    std::string msg = err ? err : "?";
+    sqlite3_free(err);
+    sqlite3_close(h);
+    if (rc != SQLITE_OK) throw std::runtime_error(db.string() + ": " + msg);
+}
+
 std::filesystem::path buildDatabase(const std::filesystem::path& script, const std::filesystem::path& out,
                                     const std::string& extraSql) {
     std::stringstream sql;
     sql << expandIncludes(script) << "\n" << extraSql << "\n";
     std::filesystem::remove(out);
-    sqlite3* h = nullptr;
-    sqlite3_open(out.c_str(), &h);
-    char* err = nullptr;
-    if (sqlite3_exec(h, sql.str().c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-        std::string msg = err ? err : "?";
-        sqlite3_free(err);
-        sqlite3_close(h);
-        throw std::runtime_error(script.string() + ": " + msg);
+    try {
+        execute(out, sql.str());
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(script.string() + ": " + e.what());
     }
-    sqlite3_close(h);
     return out;
 }
 

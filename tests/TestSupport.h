@@ -65,6 +65,9 @@ std::string shortHeader(std::string label);
 // Runs a query on an SQLite file and returns every row as strings (NULL as "").
 std::vector<std::vector<std::string>> query(const std::filesystem::path& db, const std::string& sql);
 std::int64_t queryInt(const std::filesystem::path& db, const std::string& sql);
+// Applies `sql` (any number of statements) to an SQLite file, made when missing; throws std::runtime_error
+// naming the file and SQLite's message when a statement fails (a test's own view of the file).
+void execute(const std::filesystem::path& db, const std::string& sql);
 // Builds an SQLite database from a .sql script (synthetic fixtures; `-- @include FILE` lines are expanded
 // relative to the script), then runs `extraSql` (to make a variant), and returns its path.
 std::filesystem::path buildDatabase(const std::filesystem::path& script, const std::filesystem::path& out,

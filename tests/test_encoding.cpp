@@ -8,7 +8,6 @@
 #include <optional>
 #include <regex>
 #include <set>
-#include <sqlite3.h>
 
 using namespace testsupport;
 namespace fs = std::filesystem;
@@ -74,17 +73,6 @@ std::vector<std::string> kernelNames(const std::vector<fs::path>& dbs) {
                            kernelNameColumn(db)))
             names.insert(n);
     return {names.begin(), names.end()};
-}
-
-void exec(const fs::path& db, const std::string& sql) {
-    sqlite3* h = nullptr;
-    REQUIRE(sqlite3_open(db.c_str(), &h) == SQLITE_OK);
-    char* err = nullptr;
-    int rc = sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err);
-    std::string msg = err ? err : "";
-    sqlite3_free(err);
-    sqlite3_close(h);
-    REQUIRE_MESSAGE(rc == SQLITE_OK, msg);
 }
 
 // A .pcf value table without its "0 End" line.
@@ -364,11 +352,11 @@ TEST_CASE("encoding: pthread calls keep Extrae's values, other pthread names fol
     // pthread_cond_signal call).
     auto copy = dir / "p.sqlite";
     fs::copy_file(db, copy);
-    exec(copy, "INSERT INTO StringIds SELECT max(id) + 1, 'pthread_yield_synthetic' FROM StringIds; "
-               "CREATE TABLE extra AS SELECT o.* FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
-               "WHERE s.value = 'pthread_cond_signal' LIMIT 1; "
-               "UPDATE extra SET nameId = (SELECT max(id) FROM StringIds); "
-               "INSERT INTO OSRT_API SELECT * FROM extra; DROP TABLE extra");
+    execute(copy, "INSERT INTO StringIds SELECT max(id) + 1, 'pthread_yield_synthetic' FROM StringIds; "
+                  "CREATE TABLE extra AS SELECT o.* FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
+                  "WHERE s.value = 'pthread_cond_signal' LIMIT 1; "
+                  "UPDATE extra SET nameId = (SELECT max(id) FROM StringIds); "
+                  "INSERT INTO OSRT_API SELECT * FROM extra; DROP TABLE extra");
     translate({copy}, dir / "t");
     auto pcf = readPcfValues(dir / "t.pcf");
     // pthread_cond_signal is Extrae's (and nsys2prv's) 10; the unknown name comes after the table's 13.

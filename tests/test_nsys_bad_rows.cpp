@@ -5,15 +5,14 @@
 #include "engine/common/Error.h"
 #include "engine/common/NameDictionary.h"
 #include "engine/common/Utf8.h"
-#include "jobs/TranslateJob.h"
 #include "engine/sqlite/Database.h"
+#include "jobs/TranslateJob.h"
 #include "tests/AnalyzeOracle.h"
 #include "tests/TestSupport.h"
 
 #include <doctest/doctest.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sqlite3.h>
 
 using namespace testsupport;
 using json = nlohmann::json;
@@ -33,21 +32,14 @@ std::string unconstrained(const std::string& table) {
            "; ALTER TABLE loose RENAME TO " + table + ";";
 }
 
-// A writable copy of `src` with `sql` applied (sqlite3 directly: the test's own view of the file).
+// A writable copy of `src` with `sql` applied (SQLite directly: the test's own view of the file).
 std::filesystem::path variant(const std::filesystem::path& src, const std::string& name,
                               const std::string& sql) {
     auto dst = tempDir("bad-rows-" + name) / (name + ".sqlite");
     std::filesystem::copy_file(src, dst);
     std::filesystem::permissions(dst, std::filesystem::perms::owner_write,
                                  std::filesystem::perm_options::add);
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(dst.c_str(), &db) == SQLITE_OK);
-    char* err = nullptr;
-    int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-    std::string msg = err ? err : "";
-    sqlite3_free(err);
-    sqlite3_close(db);
-    REQUIRE_MESSAGE(rc == SQLITE_OK, msg << ": " << sql);
+    execute(dst, sql);
     return dst;
 }
 

@@ -1,7 +1,8 @@
 // RowCheck, the rule of bad rows evaluated on a row as read (the pre-pass's scans count the rows they leave
 // out with it), against the same rule as SQL (badRowReason), which every query of the translation filters
 // with: on rows built to fail each check, with every storage type in every column, both name the same
-// reason for every row, with and without a session end.
+// reason for every row, with and without a session end; and so does the rule evaluated on rows held in
+// memory (Kineto's), on every row whose values are integers or NULL.
 #include "engine/nsys/RowValidity.h"
 #include "engine/sqlite/Database.h"
 #include "tests/TestSupport.h"
@@ -9,7 +10,6 @@
 #include <doctest/doctest.h>
 #include <map>
 #include <set>
-#include <sqlite3.h>
 
 using namespace testsupport;
 
@@ -42,8 +42,6 @@ const std::vector<std::string> kValues = {"NULL",
 std::filesystem::path makeRows() {
     auto path = tempDir("row-check") / "rows.sqlite";
     std::filesystem::remove(path);
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
     std::string sql = std::string(kSchema) + "BEGIN;";
     // Every start against every end, then each key column varied alone on an otherwise good row.
     for (const auto& s : kValues)
@@ -60,18 +58,34 @@ std::filesystem::path makeRows() {
         sql += "INSERT INTO MPI_P2P_EVENTS VALUES (5, 100, " + k + ");";
     }
     sql += "COMMIT;";
-    char* err = nullptr;
-    int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-    std::string msg = err ? err : "";
-    sqlite3_free(err);
-    sqlite3_close(db);
-    REQUIRE_MESSAGE(rc == SQLITE_OK, msg);
+    execute(path, sql);
     return path;
+}
+
+// RowCheck::columns() ("\"a\", \"b\"") as names.
+std::vector<std::string> columnNames(const std::string& columns) {
+    std::vector<std::string> out;
+    for (std::size_t at = 0; (at = columns.find('"', at)) != std::string::npos;) {
+        auto close = columns.find('"', at + 1);
+        out.push_back(columns.substr(at + 1, close - at - 1));
+        at = close + 1;
+    }
+    return out;
+}
+
+using MemoryRow = std::map<std::string, std::optional<std::int64_t>, std::less<>>;
+
+std::optional<std::int64_t> valueIn(const void* row, std::string_view column) {
+    const auto& r = *static_cast<const MemoryRow*>(row);
+    auto it = r.find(column);
+    REQUIRE(it != r.end());
+    return it->second;
 }
 
 } // namespace
 
-TEST_CASE("RowCheck names the reason the SQL rule names, row by row, whatever the values' types") {
+TEST_CASE("RowCheck names the reason the SQL rule names, row by row, whatever the values' types, on rows as "
+          "read and held in memory") {
     auto path = makeRows();
     gpueff::sqlite::Database db(path);
     for (std::optional<std::int64_t> sessionEnd :
@@ -84,8 +98,14 @@ TEST_CASE("RowCheck names the reason the SQL rule names, row by row, whatever th
             gpueff::sqlite::Statement st(
                 db, "SELECT " + gpueff::nsys::badRowReason(db, table, "", sessionEnd) + ", rowid, " +
                         check.columns() + " FROM " + table + " ORDER BY rowid");
+            // The same rule on rows held in memory (Kineto's), built from the same list of checks.
+            const gpueff::nsys::RowCheck inMemory(
+                gpueff::nsys::RowCheck::checks([&](std::string_view c) { return db.hasColumn(table, c); },
+                                               table, sessionEnd),
+                table);
+            const auto names = columnNames(check.columns());
             std::map<std::string, int> reasons;
-            int rows = 0, good = 0;
+            int rows = 0, good = 0, held = 0;
             while (st.step()) {
                 ++rows;
                 const std::string* why = check.reason(st, 2);
@@ -93,7 +113,21 @@ TEST_CASE("RowCheck names the reason the SQL rule names, row by row, whatever th
                 CHECK_MESSAGE((why ? *why : "") == expected, "rowid " << st.int64(1));
                 if (why) ++reasons[*why];
                 good += why ? 0 : 1;
+                // A row of integers and NULLs alone can be held in memory.
+                MemoryRow row;
+                for (std::size_t c = 0; c < names.size(); ++c) {
+                    auto storage = st.storage(2 + static_cast<int>(c));
+                    if (storage == gpueff::sqlite::Statement::Storage::Other) break;
+                    row[names[c]] = storage == gpueff::sqlite::Statement::Storage::Null
+                                        ? std::nullopt
+                                        : std::optional(st.int64(2 + static_cast<int>(c)));
+                }
+                if (row.size() < names.size()) continue;
+                ++held;
+                const std::string* fromMemory = inMemory.reason({valueIn, &row});
+                CHECK_MESSAGE((fromMemory ? *fromMemory : "") == expected, "rowid " << st.int64(1));
             }
+            CHECK(held > 100);
             CHECK(rows > 200);
             CHECK(good > 0);
             // Every check of the rule is met by some row: the comparison covers each.

@@ -69,15 +69,6 @@ struct RowRef {
     std::size_t i;
 };
 
-std::optional<std::int64_t> keyOf(const void* row, std::string_view column) {
-    const auto& r = *static_cast<const RowRef*>(row);
-    if (r.table == Table::Runtime) return r.t->runtime[r.i].globalTid;
-    if (r.table == Table::Nvtx) return r.t->nvtx[r.i].globalTid; // ranges only: in scope
-    if (column == "globalPid") return r.t->globalPid;
-    const auto& g = gpuRow(*r.t, r.table, r.i);
-    return column == "deviceId" ? g.device : g.stream;
-}
-
 std::int64_t startOf(const KinetoTables& t, Table table, std::size_t i) {
     if (table == Table::Runtime) return t.runtime[i].start;
     if (table == Table::Nvtx) return t.nvtx[i].start;
@@ -97,16 +88,31 @@ bool inScope(const KinetoTables& t, Table table, std::size_t i) {
     return type == 34 || type == 59 || type == 60;
 }
 
+// A column of a row as the rule reads it: its start and end, or the key that places it.
+std::optional<std::int64_t> columnOf(const void* row, std::string_view column) {
+    const auto& r = *static_cast<const RowRef*>(row);
+    if (column == "start") return startOf(*r.t, r.table, r.i);
+    if (column == "end") return endOf(*r.t, r.table, r.i);
+    if (r.table == Table::Runtime) return r.t->runtime[r.i].globalTid;
+    if (r.table == Table::Nvtx) return r.t->nvtx[r.i].globalTid; // ranges only: in scope
+    if (column == "globalPid") return r.t->globalPid;
+    const auto& g = gpuRow(*r.t, r.table, r.i);
+    return column == "deviceId" ? g.device : g.stream;
+}
+
 const std::vector<std::uint32_t>& validRows(const NsysExport& ex, const std::string& name) {
     return ex.memo<std::vector<std::uint32_t>>("kineto valid " + name, [&] {
         const auto& t = tablesOf(ex);
         Table table = tableOf(name);
         std::vector<std::uint32_t> valid;
         std::map<std::string, std::uint64_t> bad;
+        // Every column of the rule is held (no session end: a Kineto trace records none).
+        const RowCheck check(RowCheck::checks([](std::string_view) { return true; }, name, std::nullopt),
+                             name);
         for (std::size_t i = 0; i < sizeOf(t, table); ++i) {
             if (!inScope(t, table, i)) continue;
             RowRef ref{&t, table, i};
-            auto why = badRowReason(name, {startOf(t, table, i), endOf(t, table, i), keyOf, &ref});
+            const std::string* why = check.reason(RowInMemory{columnOf, &ref});
             if (why)
                 ++bad[*why];
             else

@@ -81,11 +81,17 @@ std::string rowsRead(const std::string& table, const std::string& alias) {
 
 std::vector<RowCheck::Check> RowCheck::checks(const sqlite::Database& db, const std::string& table,
                                               std::optional<std::int64_t> sessionEndNs) {
+    return checks([&](std::string_view column) { return db.hasColumn(table, column); }, table, sessionEndNs);
+}
+
+std::vector<RowCheck::Check> RowCheck::checks(const std::function<bool(std::string_view)>& hasColumn,
+                                              const std::string& table,
+                                              std::optional<std::int64_t> sessionEndNs) {
     std::vector<Check> out;
     const TableRule* rule = ruleFor(table);
-    if (!rule || !db.hasColumn(table, rule->start)) return out;
+    if (!rule || !hasColumn(rule->start)) return out;
     const std::string start(rule->start), end = "end";
-    EndColumn endRule = db.hasColumn(table, "end") ? rule->end : EndColumn::None;
+    EndColumn endRule = hasColumn("end") ? rule->end : EndColumn::None;
     auto check = [&out](Test test, const std::string& column, std::string reason, std::int64_t bound = 0,
                         std::string other = {}) {
         out.push_back({test, column, std::move(other), bound, std::move(reason)});
@@ -95,10 +101,10 @@ std::vector<RowCheck::Check> RowCheck::checks(const sqlite::Database& db, const 
     if (endRule == EndColumn::Required) check(Test::Null, end, "end is NULL");
     if (endRule != EndColumn::None) check(Test::PresentNotInteger, end, "end is not an integer");
     for (auto key : rule->keys)
-        if (db.hasColumn(table, key))
+        if (hasColumn(key))
             check(Test::NotInteger, std::string(key), std::string(key) + " is NULL or not an integer");
     // Device ids become Paraver row names and indexes (int): a CUDA device id is a small number.
-    if (db.hasColumn(table, "deviceId") &&
+    if (hasColumn("deviceId") &&
         std::find(rule->keys.begin(), rule->keys.end(), "deviceId") != rule->keys.end())
         check(Test::OutsideInt, "deviceId", "deviceId outside 0..2147483647");
     check(Test::Below, start, start + " is negative (before the session start)", 0);
@@ -152,9 +158,7 @@ std::string badRowReason(const sqlite::Database& db, const std::string& table, c
     return c + " END";
 }
 
-RowCheck::RowCheck(const sqlite::Database& db, const std::string& table,
-                   std::optional<std::int64_t> sessionEndNs)
-    : checks_(checks(db, table, sessionEndNs)) {
+RowCheck::RowCheck(std::vector<Check> checks, const std::string& table) : checks_(std::move(checks)) {
     auto indexOf = [this](const std::string& column) {
         auto it = std::find(names_.begin(), names_.end(), column);
         if (it != names_.end()) return static_cast<int>(it - names_.begin());
@@ -170,17 +174,32 @@ RowCheck::RowCheck(const sqlite::Database& db, const std::string& table,
         throw Error("internal error: the rule of " + table + " reads too many columns");
 }
 
-// Each test as the SQL of badRowReason evaluates it: a comparison with NULL is not true, and the tests
-// before it have made every column it compares an integer. Each column is read once (the SQLite calls are
-// most of the cost: the pre-pass checks every row).
 const std::string* RowCheck::reason(const sqlite::Statement& st, int first) const {
-    using Storage = sqlite::Statement::Storage;
+    // Each column is read once (the SQLite calls are most of the cost: the pre-pass checks every row).
     std::array<Storage, kMaxColumns> type{};
     std::array<std::int64_t, kMaxColumns> value{};
     for (std::size_t c = 0; c < names_.size(); ++c) {
         type[c] = st.storage(first + static_cast<int>(c));
         if (type[c] == Storage::Integer) value[c] = st.int64(first + static_cast<int>(c));
     }
+    return firstFailed(type, value);
+}
+
+const std::string* RowCheck::reason(const RowInMemory& row) const {
+    std::array<Storage, kMaxColumns> type{};
+    std::array<std::int64_t, kMaxColumns> value{};
+    for (std::size_t c = 0; c < names_.size(); ++c) {
+        auto v = row.value(row.row, names_[c]);
+        type[c] = v ? Storage::Integer : Storage::Null;
+        value[c] = v.value_or(0);
+    }
+    return firstFailed(type, value);
+}
+
+// Each test as the SQL of badRowReason evaluates it: a comparison with NULL is not true, and the tests
+// before it have made every column it compares an integer.
+const std::string* RowCheck::firstFailed(const std::array<Storage, kMaxColumns>& type,
+                                         const std::array<std::int64_t, kMaxColumns>& value) const {
     for (std::size_t i = 0; i < checks_.size(); ++i) {
         const Check& k = checks_[i];
         auto c = static_cast<std::size_t>(columnOf_[i]);
@@ -213,28 +232,6 @@ const std::string* RowCheck::reason(const sqlite::Statement& st, int first) cons
         if (failed) return &k.reason;
     }
     return nullptr;
-}
-
-// Mirrors the SQL above, condition by condition and in the same order (times and keys held in memory are
-// integers or absent, so the type conditions reduce to absence).
-std::optional<std::string> badRowReason(const std::string& table, const RowInMemory& r) {
-    const TableRule* rule = ruleFor(table);
-    if (!rule) return std::nullopt;
-    std::string start(rule->start);
-    if (rule->end == EndColumn::Required && !r.end) return "end is NULL";
-    for (auto key : rule->keys)
-        if (!r.key(r.row, key)) return std::string(key) + " is NULL or not an integer";
-    if (std::find(rule->keys.begin(), rule->keys.end(), "deviceId") != rule->keys.end()) {
-        auto device = r.key(r.row, "deviceId");
-        if (*device < 0 || *device > 2147483647) return "deviceId outside 0..2147483647";
-    }
-    if (r.start < 0) return start + " is negative (before the session start)";
-    if (r.start > kMaxTimeNs) return start + " beyond 2^61 ns";
-    if (rule->end != EndColumn::None && r.end) {
-        if (*r.end > kMaxTimeNs) return "end beyond 2^61 ns";
-        if (*r.end < r.start) return "end before start";
-    }
-    return std::nullopt;
 }
 
 } // namespace gpueff::nsys
