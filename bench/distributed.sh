@@ -2,7 +2,8 @@
 # bench/distributed.sh
 #
 # `mpirun -n R gpueff analyze` against one process: R processes share the reports (jobs/Distributed.h), each
-# running the pre-pass and names pass over every report and reading its own share. For each case prints the
+# running the pre-pass over a share of them (the findings exchanged) and the names pass and the reading over
+# its own share. For each case prints the
 # wall seconds (best of $DIST_REPS), the CPU seconds of all processes, the peak RSS of the largest process, and
 # checks that report.json (and the .prv when written) equals the one-process run's.
 # Inputs: $DIST_REPORTS rank exports, $DIST_COPIES copies of $BENCH_SRC in time (bench/make_export.sh RANK),

@@ -48,6 +48,43 @@ private:
 
 } // namespace
 
+namespace {
+
+// Groups of reports dealt largest first (export size; ties: the group of the earliest report) to the
+// process with the least so far, rank 0 first. Each group is its reports, in order.
+std::vector<int> dealGroups(std::vector<std::vector<std::size_t>> groups,
+                            const std::vector<std::uint64_t>& sizes, int processes) {
+    auto size = [&sizes](const std::vector<std::size_t>& g) {
+        std::uint64_t total = 0;
+        for (auto i : g) total += sizes[i];
+        return total;
+    };
+    std::stable_sort(groups.begin(), groups.end(), [&](const auto& a, const auto& b) {
+        auto sa = size(a), sb = size(b);
+        return sa != sb ? sa > sb : a.front() < b.front();
+    });
+    std::vector<std::uint64_t> load(static_cast<std::size_t>(processes), 0);
+    std::vector<int> rankOf(sizes.size(), 0);
+    for (const auto& g : groups) {
+        auto least = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+        load[static_cast<std::size_t>(least)] += size(g);
+        for (auto i : g) rankOf[i] = least;
+    }
+    return rankOf;
+}
+
+std::vector<std::uint64_t> fileSizes(const std::vector<std::filesystem::path>& inputs) {
+    std::vector<std::uint64_t> sizes;
+    for (const auto& in : inputs) {
+        std::error_code ec;
+        auto size = std::filesystem::file_size(in, ec);
+        sizes.push_back(ec ? 0 : size);
+    }
+    return sizes;
+}
+
+} // namespace
+
 std::vector<int> assignReports(const paraver::TraceLayout& layout, const std::vector<std::uint64_t>& sizes,
                                int processes) {
     const std::size_t n = sizes.size();
@@ -67,45 +104,33 @@ std::vector<int> assignReports(const paraver::TraceLayout& layout, const std::ve
         else
             parent[find(input)] = find(seen);
     }
-    struct Group {
-        std::uint64_t size = 0;
-        std::size_t first = SIZE_MAX;
-        std::vector<std::size_t> inputs;
-    };
-    std::map<std::size_t, Group> byRoot;
-    for (std::size_t i = 0; i < n; ++i) {
-        auto& g = byRoot[find(i)];
-        g.size += sizes[i];
-        g.first = std::min(g.first, i);
-        g.inputs.push_back(i);
-    }
-    std::vector<Group> groups;
+    std::map<std::size_t, std::vector<std::size_t>> byRoot;
+    for (std::size_t i = 0; i < n; ++i) byRoot[find(i)].push_back(i);
+    std::vector<std::vector<std::size_t>> groups;
     for (auto& [root, g] : byRoot) groups.push_back(std::move(g));
-    std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
-        return a.size != b.size ? a.size > b.size : a.first < b.first;
-    });
-    std::vector<std::uint64_t> load(static_cast<std::size_t>(processes), 0);
-    std::vector<int> rankOf(n, 0);
-    for (const auto& g : groups) {
-        auto least = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
-        load[static_cast<std::size_t>(least)] += g.size;
-        for (auto i : g.inputs) rankOf[i] = least;
-    }
-    return rankOf;
+    return dealGroups(std::move(groups), sizes, processes);
+}
+
+std::vector<int> assignScans(const std::vector<std::uint64_t>& sizes, int processes) {
+    std::vector<std::vector<std::size_t>> alone;
+    for (std::size_t i = 0; i < sizes.size(); ++i) alone.push_back({i});
+    return dealGroups(std::move(alone), sizes, processes);
 }
 
 PeerDistribution::PeerDistribution(Peers& peers, std::vector<std::filesystem::path> inputs, bool traceWritten,
                                    std::function<void(const std::string&)> log)
     : peers_(peers), inputs_(std::move(inputs)), traceWritten_(traceWritten), log_(std::move(log)) {}
 
+std::vector<std::size_t> PeerDistribution::scanShare() {
+    auto rankOf = assignScans(fileSizes(inputs_), peers_.size());
+    std::vector<std::size_t> mine;
+    for (std::size_t i = 0; i < rankOf.size(); ++i)
+        if (rankOf[i] == peers_.rank()) mine.push_back(i);
+    return mine;
+}
+
 std::vector<std::size_t> PeerDistribution::ownReports(const paraver::TraceLayout& layout) {
-    std::vector<std::uint64_t> sizes;
-    for (const auto& in : inputs_) {
-        std::error_code ec;
-        auto size = std::filesystem::file_size(in, ec);
-        sizes.push_back(ec ? 0 : size);
-    }
-    auto rankOf = assignReports(layout, sizes, peers_.size());
+    auto rankOf = assignReports(layout, fileSizes(inputs_), peers_.size());
     std::vector<std::size_t> perRank(static_cast<std::size_t>(peers_.size()), 0);
     own_.clear();
     for (std::size_t i = 0; i < rankOf.size(); ++i) {
@@ -156,6 +181,10 @@ std::vector<T> others(Peers& peers, const std::string& mine, T (*decode)(const s
 }
 
 } // namespace
+
+std::vector<nsys::ScanFacts> PeerDistribution::exchangeScans(const nsys::ScanFacts& mine) {
+    return others(peers_, encodeScanFacts(mine), decodeScanFacts);
+}
 
 std::vector<nsys::NameFacts> PeerDistribution::exchangeNames(const nsys::NameFacts& mine) {
     return others(peers_, encodeNameFacts(mine), decodeNameFacts);

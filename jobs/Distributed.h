@@ -1,7 +1,8 @@
 #pragma once
 // `mpirun -n R gpueff analyze`: the translation and the analysis shared by R processes (jobs/Peers.h).
-// Every process runs the pre-pass over every report (nsys/Distribution.h) and the names pass over its share
-// of the reports (the names are exchanged), then reads the records of its share into its own analysis units;
+// Every process runs the pre-pass over its share of the reports (what each found is exchanged) and the names
+// pass over the reports it reads (the names are exchanged, nsys/Distribution.h), then reads the records of
+// those reports into its own analysis units;
 // the window's evidence and the stream's totals are combined over the processes, each computes the partial
 // results of its own devices and tasks, and rank 0 reduces them into the report, the same as one process
 // would write. When the trace is written, rank 0 merges the records the others relay into the one .prv.
@@ -23,12 +24,18 @@ namespace gpueff::jobs {
 // (export size) to the process with the least so far, rank 0 first.
 std::vector<int> assignReports(const paraver::TraceLayout& layout, const std::vector<std::uint64_t>& sizes,
                                int processes);
+// Which process runs the pre-pass of each report, before any layout is known: each report dealt alone, as
+// assignReports deals reports that share no unit (so a report is read where it was scanned, unless it
+// meets another in a unit).
+std::vector<int> assignScans(const std::vector<std::uint64_t>& sizes, int processes);
 
 class PeerDistribution : public nsys::Distribution {
 public:
     // `inputs`: the exports, in order; `traceWritten`: rank 0 writes the .prv from every process's records.
     PeerDistribution(Peers& peers, std::vector<std::filesystem::path> inputs, bool traceWritten,
                      std::function<void(const std::string&)> log);
+    std::vector<std::size_t> scanShare() override;
+    std::vector<nsys::ScanFacts> exchangeScans(const nsys::ScanFacts& mine) override;
     std::vector<std::size_t> ownReports(const paraver::TraceLayout& layout) override;
     bool root() const override { return peers_.rank() == 0; }
     bool traceWritten() const override { return traceWritten_; }

@@ -154,6 +154,13 @@ nsys::PartFacts decodePartFacts(const std::string& bytes) {
     return decode<nsys::PartFacts>(bytes, "translation facts");
 }
 
+std::string encodeScanFacts(const nsys::ScanFacts& facts) {
+    return encode(facts);
+}
+nsys::ScanFacts decodeScanFacts(const std::string& bytes) {
+    return decode<nsys::ScanFacts>(bytes, "pre-pass findings");
+}
+
 std::string encodeNameFacts(const nsys::NameFacts& facts) {
     return encode(facts);
 }

@@ -16,6 +16,9 @@ namespace gpueff::jobs {
 std::string encodePartFacts(const nsys::PartFacts& facts);
 nsys::PartFacts decodePartFacts(const std::string& bytes);
 
+std::string encodeScanFacts(const nsys::ScanFacts& facts);
+nsys::ScanFacts decodeScanFacts(const std::string& bytes);
+
 std::string encodeNameFacts(const nsys::NameFacts& facts);
 nsys::NameFacts decodeNameFacts(const std::string& bytes);
 

@@ -10,8 +10,8 @@
 #include "tests/ThreadPeers.h"
 
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 
 using namespace testsupport;
 namespace fs = std::filesystem;
@@ -122,9 +122,43 @@ TEST_CASE("distributed analyze: MPI messages between reports, --region, --begin/
                            buildDatabase(synthetic / "levels_rank1.sql", levelsDir / "rank1.sqlite")},
                           "levels");
     cases.push_back({"levels", levels});
+    // NVTX domains of their own: the second report creates "alpha" without a range in it, which the scan of
+    // its ranges does not count, and the domains numbered across the trace are "beta" and "gamma" alone,
+    // on every process (the one that scanned the report tells the others).
+    auto domain = [](int id, const std::string& name, bool range) {
+        auto row = [&](int type, const std::string& text) {
+            return "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) SELECT "
+                   "10400, " +
+                   std::string(type == 75 ? "NULL" : "10500") + ", " + std::to_string(type) + ", '" + text +
+                   "', globalTid, " + std::to_string(id) + " FROM NVTX_EVENTS LIMIT 1;";
+        };
+        return row(75, name) + (range ? row(59, name + " work") : "");
+    };
+    auto domains = request({buildDatabase(synthetic / "levels_rank0.sql", levelsDir / "domains0.sqlite",
+                                          domain(7, "gamma", true)),
+                            buildDatabase(synthetic / "levels_rank1.sql", levelsDir / "domains1.sqlite",
+                                          domain(5, "alpha", false) + domain(6, "beta", true))},
+                           "domains");
+    cases.push_back({"domains", domains});
     levels.memoryLimit = 1024;
     levels.outDir += "-parts";
     cases.push_back({"levels-parts", levels});
+    // Two processes on one host and GPU, the metrics row in the first report only: both reports meet in one
+    // analysis unit and are read by one process, although each was scanned by its own (the pre-pass is dealt
+    // before the layout is known), so the reader scans the other's again.
+    auto sharedDir = tempDir("dist-inputs-shared-gpu");
+    const std::string pid = std::to_string((std::int64_t{1} << 48) | (std::int64_t{4343} << 24)),
+                      tid = std::to_string((std::int64_t{1} << 48) | (std::int64_t{4343} << 24) | 4343);
+    auto shared =
+        request({buildDatabase(synthetic / "gpu_metrics.sql", sharedDir / "metrics.sqlite"),
+                 buildDatabase(synthetic / "gpu_metrics.sql", sharedDir / "other.sqlite",
+                               "UPDATE PROCESSES SET globalPid = " + pid +
+                                   ", pid = 4343; UPDATE ThreadNames SET globalTid = " + tid +
+                                   "; UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET globalTid = " + tid +
+                                   "; UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET globalPid = " + pid +
+                                   "; DELETE FROM GPU_METRICS; DELETE FROM TARGET_INFO_GPU_METRICS;")},
+                "shared-gpu");
+    cases.push_back({"shared-gpu", shared});
     for (const auto& c : cases) {
         CAPTURE(c.name);
         auto expected = alone(c.request);
@@ -134,6 +168,18 @@ TEST_CASE("distributed analyze: MPI messages between reports, --region, --begin/
             CHECK(report["iterations"].size() == 6);
             CHECK(report["phases"].size() == 3);
             CHECK(report["collectives"]["matched"] == 6);
+        }
+        if (c.name == "domains") { // nsys2prv's numbering: 9600 + 100 k, by name
+            auto pcf = expected.at("trace.pcf");
+            CHECK(pcf.find("9700    NVTX beta ranges") != std::string::npos);
+            CHECK(pcf.find("9800    NVTX gamma ranges") != std::string::npos);
+        }
+        if (c.name == "shared-gpu") { // the second report's GPU reads the first one's metrics
+            auto report = nlohmann::json::parse(expected.at("report.json"));
+            const auto& tasks = report["tensor_core"]["tasks"];
+            REQUIRE(tasks.size() == 2);
+            CHECK(tasks[1]["device"] == "synth-gpu-node:4343:0");
+            CHECK(tasks[1]["tensor_active_percent"] == tasks[0]["tensor_active_percent"]);
         }
     }
 }
@@ -159,6 +205,10 @@ TEST_CASE("distributed analyze: an error on the ranks ends every rank, and nothi
 }
 
 TEST_CASE("reports meeting in one analysis unit go to one process: groups are dealt largest first") {
+    // Before the layout is known, the pre-pass is dealt report by report, largest first: 30 to rank 0, then
+    // the two of 10 to rank 1 (the least loaded), then 5 to rank 1 (20 < 30).
+    CHECK(gpueff::jobs::assignScans({10, 10, 30, 5}, 2) == std::vector<int>{1, 1, 0, 1});
+    CHECK(gpueff::jobs::assignScans({10, 10, 30, 5}, 3) == std::vector<int>{1, 2, 0, 1});
     using gpueff::paraver::RowKind;
     gpueff::paraver::TraceLayout layout;
     layout.nodes = {"A", "B"};

@@ -21,6 +21,10 @@ constexpr std::int64_t kMaxSyncCorrectionNs = 10'000'000'000;
 struct CollectiveEnd {
     std::string name; // "MPI_Allreduce"
     std::int64_t end = 0;
+    static void fields(auto& s, auto&& f) {
+        f("name", s.name);
+        f("end", s.end);
+    }
 };
 
 // What one export says about its clock, in its own clock (ns since its session start).
@@ -28,6 +32,11 @@ struct ClockEvidence {
     std::optional<std::int64_t> utcStartNs; // TARGET_INFO_SESSION_START_TIME
     std::optional<std::int64_t> mpiInitEnd; // latest end of MPI_Init/MPI_Init_thread (MPI tables or NVTX)
     std::vector<CollectiveEnd> collectives; // the first kAlignmentCollectives MPI collectives with an end
+    static void fields(auto& s, auto&& f) {
+        f("utcStartNs", s.utcStartNs);
+        f("mpiInitEnd", s.mpiInitEnd);
+        f("collectives", s.collectives);
+    }
 };
 
 // `syncPoints` false: the session start only (a single input needs nothing else).

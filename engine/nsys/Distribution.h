@@ -1,11 +1,14 @@
 #pragma once
 // A translation shared by several processes (`mpirun -n R gpueff analyze`, jobs/Distributed.h). Every
-// process runs the pre-pass over every report, so that all of them build the same layout and clock alignment
-// without sending any of it, and the names pass over its own reports, whose names are exchanged before
-// values are numbered (NameFacts); then each reads the records of its own reports only. The root process
-// merges the MPI messages and, when trace files are written, the records the others relay with their merge
-// keys: the one stream a single process would have written.
+// process opens every report and runs the pre-pass over its share of them; what each found is exchanged
+// (ScanFacts), so that all of them build the same layout and clock alignment. Each runs the names pass over
+// its own reports (scanned again first where another process scanned them), whose names are exchanged
+// before values are numbered (NameFacts); then each reads the records of its own reports only. The root
+// process merges the MPI messages and, when trace files are written, the records the others relay with their
+// merge keys: the one stream a single process would have written.
+#include "engine/nsys/ClockAlignment.h"
 #include "engine/nsys/RecordSource.h"
+#include "engine/nsys/ReportContext.h"
 #include "engine/nsys/Translator.h"
 #include "engine/paraver/EventCatalog.h"
 #include "engine/paraver/TraceLayout.h"
@@ -66,6 +69,22 @@ struct PartFacts {
     }
 };
 
+// What the pre-pass found in the reports one process scanned, for every other process.
+struct ScanFacts {
+    struct Report {
+        std::uint32_t index = 0;
+        ReportObjects objects;
+        ClockEvidence clock;
+        static void fields(auto& s, auto&& f) {
+            f("index", s.index);
+            f("objects", s.objects);
+            f("clock", s.clock);
+        }
+    };
+    std::vector<Report> reports;
+    static void fields(auto& s, auto&& f) { f("reports", s.reports); }
+};
+
 // The names one process's reports use, by family of event types (types sharing one value space), gathered
 // by its names pass: every process adds every other's before values are numbered, so all number alike.
 struct NameFacts {
@@ -78,14 +97,16 @@ struct NameFacts {
         }
     };
     std::vector<Family> families;
-    static void fields(auto& s, auto&& f) {
-        f("families", s.families);
-    }
+    static void fields(auto& s, auto&& f) { f("families", s.families); }
 };
 
 class Distribution {
 public:
     virtual ~Distribution() = default;
+    // Before the pre-pass, alike on every process: the reports whose pre-pass this process runs.
+    virtual std::vector<std::size_t> scanShare() = 0;
+    // After its share of the pre-pass, on every process: the other processes' findings.
+    virtual std::vector<ScanFacts> exchangeScans(const ScanFacts& mine) = 0;
     // The reports whose records this process reads, chosen from the layout every process computed alike.
     virtual std::vector<std::size_t> ownReports(const paraver::TraceLayout& layout) = 0;
     // The root merges the MPI messages (lines between reports) and writes the trace files when asked to.

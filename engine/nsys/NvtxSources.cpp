@@ -261,11 +261,12 @@ private:
 
 } // namespace
 
-std::map<std::string, std::uint32_t>
-nvtxDomainBases(const std::vector<std::unique_ptr<NsysExport>>& reports) {
+std::map<std::string, std::uint32_t> nvtxDomainBases(const std::vector<std::unique_ptr<NsysExport>>& reports,
+                                                     const std::vector<ReportObjects>& objects) {
     std::set<std::string> names;
-    for (const auto& r : reports)
-        for (auto& n : numberedDomains(*r)) names.insert(std::move(n));
+    for (std::size_t i = 0; i < reports.size(); ++i)
+        for (auto& n : objects[i].nvtxNumbered ? *objects[i].nvtxNumbered : numberedDomains(*reports[i]))
+            names.insert(std::move(n));
     if (names.size() > types::kNvtxMaxOtherDomains)
         throw Error(reports.front()->path().string() + ": " + std::to_string(names.size()) +
                     " NVTX domains: Paraver event types number at most " +
@@ -306,7 +307,13 @@ void discoverNvtx(const NsysExport& ex, ReportObjects& o) {
     }
     o.span(span.first, span.last);
     ex.memo<std::set<std::int64_t>>("nvtx used domains", [&] { return domains; });
+    o.nvtxDomains = std::move(domains);
+    o.nvtxNumbered = numberedDomains(ex);
     for (auto [tid, rank] : metaOf(ex).ranks) o.process(tid).mpiRank = rank;
+}
+
+void adoptNvtxScan(const NsysExport& ex, const ReportObjects& o) {
+    if (o.nvtxDomains) ex.memo<std::set<std::int64_t>>("nvtx used domains", [&] { return *o.nvtxDomains; });
 }
 
 void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {

@@ -65,16 +65,21 @@ void recogniseInputs(const TranslateOptions& options, PrePass& pass) {
     }
 }
 
-// The pre-pass, one report per worker: each export opened (a Kineto trace read into memory), its processes,
-// threads, streams, GPUs and ranks found, and the evidence its clock is aligned by.
+// The pre-pass, one report per worker: each export opened (a Kineto trace read into memory), and whether
+// it has GPU work; then, for the reports in `scanned` (all when null), their processes, threads, streams,
+// GPUs and ranks found, and the evidence its clock is aligned by.
 void scanReports(const TranslateOptions& options, const std::vector<const SourceKind*>& kinds, bool wantMpi,
-                 unsigned jobs, int cacheKiB, bool tty, PrePass& pass) {
+                 unsigned jobs, int cacheKiB, bool tty, PrePass& pass,
+                 const std::vector<std::size_t>* scanned) {
     const std::size_t n = pass.inputs.size();
     pass.reports.resize(n);
     pass.objects.resize(n);
     pass.gpuActivity.assign(n, 1);
     pass.imports.resize(n);
     pass.clockEvidence.resize(n);
+    std::vector<char> scan(n, scanned ? 0 : 1);
+    if (scanned)
+        for (auto i : *scanned) scan.at(i) = 1;
     forEachIndex(n, jobs, [&](std::size_t i) {
         if (tty)
             std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, n,
@@ -83,26 +88,29 @@ void scanReports(const TranslateOptions& options, const std::vector<const Source
             pass.reports[i] = openInput(pass.inputs[i], pass.formats[i], cacheKiB, pass.imports[i]);
         else
             pass.reports[i] = std::make_unique<NsysExport>(pass.inputs[i], options.images.at(i), cacheKiB);
-        auto& report = *pass.reports[i];
-        auto& objects = pass.objects[i];
         // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to
         // do.
-        if (!hasGpuActivity(report)) {
-            if (n == 1) failNoGpuActivity(report, pass.formats[i]);
+        if (!hasGpuActivity(*pass.reports[i])) {
+            if (n == 1) failNoGpuActivity(*pass.reports[i], pass.formats[i]);
             pass.gpuActivity[i] = 0;
         }
-        for (const auto* k : kinds) k->discover(report, objects);
-        // Ranks order tasks even when MPI records themselves are not translated.
-        if (!wantMpi) {
-            ReportObjects ranks;
-            discoverMpi(report, ranks);
-            for (const auto& [pid, p] : ranks.processes)
-                if (p.mpiRank >= 0 && objects.processes.count(pid))
-                    objects.processes[pid].mpiRank = p.mpiRank;
-        }
-        if (objects.firstTime > objects.lastTime) report.fail("nothing to translate with the selected kinds");
-        pass.clockEvidence[i] = readClockEvidence(report, n > 1);
+        if (scan[i])
+            scanReport(kinds, wantMpi, *pass.reports[i], n > 1, pass.objects[i], pass.clockEvidence[i]);
     });
+}
+
+void scanReport(const std::vector<const SourceKind*>& kinds, bool wantMpi, const NsysExport& report,
+                bool severalInputs, ReportObjects& objects, ClockEvidence& clock) {
+    for (const auto* k : kinds) k->discover(report, objects);
+    // Ranks order tasks even when MPI records themselves are not translated.
+    if (!wantMpi) {
+        ReportObjects ranks;
+        discoverMpi(report, ranks);
+        for (const auto& [pid, p] : ranks.processes)
+            if (p.mpiRank >= 0 && objects.processes.count(pid)) objects.processes[pid].mpiRank = p.mpiRank;
+    }
+    if (objects.firstTime > objects.lastTime) report.fail("nothing to translate with the selected kinds");
+    clock = readClockEvidence(report, severalInputs);
 }
 
 // One rank per process. Two Kineto traces of one rank (distributedInfo.rank) are that rank profiled twice

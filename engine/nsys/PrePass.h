@@ -1,9 +1,9 @@
 #pragma once
 // The nsys importer's pre-pass: each input recognised (engine/import) and opened as an export (a Kineto
-// trace read into memory as one, engine/kineto and KinetoRows.h; a .nsys-rep exported first), its processes, threads, streams, GPUs and ranks found,
-// the evidence its clock is aligned by read; the inputs checked together (ranks, GPU activity); and, once
-// the clocks are aligned, each report placed on the trace clock. One report per worker: each writes only
-// its own slots.
+// trace read into memory as one, engine/kineto and KinetoRows.h; a .nsys-rep exported first), its processes,
+// threads, streams, GPUs and ranks found, the evidence its clock is aligned by read; the inputs checked
+// together (ranks, GPU activity); and, once the clocks are aligned, each report placed on the trace clock.
+// One report per worker: each writes only its own slots.
 #include "engine/import/Importers.h"
 #include "engine/nsys/ClockAlignment.h"
 #include "engine/nsys/NsysExport.h"
@@ -38,9 +38,16 @@ struct PrePass {
 // Each input's format; a .nsys-rep exported first, on the calling thread (nsys prints as it goes).
 void recogniseInputs(const TranslateOptions& options, PrePass& pass);
 
-// The pre-pass proper, `jobs` reports at a time. Throws gpueff::Error naming the input at fault.
+// The pre-pass proper, `jobs` reports at a time: every input opened, and those of `scanned` (every one when
+// null) scanned (scanReport). Throws gpueff::Error naming the input at fault.
 void scanReports(const TranslateOptions& options, const std::vector<const SourceKind*>& kinds, bool wantMpi,
-                 unsigned jobs, int cacheKiB, bool tty, PrePass& pass);
+                 unsigned jobs, int cacheKiB, bool tty, PrePass& pass,
+                 const std::vector<std::size_t>* scanned = nullptr);
+// One opened report's processes, threads, streams, GPUs and ranks, into `objects` (empty), and its clock
+// evidence. The export keeps what its scans learnt (storage order, rows left out): a report scanned by
+// another process of a distributed run is scanned again by the one that reads its records.
+void scanReport(const std::vector<const SourceKind*>& kinds, bool wantMpi, const NsysExport& report,
+                bool severalInputs, ReportObjects& objects, ClockEvidence& clock);
 
 // The inputs together: one rank per process, at least one with GPU work, notes on a partial job.
 void checkInputs(const PrePass& pass, const std::function<void(const std::string&)>& log,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -16,6 +17,11 @@ namespace gpueff::nsys {
 struct StreamKey {
     std::int64_t globalPid, device, stream;
     auto operator<=>(const StreamKey&) const = default;
+    static void fields(auto& s, auto&& f) {
+        f("globalPid", s.globalPid);
+        f("device", s.device);
+        f("stream", s.stream);
+    }
 };
 
 // One GPU activity, to find the extra row ("lane") of an activity that overlaps an earlier one of the same
@@ -24,6 +30,11 @@ struct LaneKey {
     StreamKey stream;
     std::int64_t correlationId, start;
     auto operator<=>(const LaneKey&) const = default;
+    static void fields(auto& s, auto&& f) {
+        f("stream", s.stream);
+        f("correlationId", s.correlationId);
+        f("start", s.start);
+    }
 };
 
 // What a report contains, found by the pre-pass before any record is written: the header needs every
@@ -35,11 +46,32 @@ struct ReportObjects {
         std::map<StreamKey, std::uint32_t> lanes; // streams needing more than one row: row count
         std::set<std::int64_t> metricGpus;        // GPU_METRICS typeId
         std::int64_t mpiRank = -1;
+        static void fields(auto& s, auto&& f) {
+            f("threads", s.threads);
+            f("streams", s.streams);
+            f("lanes", s.lanes);
+            f("metricGpus", s.metricGpus);
+            f("mpiRank", s.mpiRank);
+        }
     };
     std::map<std::int64_t, Process> processes; // by globalPid
     std::int64_t firstTime = INT64_MAX, lastTime = INT64_MIN;
     std::set<std::string> scanned;           // tables already discovered (several kinds share tables)
     std::map<LaneKey, std::uint32_t> laneOf; // activities on a lane > 0 (rare: overlapping activities)
+    // The NVTX domains of the rows translated (0: the default domain), when NVTX was discovered: the scan
+    // finds them, and another process that did not scan the report adopts them (adoptNvtxScan); and the
+    // names of those numbered across the trace (nvtxDomainBases).
+    std::optional<std::set<std::int64_t>> nvtxDomains;
+    std::optional<std::vector<std::string>> nvtxNumbered;
+    static void fields(auto& s, auto&& f) {
+        f("processes", s.processes);
+        f("firstTime", s.firstTime);
+        f("lastTime", s.lastTime);
+        f("scanned", s.scanned);
+        f("laneOf", s.laneOf);
+        f("nvtxDomains", s.nvtxDomains);
+        f("nvtxNumbered", s.nvtxNumbered);
+    }
 
     bool firstScan(const std::string& table) { return scanned.insert(table).second; }
 

@@ -77,6 +77,35 @@ std::vector<const SourceKind*> selectKinds(const TranslateOptions& o) {
     return kinds;
 }
 
+// Each process's findings of its share of the pre-pass, given to every other one.
+void shareScans(Distribution& dist, const std::vector<std::size_t>& scanned, PrePass& pass) {
+    ScanFacts mine;
+    for (auto i : scanned)
+        mine.reports.push_back({static_cast<std::uint32_t>(i), pass.objects[i], pass.clockEvidence[i]});
+    for (auto& theirs : dist.exchangeScans(mine))
+        for (auto& r : theirs.reports) {
+            adoptNvtxScan(*pass.reports.at(r.index), r.objects);
+            pass.objects.at(r.index) = std::move(r.objects);
+            pass.clockEvidence.at(r.index) = std::move(r.clock);
+        }
+}
+
+// The reports this process reads that another one scanned (reports meeting in one analysis unit go to one
+// process, whoever scanned them): scanned again here, what is found dropped (the same as received), so that
+// their exports hold what the scans learn for the passes that follow, as in one process.
+void rescanOwnReports(const std::vector<std::size_t>& own, const std::vector<std::size_t>& scanned,
+                      const std::vector<const SourceKind*>& kinds, bool wantMpi, unsigned jobs,
+                      const PrePass& pass) {
+    std::vector<std::size_t> again;
+    for (auto i : own)
+        if (std::find(scanned.begin(), scanned.end(), i) == scanned.end()) again.push_back(i);
+    forEachIndex(again.size(), jobs, [&](std::size_t k) {
+        ReportObjects objects;
+        ClockEvidence clock;
+        scanReport(kinds, wantMpi, *pass.reports[again[k]], pass.inputs.size() > 1, objects, clock);
+    });
+}
+
 // The names pass: every source whose records carry name values runs once without writing, so that the
 // catalogue knows every name of the trace before values are numbered in the names' order. It reads the rows
 // the writing pass reads and decodes them alike, so no name can be missed; what it counts is discarded. Its
@@ -319,7 +348,11 @@ TranslateSummary translate(const TranslateOptions& options,
     const bool parallel = jobs > 1;
     PrePass pass;
     recogniseInputs(options, pass);
-    scanReports(options, kinds, wantMpi, jobs, cacheKiB, tty, pass);
+    // A distributed run shares the pre-pass: each process scans its share, and they exchange the findings.
+    std::vector<std::size_t> scanShare;
+    if (dist) scanShare = dist->scanShare();
+    scanReports(options, kinds, wantMpi, jobs, cacheKiB, tty, pass, dist ? &scanShare : nullptr);
+    if (dist) shareScans(*dist, scanShare, pass);
     clock.end("pre-pass", parallel && inputCount > 1);
     TranslateSummary summary;
     checkInputs(pass, log, summary);
@@ -343,7 +376,7 @@ TranslateSummary translate(const TranslateOptions& options,
     summary.tasks = layout.tasks.size();
     summary.threads = layout.rows.size();
     summary.nodes = layout.nodes.size();
-    std::map<std::string, std::uint32_t> domainBases = nvtxDomainBases(pass.reports);
+    std::map<std::string, std::uint32_t> domainBases = nvtxDomainBases(pass.reports, pass.objects);
     for (auto& ctx : contexts) ctx->nvtxDomainBases = &domainBases;
     // The kinds whose records are read from here on (all the selected ones, unless told otherwise).
     std::vector<const SourceKind*> streamed;
@@ -354,6 +387,7 @@ TranslateSummary translate(const TranslateOptions& options,
     std::vector<std::size_t> own;
     if (dist) {
         own = dist->ownReports(layout);
+        rescanOwnReports(own, scanShare, kinds, wantMpi, jobs, pass);
     } else {
         for (std::size_t i = 0; i < inputCount; ++i) own.push_back(i);
     }
