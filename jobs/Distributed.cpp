@@ -15,7 +15,8 @@ namespace {
 // Records travel to rank 0 in blocks of this size: few messages, and a bounded amount in flight.
 constexpr std::size_t kRelayBlockBytes = 256 * 1024;
 
-// Rank 0's view of one other process's records: decoded from its blocks as the merge asks for them.
+// Rank 0's view of one other process's records, formatted there: decoded from its blocks as the merge asks
+// for them.
 class RemoteStream : public nsys::RecordSource {
 public:
     RemoteStream(Peers& peers, int from) : RecordSource(Relay{}), peers_(peers), from_(from) {}
@@ -32,8 +33,10 @@ protected:
             ended_ = block_.empty();
         }
         std::uint64_t sequence = 0, origin = 0;
-        offset_ += nsys::decodeRecord(reinterpret_cast<const unsigned char*>(block_.data()) + offset_, out,
-                                      sequence, origin);
+        // The record's line views the block, which stays until the merge has written it (it asks for the
+        // next record after).
+        offset_ += nsys::decodeFormatted(reinterpret_cast<const unsigned char*>(block_.data()) + offset_, out,
+                                         sequence, origin);
         relayKey(sequence, origin);
         return true;
     }
@@ -154,12 +157,12 @@ std::vector<std::unique_ptr<nsys::RecordSource>> PeerDistribution::remoteStreams
 
 void PeerDistribution::relay(const nsys::TraceRecord& record, std::uint64_t sequence, std::uint64_t origin) {
     if (block_.empty()) block_.resize(kRelayBlockBytes);
-    if (used_ + nsys::kMaxEncodedRecordBytes > block_.size()) {
+    if (used_ + nsys::kMaxFormattedRecordBytes > block_.size()) {
         peers_.sendBlock(std::string_view(block_.data(), used_));
         used_ = 0;
     }
-    used_ +=
-        nsys::encodeRecord(record, sequence, origin, reinterpret_cast<unsigned char*>(block_.data()) + used_);
+    used_ += nsys::encodeFormatted(record, sequence, origin, rows_,
+                                   reinterpret_cast<unsigned char*>(block_.data()) + used_);
 }
 
 void PeerDistribution::endRelay() {

@@ -40,6 +40,7 @@ public:
     bool root() const override { return peers_.rank() == 0; }
     bool traceWritten() const override { return traceWritten_; }
     std::vector<std::unique_ptr<nsys::RecordSource>> remoteStreams() override;
+    void beginRelay(std::vector<paraver::RowAddress> rows) override { rows_ = std::move(rows); }
     void relay(const nsys::TraceRecord& record, std::uint64_t sequence, std::uint64_t origin) override;
     void endRelay() override;
     std::vector<nsys::NameFacts> exchangeNames(const nsys::NameFacts& mine) override;
@@ -53,7 +54,8 @@ private:
     bool traceWritten_;
     std::function<void(const std::string&)> log_;
     std::vector<std::size_t> own_;
-    std::string block_; // records on their way to rank 0
+    std::vector<paraver::RowAddress> rows_; // where each row's records go in a .prv line
+    std::string block_;                     // records on their way to rank 0
     std::size_t used_ = 0;
 };
 

@@ -11,6 +11,7 @@
 #include "engine/nsys/ReportContext.h"
 #include "engine/nsys/Translator.h"
 #include "engine/paraver/EventCatalog.h"
+#include "engine/paraver/PrvWriter.h"
 #include "engine/paraver/TraceLayout.h"
 
 #include <cstdint>
@@ -115,7 +116,10 @@ public:
     virtual bool traceWritten() const = 0;
     // Root, writing the trace: the other processes' record streams, merged into the trace files only.
     virtual std::vector<std::unique_ptr<RecordSource>> remoteStreams() = 0;
-    // The others, when the trace is written: each record merged here with its merge key, then the end.
+    // The others, when the trace is written: where each row's records go in a .prv line (the records are
+    // relayed formatted, so that the root does not format them), then each record merged here with its merge
+    // key, then the end.
+    virtual void beginRelay(std::vector<paraver::RowAddress> rows) = 0;
     virtual void relay(const TraceRecord& record, std::uint64_t sequence, std::uint64_t origin) = 0;
     virtual void endRelay() = 0;
     // After the names pass of its own reports, on every process: the other processes' names.

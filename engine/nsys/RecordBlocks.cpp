@@ -72,4 +72,54 @@ std::size_t decodeRecord(const unsigned char* in, TraceRecord& r, std::uint64_t&
     return static_cast<std::size_t>(p - in);
 }
 
+std::size_t encodeFormatted(const TraceRecord& r, std::uint64_t sequence, std::uint64_t origin,
+                            const std::vector<paraver::RowAddress>& rows, unsigned char* out) {
+    unsigned char* p = out;
+    put(p, sequence);
+    put(p, origin);
+    put(p, r.time);
+    put(p, r.row);
+    put(p, static_cast<std::uint8_t>(r.order));
+    put(p, static_cast<std::uint8_t>(r.isCommunication));
+    put(p, static_cast<std::uint8_t>(r.pairCount > 0));
+    if (r.isCommunication) {
+        put(p, std::uint32_t{0});
+        put(p, r.comm.tag);
+    } else {
+        put(p, r.pairCount > 0 ? r.pairs[0].type : 0);
+        put(p, r.pairCount > 0 ? r.pairs[0].value : 0);
+    }
+    const auto length = static_cast<std::uint16_t>(
+        paraver::formatRecord(r, rows, reinterpret_cast<char*>(p + sizeof(std::uint16_t))));
+    put(p, length);
+    return static_cast<std::size_t>(p - out) + length;
+}
+
+std::size_t decodeFormatted(const unsigned char* in, TraceRecord& r, std::uint64_t& sequence,
+                            std::uint64_t& origin) {
+    const unsigned char* p = in;
+    std::uint8_t order = 0, comm = 0, pair = 0;
+    std::uint32_t type = 0;
+    std::int64_t value = 0;
+    std::uint16_t length = 0;
+    get(p, sequence);
+    get(p, origin);
+    get(p, r.time);
+    get(p, r.row);
+    get(p, order);
+    get(p, comm);
+    get(p, pair);
+    get(p, type);
+    get(p, value);
+    get(p, length);
+    r.order = static_cast<paraver::RecordOrder>(order);
+    r.isCommunication = comm != 0;
+    r.isState = false;
+    r.pairCount = pair;
+    if (r.isCommunication) r.comm.tag = value;
+    if (pair) r.pairs[0] = {type, value};
+    r.formatted = {reinterpret_cast<const char*>(p), length};
+    return static_cast<std::size_t>(p - in) + length;
+}
+
 } // namespace gpueff::nsys

@@ -437,6 +437,7 @@ TranslateSummary translate(const TranslateOptions& options,
                 std::to_string(own.size() * kOpenReportBytes >> 20) +
                 " MiB: read in turn, their records kept on disk until merged");
     }
+    if (dist && !dist->root() && dist->traceWritten()) dist->beginRelay(info.rows);
     writeRecords(std::move(reportSources), std::move(messages), jobs, inTurn, dist, remotes, local, rowOrder,
                  head, catalog, summary, tty, spill.get());
     clock.end("records", parallel);

@@ -9,12 +9,72 @@ namespace gpueff::paraver {
 
 namespace {
 constexpr std::size_t kBufferSize = 1 << 20;
-constexpr std::size_t kMaxLine = 2048; // a record line never exceeds this (24 pairs of two 20-digit numbers)
+
+// Appends to a line being formatted, within kMaxRecordLine.
+struct LineFormat {
+    char* at;
+    void put(char c) { *at++ = c; }
+    void number(std::int64_t v) { at = std::to_chars(at, at + 20, v).ptr; }
+    void object(const RowAddress& a, std::uint32_t cpu) {
+        number(cpu == kRowCpu ? a.cpu : cpu);
+        put(':');
+        number(a.appl);
+        put(':');
+        number(a.task);
+        put(':');
+        number(a.thread);
+        put(':');
+    }
+};
 } // namespace
+
+std::size_t formatRecord(const TraceRecord& r, const std::vector<RowAddress>& rows, char* out) {
+    LineFormat f{out};
+    if (r.isCommunication) {
+        const auto& c = r.comm;
+        f.put('3');
+        f.put(':');
+        f.object(rows[c.sendRow], c.sendCpu);
+        f.number(c.logicalSend);
+        f.put(':');
+        f.number(c.physicalSend);
+        f.put(':');
+        f.object(rows[c.recvRow], c.recvCpu);
+        f.number(c.logicalRecv);
+        f.put(':');
+        f.number(c.physicalRecv);
+        f.put(':');
+        f.number(c.size);
+        f.put(':');
+        f.number(c.tag);
+    } else if (r.isState) {
+        f.put('1');
+        f.put(':');
+        f.object(rows[r.row], r.cpu);
+        f.number(r.time);
+        f.put(':');
+        f.number(r.state.end);
+        f.put(':');
+        f.number(r.state.value);
+    } else {
+        f.put('2');
+        f.put(':');
+        f.object(rows[r.row], r.cpu);
+        f.number(r.time);
+        for (std::uint8_t i = 0; i < r.pairCount; ++i) {
+            f.put(':');
+            f.number(r.pairs[i].type);
+            f.put(':');
+            f.number(r.pairs[i].value);
+        }
+    }
+    f.put('\n');
+    return static_cast<std::size_t>(f.at - out);
+}
 
 PrvWriter::PrvWriter(const std::filesystem::path& path, const std::string& header,
                      std::vector<RowAddress> rows)
-    : path_(path), buffer_(kBufferSize + kMaxLine), rows_(std::move(rows)) {
+    : path_(path), buffer_(kBufferSize + kMaxRecordLine), rows_(std::move(rows)) {
     file_ = std::fopen(path.c_str(), "wb");
     if (!file_) throw Error(path.string() + ": cannot open for writing: " + std::strerror(errno));
     writeLine(header);
@@ -24,63 +84,13 @@ PrvWriter::~PrvWriter() {
     if (file_) std::fclose(file_);
 }
 
-void PrvWriter::number(std::int64_t v) {
-    auto res = std::to_chars(buffer_.data() + used_, buffer_.data() + buffer_.size(), v);
-    used_ = static_cast<std::size_t>(res.ptr - buffer_.data());
-}
-
-void PrvWriter::object(std::uint32_t row, std::uint32_t cpu) {
-    const auto& a = rows_[row];
-    number(cpu == kRowCpu ? a.cpu : cpu);
-    put(':');
-    number(a.appl);
-    put(':');
-    number(a.task);
-    put(':');
-    number(a.thread);
-    put(':');
-}
-
 void PrvWriter::write(const TraceRecord& r) {
-    if (r.isCommunication) {
-        const auto& c = r.comm;
-        put('3');
-        put(':');
-        object(c.sendRow, c.sendCpu);
-        number(c.logicalSend);
-        put(':');
-        number(c.physicalSend);
-        put(':');
-        object(c.recvRow, c.recvCpu);
-        number(c.logicalRecv);
-        put(':');
-        number(c.physicalRecv);
-        put(':');
-        number(c.size);
-        put(':');
-        number(c.tag);
-    } else if (r.isState) {
-        put('1');
-        put(':');
-        object(r.row, r.cpu);
-        number(r.time);
-        put(':');
-        number(r.state.end);
-        put(':');
-        number(r.state.value);
+    if (!r.formatted.empty()) {
+        std::memcpy(buffer_.data() + used_, r.formatted.data(), r.formatted.size());
+        used_ += r.formatted.size();
     } else {
-        put('2');
-        put(':');
-        object(r.row, r.cpu);
-        number(r.time);
-        for (std::uint8_t i = 0; i < r.pairCount; ++i) {
-            put(':');
-            number(r.pairs[i].type);
-            put(':');
-            number(r.pairs[i].value);
-        }
+        used_ += formatRecord(r, rows_, buffer_.data() + used_);
     }
-    put('\n');
     flushIfNeeded();
 }
 

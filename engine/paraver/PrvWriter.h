@@ -13,6 +13,12 @@ struct RowAddress {
     std::uint32_t cpu = 0, appl = 1, task = 1, thread = 1;
 };
 
+// The longest record line: 24 pairs of two 20-digit numbers, and the object.
+inline constexpr std::size_t kMaxRecordLine = 2048;
+
+// The .prv line of `r` (with its '\n') at `out`, which has room for kMaxRecordLine bytes; its length.
+std::size_t formatRecord(const TraceRecord& r, const std::vector<RowAddress>& rows, char* out);
+
 // Buffered .prv body writer: integers are formatted with to_chars into a large buffer, no iostreams.
 class PrvWriter {
 public:
@@ -28,8 +34,6 @@ public:
     std::uint64_t bytesWritten() const { return written_ + used_; }
 
 private:
-    void object(std::uint32_t row, std::uint32_t cpu);
-    void number(std::int64_t v);
     void put(char c) { buffer_[used_++] = c; }
     void flushIfNeeded();
     void flush();

@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string_view>
 
 namespace gpueff::paraver {
 
@@ -45,6 +46,11 @@ struct TraceRecord {
     std::array<EventPair, kMaxPairs> pairs;
     Communication comm;
     StateSpan state;
+    // A record merged and formatted by another process (`mpirun`, jobs/Distributed): its .prv line, '\n'
+    // included, which the .prv writer copies as is. Such a record carries its time, order and row for the
+    // merge, and what the merge counts (the communication's tag, the first pair), nothing else: only the
+    // root's .prv writer receives it.
+    std::string_view formatted;
 
     void add(std::uint32_t type, std::int64_t value) {
         if (pairCount < kMaxPairs) pairs[pairCount++] = {type, value};
