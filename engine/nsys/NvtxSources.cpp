@@ -307,13 +307,8 @@ void discoverNvtx(const NsysExport& ex, ReportObjects& o) {
     }
     o.span(span.first, span.last);
     ex.memo<std::set<std::int64_t>>("nvtx used domains", [&] { return domains; });
-    o.nvtxDomains = std::move(domains);
     o.nvtxNumbered = numberedDomains(ex);
     for (auto [tid, rank] : metaOf(ex).ranks) o.process(tid).mpiRank = rank;
-}
-
-void adoptNvtxScan(const NsysExport& ex, const ReportObjects& o) {
-    if (o.nvtxDomains) ex.memo<std::set<std::int64_t>>("nvtx used domains", [&] { return *o.nvtxDomains; });
 }
 
 void openNvtx(ReportContext& ctx, std::vector<std::unique_ptr<RecordSource>>& out) {

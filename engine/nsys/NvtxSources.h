@@ -12,9 +12,6 @@ namespace gpueff::nsys {
 // NVTX push/pop and start/end ranges and marks, by domain and category, with payloads; the "MPI" domain of
 // older exports becomes Extrae MPI events, the "NCCL" domain its own type range.
 void discoverNvtx(const NsysExport&, ReportObjects&);
-// What another process's discoverNvtx found of this report, kept by the export as if scanned here (the
-// domains numbered across the trace depend on it).
-void adoptNvtxScan(const NsysExport&, const ReportObjects&);
 void openNvtx(ReportContext&, std::vector<std::unique_ptr<RecordSource>>&);
 // Base event types of the NVTX domains other than the default, NCCL and neSmiK ones, over every report of the
 // trace: 9600 + 100 * k for the k-th domain name (1-based, byte order), as nsys2prv numbers them. The names

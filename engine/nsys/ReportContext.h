@@ -58,10 +58,9 @@ struct ReportObjects {
     std::int64_t firstTime = INT64_MAX, lastTime = INT64_MIN;
     std::set<std::string> scanned;           // tables already discovered (several kinds share tables)
     std::map<LaneKey, std::uint32_t> laneOf; // activities on a lane > 0 (rare: overlapping activities)
-    // The NVTX domains of the rows translated (0: the default domain), when NVTX was discovered: the scan
-    // finds them, and another process that did not scan the report adopts them (adoptNvtxScan); and the
-    // names of those numbered across the trace (nvtxDomainBases).
-    std::optional<std::set<std::int64_t>> nvtxDomains;
+    // The names of the report's NVTX domains numbered across the trace (nvtxDomainBases), when NVTX was
+    // discovered: from the domains of the rows translated, which the scan finds (a process that did not
+    // scan the report would find others in the domains' meta rows).
     std::optional<std::vector<std::string>> nvtxNumbered;
     static void fields(auto& s, auto&& f) {
         f("processes", s.processes);
@@ -69,7 +68,6 @@ struct ReportObjects {
         f("lastTime", s.lastTime);
         f("scanned", s.scanned);
         f("laneOf", s.laneOf);
-        f("nvtxDomains", s.nvtxDomains);
         f("nvtxNumbered", s.nvtxNumbered);
     }
 

@@ -84,7 +84,6 @@ void shareScans(Distribution& dist, const std::vector<std::size_t>& scanned, Pre
         mine.reports.push_back({static_cast<std::uint32_t>(i), pass.objects[i], pass.clockEvidence[i]});
     for (auto& theirs : dist.exchangeScans(mine))
         for (auto& r : theirs.reports) {
-            adoptNvtxScan(*pass.reports.at(r.index), r.objects);
             pass.objects.at(r.index) = std::move(r.objects);
             pass.clockEvidence.at(r.index) = std::move(r.clock);
         }
@@ -382,12 +381,13 @@ TranslateSummary translate(const TranslateOptions& options,
     std::vector<const SourceKind*> streamed;
     for (const auto* k : kinds)
         if (options.streamedKinds.empty() || options.streamedKinds.count(k->name)) streamed.push_back(k);
+    const bool scannedMpi = wantMpi; // what the pre-pass scanned for (a rescan scans alike)
     wantMpi = wantMpi && std::any_of(streamed.begin(), streamed.end(), isMpi);
     // The reports whose records this process reads: all of them, or its share of a distributed run.
     std::vector<std::size_t> own;
     if (dist) {
         own = dist->ownReports(layout);
-        rescanOwnReports(own, scanShare, kinds, wantMpi, jobs, pass);
+        rescanOwnReports(own, scanShare, kinds, scannedMpi, jobs, pass);
     } else {
         for (std::size_t i = 0; i < inputCount; ++i) own.push_back(i);
     }
