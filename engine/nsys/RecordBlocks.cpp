@@ -19,17 +19,33 @@ void get(const unsigned char*& p, T& v) {
     p += sizeof v;
 }
 
-} // namespace
-
-std::size_t encodeRecord(const TraceRecord& r, std::uint64_t sequence, std::uint64_t origin,
-                         unsigned char* out) {
-    unsigned char* p = out;
+// What both encodings start with: the merge key, the time, row and order, whether it is a communication.
+void putHead(unsigned char*& p, const TraceRecord& r, std::uint64_t sequence, std::uint64_t origin) {
     put(p, sequence);
     put(p, origin);
     put(p, r.time);
     put(p, r.row);
     put(p, static_cast<std::uint8_t>(r.order));
     put(p, static_cast<std::uint8_t>(r.isCommunication));
+}
+void getHead(const unsigned char*& p, TraceRecord& r, std::uint64_t& sequence, std::uint64_t& origin) {
+    std::uint8_t order = 0, comm = 0;
+    get(p, sequence);
+    get(p, origin);
+    get(p, r.time);
+    get(p, r.row);
+    get(p, order);
+    get(p, comm);
+    r.order = static_cast<paraver::RecordOrder>(order);
+    r.isCommunication = comm != 0;
+}
+
+} // namespace
+
+std::size_t encodeRecord(const TraceRecord& r, std::uint64_t sequence, std::uint64_t origin,
+                         unsigned char* out) {
+    unsigned char* p = out;
+    putHead(p, r, sequence, origin);
     put(p, r.pairCount);
     for (std::uint8_t i = 0; i < r.pairCount; ++i) {
         put(p, r.pairs[i].type);
@@ -48,16 +64,8 @@ std::size_t encodeRecord(const TraceRecord& r, std::uint64_t sequence, std::uint
 std::size_t decodeRecord(const unsigned char* in, TraceRecord& r, std::uint64_t& sequence,
                          std::uint64_t& origin) {
     const unsigned char* p = in;
-    std::uint8_t order = 0, comm = 0;
-    get(p, sequence);
-    get(p, origin);
-    get(p, r.time);
-    get(p, r.row);
-    get(p, order);
-    get(p, comm);
+    getHead(p, r, sequence, origin);
     get(p, r.pairCount);
-    r.order = static_cast<paraver::RecordOrder>(order);
-    r.isCommunication = comm != 0;
     for (std::uint8_t i = 0; i < r.pairCount; ++i) {
         get(p, r.pairs[i].type);
         get(p, r.pairs[i].value);
@@ -75,12 +83,7 @@ std::size_t decodeRecord(const unsigned char* in, TraceRecord& r, std::uint64_t&
 std::size_t encodeFormatted(const TraceRecord& r, std::uint64_t sequence, std::uint64_t origin,
                             const std::vector<paraver::RowAddress>& rows, unsigned char* out) {
     unsigned char* p = out;
-    put(p, sequence);
-    put(p, origin);
-    put(p, r.time);
-    put(p, r.row);
-    put(p, static_cast<std::uint8_t>(r.order));
-    put(p, static_cast<std::uint8_t>(r.isCommunication));
+    putHead(p, r, sequence, origin);
     put(p, static_cast<std::uint8_t>(r.pairCount > 0));
     if (r.isCommunication) {
         put(p, std::uint32_t{0});
@@ -98,22 +101,15 @@ std::size_t encodeFormatted(const TraceRecord& r, std::uint64_t sequence, std::u
 std::size_t decodeFormatted(const unsigned char* in, TraceRecord& r, std::uint64_t& sequence,
                             std::uint64_t& origin) {
     const unsigned char* p = in;
-    std::uint8_t order = 0, comm = 0, pair = 0;
+    std::uint8_t pair = 0;
     std::uint32_t type = 0;
     std::int64_t value = 0;
     std::uint16_t length = 0;
-    get(p, sequence);
-    get(p, origin);
-    get(p, r.time);
-    get(p, r.row);
-    get(p, order);
-    get(p, comm);
+    getHead(p, r, sequence, origin);
     get(p, pair);
     get(p, type);
     get(p, value);
     get(p, length);
-    r.order = static_cast<paraver::RecordOrder>(order);
-    r.isCommunication = comm != 0;
     r.isState = false;
     r.pairCount = pair;
     if (r.isCommunication) r.comm.tag = value;
