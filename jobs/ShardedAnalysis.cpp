@@ -3,8 +3,10 @@
 #include "engine/paraver/EventTypes.h"
 #include "engine/pipeline/TraceBuilder.h"
 #include "engine/semantic/LoadedTrace.h"
+#include "metrics/DeviceActivity.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace gpueff::jobs {
 
@@ -16,7 +18,13 @@ namespace {
 class SpilledTrace : public metrics::ShardedTrace {
 public:
     SpilledTrace(const pipeline::ShardSpill& spill, ShardPlan plan, std::filesystem::path shown)
-        : spill_(spill), plan_(std::move(plan)), shown_(std::move(shown)), kept_(plan_.shards.size()) {}
+        : spill_(spill), plan_(std::move(plan)), shown_(std::move(shown)), kept_(plan_.shards.size()) {
+        // The cfgs name some types by label: the whole stream's labels say which types they walk.
+        paraver::TraceLabels labels;
+        std::istringstream pcf(spill_.pcfText());
+        paraver::readPcf(pcf, semantic::traceStem(shown_).string() + ".pcf", labels);
+        walked_ = metrics::eventTypesWalked(labels);
+    }
     std::size_t shards() const override { return plan_.shards.size(); }
     std::vector<std::uint32_t> unitsOf(std::size_t shard) const override { return plan_.shards.at(shard); }
     metrics::TraceFacts facts() const override {
@@ -53,6 +61,8 @@ public:
 private:
     std::unique_ptr<semantic::LoadedTrace> load(const std::vector<std::uint32_t>& units) const {
         pipeline::TraceBuilder builder;
+        builder.expect(spill_.expected(units));
+        if (walked_) builder.walkOnly(*walked_);
         spill_.replay(units, builder);
         return semantic::LoadedTrace::fromStream(builder, shown_, &spill_.totals());
     }
@@ -61,6 +71,7 @@ private:
     ShardPlan plan_;
     std::filesystem::path shown_;
     mutable std::vector<std::unique_ptr<semantic::LoadedTrace>> kept_;
+    std::optional<std::vector<std::pair<std::uint32_t, std::uint32_t>>> walked_; // event types the cfgs walk
 };
 
 // Units in order (those of `wanted`, when given), a shard closed when the next unit would pass `limit`

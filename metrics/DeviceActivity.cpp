@@ -1,15 +1,46 @@
 #include "metrics/DeviceActivity.h"
 
 #include "engine/common/Error.h"
+#include "engine/semantic/TypesRead.h"
 #include "engine/semantic/Window.h"
 #include "metrics/EmbeddedCfgs.h"
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
 namespace gpueff::metrics {
+
+namespace {
+
+// Every cfg the analysis evaluates. CfgRows refuses any other: a shard's record streams hold only the event
+// types these cfgs walk (eventTypesWalked), so a cfg evaluated without being listed would miss events.
+constexpr std::array<std::string_view, 9> kAnalysisCfgs = {
+    "model/device_activity.cfg",    "model/cuda_graphs.cfg",       "model/nccl_kernels.cfg",
+    "model/memory_operations.cfg",  "analysis/kernels_queued.cfg", "analysis/launches_in_transit.cfg",
+    "hwcounters/tensor_active.cfg", "model/host_blocking.cfg",     "model/mpi_calls.cfg"};
+
+semantic::Cfg parseEmbedded(const std::string& name) {
+    const auto* text = embeddedCfg(name);
+    if (!text) throw Error("cfg " + name + " is not compiled into this gpueff");
+    return semantic::parseCfgText(*text, "cfgs/" + name);
+}
+
+} // namespace
+
+std::span<const std::string_view> analysisCfgs() {
+    return kAnalysisCfgs;
+}
+
+std::optional<std::vector<std::pair<std::uint32_t, std::uint32_t>>>
+eventTypesWalked(const paraver::TraceLabels& labels) {
+    std::vector<semantic::Cfg> cfgs;
+    for (auto name : kAnalysisCfgs) cfgs.push_back(parseEmbedded(std::string(name)));
+    return semantic::eventTypesWalked(cfgs, labels);
+}
 
 struct CfgRows::State {
     semantic::Cfg cfg;
@@ -19,9 +50,10 @@ struct CfgRows::State {
 
 CfgRows::CfgRows(const semantic::LoadedTrace& trace, const std::string& embeddedName)
     : state_(std::make_unique<State>()) {
-    const auto* text = embeddedCfg(embeddedName);
-    if (!text) throw Error("cfg " + embeddedName + " is not compiled into this gpueff");
-    state_->cfg = semantic::parseCfgText(*text, "cfgs/" + embeddedName);
+    if (std::find(kAnalysisCfgs.begin(), kAnalysisCfgs.end(), embeddedName) == kAnalysisCfgs.end())
+        throw std::logic_error("cfgs/" + embeddedName +
+                               " is evaluated by the analysis but not in kAnalysisCfgs");
+    state_->cfg = parseEmbedded(embeddedName);
     state_->windows = std::make_unique<semantic::WindowSet>(state_->cfg, trace.context());
     state_->end = trace.context().endTime;
     for (std::size_t w = 0; w < state_->windows->size(); ++w)

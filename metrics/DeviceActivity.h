@@ -7,7 +7,9 @@
 #include <array>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpueff::metrics {
@@ -76,6 +78,14 @@ struct AnalysisUnits {
     std::size_t size() const { return devices.size(); }
 };
 AnalysisUnits analysisUnits(const DeviceActivity& layout, std::size_t rows);
+
+// Every embedded cfg the analysis evaluates (CfgRows refuses others), by its path under cfgs/.
+std::span<const std::string_view> analysisCfgs();
+// The event types the analysis' cfgs walk in a trace labelled `labels` (their filters name some types by
+// label): semantic::eventTypesWalked of every cfg CfgRows evaluates, for the record streams of the traces
+// the analysis loads; nullopt: every type.
+std::optional<std::vector<std::pair<std::uint32_t, std::uint32_t>>>
+eventTypesWalked(const paraver::TraceLabels& labels);
 
 // The rows of window `window` of an embedded cfg, as spans (non-zero values only unless keepZeros). The cfg
 // must hold thread-level windows.

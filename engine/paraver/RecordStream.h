@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace gpueff::paraver {
@@ -29,6 +30,9 @@ struct RecordStream {
 // Builds every thread's stream; equal times are ordered as Paraver orders them (state ends, physical
 // receives, logical sends, physical sends, events and logical receives, state begins), keeping file order
 // among records of one kind.
-void buildRecordStreams(Trace& trace);
+// `walked`, when given, says which event types enter the streams (the others stay in the columns): the
+// cfgs to evaluate walk no other (semantic::eventTypesWalked).
+using EventTypeTest = std::function<bool(std::uint32_t type)>;
+void buildRecordStreams(Trace& trace, const EventTypeTest& walked = {});
 
 } // namespace gpueff::paraver

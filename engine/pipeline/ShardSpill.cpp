@@ -103,7 +103,7 @@ private:
 class ShardSpill::Writer : public RecordSink {
 public:
     Writer(ShardSpill& spill, std::uint64_t firstSeq)
-        : spill_(spill), units_(spill.units_.size()), seq_(firstSeq) {}
+        : spill_(spill), units_(spill.units_.size()), rows_(spill.unitOfRow_.size()), seq_(firstSeq) {}
     void begin(const StreamInfo&) override {}
     void consume(const TraceRecord& record) override;
     void end(const StreamLabels&) override {}
@@ -115,11 +115,19 @@ public:
         }
     }
     // Moves this writer's runs and counts behind those of earlier parts.
-    void appendTo(std::vector<Unit>& units, StreamTotals& totals) {
+    void appendTo(std::vector<Unit>& units, std::vector<ExpectedRecords::Row>& rows, StreamTotals& totals) {
         for (std::size_t u = 0; u < units_.size(); ++u) {
             auto& runs = units[u].runs;
             runs.insert(runs.end(), units_[u].runs.begin(), units_[u].runs.end());
             units[u].records += units_[u].records;
+            units[u].sent += units_[u].sent;
+            for (auto [from, n] : units_[u].mirrored) units[u].mirrored[from] += n;
+        }
+        for (std::size_t r = 0; r < rows_.size(); ++r) {
+            rows[r].states += rows_[r].states;
+            rows[r].events += rows_[r].events;
+            rows[r].sends += rows_[r].sends;
+            rows[r].receives += rows_[r].receives;
         }
         totals_.eventTypes = typesSeen_;
         std::sort(totals_.eventTypes.begin(), totals_.eventTypes.end());
@@ -156,6 +164,7 @@ private:
 
     ShardSpill& spill_;
     std::vector<Unit> units_;
+    std::vector<ExpectedRecords::Row> rows_;
     std::uint64_t seq_;
     StreamTotals totals_;
     std::vector<std::uint32_t> typesSeen_; // unsorted, distinct
@@ -240,10 +249,14 @@ void ShardSpill::Writer::consume(const TraceRecord& r) {
         std::memcpy(record, &head, sizeof(Head));
         append(sender, record, size);
         ++units_[sender].records;
+        ++units_[sender].sent;
+        ++rows_.at(c.sendRow).sends;
+        ++rows_.at(c.recvRow).receives;
         if (receiver != sender) {
             head.kind = Kind::MirroredCommunication;
             std::memcpy(record, &head, sizeof(Head));
             append(receiver, record, size);
+            ++units_[receiver].mirrored[sender];
         }
         return;
     }
@@ -254,6 +267,7 @@ void ShardSpill::Writer::consume(const TraceRecord& r) {
         put(&r.state.end, sizeof(r.state.end));
         put(&r.state.value, sizeof(r.state.value));
         std::memcpy(record, &head, sizeof(Head));
+        ++rows_.at(r.row).states;
     } else {
         if (r.pairCount == 0) return;
         if (r.time > spill_.info_.header.endTime) ++totals_.recordsAfterEnd;
@@ -267,6 +281,7 @@ void ShardSpill::Writer::consume(const TraceRecord& r) {
         }
         if (head.pairs == 0) return;
         std::memcpy(record, &head, sizeof(Head));
+        rows_.at(r.row).events += head.pairs;
     }
     auto unit = spill_.unitOfRow_.at(r.row);
     append(unit, record, size);
@@ -276,11 +291,12 @@ void ShardSpill::Writer::consume(const TraceRecord& r) {
 void ShardSpill::end(const StreamLabels& labels) {
     // The stream's own records first, then the lanes' in part order: every unit's runs in sequence order.
     main_->flushAll();
-    main_->appendTo(units_, totals_);
+    rowRecords_.assign(unitOfRow_.size(), {});
+    main_->appendTo(units_, rowRecords_, totals_);
     main_.reset();
     for (auto& [part, lane] : lanes_) {
         lane->flushAll();
-        lane->appendTo(units_, totals_);
+        lane->appendTo(units_, rowRecords_, totals_);
     }
     lanes_.clear();
     pcf_ = labelText(labels.fullNamesPcf()); // the analysis reads full names
@@ -308,6 +324,22 @@ std::vector<std::string> ShardSpill::warnings() const {
     whole.recordsAfterEnd = totals_.recordsAfterEnd;
     whole.lastRecordTime = totals_.lastRecordTime;
     return whole.warnings();
+}
+
+ExpectedRecords ShardSpill::expected(const std::vector<std::uint32_t>& units) const {
+    std::vector<bool> chosen(units_.size(), false);
+    for (auto u : units) chosen.at(u) = true;
+    ExpectedRecords out;
+    out.rows.resize(rowRecords_.size());
+    for (std::size_t r = 0; r < rowRecords_.size(); ++r)
+        if (chosen[unitOfRow_[r]]) out.rows[r] = rowRecords_[r];
+    for (auto u : units) {
+        out.communications += units_[u].sent;
+        // A line between two chosen units is replayed once, from its sender's.
+        for (auto [from, n] : units_[u].mirrored)
+            if (!chosen[from]) out.communications += n;
+    }
+    return out;
 }
 
 void ShardSpill::replay(const std::vector<std::uint32_t>& units, RecordSink& sink) const {

@@ -4,6 +4,7 @@
 // memory while the others wait in a temporary file. Only the event types `options` asks for are kept.
 #include "engine/paraver/PrvReader.h"
 #include "engine/pipeline/RecordSink.h"
+#include "engine/pipeline/TraceBuilder.h"
 
 #include <atomic>
 #include <cstdint>
@@ -64,6 +65,7 @@ public:
     const std::filesystem::path& directory() const { return tempDir_; } // of its temporary file
     std::uint32_t unitOfRow(std::uint32_t row) const { return unitOfRow_.at(row); }
     const StreamTotals& totals() const { return totals_; }
+    const std::string& pcfText() const { return pcf_; } // the stream's labels, once it has ended
     // This stream is a part of a larger one (a process's share of a distributed run): from now on its
     // totals are the whole stream's, for the parts it replays to evaluate as the whole would.
     void setWholeTotals(StreamTotals whole) { totals_ = std::move(whole); }
@@ -72,12 +74,16 @@ public:
     // Replays the records of `units` in stream order into `sink`, between the stream's begin and end
     // (a communication between two units goes to both, once).
     void replay(const std::vector<std::uint32_t>& units, RecordSink& sink) const;
+    // What a replay of `units` gives each row, for a TraceBuilder to size its columns once.
+    ExpectedRecords expected(const std::vector<std::uint32_t>& units) const;
 
 private:
     struct Unit {
         std::vector<char> block;                                   // records not yet written
         std::vector<std::pair<std::uint64_t, std::uint32_t>> runs; // (offset, bytes) on the file
         std::uint64_t records = 0;
+        std::uint64_t sent = 0;                          // communications from its rows
+        std::map<std::uint32_t, std::uint64_t> mirrored; // from another unit's rows, by that unit
     };
     class Writer;
 
@@ -93,6 +99,7 @@ private:
     std::mutex lanesMutex_;
     std::map<std::size_t, std::unique_ptr<Writer>> lanes_;
     std::vector<Unit> units_; // every writer's runs, in part order, once the stream has ended
+    std::vector<ExpectedRecords::Row> rowRecords_; // by stream row, once the stream has ended
     StreamTotals totals_;
 };
 

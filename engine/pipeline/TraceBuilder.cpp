@@ -30,6 +30,33 @@ void TraceBuilder::begin(const StreamInfo& info) {
     for (const auto& a : info.rows) cpuOfRow_.push_back(a.cpu);
     // The trace's threads are in header order: so are the layout's rows it keeps.
     layout_ = layoutInThreadOrder(info, threadOfRow_);
+    reserve();
+}
+
+void TraceBuilder::reserve() {
+    if (expected_.rows.size() != threadOfRow_.size()) return;
+    std::vector<ExpectedRecords::Row> byThread(trace_.threads.size());
+    for (std::size_t row = 0; row < threadOfRow_.size(); ++row) {
+        auto& t = byThread.at(threadOfRow_[row]);
+        const auto& r = expected_.rows[row];
+        t.states += r.states;
+        t.events += r.events;
+        t.sends += r.sends;
+        t.receives += r.receives;
+    }
+    for (std::size_t i = 0; i < byThread.size(); ++i) {
+        auto& t = trace_.threads[i];
+        const auto& n = byThread[i];
+        for (auto* c : {&t.stateBegin, &t.stateEnd}) c->reserve(n.states);
+        for (auto* c : {&t.stateValue, &t.stateCpu}) c->reserve(n.states);
+        t.eventTime.reserve(n.events);
+        t.eventType.reserve(n.events);
+        t.eventValue.reserve(n.events);
+        t.eventCpu.reserve(n.events);
+        t.sends.reserve(n.sends);
+        t.receives.reserve(n.receives);
+    }
+    trace_.communications.reserve(expected_.communications);
 }
 
 void TraceBuilder::seen(std::int64_t time) {
@@ -93,7 +120,12 @@ void TraceBuilder::end(const StreamLabels& labels) {
     pcf_ = labelText(labels.fullNamesPcf());
     row_ = labelText(labels.writeRow);
     for (auto& t : trace_.threads) sortByTime(t);
-    paraver::buildRecordStreams(trace_);
+    if (!walked_) return paraver::buildRecordStreams(trace_);
+    paraver::buildRecordStreams(trace_, [this](std::uint32_t type) {
+        for (const auto& [lo, hi] : *walked_)
+            if (lo <= type && type <= hi) return true;
+        return false;
+    });
 }
 
 } // namespace gpueff::pipeline

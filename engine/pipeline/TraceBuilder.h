@@ -7,11 +7,27 @@
 
 namespace gpueff::pipeline {
 
+// How many records each stream row will receive, and how many communications in all, when known before they
+// come (ShardSpill counts them as they pass).
+struct ExpectedRecords {
+    struct Row {
+        std::uint64_t states = 0, events = 0, sends = 0, receives = 0;
+    };
+    std::vector<Row> rows; // by stream row; empty: not known
+    std::uint64_t communications = 0;
+};
+
 // Keeps the stream in memory as a paraver::Trace (columns per thread, Paraver's walking order built at the
 // end), keeping only the event types `options` asks for: the evaluation backend of cfgs and of the analysis.
 class TraceBuilder : public RecordSink {
 public:
     explicit TraceBuilder(paraver::ReadOptions options = {}) : options_(std::move(options)) {}
+    // Sizes the columns once, at begin(), instead of letting them grow by doubling: that holds up to three
+    // times a column while it copies, and leaves up to half of it unused.
+    void expect(ExpectedRecords expected) { expected_ = std::move(expected); }
+    // Only events of these types (inclusive ranges) enter the record streams the cfgs walk; every event
+    // stays in the columns. Unset: all.
+    void walkOnly(std::vector<std::pair<std::uint32_t, std::uint32_t>> types) { walked_ = std::move(types); }
     void begin(const StreamInfo& info) override;
     void consume(const TraceRecord& record) override;
     void end(const StreamLabels& labels) override;
@@ -30,12 +46,15 @@ private:
         return cpu == paraver::kRowCpu ? cpuOfRow_[row] : cpu;
     }
     void seen(std::int64_t time);
+    void reserve();
 
     paraver::ReadOptions options_;
     paraver::Trace trace_;
     paraver::TraceLayout layout_;
     std::string pcf_, row_;
     std::vector<std::uint32_t> threadOfRow_, cpuOfRow_;
+    ExpectedRecords expected_;
+    std::optional<std::vector<std::pair<std::uint32_t, std::uint32_t>>> walked_;
 };
 
 } // namespace gpueff::pipeline

@@ -1,6 +1,8 @@
 #include "engine/semantic/TypesRead.h"
 
+#include "engine/paraver/RecordStream.h"
 #include "engine/semantic/Filter.h"
+#include "engine/semantic/ThreadFunctions.h"
 
 #include <cmath>
 
@@ -14,13 +16,23 @@ bool asType(double t, std::uint32_t& out) {
     out = static_cast<std::uint32_t>(t);
     return true;
 }
-} // namespace
 
-std::optional<TypeRanges> eventTypesSeen(const std::vector<Cfg>& cfgs, const paraver::TraceLabels& labels) {
+// Whether a window reads event records at all: its thread function's record mask has them. Windows over
+// CPUs walk Paraver's CPU lists (CpuRecords) and are counted as readers.
+bool readsEvents(const WindowSpec& w, const std::string& where) {
+    if (w.level == Level::System || w.level == Level::Node || w.level == Level::Cpu) return true;
+    auto f = w.functions.find("thread");
+    const std::string name = f == w.functions.end() ? "State As Is" : f->second.name;
+    return (threadFunction(name, where).mask & paraver::RecordBits::Event) != 0;
+}
+
+std::optional<TypeRanges> typesOf(const std::vector<Cfg>& cfgs, const paraver::TraceLabels& labels,
+                                  bool walkedOnly) {
     TypeRanges ranges;
     for (const auto& cfg : cfgs)
         for (const auto& w : cfg.windows) {
             if (w.derived) continue; // a derived window sees what its parents' filters keep
+            if (walkedOnly && !readsEvents(w, cfg.path)) continue;
             const auto& f = w.filter;
             // With OR, an event of any type may pass by its value.
             if (!f.typeValueAnd) return std::nullopt;
@@ -40,6 +52,16 @@ std::optional<TypeRanges> eventTypesSeen(const std::vector<Cfg>& cfgs, const par
             }
         }
     return ranges;
+}
+
+} // namespace
+
+std::optional<TypeRanges> eventTypesSeen(const std::vector<Cfg>& cfgs, const paraver::TraceLabels& labels) {
+    return typesOf(cfgs, labels, false);
+}
+
+std::optional<TypeRanges> eventTypesWalked(const std::vector<Cfg>& cfgs, const paraver::TraceLabels& labels) {
+    return typesOf(cfgs, labels, true);
 }
 
 } // namespace gpueff::semantic

@@ -19,4 +19,10 @@ using TypeRanges = std::vector<std::pair<std::uint32_t, std::uint32_t>>; // incl
 // filter resolves them.
 std::optional<TypeRanges> eventTypesSeen(const std::vector<Cfg>& cfgs, const paraver::TraceLabels& labels);
 
+// The event types the windows of `cfgs` walk: as eventTypesSeen, but a window whose thread function reads no
+// event record (a state or communication function: Paraver's record mask) walks none, whatever its filter
+// keeps. A record stream without the other types' events evaluates these windows to the same values and
+// the same intervals (paraver::buildRecordStreams' `walked`).
+std::optional<TypeRanges> eventTypesWalked(const std::vector<Cfg>& cfgs, const paraver::TraceLabels& labels);
+
 } // namespace gpueff::semantic

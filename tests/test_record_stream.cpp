@@ -1,0 +1,122 @@
+// A thread's record stream is Paraver's walking order: records by time, equal times by the kind of record
+// (plaintypes.h's getTypeOrdered: state ends, physical receives, logical sends, physical sends, events and
+// logical receives, state begins), and equal kinds in the order of the thread's lists (its states, begin then
+// end of each, its events, the endpoints of the lines it sends, then of those it receives). The expected
+// streams here are that rule applied to one list of every record, sorted at once.
+#include "engine/paraver/RecordStream.h"
+#include "engine/paraver/Trace.h"
+
+#include <algorithm>
+#include <doctest/doctest.h>
+#include <random>
+#include <tuple>
+
+namespace {
+
+using namespace gpueff::paraver::RecordBits;
+
+int paraverRank(std::uint16_t type) {
+    if (type == Event) return 6;
+    if (type == (State | End)) return 0;
+    if (type == (State | Begin)) return 8;
+    if (type & Comm) {
+        if (type & Physical) return (type & Recv) ? 1 : 5;
+        return (type & Send) ? 4 : 6;
+    }
+    // The partner's side of a line (remote records): physical with the physical sends, logical with the
+    // logical receives.
+    return (type & Physical) ? 5 : 6;
+}
+
+struct Expected {
+    std::int64_t time;
+    int rank;
+    std::size_t listed; // place in the thread's lists
+    std::uint16_t type;
+    std::uint32_t index;
+};
+
+std::vector<Expected> expectedStream(const gpueff::paraver::Trace& trace, std::uint32_t thread) {
+    const auto& r = trace.threads[thread];
+    std::vector<Expected> all;
+    auto add = [&](std::int64_t time, std::uint16_t type, std::uint32_t index) {
+        all.push_back({time, paraverRank(type), all.size(), type, index});
+    };
+    for (std::uint32_t i = 0; i < r.stateBegin.size(); ++i) {
+        add(r.stateBegin[i], State | Begin, i);
+        add(r.stateEnd[i], State | End, i);
+    }
+    for (std::uint32_t i = 0; i < r.eventTime.size(); ++i) add(r.eventTime[i], Event, i);
+    for (auto c : r.sends) {
+        const auto& m = trace.communications[c];
+        add(m.logicalSend, Comm | Logical | Send, c);
+        add(m.physicalSend, Comm | Physical | Send, c);
+        add(m.logicalRecv, RemoteRecv | Logical, c);
+        add(m.physicalRecv, RemoteRecv | Physical, c);
+    }
+    for (auto c : r.receives) {
+        const auto& m = trace.communications[c];
+        add(m.logicalRecv, Comm | Logical | Recv, c);
+        add(m.physicalRecv, Comm | Physical | Recv, c);
+        add(m.logicalSend, RemoteSend | Logical, c);
+        add(m.physicalSend, RemoteSend | Physical, c);
+    }
+    std::sort(all.begin(), all.end(), [](const Expected& a, const Expected& b) {
+        return std::tie(a.time, a.rank, a.listed) < std::tie(b.time, b.rank, b.listed);
+    });
+    return all;
+}
+
+} // namespace
+
+TEST_CASE("record streams: Paraver's order of a thread's states, events and lines, equal times included") {
+    std::mt19937 random(27);
+    // Few distinct times, so that most records tie with others of every kind.
+    std::uniform_int_distribution<std::int64_t> time(0, 6);
+    for (int round = 0; round < 300; ++round) {
+        gpueff::paraver::Trace trace;
+        trace.header.endTime = 100;
+        trace.threads.resize(2);
+        auto& t = trace.threads[0];
+        const int states = static_cast<int>(random() % 5), events = static_cast<int>(random() % 8),
+                  lines = static_cast<int>(random() % 4);
+        for (int i = 0; i < states; ++i) {
+            auto b = time(random);
+            t.stateBegin.push_back(b);
+            t.stateEnd.push_back(b + time(random));
+            t.stateValue.push_back(1);
+            t.stateCpu.push_back(1);
+        }
+        for (int i = 0; i < events; ++i) {
+            t.eventTime.push_back(time(random));
+            t.eventType.push_back(static_cast<std::uint32_t>(i));
+            t.eventValue.push_back(i);
+            t.eventCpu.push_back(1);
+        }
+        for (int i = 0; i < lines; ++i) {
+            const bool sent = random() % 2;
+            gpueff::paraver::CommunicationRecord c{
+                sent ? 0u : 1u, sent ? 1u : 0u, 1, 2, time(random), time(random),
+                time(random),   time(random),   8, 1};
+            (sent ? t.sends : t.receives).push_back(static_cast<std::uint32_t>(trace.communications.size()));
+            (sent ? trace.threads[1].receives : trace.threads[1].sends)
+                .push_back(static_cast<std::uint32_t>(trace.communications.size()));
+            trace.communications.push_back(c);
+        }
+        for (auto& thread : trace.threads) gpueff::paraver::sortByTime(thread);
+        gpueff::paraver::buildRecordStreams(trace);
+        for (std::uint32_t th = 0; th < 2; ++th) {
+            const auto want = expectedStream(trace, th);
+            const auto& s = trace.threads[th].stream;
+            REQUIRE(s.size() == want.size() + 2); // an empty record at 0 and at the trace's end
+            CHECK(s.type.front() == Empty);
+            CHECK(s.time.back() == 100);
+            for (std::size_t i = 0; i < want.size(); ++i) {
+                INFO("round " << round << ", thread " << th << ", record " << i);
+                CHECK(s.time[i + 1] == want[i].time);
+                CHECK(s.type[i + 1] == want[i].type);
+                CHECK(s.index[i + 1] == want[i].index);
+            }
+        }
+    }
+}
