@@ -38,49 +38,78 @@ auto groupKey(const R& r) {
     return std::tuple{domainBase(r.type), r.value, r.startEnd};
 }
 
-// Ranges (and groups) ordered by group, then by type (the group's first range names it).
-template <class R>
-bool groupOrder(const R& x, const R& y) {
-    return std::tuple{groupKey(x), x.type} < std::tuple{groupKey(y), y.type};
-}
+// A task's ranges gathered by nvtx_sum group as they end: 8 bytes a range (a list of every range sorted by
+// group afterwards took 24, and a copy more while packing).
+class NvtxGroups {
+public:
+    void add(const NvtxInstance& r) {
+        const auto key = groupKey(r);
+        if (groups_.empty() || key != lastKey_) {
+            auto [at, fresh] = index_.try_emplace(key, groups_.size());
+            if (fresh) groups_.push_back({key, r.type, {}, {}});
+            last_ = at->second;
+            lastKey_ = key;
+        }
+        auto& g = groups_[last_];
+        g.type = std::min(g.type, r.type); // the group's smallest type names it
+        (r.open ? g.open : g.closed).push_back(r.time);
+        ++ranges_;
+    }
 
-// A task's ranges and calls as its partial keeps them (HostCallsPartial): sorted on the worker and packed
-// into the store, the groups (three values each) first, then every group's durations and open begins, then
-// the API calls' durations by value.
-void packHostCalls(std::vector<NvtxInstance>& ranges, std::map<std::int64_t, std::vector<std::int64_t>>& api,
-                   SpillStore& store, HostCallsPartial& out) {
-    std::sort(ranges.begin(), ranges.end(), groupOrder<NvtxInstance>);
-    std::string bulk, times;
-    times.reserve(ranges.size() * sizeof(std::int64_t));
-    for (std::size_t i = 0; i < ranges.size();) {
-        const auto& first = ranges[i];
-        std::uint32_t closed = 0, open = 0;
-        std::size_t end = i;
-        while (end < ranges.size() && groupKey(ranges[end]) == groupKey(first)) ++end;
-        for (bool isOpen : {false, true})
-            for (std::size_t k = i; k < end; ++k)
-                if (ranges[k].open == isOpen) {
-                    appendValue(times, ranges[k].time);
-                    ++(isOpen ? open : closed);
-                }
-        appendValue(bulk, std::int64_t{first.type} | (first.startEnd ? std::int64_t{1} << 32 : 0));
-        appendValue(bulk, first.value);
-        appendValue(bulk, std::int64_t{closed} | std::int64_t{open} << 32);
-        ++out.nvtxGroups;
-        out.nvtxOpen += open;
-        i = end;
+    // The partial as HostCallsPartial keeps it, into the store: the groups in key order (three values
+    // each), then every group's durations and open begins, then the API calls' durations by value, sorted.
+    void pack(std::map<std::int64_t, std::vector<std::int64_t>>& api, SpillStore& store,
+              HostCallsPartial& out) {
+        std::sort(groups_.begin(), groups_.end(),
+                  [](const Group& x, const Group& y) { return x.key < y.key; });
+        std::size_t calls = 0;
+        for (const auto& [value, durations] : api) calls += durations.size();
+        std::string bulk;
+        bulk.reserve((groups_.size() * 3 + ranges_ + calls) * sizeof(std::int64_t));
+        for (const auto& g : groups_) {
+            const auto& [base, value, startEnd] = g.key;
+            appendValue(bulk, std::int64_t{g.type} | (startEnd ? std::int64_t{1} << 32 : 0));
+            appendValue(bulk, value);
+            appendValue(bulk, std::int64_t(g.closed.size()) | std::int64_t(g.open.size()) << 32);
+            out.nvtxOpen += g.open.size();
+        }
+        out.nvtxGroups = groups_.size();
+        out.nvtxRanges = ranges_;
+        for (auto& g : groups_) {
+            for (const auto* times : {&g.closed, &g.open})
+                bulk.append(reinterpret_cast<const char*>(times->data()),
+                            times->size() * sizeof(std::int64_t));
+            std::vector<std::int64_t>().swap(g.closed);
+            std::vector<std::int64_t>().swap(g.open);
+        }
+        for (auto& [value, durations] : api) {
+            std::sort(durations.begin(), durations.end());
+            bulk.append(reinterpret_cast<const char*>(durations.data()),
+                        durations.size() * sizeof(std::int64_t));
+            out.api.emplace_back(value, durations.size());
+        }
+        out.bulk = store.append(bulk);
     }
-    out.nvtxRanges = ranges.size();
-    std::vector<NvtxInstance>().swap(ranges);
-    bulk += times;
-    std::string().swap(times);
-    for (auto& [value, durations] : api) {
-        std::sort(durations.begin(), durations.end());
-        bulk.append(reinterpret_cast<const char*>(durations.data()), durations.size() * sizeof(std::int64_t));
-        out.api.emplace_back(value, durations.size());
-    }
-    out.bulk = store.append(bulk);
-}
+
+private:
+    using Key = decltype(groupKey(NvtxInstance{}));
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const {
+            const auto& [base, value, startEnd] = k;
+            return std::hash<std::int64_t>{}(value)*31 + base * 2 + (startEnd ? 1 : 0);
+        }
+    };
+    struct Group {
+        Key key;
+        std::uint32_t type;
+        std::vector<std::int64_t> closed, open; // durations; begins of the ranges never ended
+    };
+    std::vector<Group> groups_;
+    std::unordered_map<Key, std::size_t, KeyHash> index_;
+    Key lastKey_{};
+    std::size_t last_ = 0;
+    std::uint64_t ranges_ = 0;
+};
 
 constexpr std::uint64_t kGroupBytes = 3 * sizeof(std::int64_t);
 
@@ -370,16 +399,8 @@ void memoryOperationsOf(const ShardReader& shard, const Device& d, DevicePartial
 
 void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& out) {
     auto& calls = out.calls;
-    std::vector<NvtxInstance> nvtx;                        // packed into groups at the end
+    NvtxGroups nvtx;
     std::map<std::int64_t, std::vector<std::int64_t>> api; // value of 63000000 -> durations
-    // Reserved: growing by doubling would hold up to three times the ranges while copying.
-    std::size_t begins = 0;
-    for (auto row : task.cpuRows) {
-        const auto& th = shard.trace.trace().threads[row];
-        for (std::size_t i = 0; i < th.eventTime.size(); ++i)
-            begins += th.eventValue[i] != 0 && types::isNvtxRangeType(th.eventType[i]);
-    }
-    nvtx.reserve(begins);
     // Ranges of one type nest on a thread (a value opens one, 0 closes the innermost), as calls do. Open
     // ranges carry their begin in `time`.
     IntervalPairing<NvtxInstance> ranges(Nesting::Stack);
@@ -419,16 +440,16 @@ void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& ou
                 [&](NvtxInstance& r, const NvtxInstance*) {
                     if (r.startEnd) --openStartEnd[type];
                     r.time = t - r.time;
-                    nvtx.push_back(r);
+                    nvtx.add(r);
                 });
         }
         ranges.forEachOpen([&](std::uint32_t, NvtxInstance& r) {
             r.open = true;
-            nvtx.push_back(r);
+            nvtx.add(r);
         });
     }
     // Grouped and sorted here, on the workers: the reduction walks the tasks' groups in order.
-    packHostCalls(nvtx, api, shard.store, calls);
+    nvtx.pack(api, shard.store, calls);
 }
 
 void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vector<TaskPartial>& tasks,
