@@ -49,10 +49,6 @@ private:
     bool ended_ = false;
 };
 
-} // namespace
-
-namespace {
-
 // Groups of reports dealt largest first (export size; ties: the group of the earliest report) to the
 // process with the least so far, rank 0 first. Each group is its reports, in order.
 std::vector<int> dealGroups(std::vector<std::vector<std::size_t>> groups,
