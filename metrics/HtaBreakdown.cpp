@@ -6,6 +6,7 @@
 #include "metrics/AnalysisParts.h"
 
 #include <algorithm>
+#include <climits>
 
 namespace gpueff::metrics {
 
@@ -38,20 +39,34 @@ void htaOf(const ShardReader& shard, const Device& d, const DeviceUnions& u, con
     const auto& trace = shard.trace.trace();
     const auto& rows = shard.trace.layout().rows;
     std::vector<HtaOperation> operations;
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < d.rows.size(); ++i)
+        for (auto c : {kCompute, kGraph, kNccl, kMemory})
+            if (i < d.work[c].size()) count += d.work[c][i].size();
+    operations.reserve(count);
     std::map<std::int64_t, std::vector<HtaOperation>> byStream; // kernels, copies, memsets (no graphs)
+    // GPU start -> call start, the first line arriving at each start (16 bytes a line, where a map took 64).
+    std::vector<std::pair<std::int64_t, std::int64_t>> launches;
     for (std::size_t i = 0; i < d.rows.size(); ++i) {
-        std::map<std::int64_t, std::int64_t> launches; // GPU start -> call start
+        launches.clear();
         for (auto c : trace.threads[d.rows[i]].receives) {
             const auto& line = trace.communications[c];
             if (line.tag == types::kTagKernelLaunch || line.tag == types::kTagMemoryLaunch)
-                launches.emplace(line.logicalRecv, line.logicalSend);
+                launches.emplace_back(line.logicalRecv, line.logicalSend);
         }
+        auto byStart = [](const auto& a, const auto& b) { return a.first < b.first; };
+        std::stable_sort(launches.begin(), launches.end(), byStart);
+        launches.erase(std::unique(launches.begin(), launches.end(),
+                                   [](const auto& a, const auto& b) { return a.first == b.first; }),
+                       launches.end());
         auto stream = d.rows[i] < rows.size() ? rows[d.rows[i]].stream : -1;
         for (auto c : {kCompute, kGraph, kNccl, kMemory})
             if (i < d.work[c].size())
                 for (const auto& s : d.work[c][i]) {
-                    auto l = launches.find(s.begin);
-                    HtaOperation op{s.begin, s.end, l == launches.end() ? -1 : l->second,
+                    auto l =
+                        std::lower_bound(launches.begin(), launches.end(), std::pair{s.begin, INT64_MIN});
+                    HtaOperation op{s.begin, s.end,
+                                    l == launches.end() || l->first != s.begin ? -1 : l->second,
                                     c == kCompute || c == kGraph};
                     operations.push_back(op);
                     if (c != kGraph) byStream[stream].push_back(op);
