@@ -52,6 +52,24 @@ void requireSameThreads(const gpueff::paraver::Trace& a, const gpueff::paraver::
     CHECK(a.endTime() == b.endTime());
 }
 
+// One thread window of thread function `function` keeping the event types `filter` lists under the type
+// test `op`.
+gpueff::semantic::Cfg threadWindow(const std::string& function, const std::string& op,
+                                   const std::string& filter) {
+    std::string text =
+        "#ParaverCFG\nConfigFile.Version: 3.4\nConfigFile.NumWindows: 1\n\n"
+        "################################################################################\n"
+        "< NEW DISPLAYING WINDOW w >\n"
+        "################################################################################\n"
+        "window_name w\nwindow_type single\nwindow_level thread\n"
+        "window_selected_functions { 14, { {cpu, Active Thd}, {appl, Adding}, {task, Adding}, {thread, " +
+        function +
+        "}, {node, Adding}, {system, Adding}, {workload, Adding}, {from_obj, All}, {to_obj, "
+        "All}, {tag_msg, All}, {size_msg, All}, {bw_msg, All}, {evt_type, " +
+        op + "}, {evt_value, All} } }\n" + filter;
+    return gpueff::semantic::parseCfgText(text, "t.cfg");
+}
+
 } // namespace
 
 TEST_CASE("one pass: the trace the analysis keeps is the trace the .prv written in the same pass reads as") {
@@ -162,26 +180,12 @@ TEST_CASE("the analysis' cfgs evaluate alike on record streams holding only the 
 
 TEST_CASE(
     "which event types a window walks: none for a function of states or lines, its filter's otherwise") {
-    auto cfgWith = [](const std::string& function, const std::string& op, const std::string& filter) {
-        std::string text =
-            "#ParaverCFG\nConfigFile.Version: 3.4\nConfigFile.NumWindows: 1\n\n"
-            "################################################################################\n"
-            "< NEW DISPLAYING WINDOW w >\n"
-            "################################################################################\n"
-            "window_name w\nwindow_type single\nwindow_level thread\n"
-            "window_selected_functions { 14, { {cpu, Active Thd}, {appl, Adding}, {task, Adding}, {thread, " +
-            function +
-            "}, {node, Adding}, {system, Adding}, {workload, Adding}, {from_obj, All}, {to_obj, "
-            "All}, {tag_msg, All}, {size_msg, All}, {bw_msg, All}, {evt_type, " +
-            op + "}, {evt_value, All} } }\n" + filter;
-        return gpueff::semantic::parseCfgText(text, "t.cfg");
-    };
     using Range = std::pair<std::uint32_t, std::uint32_t>;
     const gpueff::paraver::TraceLabels labels;
-    const auto lines = cfgWith("Recv Messages in Transit", "All", "");
-    const auto states = cfgWith("State As Is", "All", "");
-    const auto events = cfgWith("Last Evt Val", "=", "window_filter_module evt_type 1 63000009\n");
-    const auto anyEvent = cfgWith("Last Evt Val", "All", "");
+    const auto lines = threadWindow("Recv Messages in Transit", "All", "");
+    const auto states = threadWindow("State As Is", "All", "");
+    const auto events = threadWindow("Last Evt Val", "=", "window_filter_module evt_type 1 63000009\n");
+    const auto anyEvent = threadWindow("Last Evt Val", "All", "");
     // Seen: what the filter keeps, whatever the function reads.
     CHECK_FALSE(gpueff::semantic::eventTypesSeen({lines}, labels).has_value());
     auto none = gpueff::semantic::eventTypesWalked({lines, states}, labels);
@@ -246,19 +250,8 @@ TEST_CASE("analyze of a trace gpueff wrote names its kernels in full, as the exp
 }
 
 TEST_CASE("the event types cfgs can see: '=' lists and ranges, by number or .pcf label: anything else all") {
-    // One thread window keeping the event types `filter` lists under the type test `op`.
     auto cfgWith = [](const std::string& op, const std::string& filter) {
-        std::string text =
-            "#ParaverCFG\nConfigFile.Version: 3.4\nConfigFile.NumWindows: 1\n\n"
-            "################################################################################\n"
-            "< NEW DISPLAYING WINDOW w >\n"
-            "################################################################################\n"
-            "window_name w\nwindow_type single\nwindow_level thread\n"
-            "window_selected_functions { 14, { {cpu, Active Thd}, {appl, Adding}, {task, Adding}, {thread, "
-            "Last Evt Val}, {node, Adding}, {system, Adding}, {workload, Adding}, {from_obj, All}, {to_obj, "
-            "All}, {tag_msg, All}, {size_msg, All}, {bw_msg, All}, {evt_type, " +
-            op + "}, {evt_value, All} } }\n" + filter;
-        return gpueff::semantic::parseCfgText(text, "t.cfg");
+        return threadWindow("Last Evt Val", op, filter);
     };
     using Range = std::pair<std::uint32_t, std::uint32_t>;
     gpueff::paraver::TraceLabels labels;

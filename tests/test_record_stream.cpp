@@ -47,20 +47,21 @@ std::vector<Expected> expectedStream(const gpueff::paraver::Trace& trace, std::u
         add(r.stateEnd[i], State | End, i);
     }
     for (std::uint32_t i = 0; i < r.eventTime.size(); ++i) add(r.eventTime[i], Event, i);
-    for (auto c : r.sends) {
-        const auto& m = trace.communications[c];
-        add(m.logicalSend, Comm | Logical | Send, c);
-        add(m.physicalSend, Comm | Physical | Send, c);
-        add(m.logicalRecv, RemoteRecv | Logical, c);
-        add(m.physicalRecv, RemoteRecv | Physical, c);
-    }
-    for (auto c : r.receives) {
-        const auto& m = trace.communications[c];
-        add(m.logicalRecv, Comm | Logical | Recv, c);
-        add(m.physicalRecv, Comm | Physical | Recv, c);
-        add(m.logicalSend, RemoteSend | Logical, c);
-        add(m.physicalSend, RemoteSend | Physical, c);
-    }
+    // A line's own endpoints on this thread, then its partner's ("remote"), sends before receives.
+    for (bool sending : {true, false})
+        for (auto c : sending ? r.sends : r.receives) {
+            const auto& m = trace.communications[c];
+            const std::int64_t send[] = {m.logicalSend, m.physicalSend},
+                               recv[] = {m.logicalRecv, m.physicalRecv};
+            const auto* own = sending ? send : recv;
+            const auto* far = sending ? recv : send;
+            const std::uint16_t ownBits = Comm | (sending ? Send : Recv),
+                                farBits = sending ? RemoteRecv : RemoteSend;
+            add(own[0], ownBits | Logical, c);
+            add(own[1], ownBits | Physical, c);
+            add(far[0], farBits | Logical, c);
+            add(far[1], farBits | Physical, c);
+        }
     std::sort(all.begin(), all.end(), [](const Expected& a, const Expected& b) {
         return std::tie(a.time, a.rank, a.listed) < std::tie(b.time, b.rank, b.listed);
     });
