@@ -1,5 +1,6 @@
 #include "jobs/ShardedAnalysis.h"
 
+#include "engine/common/MemorySize.h"
 #include "engine/paraver/EventTypes.h"
 #include "engine/pipeline/TraceBuilder.h"
 #include "engine/semantic/LoadedTrace.h"
@@ -37,7 +38,13 @@ public:
     }
     void visit(std::size_t shard,
                const std::function<void(const semantic::LoadedTrace&)>& use) const override {
-        if (!plan_.kept) return use(*load(plan_.shards.at(shard)));
+        if (!plan_.kept) {
+            use(*load(plan_.shards.at(shard)));
+            // glibc keeps what a worker frees in that worker's arena, where another worker's next part
+            // cannot reuse it: the peak would be the sum of every worker's largest part.
+            returnFreedMemory();
+            return;
+        }
         // Each shard is visited by one worker at a time: its slot needs no lock.
         auto& kept = kept_.at(shard);
         if (!kept) kept = load(plan_.shards[shard]);
