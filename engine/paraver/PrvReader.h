@@ -11,6 +11,14 @@
 
 namespace gpueff::paraver {
 
+// Whether `type` lies in one of the inclusive `ranges`.
+inline bool inTypeRanges(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& ranges,
+                         std::uint32_t type) {
+    for (const auto& [lo, hi] : ranges)
+        if (lo <= type && type <= hi) return true;
+    return false;
+}
+
 struct ReadOptions {
     // Count malformed lines and records outside the header's objects or times (Trace::skippedLines) and
     // skip them, instead of failing on the first.
@@ -20,12 +28,7 @@ struct ReadOptions {
     // Inclusive ranges of event types to keep (empty: all). A consumer that needs a few types of a multi-GB
     // trace keeps memory to what it reads; an event record left without pairs is dropped, not malformed.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> eventTypes;
-    bool keeps(std::uint32_t type) const {
-        if (eventTypes.empty()) return true;
-        for (const auto& [lo, hi] : eventTypes)
-            if (lo <= type && type <= hi) return true;
-        return false;
-    }
+    bool keeps(std::uint32_t type) const { return eventTypes.empty() || inTypeRanges(eventTypes, type); }
     // Threads whose records to keep, [firstThread, endThread) of the global thread index (header order),
     // with every communication that has an end among them (default: all). A consumer evaluating some rows
     // of a trace larger than memory keeps only theirs (gpueff histogram's passes); the header, the end time

@@ -2,6 +2,7 @@
 
 #include "engine/common/Error.h"
 #include "engine/paraver/EventTypes.h"
+#include "engine/paraver/PrvReader.h"
 
 #include <algorithm>
 #include <set>
@@ -76,13 +77,8 @@ void FilterStage::begin(const StreamInfo& info) {
 }
 
 bool FilterStage::keepsType(std::uint32_t type) const {
-    auto in = [type](const TypeRanges& ranges) {
-        for (const auto& [lo, hi] : ranges)
-            if (lo <= type && type <= hi) return true;
-        return false;
-    };
-    if (!options_.keepTypes.empty() && !in(options_.keepTypes)) return false;
-    return !in(options_.dropTypes);
+    if (!options_.keepTypes.empty() && !paraver::inTypeRanges(options_.keepTypes, type)) return false;
+    return !paraver::inTypeRanges(options_.dropTypes, type);
 }
 
 void FilterStage::emit(const TraceRecord& r) {

@@ -121,11 +121,8 @@ void TraceBuilder::end(const StreamLabels& labels) {
     row_ = labelText(labels.writeRow);
     for (auto& t : trace_.threads) sortByTime(t);
     if (!walked_) return paraver::buildRecordStreams(trace_);
-    paraver::buildRecordStreams(trace_, [this](std::uint32_t type) {
-        for (const auto& [lo, hi] : *walked_)
-            if (lo <= type && type <= hi) return true;
-        return false;
-    });
+    paraver::buildRecordStreams(trace_,
+                                [this](std::uint32_t type) { return paraver::inTypeRanges(*walked_, type); });
 }
 
 } // namespace gpueff::pipeline
