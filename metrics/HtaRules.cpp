@@ -10,6 +10,7 @@
 #include "engine/common/IntervalPairing.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/AnalysisParts.h"
+#include "metrics/ValueFacts.h"
 
 #include <algorithm>
 #include <cctype>
@@ -193,11 +194,16 @@ HtaBreakdown::Reading wholeMicroseconds(const AnalysisWindow& w, const std::vect
 void collectHtaEvidence(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
                         const std::vector<std::size_t>& tasks, WindowEvidence& out) {
     namespace types = paraver::types;
-    std::map<std::pair<std::uint32_t, std::int64_t>, std::string> names;
-    auto nameOf = [&](std::uint32_t type, std::int64_t value) -> const std::string& {
-        auto [it, fresh] = names.try_emplace({type, value});
-        if (fresh) it->second = valueName(trace, type, value);
-        return it->second;
+    // What HTA's rules ask of a name: a payload's and a range's facts in one cache.
+    struct NameFacts {
+        bool streamPayload = false, profilerStep = false, compute = false;
+    };
+    ValueFacts<NameFacts> facts;
+    auto factsOf = [&](std::uint32_t type, std::int64_t value) -> const NameFacts& {
+        return facts.of(type, value, [&] {
+            auto name = valueName(trace, type, value);
+            return NameFacts{isStreamPayload(name), isProfilerStep(name), htaComputeName(name)};
+        });
     };
     struct Open {
         std::int64_t value, begin;
@@ -219,7 +225,7 @@ void collectHtaEvidence(const semantic::LoadedTrace& trace, const DeviceActivity
                     auto* o = open.innermost(lastType);
                     if (value != 0 && o &&
                         lastType - lastType % 100 + types::kNvtxJsonPayloadOffset == type &&
-                        o->begin == th.eventTime[i] && isStreamPayload(nameOf(type, value)))
+                        o->begin == th.eventTime[i] && factsOf(type, value).streamPayload)
                         o->stream = true;
                     continue;
                 }
@@ -228,16 +234,16 @@ void collectHtaEvidence(const semantic::LoadedTrace& trace, const DeviceActivity
                     type, value,
                     [&](const Open*) {
                         lastType = type;
-                        if (isProfilerStep(nameOf(type, value))) {
+                        if (factsOf(type, value).profilerStep) {
                             e.lastStepBegin = std::max(e.lastStepBegin, th.eventTime[i]);
-                            steps.insert(nameOf(type, value));
+                            steps.insert(valueName(trace, type, value));
                         }
                         return Open{value, th.eventTime[i]};
                     },
                     [&](const Open& range, const Open*) {
                         if (range.stream)
-                            e.streamEvents.push_back({range.begin, th.eventTime[i],
-                                                      htaComputeName(nameOf(type, range.value)) ? 1 : 0});
+                            e.streamEvents.push_back(
+                                {range.begin, th.eventTime[i], factsOf(type, range.value).compute ? 1 : 0});
                     });
             }
         }

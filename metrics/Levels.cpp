@@ -4,6 +4,7 @@
 #include "engine/common/IntervalPairing.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/LevelParts.h"
+#include "metrics/ValueFacts.h"
 
 #include <algorithm>
 #include <cctype>
@@ -38,14 +39,12 @@ void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& ac
         return name.find("step") != std::string::npos || name.find("iter") != std::string::npos ||
                name.find("batch") != std::string::npos;
     };
-    std::map<std::pair<std::uint32_t, std::int64_t>, bool> matches; // (type, value) -> name matches
+    ValueFacts<bool> matches; // (type, value) -> name matches
     auto matching = [&](std::uint32_t type, std::int64_t value) {
-        auto [it, fresh] = matches.try_emplace({type, value}, false);
-        if (fresh) {
+        return matches.of(type, value, [&] {
             auto name = valueName(trace, type, value);
-            it->second = (!byDefault || mayMatch(name)) && pattern.matchesWhole(name);
-        }
-        return it->second;
+            return (!byDefault || mayMatch(name)) && pattern.matchesWhole(name);
+        });
     };
     struct Open {
         std::int64_t value, begin;
