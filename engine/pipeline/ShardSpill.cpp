@@ -353,14 +353,9 @@ void ShardSpill::replay(const std::vector<std::uint32_t>& units, RecordSink& sin
         return readers[a]->head().seq > readers[b]->head().seq;
     };
     std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> next(later);
-    for (std::size_t i = 0; i < readers.size(); ++i)
-        if (!readers[i]->done()) next.push(i);
     sink.begin(info_);
     TraceRecord r;
-    while (!next.empty()) {
-        auto i = next.top();
-        next.pop();
-        auto& reader = *readers[i];
+    auto deliver = [&](const RunReader& reader) {
         const auto& h = reader.head();
         r.time = h.time;
         r.order = h.order;
@@ -370,7 +365,6 @@ void ShardSpill::replay(const std::vector<std::uint32_t>& units, RecordSink& sin
         r.isState = h.kind == Kind::State;
         r.pairCount = 0;
         const char* p = reader.payload();
-        bool skip = false;
         switch (h.kind) {
         case Kind::Event:
             for (std::uint8_t k = 0; k < h.pairs; ++k, p += kPair) {
@@ -385,14 +379,25 @@ void ShardSpill::replay(const std::vector<std::uint32_t>& units, RecordSink& sin
         case Kind::Communication:
             std::memcpy(&r.comm, p, sizeof(r.comm));
             // The sender's unit holds the line too: replayed once, from there.
-            skip = h.kind == Kind::MirroredCommunication && chosen[unitOfRow_.at(r.comm.sendRow)];
+            if (h.kind == Kind::MirroredCommunication && chosen[unitOfRow_.at(r.comm.sendRow)]) return;
             break;
         case Kind::State:
             std::memcpy(&r.state.end, p, sizeof(r.state.end));
             std::memcpy(&r.state.value, p + sizeof(r.state.end), sizeof(r.state.value));
             break;
         }
-        if (!skip) sink.consume(r);
+        sink.consume(r);
+    };
+    if (readers.size() == 1) // one unit (a host's, a device's): its runs are in stream order already
+        for (auto& reader = *readers.front(); !reader.done(); reader.next()) deliver(reader);
+    else
+        for (std::size_t i = 0; i < readers.size(); ++i)
+            if (!readers[i]->done()) next.push(i);
+    while (!next.empty()) {
+        auto i = next.top();
+        next.pop();
+        auto& reader = *readers[i];
+        deliver(reader);
         reader.next();
         if (!reader.done()) next.push(i);
     }
