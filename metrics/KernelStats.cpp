@@ -4,7 +4,7 @@
 #include "engine/paraver/EventTypes.h"
 #include "metrics/AnalysisParts.h"
 #include "metrics/DurationModes.h"
-#include "metrics/SortedRuns.h"
+#include "engine/common/SortedRuns.h"
 
 #include <algorithm>
 #include <cmath>

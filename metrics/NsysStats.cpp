@@ -10,7 +10,7 @@
 #include "engine/common/IntervalPairing.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/AnalysisParts.h"
-#include "metrics/SortedRuns.h"
+#include "engine/common/SortedRuns.h"
 
 #include <map>
 #include <optional>

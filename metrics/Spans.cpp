@@ -1,5 +1,7 @@
 #include "metrics/Spans.h"
 
+#include "engine/common/SortedRuns.h"
+
 #include <algorithm>
 
 namespace gpueff::metrics {
@@ -7,7 +9,8 @@ namespace gpueff::metrics {
 Spans unite(const std::vector<const Spans*>& parts) {
     Spans all;
     for (const auto* p : parts) all.insert(all.end(), p->begin(), p->end());
-    std::sort(all.begin(), all.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    // Parts are rows or unions, in time order: merged. Equal begins in any order unite alike.
+    sortByRuns(all, [](const Span& a, const Span& b) { return a.begin < b.begin; });
     Spans merged;
     for (const auto& s : all) {
         if (s.end <= s.begin) continue;

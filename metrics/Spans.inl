@@ -1,4 +1,6 @@
 #pragma once
+#include "engine/common/SortedRuns.h"
+
 #include <algorithm>
 
 namespace gpueff::metrics {
@@ -6,8 +8,9 @@ namespace gpueff::metrics {
 template <class Level>
 std::map<std::int64_t, std::int64_t> timeAtLevel(std::vector<Change> changes, int counters,
                                                  std::int64_t begin, std::int64_t end, Level level) {
-    std::sort(changes.begin(), changes.end(),
-              [](const Change& a, const Change& b) { return a.time < b.time; });
+    // Each row's changes come in time order: merged, not sorted (the order among equal times is free: the
+    // count is read once all changes at a time are applied).
+    sortByRuns(changes, [](const Change& a, const Change& b) { return a.time < b.time; });
     std::vector<std::int64_t> count(static_cast<std::size_t>(counters), 0);
     std::map<std::int64_t, std::int64_t> out;
     std::int64_t t = begin;

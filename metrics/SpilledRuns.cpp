@@ -1,6 +1,6 @@
 #include "metrics/SpilledRuns.h"
 
-#include "metrics/SortedRuns.h"
+#include "engine/common/SortedRuns.h"
 
 #include <algorithm>
 

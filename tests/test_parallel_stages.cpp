@@ -2,9 +2,9 @@
 // order them, the partials' packed arrays through the codec between processes, and the --stats line per
 // stage that bench/stages.sh reads.
 #include "engine/common/Parallel.h"
+#include "engine/common/SortedRuns.h"
 #include "engine/common/SpillStore.h"
 #include "jobs/PartCodec.h"
-#include "metrics/SortedRuns.h"
 #include "tests/TestSupport.h"
 
 #include <algorithm>
@@ -23,7 +23,7 @@ TEST_CASE("SortedRuns: sorted runs merged in place equal a sort") {
     std::mt19937_64 random(27);
     for (std::size_t count : {0, 1, 2, 3, 7, 64, 129}) {
         CAPTURE(count);
-        gpueff::metrics::SortedRuns<std::int64_t> runs;
+        gpueff::SortedRuns<std::int64_t> runs;
         std::vector<std::int64_t> expected;
         for (std::size_t r = 0; r < count; ++r) {
             std::vector<std::int64_t> run(random() % 50); // some runs empty
@@ -34,6 +34,37 @@ TEST_CASE("SortedRuns: sorted runs merged in place equal a sort") {
         }
         std::sort(expected.begin(), expected.end());
         CHECK(std::move(runs).merged() == expected);
+    }
+}
+
+TEST_CASE("sortByRuns: a list of sorted runs, or of anything, ends sorted with the same elements") {
+    // Pairs compared by their first member only: equal keys may end in any order, so the elements are
+    // compared as multisets and the keys as a sequence.
+    using Item = std::pair<std::int64_t, int>;
+    auto byKey = [](const Item& a, const Item& b) { return a.first < b.first; };
+    std::mt19937_64 random(28);
+    // 0 runs up to well past the merge's limit (64 runs), with ties across runs, and shuffled lists.
+    for (std::size_t runCount : {0, 1, 2, 5, 63, 64, 65, 300}) {
+        for (bool shuffled : {false, true}) {
+            CAPTURE(runCount);
+            CAPTURE(shuffled);
+            std::vector<Item> items;
+            for (std::size_t r = 0; r < runCount; ++r) {
+                std::vector<Item> run(random() % 40);
+                for (auto& v : run)
+                    v = {static_cast<std::int64_t>(random() % 200), static_cast<int>(random())};
+                std::sort(run.begin(), run.end(), byKey);
+                items.insert(items.end(), run.begin(), run.end());
+            }
+            if (shuffled) std::shuffle(items.begin(), items.end(), random);
+            auto sorted = items;
+            gpueff::sortByRuns(sorted, byKey);
+            CHECK(std::is_sorted(sorted.begin(), sorted.end(), byKey));
+            auto a = items, b = sorted;
+            std::sort(a.begin(), a.end());
+            std::sort(b.begin(), b.end());
+            CHECK(a == b);
+        }
     }
 }
 
