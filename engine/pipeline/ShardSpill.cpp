@@ -349,10 +349,9 @@ void ShardSpill::replay(const std::vector<std::uint32_t>& units, RecordSink& sin
     for (auto u : units)
         if (!units_[u].runs.empty())
             readers.push_back(std::make_unique<RunReader>(fd_, units_[u].runs, tempDir_));
-    auto later = [&](std::size_t a, std::size_t b) {
-        return readers[a]->head().seq > readers[b]->head().seq;
-    };
-    std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> next(later);
+    // (sequence number of its next record, reader): the heap compares without reaching into the readers.
+    using Next = std::pair<std::uint64_t, std::size_t>;
+    std::priority_queue<Next, std::vector<Next>, std::greater<>> next;
     sink.begin(info_);
     TraceRecord r;
     auto deliver = [&](const RunReader& reader) {
@@ -392,14 +391,14 @@ void ShardSpill::replay(const std::vector<std::uint32_t>& units, RecordSink& sin
         for (auto& reader = *readers.front(); !reader.done(); reader.next()) deliver(reader);
     else
         for (std::size_t i = 0; i < readers.size(); ++i)
-            if (!readers[i]->done()) next.push(i);
+            if (!readers[i]->done()) next.push({readers[i]->head().seq, i});
     while (!next.empty()) {
-        auto i = next.top();
+        auto i = next.top().second;
         next.pop();
         auto& reader = *readers[i];
         deliver(reader);
         reader.next();
-        if (!reader.done()) next.push(i);
+        if (!reader.done()) next.push({reader.head().seq, i});
     }
     StreamLabels labels;
     labels.writePcf = [this](std::FILE* f) { std::fwrite(pcf_.data(), 1, pcf_.size(), f); };
