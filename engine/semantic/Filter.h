@@ -35,8 +35,8 @@ private:
     FilterOp fromOp_, toOp_, tagOp_, sizeOp_, bandwidthOp_, typeOp_, valueOp_;
     std::vector<double> types_, values_, from_, to_; // from/to 0-based like the window's objects
     bool hasTypes_ = false, hasValues_ = false;
-    bool everyLinePasses_ =
-        false; // past the logical/physical test: from, to, tag, size and bandwidth all All
+    // Past the logical/physical test every line passes: from, to, tag, size and bandwidth are all All.
+    bool everyLinePasses_ = false;
 };
 
 // Paraver's filter functions over a list: All, None, =, !=, >, <, [x,y].
