@@ -3,12 +3,13 @@
 #
 # Memory limits that hold (issue 27): peak RSS of `gpueff analyze` and `translate` under `--memory-limit
 # $MEM_LIMIT` against the limit + 64 MB, on 1, 8 and 128 rank exports of mfu_2gpu_h100_nccl (x12, x12, x1
-# copies) and on one export of 250 copies (1 M kernels, 4.8 M NVTX ranges, 1.87 M API calls in one task):
+# copies), on one export of 250 copies (1 M kernels, 4.8 M NVTX ranges, 1.87 M API calls in two tasks) and on
+# that export with 1 % of its kernels (x250h: the host rows outweigh the devices):
 # `analyze --no-trace`, `analyze` with the .prv and `translate`, -j 2. Prints one line per run: input,
 # command, wall s, peak RSS MB, the bound, and what stderr said of the parts and of reports read in turn. Inputs cached in bench/work/ (git-ignored; bench/make_export.sh).
 #
 # Environment: GPUEFF (default build/gpueff), BENCH_SRC (default data/nsys/mfu_2gpu_h100_nccl.sqlite),
-# MEM_LIMIT (64M), MEM_INPUTS ("r1 r8 r128 x250"), MEM_COMMANDS ("no-trace analyze translate"), BENCH_WORK.
+# MEM_LIMIT (64M), MEM_INPUTS ("r1 r8 r128 x250 x250h"), MEM_COMMANDS ("no-trace analyze translate"), BENCH_WORK.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -16,7 +17,7 @@ root=$(dirname "$here")
 work=${BENCH_WORK:-$here/work}
 src=${BENCH_SRC:-$root/data/nsys/mfu_2gpu_h100_nccl.sqlite}
 limit=${MEM_LIMIT:-64M}
-sets=${MEM_INPUTS:-r1 r8 r128 x250}
+sets=${MEM_INPUTS:-r1 r8 r128 x250 x250h}
 commands=${MEM_COMMANDS:-no-trace analyze translate}
 gpueff=${GPUEFF:-$root/build/gpueff}
 source "$here/rank_exports.sh"
@@ -40,6 +41,19 @@ for set in $sets; do
     x250)
         inputs=("$work/memory/mfu_x250.sqlite")
         [[ -f ${inputs[0]} ]] || "$here/make_export.sh" "$src" "${inputs[0]}" 250 >/dev/null
+        ;;
+    x250h)
+        # The same with one kernel and one memory operation in 100 kept: the host rows (4.8 M NVTX ranges,
+        # 1.87 M API calls) outweigh the devices.
+        inputs=("$work/memory/mfu_x250_host.sqlite")
+        if [[ ! -f ${inputs[0]} ]]; then
+            [[ -f $work/memory/mfu_x250.sqlite ]] ||
+                "$here/make_export.sh" "$src" "$work/memory/mfu_x250.sqlite" 250 >/dev/null
+            cp "$work/memory/mfu_x250.sqlite" "${inputs[0]}.tmp"
+            sqlite3 "${inputs[0]}.tmp" "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid % 100 != 0;
+                DELETE FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE rowid % 100 != 0;"
+            mv "${inputs[0]}.tmp" "${inputs[0]}"
+        fi
         ;;
     *) echo "$0: unknown input set $set" >&2; exit 2 ;;
     esac

@@ -7,15 +7,56 @@
 #include "metrics/DeviceActivity.h"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 namespace gpueff::jobs {
 
 namespace {
 
+// The rows of the stream whose host events a replay sets apart (every task's host rows), by stream row.
+std::vector<bool> hostRowsOf(const pipeline::ShardSpill& spill) {
+    const auto& info = spill.info();
+    auto threadOfRow = pipeline::threadOfRows(info);
+    auto activity = metrics::deviceLayout(pipeline::layoutInThreadOrder(info, threadOfRow));
+    std::vector<bool> hostThread(threadOfRow.size(), false);
+    for (const auto& task : activity.tasks)
+        for (auto thread : task.cpuRows) hostThread.at(thread) = true;
+    std::vector<bool> rows(threadOfRow.size(), false);
+    for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = hostThread.at(threadOfRow[r]);
+    return rows;
+}
+
+// A replay of a task's host events into a walker: rows as the trace's threads, grouped by time
+// (metrics::HostEventGroups), the task's rows alone.
+class HostEventFeed : public pipeline::RecordSink {
+public:
+    HostEventFeed(const metrics::TaskInfo& task, metrics::HostEventWalker& walker,
+                  const std::vector<std::uint32_t>& threadOfRow)
+        : task_(task), groups_(walker), threadOfRow_(threadOfRow) {
+        for (auto thread : task.cpuRows) rows_.insert(static_cast<std::uint32_t>(thread));
+    }
+    void begin(const pipeline::StreamInfo&) override {}
+    void consume(const paraver::TraceRecord& r) override {
+        const auto thread = threadOfRow_.at(r.row);
+        if (!rows_.contains(thread)) return;
+        for (std::uint8_t i = 0; i < r.pairCount; ++i)
+            groups_.add(thread, {r.time, r.pairs[i].type, r.pairs[i].value});
+    }
+    void end(const pipeline::StreamLabels&) override { groups_.end(task_.cpuRows); }
+
+private:
+    const metrics::TaskInfo& task_;
+    metrics::HostEventGroups groups_;
+    const std::vector<std::uint32_t>& threadOfRow_;
+    std::set<std::uint32_t> rows_;
+};
+
 // The spilled stream seen as a sharded trace: a shard is replayed into a TraceBuilder when visited, by
 // whichever worker visits it. Kept shards stay loaded from their first visit to their release (all of them
 // fit the memory limit together), so the analysis' three looks replay each one once.
+// Under a limit the records do not fit together, the tasks' host events are left out of the shards and
+// streamed from the file to the families that walk them (ShardPlan::hostEventsApart).
 class SpilledTrace : public metrics::ShardedTrace {
 public:
     SpilledTrace(const pipeline::ShardSpill& spill, ShardPlan plan, std::filesystem::path shown)
@@ -25,6 +66,16 @@ public:
         std::istringstream pcf(spill_.pcfText());
         paraver::readPcf(pcf, semantic::traceStem(shown_).string() + ".pcf", labels);
         walked_ = metrics::eventTypesWalked(labels);
+        if (plan_.hostEventsApart) threadOfRow_ = pipeline::threadOfRows(spill_.info());
+    }
+    void walkHostEvents(const semantic::LoadedTrace& trace, const metrics::TaskInfo& task,
+                        metrics::HostEventWalker& walker) const override {
+        if (!plan_.hostEventsApart) return ShardedTrace::walkHostEvents(trace, task, walker);
+        std::set<std::uint32_t> threads(task.cpuRows.begin(), task.cpuRows.end()), units;
+        for (std::uint32_t r = 0; r < threadOfRow_.size(); ++r)
+            if (threads.contains(threadOfRow_[r])) units.insert(spill_.unitOfRow(r));
+        HostEventFeed feed(task, walker, threadOfRow_);
+        spill_.replay({units.begin(), units.end()}, feed, pipeline::ReplayPart::Apart, &plan_.hostRows);
     }
     std::size_t shards() const override { return plan_.shards.size(); }
     std::vector<std::uint32_t> unitsOf(std::size_t shard) const override { return plan_.shards.at(shard); }
@@ -59,7 +110,8 @@ public:
     std::optional<std::filesystem::path> spillDirectory() const override { return spill_.directory(); }
     std::uint64_t bytes(std::size_t shard) const override {
         std::uint64_t records = 0;
-        for (auto u : plan_.shards.at(shard)) records += spill_.records(u);
+        for (auto u : plan_.shards.at(shard))
+            records += plan_.hostEventsApart ? spill_.recordsLeft(u, plan_.hostRows) : spill_.records(u);
         return records * kAnalysisBytesPerRecord;
     }
     // Kept shards fit the limit together by construction.
@@ -68,9 +120,10 @@ public:
 private:
     std::unique_ptr<semantic::LoadedTrace> load(const std::vector<std::uint32_t>& units) const {
         pipeline::TraceBuilder builder;
-        builder.expect(spill_.expected(units));
+        const auto* apart = plan_.hostEventsApart ? &plan_.hostRows : nullptr;
+        builder.expect(spill_.expected(units, apart));
         if (walked_) builder.walkOnly(*walked_);
-        spill_.replay(units, builder);
+        spill_.replay(units, builder, apart ? pipeline::ReplayPart::Rest : pipeline::ReplayPart::All, apart);
         return semantic::LoadedTrace::fromStream(builder, shown_, &spill_.totals());
     }
 
@@ -79,17 +132,20 @@ private:
     std::filesystem::path shown_;
     mutable std::vector<std::unique_ptr<semantic::LoadedTrace>> kept_;
     std::optional<std::vector<std::pair<std::uint32_t, std::uint32_t>>> walked_; // event types the cfgs walk
+    std::vector<std::uint32_t> threadOfRow_;                                     // stream row -> thread
 };
 
 // Units in order (those of `wanted`, when given), a shard closed when the next unit would pass `limit`
 // records. No unit at all is one empty shard: the layout and labels of the whole trace.
+// `hostRows`: the rows whose host events are left out of the shards (ShardPlan::hostEventsApart).
 std::vector<std::vector<std::uint32_t>> pack(const pipeline::ShardSpill& spill, std::uint64_t limit,
-                                             const std::vector<bool>* wanted) {
+                                             const std::vector<bool>* wanted,
+                                             const std::vector<bool>* hostRows = nullptr) {
     std::vector<std::vector<std::uint32_t>> shards(1);
     std::uint64_t held = 0;
     for (std::uint32_t u = 0; u < spill.units(); ++u) {
         if (wanted && !(*wanted)[u]) continue;
-        auto n = spill.records(u);
+        auto n = hostRows ? spill.recordsLeft(u, *hostRows) : spill.records(u);
         if (!shards.back().empty() && held + n > limit) {
             shards.emplace_back();
             held = 0;
@@ -141,7 +197,7 @@ ShardedAnalysis::ShardedAnalysis(const std::filesystem::path& tempDir) {
         [](const paraver::TraceLayout& layout) {
             return metrics::analysisUnits(metrics::deviceLayout(layout), layout.rows.size()).ofRow;
         },
-        tempDir);
+        tempDir, metrics::hostEventTypes());
 }
 
 ShardedAnalysis::~ShardedAnalysis() = default;
@@ -173,8 +229,11 @@ ShardPlan ShardedAnalysis::shardsOf(std::uint64_t memoryLimit, unsigned jobs, co
         plan.shards = jobs > 1 ? deal(*spill_, jobs, wanted) : pack(*spill_, limit, wanted);
         plan.kept = plan.shards.size() > 1;
     } else {
-        // A shard per worker in memory at once, each within its share of the limit.
-        plan.shards = pack(*spill_, std::max<std::uint64_t>(1, limit / jobs), wanted);
+        // A shard per worker in memory at once, each within its share of the limit; the host events
+        // streamed rather than held.
+        plan.hostEventsApart = true;
+        plan.hostRows = hostRowsOf(*spill_);
+        plan.shards = pack(*spill_, std::max<std::uint64_t>(1, limit / jobs), wanted, &plan.hostRows);
     }
     shards_ = plan.shards.size();
     if (!plan.kept && shards_ > 1 && log)

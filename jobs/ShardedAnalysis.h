@@ -24,6 +24,10 @@ struct ShardPlan {
     std::vector<std::vector<std::uint32_t>> shards; // units
     bool kept = false;
     std::uint64_t memoryLimit = 0; // what the shards a look holds at once may take together
+    // The tasks' host events (metrics/HostEvents.h) are left out of the shards loaded and streamed from the
+    // temporary file to the families that read them: when the records do not fit the limit together.
+    bool hostEventsApart = false;
+    std::vector<bool> hostRows; // by stream row: the tasks' host rows, when their events are apart
 };
 
 class ShardedAnalysis {

@@ -46,15 +46,16 @@ void relocate(DevicePartial& p, std::uint64_t base) {
 }
 
 void relocate(TaskPartial& p, std::uint64_t base) {
-    p.calls.bulk.offset += base;
+    for (auto& run : p.calls.runs) run.bulk.offset += base;
 }
 
-ShardReader::ShardReader(const semantic::LoadedTrace& t, const AnalysisWindow& w, const TraceFacts& f,
-                         const NamePattern& gemm, SpillStore& spill)
-    : trace(t), store(spill), window(w), facts(f), queued(t, "analysis/kernels_queued.cfg"),
-      transit(t, "analysis/launches_in_transit.cfg"), tensor(t, "hwcounters/tensor_active.cfg"),
-      blocking(t, "model/host_blocking.cfg"), mpi(t, "model/mpi_calls.cfg"),
-      queuedLines(queued.hasEvents(0) && f.communications),
+ShardReader::ShardReader(const semantic::LoadedTrace& t, const HostEventSource& events,
+                         const AnalysisWindow& w, const TraceFacts& f, const NamePattern& gemm,
+                         SpillStore& spill)
+    : trace(t), hostEvents(events), store(spill), window(w), facts(f),
+      queued(t, "analysis/kernels_queued.cfg"), transit(t, "analysis/launches_in_transit.cfg"),
+      tensor(t, "hwcounters/tensor_active.cfg"), blocking(t, "model/host_blocking.cfg"),
+      mpi(t, "model/mpi_calls.cfg"), queuedLines(queued.hasEvents(0) && f.communications),
       queuedAvailable(queuedLines && f.launchLinesCarryCallEnds),
       classifyGaps(transit.hasEvents(0) && f.communications), tensorSamples(tensor.hasEvents(0)),
       blockingEvents(blocking.hasEvents(0)), mpiEvents(mpi.hasEvents(0)), gemm_(gemm) {}

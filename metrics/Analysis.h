@@ -3,6 +3,7 @@
 // activity read through the cfgs, per device and overall. Reports turn it into JSON and Markdown.
 #include "engine/common/Parallel.h"
 #include "metrics/DeviceActivity.h"
+#include "metrics/HostEvents.h"
 #include "metrics/Levels.h"
 #include "metrics/NamePattern.h"
 #include "metrics/NsysStats.h"
@@ -420,6 +421,13 @@ public:
     // Calls `use` with the whole trace's labels and layout and no records (names of values the partials
     // carry).
     virtual void visitLabels(const std::function<void(const semantic::LoadedTrace&)>& use) const = 0;
+    // A task's host events (HostEvents.h) to `walker`, while the shard holding its host rows is visited
+    // (`trace`, the visit's): from the loaded shard's columns, or from wherever a sharded trace that leaves
+    // them out of its shards keeps them.
+    virtual void walkHostEvents(const semantic::LoadedTrace& trace, const TaskInfo& task,
+                                HostEventWalker& walker) const {
+        walkHostColumns(trace, task, walker);
+    }
     // Where the partials' bulk may wait for the reduction (a SpillStore's temporary file); none: in memory.
     virtual std::optional<std::filesystem::path> spillDirectory() const { return std::nullopt; }
     // What a shard takes in memory while it is visited, and how much the shards visited at once may take

@@ -33,29 +33,55 @@ std::map<std::uint32_t, std::int64_t> regionValues(const semantic::LoadedTrace& 
     return wanted;
 }
 
-void extendRegionSpan(const semantic::LoadedTrace& trace, const std::map<std::uint32_t, std::int64_t>& wanted,
-                      std::int64_t& first, std::int64_t& last) {
+// The --region's closed ranges on the rows of the shard: the host events of `tasks`, and the columns of every
+// other row (NVTX ranges on a device's or a metrics row stay in the loaded shard).
+void extendRegionSpan(const semantic::LoadedTrace& trace, const HostEventSource& hostEvents,
+                      const DeviceActivity& activity, const std::vector<std::size_t>& tasks,
+                      const std::map<std::uint32_t, std::int64_t>& wanted, std::int64_t& first,
+                      std::int64_t& last) {
     struct Open {
         std::int64_t value, begin;
     };
-    IntervalPairing<Open> open(Nesting::Stack); // per thread, by type
-    for (const auto& th : trace.trace().threads) {
-        open.clear();
-        for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
-            auto w = wanted.find(th.eventType[i]);
-            if (w == wanted.end()) continue;
-            const auto time = th.eventTime[i];
-            open.event(
-                w->first, th.eventValue[i],
-                [&](const Open*) {
-                    return Open{th.eventValue[i], time};
-                },
-                [&](const Open& range, const Open*) {
-                    if (range.value != w->second) return;
-                    first = std::min(first, range.begin);
-                    last = std::max(last, time);
-                });
+    struct Walker : HostEventWalker {
+        const std::map<std::uint32_t, std::int64_t>& wanted;
+        std::int64_t &first, &last;
+        RowStates<IntervalPairing<Open>> open; // per row, by type
+        Walker(const std::map<std::uint32_t, std::int64_t>& w, std::int64_t& f, std::int64_t& l)
+            : wanted(w), first(f), last(l) {}
+        void events(std::uint32_t row, std::span<const HostEvent> group) override {
+            auto& pairing = open.of(row);
+            for (const auto& e : group) {
+                auto w = wanted.find(e.type);
+                if (w == wanted.end()) continue;
+                pairing.event(
+                    w->first, e.value,
+                    [&](const Open*) {
+                        return Open{e.value, e.time};
+                    },
+                    [&](const Open& range, const Open*) {
+                        if (range.value != w->second) return;
+                        first = std::min(first, range.begin);
+                        last = std::max(last, e.time);
+                    });
+            }
         }
+        void rowEnd(std::uint32_t row) override {
+            open.end(row, [](auto&) {});
+        }
+    } walker(wanted, first, last);
+    std::vector<bool> hostRow(trace.trace().threads.size(), false);
+    for (const auto& task : activity.tasks)
+        for (auto row : task.cpuRows) hostRow.at(row) = true;
+    for (auto t : tasks) hostEvents(activity.tasks[t], walker);
+    std::vector<HostEvent> group;
+    for (std::uint32_t row = 0; row < trace.trace().threads.size(); ++row) {
+        if (hostRow[row]) continue;
+        const auto& th = trace.trace().threads[row];
+        for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
+            group.assign(1, {th.eventTime[i], th.eventType[i], th.eventValue[i]});
+            walker.events(row, group);
+        }
+        walker.rowEnd(row);
     }
 }
 
@@ -63,19 +89,20 @@ void extendRegionSpan(const semantic::LoadedTrace& trace, const std::map<std::ui
 struct WindowScout : WindowEvidence {
     std::int64_t traceEnd = 0;
 
-    void look(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
-              const std::vector<std::size_t>& devices, const std::vector<std::size_t>& tasks,
-              const AnalysisOptions& options) {
+    void look(const semantic::LoadedTrace& trace, const HostEventSource& hostEvents,
+              const DeviceActivity& activity, const std::vector<std::size_t>& devices,
+              const std::vector<std::size_t>& tasks, const AnalysisOptions& options) {
         traceEnd = trace.trace().endTime();
-        collectHtaEvidence(trace, activity, tasks, *this);
+        collectHtaEvidence(trace, hostEvents, activity, tasks, *this);
         if (options.iterationSource != IterationSource::Off) {
-            collectMarkers(trace, activity, tasks, options.iterationPattern, *this);
+            collectMarkers(trace, hostEvents, activity, tasks, options.iterationPattern, *this);
             // Detected on the first device alone: one sequence decides the boundaries of every device.
             if (std::find(devices.begin(), devices.end(), 0) != devices.end())
                 detected = detectOnDevice(trace, activity.devices[0]);
         }
         if (!options.region.empty())
-            extendRegionSpan(trace, regionValues(trace, options.region), regionFirst, regionLast);
+            extendRegionSpan(trace, hostEvents, activity, tasks, regionValues(trace, options.region),
+                             regionFirst, regionLast);
         for (auto i : devices)
             for (const auto& cls : activity.devices[i].work)
                 for (const auto& rows : cls)
@@ -119,12 +146,14 @@ struct WindowScout : WindowEvidence {
 };
 
 // The shard's devices read and their partials computed; its tasks' too.
-void readShard(const semantic::LoadedTrace& trace, const AnalysisWindow& window, const TraceFacts& facts,
-               const NamePattern& gemm, const LevelPlan& plan, const std::vector<HtaRuleInputs>& hta,
-               DeviceActivity& activity, const std::vector<std::size_t>& devices,
-               const std::vector<std::size_t>& tasks, std::vector<DevicePartial>& devicePartials,
-               std::vector<TaskPartial>& taskPartials, ShardAnswers& answers, SpillStore& store) {
-    ShardReader shard(trace, window, facts, gemm, store);
+void readShard(const semantic::LoadedTrace& trace, const HostEventSource& hostEvents,
+               const AnalysisWindow& window, const TraceFacts& facts, const NamePattern& gemm,
+               const LevelPlan& plan, const std::vector<HtaRuleInputs>& hta, DeviceActivity& activity,
+               const std::vector<std::size_t>& devices, const std::vector<std::size_t>& tasks,
+               std::vector<DevicePartial>& devicePartials, std::vector<TaskPartial>& taskPartials,
+               ShardAnswers& answers, SpillStore& store, std::uint64_t callsPerRun) {
+    ShardReader shard(trace, hostEvents, window, facts, gemm, store);
+    shard.callsPerRun = callsPerRun;
     answers = {shard.queuedLines,    shard.queuedAvailable, shard.classifyGaps,   shard.tensorSamples,
                shard.blockingEvents, shard.mpiEvents,       shard.queuedAvailable};
     for (auto i : devices) {
@@ -284,9 +313,16 @@ private:
         taskPartials_.resize(a_.activity.tasks.size());
         htaInputs_ = htaRuleInputs(scout_, options_, a_.activity);
     }
+    // The host events of the tasks of the shard `trace` holds.
+    HostEventSource hostEvents(const semantic::LoadedTrace& trace) const {
+        return [this, &trace](const TaskInfo& task, HostEventWalker& walker) {
+            sharded_.walkHostEvents(trace, task, walker);
+        };
+    }
     void partials(const semantic::LoadedTrace& trace, std::size_t s) {
-        readShard(trace, a_.window, facts_, options_.gemmPattern, plan_, htaInputs_, a_.activity,
-                  devicesOf_[s], tasksOf_[s], devicePartials_, taskPartials_, answers_[s], *store_);
+        readShard(trace, hostEvents(trace), a_.window, facts_, options_.gemmPattern, plan_, htaInputs_,
+                  a_.activity, devicesOf_[s], tasksOf_[s], devicePartials_, taskPartials_, answers_[s],
+                  *store_, hostCallsRun(sharded_.memoryBudget(), options_.jobs));
     }
 
     // One shard: the window and the partials from the same reading of the devices.
@@ -294,7 +330,7 @@ private:
         sharded_.visit(0, [&](const semantic::LoadedTrace& trace) {
             layout(trace);
             readWork(trace, 0);
-            scout_.look(trace, a_.activity, devicesOf_[0], tasksOf_[0], options_);
+            scout_.look(trace, hostEvents(trace), a_.activity, devicesOf_[0], tasksOf_[0], options_);
             setWindow();
             clock_.end("window", false);
             if (levels_.prepare(options_)) {
@@ -334,7 +370,7 @@ private:
         {
             std::vector<WindowScout> scouts(n_); // combined in shard order, as one scout would have seen them
             look([&](const semantic::LoadedTrace& trace, std::size_t s) {
-                scouts[s].look(trace, a_.activity, devicesOf_[s], tasksOf_[s], options_);
+                scouts[s].look(trace, hostEvents(trace), a_.activity, devicesOf_[s], tasksOf_[s], options_);
             });
             for (const auto& s : scouts) {
                 scout_.combine(s);

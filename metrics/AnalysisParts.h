@@ -17,10 +17,13 @@ struct DeviceUnions {
 // trace's, so every shard answers alike).
 class ShardReader {
 public:
-    ShardReader(const semantic::LoadedTrace& trace, const AnalysisWindow& window, const TraceFacts& facts,
-                const NamePattern& gemm, SpillStore& store);
+    ShardReader(const semantic::LoadedTrace& trace, const HostEventSource& hostEvents,
+                const AnalysisWindow& window, const TraceFacts& facts, const NamePattern& gemm,
+                SpillStore& store);
     const semantic::LoadedTrace& trace;
-    SpillStore& store; // where the partials' bulk waits for the reduction
+    const HostEventSource& hostEvents; // the host events of the shard's tasks (the trace may lack them)
+    std::uint64_t callsPerRun = hostCallsRun(0, 1); // a task's host calls packed at once (HostCallsRun)
+    SpillStore& store;                              // where the partials' bulk waits for the reduction
     const AnalysisWindow& window;
     const TraceFacts& facts;
     CfgRows queued, transit, tensor, blocking, mpi;
@@ -54,8 +57,9 @@ struct HtaRuleInputs {
     const Spans* streamEvents = nullptr;
 };
 // The ProfilerStep ranges and host events with a stream on the host rows of `tasks`, into out.hta.
-void collectHtaEvidence(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
-                        const std::vector<std::size_t>& tasks, WindowEvidence& out);
+void collectHtaEvidence(const semantic::LoadedTrace& trace, const HostEventSource& hostEvents,
+                        const DeviceActivity& activity, const std::vector<std::size_t>& tasks,
+                        WindowEvidence& out);
 // Per device, from the evidence of the whole trace.
 std::vector<HtaRuleInputs> htaRuleInputs(const WindowEvidence& evidence, const AnalysisOptions& options,
                                          const DeviceActivity& activity);

@@ -191,15 +191,16 @@ HtaBreakdown::Reading wholeMicroseconds(const AnalysisWindow& w, const std::vect
 
 } // namespace
 
-void collectHtaEvidence(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
-                        const std::vector<std::size_t>& tasks, WindowEvidence& out) {
+void collectHtaEvidence(const semantic::LoadedTrace& trace, const HostEventSource& hostEvents,
+                        const DeviceActivity& activity, const std::vector<std::size_t>& tasks,
+                        WindowEvidence& out) {
     namespace types = paraver::types;
     // What HTA's rules ask of a name: a payload's and a range's facts in one cache.
     struct NameFacts {
         bool streamPayload = false, profilerStep = false, compute = false;
     };
     ValueFacts<NameFacts> facts;
-    auto factsOf = [&](std::uint32_t type, std::int64_t value) -> const NameFacts& {
+    auto factsOfName = [&](std::uint32_t type, std::int64_t value) -> const NameFacts& {
         return facts.of(type, value, [&] {
             auto name = valueName(trace, type, value);
             return NameFacts{isStreamPayload(name), isProfilerStep(name), htaComputeName(name)};
@@ -209,23 +210,29 @@ void collectHtaEvidence(const semantic::LoadedTrace& trace, const DeviceActivity
         std::int64_t value, begin;
         bool stream = false;
     };
-    IntervalPairing<Open> open(Nesting::Stack); // per thread, by NVTX type
-    for (auto t : tasks) {
+    struct Row {
+        IntervalPairing<Open> open{Nesting::Stack}; // by NVTX type
+        std::uint32_t lastType = 0;                 // of the range opened last
+    };
+    // One task's evidence; the order of its stream events does not matter (combine sorts them).
+    struct Walker : HostEventWalker {
         HtaTaskEvidence e;
         std::set<std::string> steps;
-        for (auto row : activity.tasks[t].cpuRows) {
-            const auto& th = trace.trace().threads[row];
-            open.clear();
-            std::uint32_t lastType = 0; // of the range opened last
-            for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
-                auto type = th.eventType[i];
-                auto value = th.eventValue[i];
+        RowStates<Row> rows;
+        const semantic::LoadedTrace& trace;
+        decltype(factsOfName)& factsOf;
+        Walker(const semantic::LoadedTrace& t, decltype(factsOfName)& f) : trace(t), factsOf(f) {}
+        void events(std::uint32_t row, std::span<const HostEvent> group) override {
+            auto& [open, lastType] = rows.of(row);
+            for (const auto& ev : group) {
+                const auto type = ev.type;
+                const auto value = ev.value;
                 if (types::kNvtxDomainTypes.contains(type) && type % 100 == types::kNvtxJsonPayloadOffset) {
                     // A payload comes in the record of its range's begin, after it.
                     auto* o = open.innermost(lastType);
                     if (value != 0 && o &&
                         lastType - lastType % 100 + types::kNvtxJsonPayloadOffset == type &&
-                        o->begin == th.eventTime[i] && factsOf(type, value).streamPayload)
+                        o->begin == ev.time && factsOf(type, value).streamPayload)
                         o->stream = true;
                     continue;
                 }
@@ -235,21 +242,28 @@ void collectHtaEvidence(const semantic::LoadedTrace& trace, const DeviceActivity
                     [&](const Open*) {
                         lastType = type;
                         if (factsOf(type, value).profilerStep) {
-                            e.lastStepBegin = std::max(e.lastStepBegin, th.eventTime[i]);
+                            e.lastStepBegin = std::max(e.lastStepBegin, ev.time);
                             steps.insert(valueName(trace, type, value));
                         }
-                        return Open{value, th.eventTime[i]};
+                        return Open{value, ev.time};
                     },
                     [&](const Open& range, const Open*) {
                         if (range.stream)
                             e.streamEvents.push_back(
-                                {range.begin, th.eventTime[i], factsOf(type, range.value).compute ? 1 : 0});
+                                {range.begin, ev.time, factsOf(type, range.value).compute ? 1 : 0});
                     });
             }
         }
-        if (steps.empty() && e.streamEvents.empty()) continue;
-        e.stepNames.assign(steps.begin(), steps.end());
-        out.hta[static_cast<std::uint32_t>(t)].combine(e);
+        void rowEnd(std::uint32_t row) override {
+            rows.end(row, [](auto&) {});
+        }
+    };
+    for (auto t : tasks) {
+        Walker walker(trace, factsOfName);
+        hostEvents(activity.tasks[t], walker);
+        if (walker.steps.empty() && walker.e.streamEvents.empty()) continue;
+        walker.e.stepNames.assign(walker.steps.begin(), walker.steps.end());
+        out.hta[static_cast<std::uint32_t>(t)].combine(walker.e);
     }
 }
 

@@ -1,10 +1,10 @@
 // Kernel statistics: the nsys stats cuda_gpu_kern_sum table, duration distributions per name, and the idle
 // gaps of each device classified by what the GPU waited for (analysis/launches_in_transit.cfg).
 #include "engine/common/Parallel.h"
+#include "engine/common/SortedRuns.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/AnalysisParts.h"
 #include "metrics/DurationModes.h"
-#include "engine/common/SortedRuns.h"
 
 #include <algorithm>
 #include <cmath>

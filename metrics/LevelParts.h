@@ -7,8 +7,10 @@ namespace gpueff::metrics {
 
 // The iteration markers (outermost NVTX ranges whose whole name the pattern matches) and their phases on the
 // host rows of `tasks`, appended to out.markers/out.phases.
-void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
-                    const std::vector<std::size_t>& tasks, const NamePattern& pattern, WindowEvidence& out);
+// `trace` names the values; the events come from `hostEvents`.
+void collectMarkers(const semantic::LoadedTrace& trace, const HostEventSource& hostEvents,
+                    const DeviceActivity& activity, const std::vector<std::size_t>& tasks,
+                    const NamePattern& pattern, WindowEvidence& out);
 // Ranges in the one order every process and shard agrees on (task, begin, end, name).
 void sortRanges(std::vector<HostRange>& ranges);
 // Where the work that device `d` ran was launched from inside evidence's (sorted) markers and phases,

@@ -28,8 +28,9 @@ void Projection::combine(const Projection& o) {
     }
 }
 
-void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
-                    const std::vector<std::size_t>& tasks, const NamePattern& pattern, WindowEvidence& out) {
+void collectMarkers(const semantic::LoadedTrace& trace, const HostEventSource& hostEvents,
+                    const DeviceActivity& activity, const std::vector<std::size_t>& tasks,
+                    const NamePattern& pattern, WindowEvidence& out) {
     // std::regex costs about a microsecond a name, and PyTorch's ranges carry a unique op_id each (18,000
     // names in a 300 ms trace): every alternative of the default pattern holds "step", "iter" or "batch", so
     // names without them are not matched.
@@ -51,33 +52,46 @@ void collectMarkers(const semantic::LoadedTrace& trace, const DeviceActivity& ac
         bool marker;       // an outermost range whose name matches
         bool insideMarker; // some enclosing range is a marker
     };
-    IntervalPairing<Open> open(Nesting::Stack); // per thread, by NVTX type
-    for (auto t : tasks)
-        for (auto row : activity.tasks[t].cpuRows) {
-            const auto& th = trace.trace().threads[row];
-            open.clear();
-            for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
-                auto type = th.eventType[i];
-                if (!paraver::types::isNvtxRangeType(type)) continue;
-                auto value = th.eventValue[i];
+    // The ranges' order in out does not matter: sortRanges orders them before any use.
+    struct Walker : HostEventWalker {
+        std::uint32_t task = 0;
+        RowStates<IntervalPairing<Open>> open; // per row, by NVTX type
+        std::function<bool(std::uint32_t, std::int64_t)> matching;
+        const semantic::LoadedTrace* trace = nullptr;
+        WindowEvidence* out = nullptr;
+        void events(std::uint32_t row, std::span<const HostEvent> group) override {
+            auto& pairing = open.of(row);
+            for (const auto& e : group) {
+                if (!paraver::types::isNvtxRangeType(e.type)) continue;
                 auto begun = [&](const Open* enclosing) {
                     bool inside = enclosing && (enclosing->marker || enclosing->insideMarker);
-                    return Open{value, th.eventTime[i], !inside && matching(type, value), inside};
+                    return Open{e.value, e.time, !inside && matching(e.type, e.value), inside};
                 };
                 auto ended = [&](const Open& range, const Open* enclosing) {
                     bool phase = !range.marker && enclosing && enclosing->marker;
                     if (!range.marker && !phase) return;
-                    HostRange r{static_cast<std::uint32_t>(t),
+                    HostRange r{task,
                                 range.begin,
-                                th.eventTime[i],
-                                valueName(trace, type, range.value),
+                                e.time,
+                                valueName(*trace, e.type, range.value),
                                 phase ? enclosing->begin : 0,
-                                static_cast<std::uint64_t>(row) << 32 | type};
-                    (phase ? out.phases : out.markers).push_back(std::move(r));
+                                static_cast<std::uint64_t>(row) << 32 | e.type};
+                    (phase ? out->phases : out->markers).push_back(std::move(r));
                 };
-                open.event(type, value, begun, ended);
+                pairing.event(e.type, e.value, begun, ended);
             }
         }
+        void rowEnd(std::uint32_t row) override {
+            open.end(row, [](auto&) {});
+        }
+    } walker;
+    walker.matching = matching;
+    walker.trace = &trace;
+    walker.out = &out;
+    for (auto t : tasks) {
+        walker.task = static_cast<std::uint32_t>(t);
+        hostEvents(activity.tasks[t], walker);
+    }
 }
 
 void sortRanges(std::vector<HostRange>& ranges) {

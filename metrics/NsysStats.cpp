@@ -8,9 +8,9 @@
 // Statistics as KernelRow (NsysStats.h); the whole trace, not the analysis window. The partials carry NVTX
 // ranges and API calls by value; the reduction names the rows it lists from the whole trace's labels.
 #include "engine/common/IntervalPairing.h"
+#include "engine/common/SortedRuns.h"
 #include "engine/paraver/EventTypes.h"
 #include "metrics/AnalysisParts.h"
-#include "engine/common/SortedRuns.h"
 
 #include <map>
 #include <optional>
@@ -56,10 +56,15 @@ public:
         ++ranges_;
     }
 
-    // The partial as HostCallsPartial keeps it, into the store: the groups in key order (three values
-    // each), then every group's durations and open begins, then the API calls' durations by value, sorted.
+    std::uint64_t ranges() const { return ranges_; }
+
+    // A run as HostCallsPartial keeps it, into the store: the groups in key order (three values each), then
+    // every group's durations and open begins, then the API calls' durations by value, sorted. The groups
+    // and `api` are empty afterwards, for the next run.
     void pack(std::map<std::int64_t, std::vector<std::int64_t>>& api, SpillStore& store,
-              HostCallsPartial& out) {
+              HostCallsPartial& partial) {
+        if (groups_.empty() && api.empty()) return;
+        auto& out = partial.runs.emplace_back();
         std::sort(groups_.begin(), groups_.end(),
                   [](const Group& x, const Group& y) { return x.key < y.key; });
         std::size_t calls = 0;
@@ -71,7 +76,7 @@ public:
             appendValue(bulk, std::int64_t{g.type} | (startEnd ? std::int64_t{1} << 32 : 0));
             appendValue(bulk, value);
             appendValue(bulk, std::int64_t(g.closed.size()) | std::int64_t(g.open.size()) << 32);
-            out.nvtxOpen += g.open.size();
+            partial.nvtxOpen += g.open.size();
         }
         out.nvtxGroups = groups_.size();
         out.nvtxRanges = ranges_;
@@ -89,6 +94,10 @@ public:
             out.api.emplace_back(value, durations.size());
         }
         out.bulk = store.append(bulk);
+        groups_.clear();
+        index_.clear();
+        ranges_ = 0;
+        api.clear();
     }
 
 private:
@@ -123,7 +132,7 @@ std::size_t cursorBuffer(std::size_t cursors) {
 // of the trace, range or mark).
 class TaskGroups {
 public:
-    TaskGroups(const SpillStore& store, const HostCallsPartial& p, std::size_t buffer)
+    TaskGroups(const SpillStore& store, const HostCallsRun& p, std::size_t buffer)
         : groups_(store, p.bulk, 0, p.nvtxGroups * kGroupBytes, buffer),
           times_(store, p.bulk, p.nvtxGroups * kGroupBytes, p.nvtxRanges * sizeof(std::int64_t), buffer),
           left_(p.nvtxGroups) {
@@ -159,7 +168,7 @@ private:
 // it), `durations` its ranges' over every task. A merge of the tasks' groups as they come from the store:
 // one group's ranges in memory at a time.
 template <class Use>
-void forEachGroup(const std::vector<const HostCallsPartial*>& tasks, const SpillStore& store,
+void forEachGroup(const std::vector<const HostCallsRun*>& tasks, const SpillStore& store,
                   std::int64_t lastNvtx, Use&& use) {
     std::vector<TaskGroups> readers;
     readers.reserve(tasks.size());
@@ -230,13 +239,13 @@ bool isNvtxType(std::uint32_t type) {
            type == types::kNvtxStartEndRange;
 }
 
-// Whether the record of the range begin at `i` also carries the start/end type: the translator writes a
-// start/end range's domain type first and 9004 after it in the same record, and every record holding 9004
-// begins with a range type, so the first 9004 before the next range type at the same time is this one's.
-bool isStartEnd(const paraver::ThreadRecords& th, std::size_t i) {
-    for (std::size_t j = i + 1; j < th.eventTime.size() && th.eventTime[j] == th.eventTime[i]; ++j) {
-        if (th.eventType[j] == types::kNvtxStartEndRange) return th.eventValue[j] != 0;
-        if (types::isNvtxRangeType(th.eventType[j])) return false;
+// Whether the range begun by group[i] is a start/end range: the translator writes a start/end range's domain
+// type first and 9004 after it in the same record, and every record holding 9004 begins with a range type,
+// so the first 9004 before the next range type at the same time is this one's.
+bool isStartEnd(std::span<const HostEvent> group, std::size_t i) {
+    for (std::size_t j = i + 1; j < group.size(); ++j) {
+        if (group[j].type == types::kNvtxStartEndRange) return group[j].value != 0;
+        if (types::isNvtxRangeType(group[j].type)) return false;
     }
     return false;
 }
@@ -313,9 +322,9 @@ private:
 // Calls use(value, durations) for every CUDA API value of the tasks, in value order, `durations` every
 // task's calls of it, sorted (each task's come sorted: hostCallsOf): one value's calls in memory at a time.
 template <class Use>
-void forEachApi(const std::vector<const HostCallsPartial*>& tasks, const SpillStore& store, Use&& use) {
+void forEachApi(const std::vector<const HostCallsRun*>& tasks, const SpillStore& store, Use&& use) {
     struct Run {
-        const HostCallsPartial* task;
+        const HostCallsRun* task;
         std::uint64_t at, count;
     };
     std::map<std::int64_t, std::vector<Run>> runs;
@@ -397,59 +406,85 @@ void memoryOperationsOf(const ShardReader& shard, const Device& d, DevicePartial
         out.memoryOperations[name] = {spillRun(shard.store, ops.first), spillRun(shard.store, ops.second)};
 }
 
+std::uint64_t hostCallsRun(std::uint64_t memoryBudget, unsigned jobs) {
+    constexpr std::uint64_t least = 4u << 10, most = 1u << 20;
+    if (memoryBudget == 0) return most;
+    return std::clamp<std::uint64_t>(memoryBudget / std::max(jobs, 1u) / 32 / sizeof(std::int64_t), least,
+                                     most);
+}
+
 void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& out) {
-    auto& calls = out.calls;
-    NvtxGroups nvtx;
-    std::map<std::int64_t, std::vector<std::int64_t>> api; // value of 63000000 -> durations
     // Ranges of one type nest on a thread (a value opens one, 0 closes the innermost), as calls do. Open
     // ranges carry their begin in `time`.
-    IntervalPairing<NvtxInstance> ranges(Nesting::Stack);
-    IntervalPairing<std::pair<std::int64_t, std::int64_t>> apis(Nesting::Stack); // (value, begin)
-    for (auto row : task.cpuRows) {
-        const auto& th = shard.trace.trace().threads[row];
-        ranges.clear();
-        apis.clear();
+    struct Row {
+        IntervalPairing<NvtxInstance> ranges{Nesting::Stack};
+        IntervalPairing<std::pair<std::int64_t, std::int64_t>> apis{Nesting::Stack}; // (value, begin)
         std::map<std::uint32_t, std::size_t> openStartEnd;
-        for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
-            const auto type = th.eventType[i];
-            const auto value = th.eventValue[i];
-            const auto t = th.eventTime[i];
-            if (type == types::kCudaApi) {
-                // A call never ended is not counted.
-                apis.event(
+    };
+    // The groups sort their durations (and the calls theirs) before use: the order rows come in is free.
+    struct Walker : HostEventWalker {
+        HostCallsPartial& calls;
+        SpillStore& store;
+        NvtxGroups nvtx;
+        std::map<std::int64_t, std::vector<std::int64_t>> api; // value of 63000000 -> durations
+        std::uint64_t apiCalls = 0;                            // in `api`
+        RowStates<Row> rows;
+        std::uint64_t runValues;
+        Walker(HostCallsPartial& c, SpillStore& s, std::uint64_t n) : calls(c), store(s), runValues(n) {}
+        void events(std::uint32_t row, std::span<const HostEvent> group) override {
+            auto& [ranges, apis, openStartEnd] = rows.of(row);
+            for (std::size_t i = 0; i < group.size(); ++i) {
+                const auto [t, type, value] = group[i];
+                if (type == types::kCudaApi) {
+                    // A call never ended is not counted.
+                    apis.event(
+                        type, value,
+                        [&](const auto*) {
+                            return std::pair{value, t};
+                        },
+                        [&](const auto& call, const auto*) {
+                            api[call.first].push_back(t - call.second);
+                            ++apiCalls;
+                        });
+                    continue;
+                }
+                // nsys' last NVTX timestamp is any NVTX row's (marks included), not only a range's.
+                if (isNvtxType(type)) calls.lastNvtxEvent = std::max(calls.lastNvtxEvent, t);
+                if (!types::isNvtxRangeType(type)) continue;
+                ranges.event(
                     type, value,
-                    [&](const auto*) {
-                        return std::pair{value, t};
+                    [&](const NvtxInstance* enclosing) {
+                        bool startEnd = isStartEnd(group, i);
+                        // Start/end ranges need not nest: inside another range of their type, an end may
+                        // close the other one (the trace cannot tell which end is whose; nsys pairs them by
+                        // range id).
+                        if (enclosing && (startEnd || openStartEnd[type] > 0)) ++calls.startEndNested;
+                        if (startEnd) ++openStartEnd[type];
+                        return NvtxInstance{type, startEnd, false, value, t};
                     },
-                    [&](const auto& call, const auto*) { api[call.first].push_back(t - call.second); });
-                continue;
+                    [&](NvtxInstance& r, const NvtxInstance*) {
+                        if (r.startEnd) --openStartEnd[type];
+                        r.time = t - r.time;
+                        nvtx.add(r);
+                    });
             }
-            // nsys' last NVTX timestamp is any NVTX row's (marks included), not only a range's.
-            if (isNvtxType(type)) calls.lastNvtxEvent = std::max(calls.lastNvtxEvent, t);
-            if (!types::isNvtxRangeType(type)) continue;
-            ranges.event(
-                type, value,
-                [&](const NvtxInstance* enclosing) {
-                    bool startEnd = isStartEnd(th, i);
-                    // Start/end ranges need not nest: inside another range of their type, an end may close
-                    // the other one (the trace cannot tell which end is whose; nsys pairs them by range id).
-                    if (enclosing && (startEnd || openStartEnd[type] > 0)) ++calls.startEndNested;
-                    if (startEnd) ++openStartEnd[type];
-                    return NvtxInstance{type, startEnd, false, value, t};
-                },
-                [&](NvtxInstance& r, const NvtxInstance*) {
-                    if (r.startEnd) --openStartEnd[type];
-                    r.time = t - r.time;
-                    nvtx.add(r);
-                });
+            if (nvtx.ranges() + apiCalls >= runValues) {
+                nvtx.pack(api, store, calls);
+                apiCalls = 0;
+            }
         }
-        ranges.forEachOpen([&](std::uint32_t, NvtxInstance& r) {
-            r.open = true;
-            nvtx.add(r);
-        });
-    }
+        void rowEnd(std::uint32_t row) override {
+            rows.end(row, [&](Row& r) {
+                r.ranges.forEachOpen([&](std::uint32_t, NvtxInstance& open) {
+                    open.open = true;
+                    nvtx.add(open);
+                });
+            });
+        }
+    } walker(out.calls, shard.store, shard.callsPerRun);
+    shard.hostEvents(task, walker);
     // Grouped and sorted here, on the workers: the reduction walks the tasks' groups in order.
-    nvtx.pack(api, shard.store, calls);
+    walker.nvtx.pack(walker.api, shard.store, out.calls);
 }
 
 void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vector<TaskPartial>& tasks,
@@ -460,11 +495,11 @@ void reduceNsysStats(Analysis& a, std::vector<DevicePartial>& devices, std::vect
     for (const auto& t : tasks) lastNvtx = std::max(lastNvtx, t.calls.lastNvtxEvent);
 
     // NVTX: every task's groups (hostCallsOf) merged by key.
-    std::vector<const HostCallsPartial*> hostCalls;
+    std::vector<const HostCallsRun*> hostCalls; // every task's runs
     for (auto& t : tasks) {
         nested += t.calls.startEndNested;
         open += t.calls.nvtxOpen;
-        hostCalls.push_back(&t.calls);
+        for (const auto& run : t.calls.runs) hostCalls.push_back(&run);
     }
     double grand = 0; // exact: integer ns below 2^53
     TopRows<std::pair<KernelRow, NvtxGroup>> nvtx;

@@ -86,23 +86,37 @@ struct NvtxGroup {
     std::uint32_t closed = 0, open = 0;
 };
 
-// Of one task's host rows, for the NVTX and API summaries. The bulk (a value per range and per call) waits
-// in the analysis' SpillStore, `bulk`, packed by hostCallsOf: the groups (three values each: type and style,
-// value, closed and open counts), then their ranges' times, then the API calls' durations, value after
-// value, each sorted. The reduction reads every task's groups back in key order, a block at a time.
-struct HostCallsPartial {
+// Of one task's host rows, for the NVTX and API summaries, a run of its ranges and calls: the bulk (a value
+// per range and per call) waits in the analysis' SpillStore, `bulk`, packed by hostCallsOf: the groups (three
+// values each: type and style, value, closed and open counts), then their ranges' times, then the API calls'
+// durations, value after value, each sorted. The reduction reads every run's groups back in key order, a
+// block at a time, and merges the runs of every task.
+struct HostCallsRun {
     SpillStore::Ref bulk;
-    std::uint64_t nvtxGroups = 0, nvtxRanges = 0, nvtxOpen = 0;
+    std::uint64_t nvtxGroups = 0, nvtxRanges = 0;
     std::vector<std::pair<std::int64_t, std::uint64_t>> api; // value of 63000000 -> its calls, by value
-    std::int64_t lastNvtxEvent = -1;                         // latest NVTX event (marks too), -1 none
-    // Ranges begun inside another range of their type, one of them start/end.
-    std::uint64_t startEndNested = 0;
     static void fields(auto& s, auto&& f) {
         f("bulk", s.bulk);
         f("nvtxGroups", s.nvtxGroups);
         f("nvtxRanges", s.nvtxRanges);
-        f("nvtxOpen", s.nvtxOpen);
         f("api", s.api);
+    }
+};
+
+// A task's ranges and calls go to the store in runs (8 bytes each), so that what one task holds at once does
+// not grow with its ranges and calls: of a thirty-second of a worker's share of the memory limit, between 4
+// Ki and 1 Mi values (8 MiB).
+std::uint64_t hostCallsRun(std::uint64_t memoryBudget, unsigned jobs);
+
+struct HostCallsPartial {
+    std::vector<HostCallsRun> runs;
+    std::uint64_t nvtxOpen = 0;
+    std::int64_t lastNvtxEvent = -1; // latest NVTX event (marks too), -1 none
+    // Ranges begun inside another range of their type, one of them start/end.
+    std::uint64_t startEndNested = 0;
+    static void fields(auto& s, auto&& f) {
+        f("runs", s.runs);
+        f("nvtxOpen", s.nvtxOpen);
         f("lastNvtxEvent", s.lastNvtxEvent);
         f("startEndNested", s.startEndNested);
     }

@@ -15,9 +15,9 @@ enum class TraceWriter { Gpueff, Nsys2prv, Other };
 // "gpueff", "nsys2prv" or "other" (report.json trace.writer).
 const char* writerName(TraceWriter writer);
 
-// gpueff translate: the trace's provenance names a translation (paraver/Provenance.h); nsys2prv: its .pcf labels of the
-// CUDA types ("CUDA kernel" 63000006 with "CUDA memcpy kernel" 63000001 or "CUDA library call" 63000000),
-// which gpueff does not write. Anything else is Other.
+// gpueff translate: the trace's provenance names a translation (paraver/Provenance.h); nsys2prv: its .pcf
+// labels of the CUDA types ("CUDA kernel" 63000006 with "CUDA memcpy kernel" 63000001 or "CUDA library call"
+// 63000000), which gpueff does not write. Anything else is Other.
 TraceWriter recogniseWriter(const semantic::LoadedTrace& trace);
 
 // Launch lines (tag 55001) that leave when the launch call returned: gpueff translate writes the call's

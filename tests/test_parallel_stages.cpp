@@ -81,10 +81,13 @@ TEST_CASE(
     device.memoryOperations["[CUDA memcpy Host-to-Device]"].durations = {{96, 16}, 2, 30};
     device.memoryOperations["[CUDA memcpy Host-to-Device]"].bytes = {{112, 8}, 1, 4096};
     metrics::TaskPartial task;
-    task.calls.bulk = {4096, 24};
-    task.calls.nvtxGroups = 1;
-    task.calls.nvtxRanges = 2;
-    task.calls.api = {{63000001, 3}, {63000002, 0}};
+    task.calls.runs.resize(2);
+    task.calls.runs[0].bulk = {4096, 24};
+    task.calls.runs[0].nvtxGroups = 1;
+    task.calls.runs[0].nvtxRanges = 2;
+    task.calls.runs[0].api = {{63000001, 3}, {63000002, 0}};
+    task.calls.runs[1].bulk = {8192, 8};
+    task.calls.runs[1].api = {{63000001, 1}};
     task.calls.lastNvtxEvent = 999;
     sent.devices.emplace_back(3, device);
     sent.tasks.emplace_back(1, task);
@@ -106,11 +109,14 @@ TEST_CASE(
     CHECK(same(ops.durations, device.memoryOperations.at("[CUDA memcpy Host-to-Device]").durations));
     CHECK(same(ops.bytes, device.memoryOperations.at("[CUDA memcpy Host-to-Device]").bytes));
     const auto& t = got.tasks[0].second;
-    CHECK(t.calls.bulk.offset == 4096);
-    CHECK(t.calls.bulk.bytes == 24);
-    CHECK(t.calls.nvtxGroups == 1);
-    CHECK(t.calls.nvtxRanges == 2);
-    CHECK(t.calls.api == task.calls.api);
+    REQUIRE(t.calls.runs.size() == 2);
+    CHECK(t.calls.runs[0].bulk.offset == 4096);
+    CHECK(t.calls.runs[0].bulk.bytes == 24);
+    CHECK(t.calls.runs[0].nvtxGroups == 1);
+    CHECK(t.calls.runs[0].nvtxRanges == 2);
+    CHECK(t.calls.runs[0].api == task.calls.runs[0].api);
+    CHECK(t.calls.runs[1].bulk.offset == 8192);
+    CHECK(t.calls.runs[1].api == task.calls.runs[1].api);
     CHECK(got.store == sent.store);
     CHECK(t.calls.lastNvtxEvent == 999);
 }

@@ -34,6 +34,73 @@ public:
 
 } // namespace
 
+TEST_CASE("ShardSpill: events set apart replay alone or are left out, on the marked rows only") {
+    namespace paraver = gpueff::paraver;
+    using gpueff::pipeline::ReplayPart;
+    gpueff::pipeline::StreamInfo info;
+    info.source = "test";
+    info.header.endTime = 100;
+    info.header.applications = {{paraver::TraceHeader::Task{2, 1}}};
+    for (std::uint32_t t = 1; t <= 2; ++t) info.rows.push_back({t, 1, 1, t});
+    // Both rows in unit 0; types 10..19 may be set apart.
+    gpueff::pipeline::ShardSpill spill(paraver::ReadOptions{},
+                                       [](const paraver::TraceLayout&) {
+                                           return std::vector<std::uint32_t>{0, 0};
+                                       },
+                                       tempDir("sharded-spill-apart"), {{10, 19}});
+    spill.begin(info);
+    auto record = [&](std::int64_t time, std::uint32_t row, std::vector<std::uint32_t> types) {
+        paraver::TraceRecord r;
+        r.time = time;
+        r.row = row;
+        for (auto t : types) r.add(t, time * 100 + t);
+        spill.consume(r);
+    };
+    record(1, 0, {10});    // apart alone
+    record(2, 0, {1, 11}); // mixed
+    record(3, 1, {12});    // apart type on a row not marked
+    record(4, 0, {2});     // nothing apart
+    paraver::TraceRecord state;
+    state.time = 5;
+    state.row = 0;
+    state.isState = true;
+    state.state = {6, 1};
+    spill.consume(state);
+    spill.end({});
+    const std::vector<bool> marked{true, false};
+
+    // (time, row, type) of every event a replay gives, and its states.
+    auto replayed = [&](ReplayPart part) {
+        Collect c;
+        spill.replay({0}, c, part, &marked);
+        std::vector<std::tuple<std::int64_t, std::uint32_t, std::uint32_t>> events;
+        std::size_t states = 0;
+        for (const auto& r : c.records) {
+            states += r.isState;
+            for (std::uint8_t i = 0; i < r.pairCount; ++i) {
+                CHECK(r.pairs[i].value == r.time * 100 + r.pairs[i].type);
+                events.push_back({r.time, r.row, r.pairs[i].type});
+            }
+        }
+        return std::pair{events, states};
+    };
+    using E = std::vector<std::tuple<std::int64_t, std::uint32_t, std::uint32_t>>;
+    CHECK(replayed(ReplayPart::Apart) == std::pair{E{{1, 0, 10}, {2, 0, 11}}, std::size_t{0}});
+    CHECK(replayed(ReplayPart::Rest) == std::pair{E{{2, 0, 1}, {3, 1, 12}, {4, 0, 2}}, std::size_t{1}});
+    CHECK(replayed(ReplayPart::All) ==
+          std::pair{E{{1, 0, 10}, {2, 0, 1}, {2, 0, 11}, {3, 1, 12}, {4, 0, 2}}, std::size_t{1}});
+    // The Rest's sizes: row 0 keeps 2 of its 4 events; the unit 4 of its 5 records (one held only type 10).
+    auto rest = spill.expected({0}, &marked);
+    CHECK(rest.rows.at(0).events == 2);
+    CHECK(rest.rows.at(1).events == 1);
+    CHECK(spill.expected({0}).rows.at(0).events == 4);
+    CHECK(spill.records(0) == 5);
+    CHECK(spill.recordsLeft(0, marked) == 4);
+    CHECK(spill.recordsLeft(0, {false, false}) == 5);
+    Collect none;
+    CHECK_THROWS_AS(spill.replay({0}, none, ReplayPart::Apart), std::logic_error);
+}
+
 TEST_CASE(
     "analyze in parts (--memory-limit) and on workers (-j) gives the report of the whole trace, on every "
     "real export") {
@@ -48,6 +115,13 @@ TEST_CASE(
          "two-reports"});
     cases.push_back(
         {quoted(d / "mfu_2gpu_h100_nccl.sqlite") + " --begin 1000000 --end 90000000", "begin-end"});
+    // Under a limit the host events (NVTX ranges, API calls) stream from the temporary file to the window's
+    // --region and markers, HTA's evidence (a Kineto trace's ProfilerSteps and stream payloads) and
+    // nsys_stats' host summaries.
+    cases.push_back({quoted(d / "mfu_2gpu_h100_nccl.sqlite") + " --region ncclSend", "region"});
+    cases.push_back({quoted(dataDir() / "kineto" / "trace_filter_sampled_rank-0.json.gz") + " " +
+                         quoted(dataDir() / "kineto" / "trace_filter_sampled_rank-1.json.gz"),
+                     "kineto"});
     for (const auto& [args, name] : cases) {
         CAPTURE(name);
         auto whole = report(args, name, "1", "");

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <iterator>
 #include <queue>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace gpueff::pipeline {
@@ -103,7 +104,8 @@ private:
 class ShardSpill::Writer : public RecordSink {
 public:
     Writer(ShardSpill& spill, std::uint64_t firstSeq)
-        : spill_(spill), units_(spill.units_.size()), rows_(spill.unitOfRow_.size()), seq_(firstSeq) {}
+        : spill_(spill), units_(spill.units_.size()), rows_(spill.unitOfRow_.size()),
+          apart_(spill.unitOfRow_.size()), seq_(firstSeq) {}
     void begin(const StreamInfo&) override {}
     void consume(const TraceRecord& record) override;
     void end(const StreamLabels&) override {}
@@ -115,7 +117,8 @@ public:
         }
     }
     // Moves this writer's runs and counts behind those of earlier parts.
-    void appendTo(std::vector<Unit>& units, std::vector<ExpectedRecords::Row>& rows, StreamTotals& totals) {
+    void appendTo(std::vector<Unit>& units, std::vector<ExpectedRecords::Row>& rows,
+                  std::vector<RowApart>& apart, StreamTotals& totals) {
         for (std::size_t u = 0; u < units_.size(); ++u) {
             auto& runs = units[u].runs;
             runs.insert(runs.end(), units_[u].runs.begin(), units_[u].runs.end());
@@ -128,6 +131,8 @@ public:
             rows[r].events += rows_[r].events;
             rows[r].sends += rows_[r].sends;
             rows[r].receives += rows_[r].receives;
+            apart[r].events += apart_[r].events;
+            apart[r].records += apart_[r].records;
         }
         totals_.eventTypes = typesSeen_;
         std::sort(totals_.eventTypes.begin(), totals_.eventTypes.end());
@@ -165,6 +170,7 @@ private:
     ShardSpill& spill_;
     std::vector<Unit> units_;
     std::vector<ExpectedRecords::Row> rows_;
+    std::vector<RowApart> apart_;
     std::uint64_t seq_;
     StreamTotals totals_;
     std::vector<std::uint32_t> typesSeen_; // unsorted, distinct
@@ -177,9 +183,9 @@ constexpr std::uint64_t laneSeq(std::size_t part) {
 }
 
 ShardSpill::ShardSpill(paraver::ReadOptions options, Partition partition,
-                       const std::filesystem::path& tempDir)
+                       const std::filesystem::path& tempDir, TypeRanges apartTypes)
     : options_(std::move(options)), partition_(std::move(partition)), tempDir_(tempDir),
-      fd_(unlinkedTemporaryFile(tempDir, ".gpueff-shards")) {}
+      fd_(unlinkedTemporaryFile(tempDir, ".gpueff-shards")), apartTypes_(std::move(apartTypes)) {}
 
 ShardSpill::~ShardSpill() {
     if (fd_ >= 0) ::close(fd_);
@@ -272,16 +278,20 @@ void ShardSpill::Writer::consume(const TraceRecord& r) {
         if (r.pairCount == 0) return;
         if (r.time > spill_.info_.header.endTime) ++totals_.recordsAfterEnd;
         totals_.lastRecordTime = std::max(totals_.lastRecordTime, r.time);
+        std::uint8_t apart = 0;
         for (std::uint8_t i = 0; i < r.pairCount; ++i) {
             if (!spill_.options_.keeps(r.pairs[i].type)) continue;
             noteType(r.pairs[i].type);
             put(&r.pairs[i].type, sizeof(std::uint32_t));
             put(&r.pairs[i].value, sizeof(std::int64_t));
             ++head.pairs;
+            if (spill_.isApart(r.pairs[i].type)) ++apart;
         }
         if (head.pairs == 0) return;
         std::memcpy(record, &head, sizeof(Head));
         rows_.at(r.row).events += head.pairs;
+        apart_[r.row].events += apart;
+        if (apart == head.pairs) ++apart_[r.row].records;
     }
     auto unit = spill_.unitOfRow_.at(r.row);
     append(unit, record, size);
@@ -292,11 +302,12 @@ void ShardSpill::end(const StreamLabels& labels) {
     // The stream's own records first, then the lanes' in part order: every unit's runs in sequence order.
     main_->flushAll();
     rowRecords_.assign(unitOfRow_.size(), {});
-    main_->appendTo(units_, rowRecords_, totals_);
+    rowApart_.assign(unitOfRow_.size(), {});
+    main_->appendTo(units_, rowRecords_, rowApart_, totals_);
     main_.reset();
     for (auto& [part, lane] : lanes_) {
         lane->flushAll();
-        lane->appendTo(units_, rowRecords_, totals_);
+        lane->appendTo(units_, rowRecords_, rowApart_, totals_);
     }
     lanes_.clear();
     pcf_ = labelText(labels.fullNamesPcf()); // the analysis reads full names
@@ -326,13 +337,17 @@ std::vector<std::string> ShardSpill::warnings() const {
     return whole.warnings();
 }
 
-ExpectedRecords ShardSpill::expected(const std::vector<std::uint32_t>& units) const {
+ExpectedRecords ShardSpill::expected(const std::vector<std::uint32_t>& units,
+                                     const std::vector<bool>* apartRows) const {
     std::vector<bool> chosen(units_.size(), false);
     for (auto u : units) chosen.at(u) = true;
     ExpectedRecords out;
     out.rows.resize(rowRecords_.size());
     for (std::size_t r = 0; r < rowRecords_.size(); ++r)
-        if (chosen[unitOfRow_[r]]) out.rows[r] = rowRecords_[r];
+        if (chosen[unitOfRow_[r]]) {
+            out.rows[r] = rowRecords_[r];
+            if (apartRows && apartRows->at(r)) out.rows[r].events -= rowApart_[r].events;
+        }
     for (auto u : units) {
         out.communications += units_[u].sent;
         // A line between two chosen units is replayed once, from its sender's.
@@ -342,7 +357,17 @@ ExpectedRecords ShardSpill::expected(const std::vector<std::uint32_t>& units) co
     return out;
 }
 
-void ShardSpill::replay(const std::vector<std::uint32_t>& units, RecordSink& sink) const {
+std::uint64_t ShardSpill::recordsLeft(std::uint32_t unit, const std::vector<bool>& apartRows) const {
+    auto n = units_.at(unit).records;
+    for (std::size_t r = 0; r < rowApart_.size(); ++r)
+        if (unitOfRow_[r] == unit && apartRows.at(r)) n -= rowApart_[r].records;
+    return n;
+}
+
+void ShardSpill::replay(const std::vector<std::uint32_t>& units, RecordSink& sink, ReplayPart part,
+                        const std::vector<bool>* apartRows) const {
+    if (part != ReplayPart::All && (!apartRows || apartRows->size() != unitOfRow_.size()))
+        throw std::logic_error("ShardSpill::replay: a part needs the rows its events are set apart on");
     std::vector<bool> chosen(units_.size(), false);
     for (auto u : units) chosen.at(u) = true;
     std::vector<std::unique_ptr<RunReader>> readers;
@@ -364,6 +389,9 @@ void ShardSpill::replay(const std::vector<std::uint32_t>& units, RecordSink& sin
         r.isState = h.kind == Kind::State;
         r.pairCount = 0;
         const char* p = reader.payload();
+        // The events set apart on this row: kept alone (Apart) or left out (Rest).
+        const bool splits = part != ReplayPart::All && (*apartRows)[h.row];
+        if (part == ReplayPart::Apart && (h.kind != Kind::Event || !splits)) return;
         switch (h.kind) {
         case Kind::Event:
             for (std::uint8_t k = 0; k < h.pairs; ++k, p += kPair) {
@@ -371,8 +399,10 @@ void ShardSpill::replay(const std::vector<std::uint32_t>& units, RecordSink& sin
                 std::int64_t value;
                 std::memcpy(&type, p, sizeof(type));
                 std::memcpy(&value, p + sizeof(type), sizeof(value));
+                if (splits && isApart(type) != (part == ReplayPart::Apart)) continue;
                 r.add(type, value);
             }
+            if (r.pairCount == 0) return;
             break;
         case Kind::MirroredCommunication:
         case Kind::Communication:

@@ -43,12 +43,21 @@ struct StreamTotals {
     void add(const StreamTotals& part);
 };
 
+// What a replay gives of the events that may be set apart (ShardSpill's `apartTypes` on the rows a replay
+// marks): all of the records, the records without those events (a shard to hold in memory), or those events
+// alone, without states or communications (a stream its consumer reads once, so that they never stand in
+// memory together).
+enum class ReplayPart { All, Rest, Apart };
+
 class ShardSpill : public RecordSink {
 public:
     // The unit of each row, rows in the header's thread order (TraceBuilder's order).
     using Partition = std::function<std::vector<std::uint32_t>(const paraver::TraceLayout& threadOrder)>;
-    // The temporary file is made in `tempDir` and unlinked at once: nothing is left after a crash.
-    ShardSpill(paraver::ReadOptions options, Partition partition, const std::filesystem::path& tempDir);
+    using TypeRanges = std::vector<std::pair<std::uint32_t, std::uint32_t>>; // inclusive
+    // The temporary file is made in `tempDir` and unlinked at once: nothing is left after a crash. Events of
+    // `apartTypes` are counted per row, for a replay to set them apart (ReplayPart).
+    ShardSpill(paraver::ReadOptions options, Partition partition, const std::filesystem::path& tempDir,
+               TypeRanges apartTypes = {});
     ~ShardSpill() override;
     void begin(const StreamInfo& info) override;
     void consume(const TraceRecord& record) override;
@@ -72,12 +81,28 @@ public:
     // The stream's warnings a TraceBuilder of the whole of it would give (records after the end).
     std::vector<std::string> warnings() const;
     // Replays the records of `units` in stream order into `sink`, between the stream's begin and end
-    // (a communication between two units goes to both, once).
-    void replay(const std::vector<std::uint32_t>& units, RecordSink& sink) const;
-    // What a replay of `units` gives each row, for a TraceBuilder to size its columns once.
-    ExpectedRecords expected(const std::vector<std::uint32_t>& units) const;
+    // (a communication between two units goes to both, once): `part` of them, the events of the apart types
+    // being set apart on the rows `apartRows` marks (by stream row; needed unless `part` is All).
+    void replay(const std::vector<std::uint32_t>& units, RecordSink& sink, ReplayPart part = ReplayPart::All,
+                const std::vector<bool>* apartRows = nullptr) const;
+    // What a replay of `units` gives each row, for a TraceBuilder to size its columns once: of all records,
+    // or of the Rest when `apartRows` is given.
+    ExpectedRecords expected(const std::vector<std::uint32_t>& units,
+                             const std::vector<bool>* apartRows = nullptr) const;
+    // The records of `unit` a Rest replay gives (records() less the event records of apart types alone on
+    // the rows `apartRows` marks).
+    std::uint64_t recordsLeft(std::uint32_t unit, const std::vector<bool>& apartRows) const;
 
 private:
+    // Per row: its events of the apart types, and its event records holding nothing else.
+    struct RowApart {
+        std::uint64_t events = 0, records = 0;
+    };
+    bool isApart(std::uint32_t type) const {
+        for (auto [first, last] : apartTypes_)
+            if (first <= type && type <= last) return true;
+        return false;
+    }
     struct Unit {
         std::vector<char> block;                                   // records not yet written
         std::vector<std::pair<std::uint64_t, std::uint32_t>> runs; // (offset, bytes) on the file
@@ -100,6 +125,8 @@ private:
     std::map<std::size_t, std::unique_ptr<Writer>> lanes_;
     std::vector<Unit> units_; // every writer's runs, in part order, once the stream has ended
     std::vector<ExpectedRecords::Row> rowRecords_; // by stream row, once the stream has ended
+    TypeRanges apartTypes_;
+    std::vector<RowApart> rowApart_; // by stream row, once the stream has ended
     StreamTotals totals_;
 };
 
