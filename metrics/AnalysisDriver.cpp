@@ -33,46 +33,48 @@ std::map<std::uint32_t, std::int64_t> regionValues(const semantic::LoadedTrace& 
     return wanted;
 }
 
-// The --region's closed ranges on the rows of the shard: the host events of `tasks`, and the columns of every
-// other row (NVTX ranges on a device's or a metrics row stay in the loaded shard).
-void extendRegionSpan(const semantic::LoadedTrace& trace, const HostEventSource& hostEvents,
-                      const DeviceActivity& activity, const std::vector<std::size_t>& tasks,
-                      const std::map<std::uint32_t, std::int64_t>& wanted, std::int64_t& first,
-                      std::int64_t& last) {
+// The --region's closed ranges (`wanted`: its value per NVTX type) widen [first, last].
+class RegionWalker : public HostEventWalker {
+public:
+    RegionWalker(const std::map<std::uint32_t, std::int64_t>& wanted, std::int64_t& first, std::int64_t& last)
+        : wanted_(wanted), first_(first), last_(last) {}
+    void events(std::uint32_t row, std::span<const HostEvent> group) override {
+        auto& pairing = open_.of(row);
+        for (const auto& e : group) {
+            auto w = wanted_.find(e.type);
+            if (w == wanted_.end()) continue;
+            pairing.event(
+                w->first, e.value,
+                [&](const Open*) {
+                    return Open{e.value, e.time};
+                },
+                [&](const Open& range, const Open*) {
+                    if (range.value != w->second) return;
+                    first_ = std::min(first_, range.begin);
+                    last_ = std::max(last_, e.time);
+                });
+        }
+    }
+    void rowEnd(std::uint32_t row) override {
+        open_.end(row, [](auto&) {});
+    }
+
+private:
     struct Open {
         std::int64_t value, begin;
     };
-    struct Walker : HostEventWalker {
-        const std::map<std::uint32_t, std::int64_t>& wanted;
-        std::int64_t &first, &last;
-        RowStates<IntervalPairing<Open>> open; // per row, by type
-        Walker(const std::map<std::uint32_t, std::int64_t>& w, std::int64_t& f, std::int64_t& l)
-            : wanted(w), first(f), last(l) {}
-        void events(std::uint32_t row, std::span<const HostEvent> group) override {
-            auto& pairing = open.of(row);
-            for (const auto& e : group) {
-                auto w = wanted.find(e.type);
-                if (w == wanted.end()) continue;
-                pairing.event(
-                    w->first, e.value,
-                    [&](const Open*) {
-                        return Open{e.value, e.time};
-                    },
-                    [&](const Open& range, const Open*) {
-                        if (range.value != w->second) return;
-                        first = std::min(first, range.begin);
-                        last = std::max(last, e.time);
-                    });
-            }
-        }
-        void rowEnd(std::uint32_t row) override {
-            open.end(row, [](auto&) {});
-        }
-    } walker(wanted, first, last);
+    const std::map<std::uint32_t, std::int64_t>& wanted_;
+    std::int64_t &first_, &last_;
+    RowStates<IntervalPairing<Open>> open_; // per row, by type
+};
+
+// The --region's ranges on the rows no task holds as host rows (a device's or a metrics row keeps its NVTX
+// ranges in the loaded shard): their columns walked.
+void extendRegionOffHost(const semantic::LoadedTrace& trace, const DeviceActivity& activity,
+                         RegionWalker& walker) {
     std::vector<bool> hostRow(trace.trace().threads.size(), false);
     for (const auto& task : activity.tasks)
         for (auto row : task.cpuRows) hostRow.at(row) = true;
-    for (auto t : tasks) hostEvents(activity.tasks[t], walker);
     std::vector<HostEvent> group;
     for (std::uint32_t row = 0; row < trace.trace().threads.size(); ++row) {
         if (hostRow[row]) continue;
@@ -93,16 +95,27 @@ struct WindowScout : WindowEvidence {
               const DeviceActivity& activity, const std::vector<std::size_t>& devices,
               const std::vector<std::size_t>& tasks, const AnalysisOptions& options) {
         traceEnd = trace.trace().endTime();
-        collectHtaEvidence(trace, hostEvents, activity, tasks, *this);
-        if (options.iterationSource != IterationSource::Off) {
-            collectMarkers(trace, hostEvents, activity, tasks, options.iterationPattern, *this);
-            // Detected on the first device alone: one sequence decides the boundaries of every device.
-            if (std::find(devices.begin(), devices.end(), 0) != devices.end())
-                detected = detectOnDevice(trace, activity.devices[0]);
+        // The families that read the tasks' host events walk them together: one walk (one replay from the
+        // file under a limit) per task.
+        const bool iterations = options.iterationSource != IterationSource::Off;
+        std::map<std::uint32_t, std::int64_t> region;
+        if (!options.region.empty()) region = regionValues(trace, options.region);
+        HtaEvidence htaEvidence(trace, *this);
+        IterationMarkers iterationMarkers(trace, options.iterationPattern, *this);
+        for (auto t : tasks) {
+            HostEventFanOut walkers;
+            walkers.add(htaEvidence.walker(static_cast<std::uint32_t>(t)));
+            if (iterations) walkers.add(iterationMarkers.walker(static_cast<std::uint32_t>(t)));
+            if (!region.empty()) walkers.add(std::make_unique<RegionWalker>(region, regionFirst, regionLast));
+            hostEvents(activity.tasks[t], walkers);
         }
-        if (!options.region.empty())
-            extendRegionSpan(trace, hostEvents, activity, tasks, regionValues(trace, options.region),
-                             regionFirst, regionLast);
+        if (!region.empty()) {
+            RegionWalker offHost(region, regionFirst, regionLast);
+            extendRegionOffHost(trace, activity, offHost);
+        }
+        // Detected on the first device alone: one sequence decides the boundaries of every device.
+        if (iterations && std::find(devices.begin(), devices.end(), 0) != devices.end())
+            detected = detectOnDevice(trace, activity.devices[0]);
         for (auto i : devices)
             for (const auto& cls : activity.devices[i].work)
                 for (const auto& rows : cls)

@@ -56,10 +56,20 @@ struct HtaRuleInputs {
     std::optional<std::int64_t> stepBegin, clockShift;
     const Spans* streamEvents = nullptr;
 };
-// The ProfilerStep ranges and host events with a stream on the host rows of `tasks`, into out.hta.
-void collectHtaEvidence(const semantic::LoadedTrace& trace, const HostEventSource& hostEvents,
-                        const DeviceActivity& activity, const std::vector<std::size_t>& tasks,
-                        WindowEvidence& out);
+// HTA's evidence on the host rows (the ProfilerStep ranges, the host events with a CUDA stream), task by
+// task into out.hta: walker(t) reads task t's host events and leaves what it found at the walk's end.
+// `trace` names the values.
+class HtaEvidence {
+public:
+    HtaEvidence(const semantic::LoadedTrace& trace, WindowEvidence& out);
+    ~HtaEvidence();
+    std::unique_ptr<HostEventWalker> walker(std::uint32_t task);
+    struct Names;
+
+private:
+    WindowEvidence& out_;
+    std::unique_ptr<Names> names_;
+};
 // Per device, from the evidence of the whole trace.
 std::vector<HtaRuleInputs> htaRuleInputs(const WindowEvidence& evidence, const AnalysisOptions& options,
                                          const DeviceActivity& activity);

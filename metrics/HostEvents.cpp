@@ -35,6 +35,7 @@ void walkHostColumns(const semantic::LoadedTrace& trace, const TaskInfo& task, H
         }
         walker.rowEnd(r);
     }
+    walker.end();
 }
 
 void HostEventGroups::add(std::uint32_t row, const HostEvent& event) {
@@ -54,6 +55,7 @@ void HostEventGroups::end(const std::vector<std::size_t>& rows) {
         walker_.rowEnd(r);
     }
     waiting_.clear();
+    walker_.end();
 }
 
 } // namespace gpueff::metrics

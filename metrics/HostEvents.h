@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <unordered_map>
 #include <utility>
@@ -32,12 +33,45 @@ struct HostEvent {
 
 // A reader of a task's host events. Each row's events come in its order (the columns' order), a group of
 // events of equal time at a time, as a record's begin may be told by what follows it at its time; the rows
-// may come interleaved. rowEnd(row) follows a row's last event, rows in the task's order.
+// may come interleaved. rowEnd(row) follows a row's last event, rows in the task's order; end() the last
+// rowEnd.
 class HostEventWalker {
 public:
     virtual ~HostEventWalker() = default;
     virtual void events(std::uint32_t row, std::span<const HostEvent> sameTime) = 0;
     virtual void rowEnd(std::uint32_t) {}
+    virtual void end() {}
+};
+
+// Several walkers over one walk of a task's events (one replay of them from the file, not one each).
+class HostEventFanOut : public HostEventWalker {
+public:
+    void add(std::unique_ptr<HostEventWalker> walker) { walkers_.push_back(std::move(walker)); }
+    void events(std::uint32_t row, std::span<const HostEvent> sameTime) override {
+        for (auto& w : walkers_) w->events(row, sameTime);
+    }
+    void rowEnd(std::uint32_t row) override {
+        for (auto& w : walkers_) w->rowEnd(row);
+    }
+    void end() override {
+        for (auto& w : walkers_) w->end();
+    }
+
+private:
+    std::vector<std::unique_ptr<HostEventWalker>> walkers_;
+};
+
+// A walker of one task's events for a family whose walkers share, over the tasks of a look, what names say
+// (`Names`, a cache) and the evidence they fill (`Out`).
+template <class Names, class Out>
+class TaskEventWalker : public HostEventWalker {
+public:
+    TaskEventWalker(Names& names, std::uint32_t task, Out& out) : names_(names), task_(task), out_(out) {}
+
+protected:
+    Names& names_;
+    std::uint32_t task_;
+    Out& out_;
 };
 
 // Where the host families find a task's host events while its shard is visited.
@@ -52,7 +86,7 @@ class HostEventGroups {
 public:
     explicit HostEventGroups(HostEventWalker& walker) : walker_(walker) {}
     void add(std::uint32_t row, const HostEvent& event);
-    // The groups still waiting, then rowEnd for each of `rows`.
+    // The groups still waiting, then rowEnd for each of `rows`, then the walker's end.
     void end(const std::vector<std::size_t>& rows);
 
 private:

@@ -191,21 +191,69 @@ HtaBreakdown::Reading wholeMicroseconds(const AnalysisWindow& w, const std::vect
 
 } // namespace
 
-void collectHtaEvidence(const semantic::LoadedTrace& trace, const HostEventSource& hostEvents,
-                        const DeviceActivity& activity, const std::vector<std::size_t>& tasks,
-                        WindowEvidence& out) {
-    namespace types = paraver::types;
-    // What HTA's rules ask of a name: a payload's and a range's facts in one cache.
-    struct NameFacts {
+// What HTA's rules ask of a name: a payload's and a range's facts, cached for every task of a look.
+struct HtaEvidence::Names {
+    struct Facts {
         bool streamPayload = false, profilerStep = false, compute = false;
     };
-    ValueFacts<NameFacts> facts;
-    auto factsOfName = [&](std::uint32_t type, std::int64_t value) -> const NameFacts& {
+    const semantic::LoadedTrace& trace;
+    ValueFacts<Facts> facts;
+    const Facts& of(std::uint32_t type, std::int64_t value) {
         return facts.of(type, value, [&] {
             auto name = valueName(trace, type, value);
-            return NameFacts{isStreamPayload(name), isProfilerStep(name), htaComputeName(name)};
+            return Facts{isStreamPayload(name), isProfilerStep(name), htaComputeName(name)};
         });
-    };
+    }
+};
+
+namespace {
+
+// One task's evidence; the order of its stream events does not matter (combine sorts them).
+class HtaTaskWalker : public TaskEventWalker<HtaEvidence::Names, WindowEvidence> {
+public:
+    using TaskEventWalker::TaskEventWalker;
+    void events(std::uint32_t row, std::span<const HostEvent> group) override {
+        namespace types = paraver::types;
+        auto& [open, lastType] = rows_.of(row);
+        for (const auto& ev : group) {
+            const auto type = ev.type;
+            const auto value = ev.value;
+            if (types::kNvtxDomainTypes.contains(type) && type % 100 == types::kNvtxJsonPayloadOffset) {
+                // A payload comes in the record of its range's begin, after it.
+                auto* o = open.innermost(lastType);
+                if (value != 0 && o && lastType - lastType % 100 + types::kNvtxJsonPayloadOffset == type &&
+                    o->begin == ev.time && names_.of(type, value).streamPayload)
+                    o->stream = true;
+                continue;
+            }
+            if (!types::isNvtxRangeType(type)) continue;
+            open.event(
+                type, value,
+                [&](const Open*) {
+                    lastType = type;
+                    if (names_.of(type, value).profilerStep) {
+                        e_.lastStepBegin = std::max(e_.lastStepBegin, ev.time);
+                        steps_.insert(valueName(names_.trace, type, value));
+                    }
+                    return Open{value, ev.time};
+                },
+                [&](const Open& range, const Open*) {
+                    if (range.stream)
+                        e_.streamEvents.push_back(
+                            {range.begin, ev.time, names_.of(type, range.value).compute ? 1 : 0});
+                });
+        }
+    }
+    void rowEnd(std::uint32_t row) override {
+        rows_.end(row, [](auto&) {});
+    }
+    void end() override {
+        if (steps_.empty() && e_.streamEvents.empty()) return;
+        e_.stepNames.assign(steps_.begin(), steps_.end());
+        out_.hta[task_].combine(e_);
+    }
+
+private:
     struct Open {
         std::int64_t value, begin;
         bool stream = false;
@@ -214,57 +262,20 @@ void collectHtaEvidence(const semantic::LoadedTrace& trace, const HostEventSourc
         IntervalPairing<Open> open{Nesting::Stack}; // by NVTX type
         std::uint32_t lastType = 0;                 // of the range opened last
     };
-    // One task's evidence; the order of its stream events does not matter (combine sorts them).
-    struct Walker : HostEventWalker {
-        HtaTaskEvidence e;
-        std::set<std::string> steps;
-        RowStates<Row> rows;
-        const semantic::LoadedTrace& trace;
-        decltype(factsOfName)& factsOf;
-        Walker(const semantic::LoadedTrace& t, decltype(factsOfName)& f) : trace(t), factsOf(f) {}
-        void events(std::uint32_t row, std::span<const HostEvent> group) override {
-            auto& [open, lastType] = rows.of(row);
-            for (const auto& ev : group) {
-                const auto type = ev.type;
-                const auto value = ev.value;
-                if (types::kNvtxDomainTypes.contains(type) && type % 100 == types::kNvtxJsonPayloadOffset) {
-                    // A payload comes in the record of its range's begin, after it.
-                    auto* o = open.innermost(lastType);
-                    if (value != 0 && o &&
-                        lastType - lastType % 100 + types::kNvtxJsonPayloadOffset == type &&
-                        o->begin == ev.time && factsOf(type, value).streamPayload)
-                        o->stream = true;
-                    continue;
-                }
-                if (!types::isNvtxRangeType(type)) continue;
-                open.event(
-                    type, value,
-                    [&](const Open*) {
-                        lastType = type;
-                        if (factsOf(type, value).profilerStep) {
-                            e.lastStepBegin = std::max(e.lastStepBegin, ev.time);
-                            steps.insert(valueName(trace, type, value));
-                        }
-                        return Open{value, ev.time};
-                    },
-                    [&](const Open& range, const Open*) {
-                        if (range.stream)
-                            e.streamEvents.push_back(
-                                {range.begin, ev.time, factsOf(type, range.value).compute ? 1 : 0});
-                    });
-            }
-        }
-        void rowEnd(std::uint32_t row) override {
-            rows.end(row, [](auto&) {});
-        }
-    };
-    for (auto t : tasks) {
-        Walker walker(trace, factsOfName);
-        hostEvents(activity.tasks[t], walker);
-        if (walker.steps.empty() && walker.e.streamEvents.empty()) continue;
-        walker.e.stepNames.assign(walker.steps.begin(), walker.steps.end());
-        out.hta[static_cast<std::uint32_t>(t)].combine(walker.e);
-    }
+    HtaTaskEvidence e_;
+    std::set<std::string> steps_;
+    RowStates<Row> rows_;
+};
+
+} // namespace
+
+HtaEvidence::HtaEvidence(const semantic::LoadedTrace& trace, WindowEvidence& out)
+    : out_(out), names_(std::make_unique<Names>(Names{trace, {}})) {}
+
+HtaEvidence::~HtaEvidence() = default;
+
+std::unique_ptr<HostEventWalker> HtaEvidence::walker(std::uint32_t task) {
+    return std::make_unique<HtaTaskWalker>(*names_, task, out_);
 }
 
 std::vector<HtaRuleInputs> htaRuleInputs(const WindowEvidence& evidence, const AnalysisOptions& options,

@@ -28,70 +28,80 @@ void Projection::combine(const Projection& o) {
     }
 }
 
-void collectMarkers(const semantic::LoadedTrace& trace, const HostEventSource& hostEvents,
-                    const DeviceActivity& activity, const std::vector<std::size_t>& tasks,
-                    const NamePattern& pattern, WindowEvidence& out) {
-    // std::regex costs about a microsecond a name, and PyTorch's ranges carry a unique op_id each (18,000
-    // names in a 300 ms trace): every alternative of the default pattern holds "step", "iter" or "batch", so
-    // names without them are not matched.
-    const bool byDefault = pattern.text() == kDefaultIterationPattern;
-    auto mayMatch = [](std::string name) {
-        for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        return name.find("step") != std::string::npos || name.find("iter") != std::string::npos ||
-               name.find("batch") != std::string::npos;
-    };
+// What a name says for the markers: does the pattern match it whole, cached for every task of a look.
+struct IterationMarkers::Names {
+    const semantic::LoadedTrace& trace;
+    const NamePattern& pattern;
     ValueFacts<bool> matches; // (type, value) -> name matches
-    auto matching = [&](std::uint32_t type, std::int64_t value) {
+    bool matching(std::uint32_t type, std::int64_t value) {
         return matches.of(type, value, [&] {
+            // std::regex costs about a microsecond a name, and PyTorch's ranges carry a unique op_id each
+            // (18,000 names in a 300 ms trace): every alternative of the default pattern holds "step", "iter"
+            // or "batch", so names without them are not matched.
             auto name = valueName(trace, type, value);
-            return (!byDefault || mayMatch(name)) && pattern.matchesWhole(name);
+            if (pattern.text() == kDefaultIterationPattern) {
+                auto lower = name;
+                for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                if (lower.find("step") == std::string::npos && lower.find("iter") == std::string::npos &&
+                    lower.find("batch") == std::string::npos)
+                    return false;
+            }
+            return pattern.matchesWhole(name);
         });
-    };
+    }
+};
+
+namespace {
+
+// One task's markers and phases, appended to out as they end (sortRanges orders them before any use).
+class MarkerWalker : public TaskEventWalker<IterationMarkers::Names, WindowEvidence> {
+public:
+    using TaskEventWalker::TaskEventWalker;
+    void events(std::uint32_t row, std::span<const HostEvent> group) override {
+        auto& pairing = open_.of(row);
+        for (const auto& e : group) {
+            if (!paraver::types::isNvtxRangeType(e.type)) continue;
+            auto begun = [&](const Open* enclosing) {
+                bool inside = enclosing && (enclosing->marker || enclosing->insideMarker);
+                return Open{e.value, e.time, !inside && names_.matching(e.type, e.value), inside};
+            };
+            auto ended = [&](const Open& range, const Open* enclosing) {
+                bool phase = !range.marker && enclosing && enclosing->marker;
+                if (!range.marker && !phase) return;
+                HostRange r{task_,
+                            range.begin,
+                            e.time,
+                            valueName(names_.trace, e.type, range.value),
+                            phase ? enclosing->begin : 0,
+                            static_cast<std::uint64_t>(row) << 32 | e.type};
+                (phase ? out_.phases : out_.markers).push_back(std::move(r));
+            };
+            pairing.event(e.type, e.value, begun, ended);
+        }
+    }
+    void rowEnd(std::uint32_t row) override {
+        open_.end(row, [](auto&) {});
+    }
+
+private:
     struct Open {
         std::int64_t value, begin;
         bool marker;       // an outermost range whose name matches
         bool insideMarker; // some enclosing range is a marker
     };
-    // The ranges' order in out does not matter: sortRanges orders them before any use.
-    struct Walker : HostEventWalker {
-        std::uint32_t task = 0;
-        RowStates<IntervalPairing<Open>> open; // per row, by NVTX type
-        std::function<bool(std::uint32_t, std::int64_t)> matching;
-        const semantic::LoadedTrace* trace = nullptr;
-        WindowEvidence* out = nullptr;
-        void events(std::uint32_t row, std::span<const HostEvent> group) override {
-            auto& pairing = open.of(row);
-            for (const auto& e : group) {
-                if (!paraver::types::isNvtxRangeType(e.type)) continue;
-                auto begun = [&](const Open* enclosing) {
-                    bool inside = enclosing && (enclosing->marker || enclosing->insideMarker);
-                    return Open{e.value, e.time, !inside && matching(e.type, e.value), inside};
-                };
-                auto ended = [&](const Open& range, const Open* enclosing) {
-                    bool phase = !range.marker && enclosing && enclosing->marker;
-                    if (!range.marker && !phase) return;
-                    HostRange r{task,
-                                range.begin,
-                                e.time,
-                                valueName(*trace, e.type, range.value),
-                                phase ? enclosing->begin : 0,
-                                static_cast<std::uint64_t>(row) << 32 | e.type};
-                    (phase ? out->phases : out->markers).push_back(std::move(r));
-                };
-                pairing.event(e.type, e.value, begun, ended);
-            }
-        }
-        void rowEnd(std::uint32_t row) override {
-            open.end(row, [](auto&) {});
-        }
-    } walker;
-    walker.matching = matching;
-    walker.trace = &trace;
-    walker.out = &out;
-    for (auto t : tasks) {
-        walker.task = static_cast<std::uint32_t>(t);
-        hostEvents(activity.tasks[t], walker);
-    }
+    RowStates<IntervalPairing<Open>> open_; // per row, by NVTX type
+};
+
+} // namespace
+
+IterationMarkers::IterationMarkers(const semantic::LoadedTrace& trace, const NamePattern& pattern,
+                                   WindowEvidence& out)
+    : out_(out), names_(std::make_unique<Names>(Names{trace, pattern, {}})) {}
+
+IterationMarkers::~IterationMarkers() = default;
+
+std::unique_ptr<HostEventWalker> IterationMarkers::walker(std::uint32_t task) {
+    return std::make_unique<MarkerWalker>(*names_, task, out_);
 }
 
 void sortRanges(std::vector<HostRange>& ranges) {
