@@ -75,16 +75,10 @@ void extendRegionOffHost(const semantic::LoadedTrace& trace, const DeviceActivit
     std::vector<bool> hostRow(trace.trace().threads.size(), false);
     for (const auto& task : activity.tasks)
         for (auto row : task.cpuRows) hostRow.at(row) = true;
-    std::vector<HostEvent> group;
-    for (std::uint32_t row = 0; row < trace.trace().threads.size(); ++row) {
-        if (hostRow[row]) continue;
-        const auto& th = trace.trace().threads[row];
-        for (std::size_t i = 0; i < th.eventTime.size(); ++i) {
-            group.assign(1, {th.eventTime[i], th.eventType[i], th.eventValue[i]});
-            walker.events(row, group);
-        }
-        walker.rowEnd(row);
-    }
+    std::vector<std::size_t> offHost;
+    for (std::size_t row = 0; row < hostRow.size(); ++row)
+        if (!hostRow[row]) offHost.push_back(row);
+    walkColumns(trace, offHost, walker);
 }
 
 // What the first look at every shard gathers for the window (WindowEvidence), and the end of the trace.
@@ -100,12 +94,12 @@ struct WindowScout : WindowEvidence {
         const bool iterations = options.iterationSource != IterationSource::Off;
         std::map<std::uint32_t, std::int64_t> region;
         if (!options.region.empty()) region = regionValues(trace, options.region);
-        HtaEvidence htaEvidence(trace, *this);
-        IterationMarkers iterationMarkers(trace, options.iterationPattern, *this);
+        auto htaWalkers = htaEvidence(trace, *this);
+        auto markerWalkers = iterationMarkers(trace, options.iterationPattern, *this);
         for (auto t : tasks) {
             HostEventFanOut walkers;
-            walkers.add(htaEvidence.walker(static_cast<std::uint32_t>(t)));
-            if (iterations) walkers.add(iterationMarkers.walker(static_cast<std::uint32_t>(t)));
+            walkers.add(htaWalkers(static_cast<std::uint32_t>(t)));
+            if (iterations) walkers.add(markerWalkers(static_cast<std::uint32_t>(t)));
             if (!region.empty()) walkers.add(std::make_unique<RegionWalker>(region, regionFirst, regionLast));
             hostEvents(activity.tasks[t], walkers);
         }

@@ -57,19 +57,9 @@ struct HtaRuleInputs {
     const Spans* streamEvents = nullptr;
 };
 // HTA's evidence on the host rows (the ProfilerStep ranges, the host events with a CUDA stream), task by
-// task into out.hta: walker(t) reads task t's host events and leaves what it found at the walk's end.
+// task into out.hta: task t's walker reads its host events and leaves what it found at the walk's end.
 // `trace` names the values.
-class HtaEvidence {
-public:
-    HtaEvidence(const semantic::LoadedTrace& trace, WindowEvidence& out);
-    ~HtaEvidence();
-    std::unique_ptr<HostEventWalker> walker(std::uint32_t task);
-    struct Names;
-
-private:
-    WindowEvidence& out_;
-    std::unique_ptr<Names> names_;
-};
+TaskWalkers htaEvidence(const semantic::LoadedTrace& trace, WindowEvidence& out);
 // Per device, from the evidence of the whole trace.
 std::vector<HtaRuleInputs> htaRuleInputs(const WindowEvidence& evidence, const AnalysisOptions& options,
                                          const DeviceActivity& activity);

@@ -5,24 +5,33 @@
 
 namespace gpueff::metrics {
 
+namespace {
+
+namespace t = paraver::types;
+// The one list: the spill sets these apart (hostEventTypes) and the walkers take these (isHostEventType).
+constexpr std::pair<std::uint32_t, std::uint32_t> kHostEventTypes[] = {
+    {t::kCudaApi, t::kCudaApi},
+    {t::kNvtxStartEndRange, t::kNvtxStartEndRange},
+    {t::kNvtxDomainTypes.first, t::kNvtxDomainTypes.last},
+    {t::kNcclCategoryTypes.first, t::kNcclCategoryTypes.last}};
+
+} // namespace
+
 std::vector<std::pair<std::uint32_t, std::uint32_t>> hostEventTypes() {
-    namespace t = paraver::types;
-    return {{t::kCudaApi, t::kCudaApi},
-            {t::kNvtxStartEndRange, t::kNvtxStartEndRange},
-            {t::kNvtxDomainTypes.first, t::kNvtxDomainTypes.last},
-            {t::kNcclCategoryTypes.first, t::kNcclCategoryTypes.last}};
+    return {std::begin(kHostEventTypes), std::end(kHostEventTypes)};
 }
 
 bool isHostEventType(std::uint32_t type) {
-    namespace t = paraver::types;
-    return type == t::kCudaApi || type == t::kNvtxStartEndRange || t::kNvtxDomainTypes.contains(type) ||
-           t::kNcclCategoryTypes.contains(type);
+    for (auto [first, last] : kHostEventTypes)
+        if (first <= type && type <= last) return true;
+    return false;
 }
 
-void walkHostColumns(const semantic::LoadedTrace& trace, const TaskInfo& task, HostEventWalker& walker) {
+void walkColumns(const semantic::LoadedTrace& trace, std::span<const std::size_t> rows,
+                 HostEventWalker& walker) {
     std::vector<HostEvent> group;
-    for (auto row : task.cpuRows) {
-        const auto& th = trace.trace().threads[row];
+    for (auto row : rows) {
+        const auto& th = trace.trace().threads.at(row);
         const auto r = static_cast<std::uint32_t>(row);
         for (std::size_t i = 0; i < th.eventTime.size();) {
             // The events of one time, those of the host types among them.
@@ -36,6 +45,10 @@ void walkHostColumns(const semantic::LoadedTrace& trace, const TaskInfo& task, H
         walker.rowEnd(r);
     }
     walker.end();
+}
+
+void walkHostColumns(const semantic::LoadedTrace& trace, const TaskInfo& task, HostEventWalker& walker) {
+    walkColumns(trace, task.cpuRows, walker);
 }
 
 void HostEventGroups::add(std::uint32_t row, const HostEvent& event) {

@@ -74,10 +74,16 @@ protected:
     Out& out_;
 };
 
+// A family's walkers over the tasks of a look: the walker of task t, its walkers sharing what the family
+// caches of names and the evidence they fill.
+using TaskWalkers = std::function<std::unique_ptr<HostEventWalker>(std::uint32_t task)>;
+
 // Where the host families find a task's host events while its shard is visited.
 using HostEventSource = std::function<void(const TaskInfo&, HostEventWalker&)>;
 
-// A task's host events from a loaded trace's columns, row after row.
+// The host events of a loaded trace's `rows` from its columns, row after row; of a task's host rows.
+void walkColumns(const semantic::LoadedTrace& trace, std::span<const std::size_t> rows,
+                 HostEventWalker& walker);
 void walkHostColumns(const semantic::LoadedTrace& trace, const TaskInfo& task, HostEventWalker& walker);
 
 // Turns a stream of host events (each row's in its order, rows interleaved) into a walker's groups: a

@@ -189,10 +189,8 @@ HtaBreakdown::Reading wholeMicroseconds(const AnalysisWindow& w, const std::vect
     return htaMerged(std::move(all), std::move(compute));
 }
 
-} // namespace
-
 // What HTA's rules ask of a name: a payload's and a range's facts, cached for every task of a look.
-struct HtaEvidence::Names {
+struct HtaNames {
     struct Facts {
         bool streamPayload = false, profilerStep = false, compute = false;
     };
@@ -206,10 +204,8 @@ struct HtaEvidence::Names {
     }
 };
 
-namespace {
-
 // One task's evidence; the order of its stream events does not matter (combine sorts them).
-class HtaTaskWalker : public TaskEventWalker<HtaEvidence::Names, WindowEvidence> {
+class HtaTaskWalker : public TaskEventWalker<HtaNames, WindowEvidence> {
 public:
     using TaskEventWalker::TaskEventWalker;
     void events(std::uint32_t row, std::span<const HostEvent> group) override {
@@ -269,13 +265,9 @@ private:
 
 } // namespace
 
-HtaEvidence::HtaEvidence(const semantic::LoadedTrace& trace, WindowEvidence& out)
-    : out_(out), names_(std::make_unique<Names>(Names{trace, {}})) {}
-
-HtaEvidence::~HtaEvidence() = default;
-
-std::unique_ptr<HostEventWalker> HtaEvidence::walker(std::uint32_t task) {
-    return std::make_unique<HtaTaskWalker>(*names_, task, out_);
+TaskWalkers htaEvidence(const semantic::LoadedTrace& trace, WindowEvidence& out) {
+    auto names = std::make_shared<HtaNames>(HtaNames{trace, {}});
+    return [names, &out](std::uint32_t task) { return std::make_unique<HtaTaskWalker>(*names, task, out); };
 }
 
 std::vector<HtaRuleInputs> htaRuleInputs(const WindowEvidence& evidence, const AnalysisOptions& options,

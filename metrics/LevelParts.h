@@ -6,19 +6,10 @@
 namespace gpueff::metrics {
 
 // The iteration markers (outermost NVTX ranges whose whole name the pattern matches) and their phases on the
-// host rows, task by task: walker(t) reads task t's host events and appends its ranges to
+// host rows, task by task: task t's walker reads its host events and appends its ranges to
 // out.markers/out.phases. `trace` names the values.
-class IterationMarkers {
-public:
-    IterationMarkers(const semantic::LoadedTrace& trace, const NamePattern& pattern, WindowEvidence& out);
-    ~IterationMarkers();
-    std::unique_ptr<HostEventWalker> walker(std::uint32_t task);
-    struct Names;
-
-private:
-    WindowEvidence& out_;
-    std::unique_ptr<Names> names_;
-};
+TaskWalkers iterationMarkers(const semantic::LoadedTrace& trace, const NamePattern& pattern,
+                             WindowEvidence& out);
 // Ranges in the one order every process and shard agrees on (task, begin, end, name).
 void sortRanges(std::vector<HostRange>& ranges);
 // Where the work that device `d` ran was launched from inside evidence's (sorted) markers and phases,

@@ -28,8 +28,10 @@ void Projection::combine(const Projection& o) {
     }
 }
 
+namespace {
+
 // What a name says for the markers: does the pattern match it whole, cached for every task of a look.
-struct IterationMarkers::Names {
+struct MarkerNames {
     const semantic::LoadedTrace& trace;
     const NamePattern& pattern;
     ValueFacts<bool> matches; // (type, value) -> name matches
@@ -51,10 +53,8 @@ struct IterationMarkers::Names {
     }
 };
 
-namespace {
-
 // One task's markers and phases, appended to out as they end (sortRanges orders them before any use).
-class MarkerWalker : public TaskEventWalker<IterationMarkers::Names, WindowEvidence> {
+class MarkerWalker : public TaskEventWalker<MarkerNames, WindowEvidence> {
 public:
     using TaskEventWalker::TaskEventWalker;
     void events(std::uint32_t row, std::span<const HostEvent> group) override {
@@ -94,14 +94,10 @@ private:
 
 } // namespace
 
-IterationMarkers::IterationMarkers(const semantic::LoadedTrace& trace, const NamePattern& pattern,
-                                   WindowEvidence& out)
-    : out_(out), names_(std::make_unique<Names>(Names{trace, pattern, {}})) {}
-
-IterationMarkers::~IterationMarkers() = default;
-
-std::unique_ptr<HostEventWalker> IterationMarkers::walker(std::uint32_t task) {
-    return std::make_unique<MarkerWalker>(*names_, task, out_);
+TaskWalkers iterationMarkers(const semantic::LoadedTrace& trace, const NamePattern& pattern,
+                             WindowEvidence& out) {
+    auto names = std::make_shared<MarkerNames>(MarkerNames{trace, pattern, {}});
+    return [names, &out](std::uint32_t task) { return std::make_unique<MarkerWalker>(*names, task, out); };
 }
 
 void sortRanges(std::vector<HostRange>& ranges) {

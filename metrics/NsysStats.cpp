@@ -233,10 +233,10 @@ std::string domainName(const semantic::LoadedTrace& trace, std::uint32_t base) {
     return "NVTX domain type " + std::to_string(base);
 }
 
-// Any type of an NVTX domain (ranges, marks, payloads) or the start/end type.
+// Any type of an NVTX domain (ranges, marks, payloads) or the start/end type: the host event types but
+// the CUDA API's.
 bool isNvtxType(std::uint32_t type) {
-    return types::kNvtxDomainTypes.contains(type) || types::kNcclCategoryTypes.contains(type) ||
-           type == types::kNvtxStartEndRange;
+    return type != types::kCudaApi && isHostEventType(type);
 }
 
 // Whether the range begun by group[i] is a start/end range: the translator writes a start/end range's domain
