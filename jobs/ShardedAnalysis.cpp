@@ -7,6 +7,7 @@
 #include "metrics/DeviceActivity.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -66,14 +67,19 @@ public:
         std::istringstream pcf(spill_.pcfText());
         paraver::readPcf(pcf, semantic::traceStem(shown_).string() + ".pcf", labels);
         walked_ = metrics::eventTypesWalked(labels);
-        if (plan_.hostEventsApart) threadOfRow_ = pipeline::threadOfRows(spill_.info());
+        if (plan_.hostEventsApart) {
+            threadOfRow_ = pipeline::threadOfRows(spill_.info());
+            for (std::uint32_t r = 0; r < threadOfRow_.size(); ++r)
+                unitsOfThread_[threadOfRow_[r]].insert(spill_.unitOfRow(r));
+        }
     }
     void walkHostEvents(const semantic::LoadedTrace& trace, const metrics::TaskInfo& task,
                         metrics::HostEventWalker& walker) const override {
         if (!plan_.hostEventsApart) return ShardedTrace::walkHostEvents(trace, task, walker);
-        std::set<std::uint32_t> threads(task.cpuRows.begin(), task.cpuRows.end()), units;
-        for (std::uint32_t r = 0; r < threadOfRow_.size(); ++r)
-            if (threads.contains(threadOfRow_[r])) units.insert(spill_.unitOfRow(r));
+        std::set<std::uint32_t> units;
+        for (auto thread : task.cpuRows)
+            if (auto it = unitsOfThread_.find(static_cast<std::uint32_t>(thread)); it != unitsOfThread_.end())
+                units.insert(it->second.begin(), it->second.end());
         HostEventFeed feed(task, walker, threadOfRow_);
         spill_.replay({units.begin(), units.end()}, feed, pipeline::ReplayPart::Apart, &plan_.hostRows);
     }
@@ -123,6 +129,11 @@ private:
         const auto* apart = plan_.hostEventsApart ? &plan_.hostRows : nullptr;
         builder.expect(spill_.expected(units, apart));
         if (walked_) builder.walkOnly(*walked_);
+        // The rows outside the units hold only the lines mirrored from them, which no cfg walks there.
+        std::vector<bool> rows(spill_.info().rows.size(), false);
+        const std::set<std::uint32_t> wanted(units.begin(), units.end());
+        for (std::uint32_t r = 0; r < rows.size(); ++r) rows[r] = wanted.contains(spill_.unitOfRow(r));
+        builder.walkRows(std::move(rows));
         spill_.replay(units, builder, apart ? pipeline::ReplayPart::Rest : pipeline::ReplayPart::All, apart);
         return semantic::LoadedTrace::fromStream(builder, shown_, &spill_.totals());
     }
@@ -133,6 +144,7 @@ private:
     mutable std::vector<std::unique_ptr<semantic::LoadedTrace>> kept_;
     std::optional<std::vector<std::pair<std::uint32_t, std::uint32_t>>> walked_; // event types the cfgs walk
     std::vector<std::uint32_t> threadOfRow_;                                     // stream row -> thread
+    std::map<std::uint32_t, std::set<std::uint32_t>> unitsOfThread_; // thread -> the units of its rows
 };
 
 // Units in order (those of `wanted`, when given), a shard closed when the next unit would pass `limit`

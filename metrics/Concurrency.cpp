@@ -4,6 +4,9 @@
 #include "metrics/AnalysisParts.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace gpueff::metrics {
 
@@ -11,7 +14,7 @@ namespace {
 
 std::vector<Change> classChanges(const Device& d, std::initializer_list<ActivityClass> classes, int counter) {
     std::vector<Change> out;
-    for (const auto* rows : d.rowsOf(classes)) addSpanChanges(*rows, counter, out);
+    addSpanChanges(d.rowsOf(classes), counter, out);
     return out;
 }
 
@@ -21,13 +24,19 @@ std::int64_t total(const std::vector<std::int64_t>& counts) {
     return sum;
 }
 
-// A row of a counting window (values are counts) as changes of one counter.
-void addLevelChanges(const Spans& steps, int counter, std::vector<Change>& out) {
+// A row of a counting window (values are counts) as changes of one counter, read without holding the row.
+void addLevelChanges(const CfgRows& cfg, std::size_t row, int counter, std::vector<Change>& out) {
     std::int64_t previous = 0;
-    for (const auto& s : steps) {
-        if (s.value != previous) out.push_back({s.begin, counter, s.value - previous});
+    cfg.walk(0, row, true, [&](const Span& s) {
+        if (s.value != previous) {
+            const auto delta = s.value - previous;
+            // A count of kernels queued on a device: a value beyond 32 bits is no count.
+            if (delta < INT32_MIN || delta > INT32_MAX)
+                throw std::logic_error("kernels queued: a count changes by " + std::to_string(delta));
+            out.push_back({s.begin, counter, static_cast<std::int32_t>(delta)});
+        }
         previous = s.value;
-    }
+    });
 }
 
 } // namespace
@@ -41,25 +50,31 @@ void concurrencyOf(const ShardReader& shard, std::size_t index, const Device& d,
     c.inFlightWithMemory = timeAtLevel(classChanges(d, {kCompute, kGraph, kNccl, kMemory}, 0), 1, B, E,
                                        [](const auto& n) { return n[0]; });
     // Counter 0: communication (NCCL, memory); counter 1: computation.
-    auto changes = classChanges(d, {kNccl, kMemory}, 0);
-    auto compute = classChanges(d, {kCompute, kGraph}, 1);
-    changes.insert(changes.end(), compute.begin(), compute.end());
-    c.overlap = timeAtLevel(changes, 2, B, E, [](const auto& n) { return n[0] > 0 ? total(n) : -1; });
+    auto communication = d.rowsOf({kNccl, kMemory}), compute = d.rowsOf({kCompute, kGraph});
+    std::vector<Change> changes;
+    changes.reserve(2 * (spansIn(communication) + spansIn(compute)));
+    addSpanChanges(communication, 0, changes);
+    addSpanChanges(compute, 1, changes);
+    c.overlap =
+        timeAtLevel(std::move(changes), 2, B, E, [](const auto& n) { return n[0] > 0 ? total(n) : -1; });
     for (const auto& [level, ns] : c.overlap) c.communication += ns;
     if (shard.queuedAvailable) {
         std::vector<Change> q;
-        for (auto row : d.rows) addLevelChanges(shard.queued.row(0, row, true), 0, q);
+        for (auto row : d.rows) addLevelChanges(shard.queued, row, 0, q);
         c.queued = timeAtLevel(q, 1, B, E, [](const auto& n) { return n[0]; });
     }
     // Per NCCL kernel name: the part of its executions during which other work ran on the device.
     auto busy = unite({&u.compute, &u.memory});
     std::map<std::int64_t, NcclKernelOverlap> byName;
     for (const auto& rows : d.work[kNccl])
-        for (const auto& s : clip(rows, B, E)) {
+        for (const auto& s : rows) {
+            // Clipped to the window in place (clip() would copy the row).
+            const auto b = std::max(s.begin, B), e = std::min(s.end, E);
+            if (e <= b) continue;
             auto& o = byName.try_emplace(s.value, NcclKernelOverlap{index, {}, 0, 0, 0}).first->second;
             ++o.instances;
-            o.time += s.end - s.begin;
-            o.overlapped += overlapWith(busy, s.begin, s.end);
+            o.time += e - b;
+            o.overlapped += overlapWith(busy, b, e);
         }
     for (auto& [value, o] : byName) {
         o.kernel = valueName(shard.trace, paraver::types::kNcclKernel, value);

@@ -78,19 +78,22 @@ bool CfgRows::hasEvents(std::size_t window) const {
     }
 }
 
-Spans CfgRows::row(std::size_t window, std::size_t thread, bool keepZeros) const {
-    Spans out;
+void CfgRows::walk(std::size_t window, std::size_t thread, bool keepZeros,
+                   const std::function<void(const Span&)>& use) const {
     auto cursor = state_->windows->makeRow(window, thread);
     cursor->init();
     while (true) {
-        if (cursor->end > cursor->begin && (keepZeros || cursor->value != 0)) {
-            // Not merged with an equal neighbour: back-to-back instances of one kernel stay two instances.
-            out.push_back(
-                {cursor->begin, cursor->end, static_cast<std::int64_t>(std::llround(cursor->value))});
-        }
+        // Not merged with an equal neighbour: back-to-back instances of one kernel stay two instances.
+        if (cursor->end > cursor->begin && (keepZeros || cursor->value != 0))
+            use({cursor->begin, cursor->end, static_cast<std::int64_t>(std::llround(cursor->value))});
         if (cursor->end >= state_->end) break;
         cursor->next();
     }
+}
+
+Spans CfgRows::row(std::size_t window, std::size_t thread, bool keepZeros) const {
+    Spans out;
+    walk(window, thread, keepZeros, [&](const Span& s) { out.push_back(s); });
     return out;
 }
 

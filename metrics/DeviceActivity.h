@@ -97,6 +97,10 @@ public:
     std::size_t windows() const;
     bool hasEvents(std::size_t window) const; // false when the trace lacks every type the window filters on
     Spans row(std::size_t window, std::size_t thread, bool keepZeros = false) const;
+    // The spans row() would hold, given to `use` one at a time in time order: a device's rows of a million
+    // spans are read without holding them.
+    void walk(std::size_t window, std::size_t thread, bool keepZeros,
+              const std::function<void(const Span&)>& use) const;
 
 private:
     struct State;

@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
+#include <stdexcept>
+#include <tuple>
 
 namespace gpueff::metrics {
 
@@ -43,8 +46,11 @@ void htaOf(const ShardReader& shard, const Device& d, const DeviceUnions& u, con
     for (std::size_t i = 0; i < d.rows.size(); ++i)
         for (auto c : {kCompute, kGraph, kNccl, kMemory})
             if (i < d.work[c].size()) count += d.work[c][i].size();
+    if (count > UINT32_MAX) throw std::logic_error("htaOf: a device of more than 2^32 operations");
     operations.reserve(count);
-    std::map<std::int64_t, std::vector<HtaOperation>> byStream; // kernels, copies, memsets (no graphs)
+    // Kernels, copies, memsets (no graphs) by CUDA stream, as indices into `operations` (4 bytes an operation
+    // where a copy took 32).
+    std::map<std::int64_t, std::vector<std::uint32_t>> byStream;
     // GPU start -> call start, the first line arriving at each start (16 bytes a line, where a map took 64).
     std::vector<std::pair<std::int64_t, std::int64_t>> launches;
     for (std::size_t i = 0; i < d.rows.size(); ++i) {
@@ -68,24 +74,27 @@ void htaOf(const ShardReader& shard, const Device& d, const DeviceUnions& u, con
                     HtaOperation op{s.begin, s.end,
                                     l == launches.end() || l->first != s.begin ? -1 : l->second,
                                     c == kCompute || c == kGraph};
+                    if (c != kGraph)
+                        byStream[stream].push_back(static_cast<std::uint32_t>(operations.size()));
                     operations.push_back(op);
-                    if (c != kGraph) byStream[stream].push_back(op);
                 }
     }
     htaRulesOf(shard.window, operations, rules, h);
 
     // Idle by cause, per CUDA stream (a stream's lanes together): each operation starting in the window
     // after the stream's previous one.
-    for (auto& [stream, ops] : byStream) {
-        std::erase_if(ops, [&](const HtaOperation& op) {
-            return op.begin < shard.window.begin || op.begin >= shard.window.end;
+    for (auto& [stream, indices] : byStream) {
+        std::erase_if(indices, [&](std::uint32_t i) {
+            return operations[i].begin < shard.window.begin || operations[i].begin >= shard.window.end;
         });
-        std::sort(ops.begin(), ops.end(), [](const HtaOperation& a, const HtaOperation& b) {
-            return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+        std::sort(indices.begin(), indices.end(), [&](std::uint32_t i, std::uint32_t j) {
+            const auto &a = operations[i], &b = operations[j];
+            return std::tie(a.begin, a.end, i) < std::tie(b.begin, b.end, j);
         });
-        for (std::size_t k = 1; k < ops.size(); ++k) {
-            std::int64_t previousEnd = ops[k - 1].end, gap = ops[k].begin - previousEnd;
-            if (ops[k].launch >= 0 && ops[k].launch > previousEnd)
+        for (std::size_t k = 1; k < indices.size(); ++k) {
+            const auto &op = operations[indices[k]], &previous = operations[indices[k - 1]];
+            std::int64_t previousEnd = previous.end, gap = op.begin - previousEnd;
+            if (op.launch >= 0 && op.launch > previousEnd)
                 h.hostWait += gap;
             else if (gap < HtaBreakdown::kConsecutiveKernelDelayNs)
                 h.kernelWait += gap;

@@ -90,9 +90,18 @@ void kernelStatisticsOf(const ShardReader& shard, const Device& d, const DeviceU
     out.durations = spillRuns(shard.store, byName);
 
     auto busy = unite({&u.compute, &u.nccl, &u.memory});
-    std::vector<Spans> launches;
+    // Per gap (they begin in order): launches in transit when the device fell idle, summed over the rows,
+    // each row's spans read once alongside the gaps (a row of launch steps is not held).
+    std::vector<std::int64_t> pending(shard.classifyGaps && !busy.empty() ? busy.size() - 1 : 0, 0);
     if (shard.classifyGaps)
-        for (auto row : d.rows) launches.push_back(shard.transit.row(0, row, true));
+        for (auto row : d.rows) {
+            std::size_t gap = 0;
+            shard.transit.walk(0, row, true, [&](const Span& s) {
+                // The span holding each gap's start (spans are disjoint and in order).
+                for (; gap < pending.size() && busy[gap].end < s.end; ++gap)
+                    if (busy[gap].end >= s.begin) pending[gap] += s.value;
+            });
+        }
     auto& g = out.gaps;
     for (std::size_t i = 1; i < busy.size(); ++i) {
         auto from = busy[i - 1].end, to = busy[i].begin;
@@ -103,13 +112,7 @@ void kernelStatisticsOf(const ShardReader& shard, const Device& d, const DeviceU
         g.binTime[bin] += to - from;
         if (!shard.classifyGaps) continue;
         // Work launched and not started when the device fell idle: it waited on the GPU, not the host.
-        std::int64_t pending = 0;
-        for (const auto& steps : launches) {
-            auto it = std::upper_bound(steps.begin(), steps.end(), from,
-                                       [](std::int64_t t, const Span& s) { return t < s.end; });
-            if (it != steps.end() && it->begin <= from) pending += it->value;
-        }
-        if (pending > 0) {
+        if (pending[i - 1] > 0) {
             ++g.kernelWaitCount;
             g.kernelWait += to - from;
         } else {

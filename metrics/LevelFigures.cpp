@@ -17,7 +17,7 @@ struct Steps {
 
     explicit Steps(const Device& d) {
         std::vector<Change> changes;
-        for (const auto* rows : d.rowsOf({kCompute, kGraph, kNccl})) addSpanChanges(*rows, 0, changes);
+        addSpanChanges(d.rowsOf({kCompute, kGraph, kNccl}), 0, changes);
         std::sort(changes.begin(), changes.end(),
                   [](const Change& x, const Change& y) { return x.time < y.time; });
         std::int64_t level = 0;

@@ -8,18 +8,22 @@ namespace gpueff::metrics {
 
 Spans unite(const std::vector<const Spans*>& parts) {
     Spans all;
+    all.reserve(spansIn(parts));
     for (const auto* p : parts) all.insert(all.end(), p->begin(), p->end());
     // Parts are rows or unions, in time order: merged. Equal begins in any order unite alike.
     sortByRuns(all, [](const Span& a, const Span& b) { return a.begin < b.begin; });
-    Spans merged;
-    for (const auto& s : all) {
+    // Merged in place: the union is never larger than its parts.
+    std::size_t merged = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const auto s = all[i];
         if (s.end <= s.begin) continue;
-        if (!merged.empty() && s.begin <= merged.back().end)
-            merged.back().end = std::max(merged.back().end, s.end);
+        if (merged > 0 && s.begin <= all[merged - 1].end)
+            all[merged - 1].end = std::max(all[merged - 1].end, s.end);
         else
-            merged.push_back({s.begin, s.end, 1});
+            all[merged++] = {s.begin, s.end, 1};
     }
-    return merged;
+    all.resize(merged);
+    return all;
 }
 
 std::int64_t length(const Spans& merged) {
@@ -28,13 +32,14 @@ std::int64_t length(const Spans& merged) {
     return total;
 }
 
-Spans clip(const Spans& spans, std::int64_t begin, std::int64_t end) {
-    Spans out;
+Spans clip(Spans spans, std::int64_t begin, std::int64_t end) {
+    std::size_t kept = 0;
     for (const auto& s : spans) {
         std::int64_t b = std::max(s.begin, begin), e = std::min(s.end, end);
-        if (e > b) out.push_back({b, e, s.value});
+        if (e > b) spans[kept++] = {b, e, s.value};
     }
-    return out;
+    spans.resize(kept);
+    return spans;
 }
 
 std::int64_t overlapWith(const Spans& merged, std::int64_t begin, std::int64_t end) {
@@ -67,6 +72,17 @@ void addSpanChanges(const Spans& spans, int counter, std::vector<Change>& out) {
         out.push_back({s.begin, counter, 1});
         out.push_back({s.end, counter, -1});
     }
+}
+
+std::size_t spansIn(const std::vector<const Spans*>& rows) {
+    std::size_t spans = 0;
+    for (const auto* r : rows) spans += r->size();
+    return spans;
+}
+
+void addSpanChanges(const std::vector<const Spans*>& rows, int counter, std::vector<Change>& out) {
+    out.reserve(out.size() + 2 * spansIn(rows));
+    for (const auto* r : rows) addSpanChanges(*r, counter, out);
 }
 
 } // namespace gpueff::metrics

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <doctest/doctest.h>
 #include <random>
+#include <stdexcept>
 #include <tuple>
 
 namespace {
@@ -120,4 +121,39 @@ TEST_CASE("record streams: Paraver's order of a thread's states, events and line
             }
         }
     }
+}
+
+TEST_CASE(
+    "record streams of a part of a trace: the threads outside it get none, and walking one is refused") {
+    // Thread 0 sends two lines to thread 1, which holds nothing else: a device's shard holds the host thread
+    // that launched its kernels so.
+    gpueff::paraver::Trace trace;
+    trace.header.endTime = 100;
+    trace.threads.resize(2);
+    auto& t = trace.threads[0];
+    t.stateBegin = {10, 40};
+    t.stateEnd = {20, 50};
+    t.stateValue = {1, 1};
+    t.stateCpu = {1, 1};
+    t.eventTime = {10};
+    t.eventType = {7};
+    t.eventValue = {3};
+    t.eventCpu = {1};
+    for (std::int64_t at : {5, 30}) {
+        t.receives.push_back(static_cast<std::uint32_t>(trace.communications.size()));
+        trace.threads[1].sends.push_back(static_cast<std::uint32_t>(trace.communications.size()));
+        trace.communications.push_back({1, 0, 2, 1, at, at, at + 5, at + 5, 8, 1});
+    }
+    auto whole = trace;
+    gpueff::paraver::buildRecordStreams(whole);
+    const std::vector<bool> part{true, false};
+    gpueff::paraver::buildRecordStreams(trace, {}, &part);
+    // The part's thread walks as in the whole trace: its own records and both lines' four endpoints.
+    CHECK(trace.walkingOrder(0).time == whole.walkingOrder(0).time);
+    CHECK(trace.walkingOrder(0).type == whole.walkingOrder(0).type);
+    CHECK(trace.walkingOrder(0).index == whole.walkingOrder(0).index);
+    CHECK(trace.walkingOrder(0).size() == 2 + 4 + 1 + 8);
+    CHECK(whole.walkingOrder(1).size() == 2 + 8);
+    CHECK(trace.threads[1].stream.size() == 0);
+    CHECK_THROWS_AS(trace.walkingOrder(1), std::logic_error);
 }

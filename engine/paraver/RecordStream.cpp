@@ -131,10 +131,15 @@ void buildThread(const Trace& trace, std::uint32_t thread, ThreadRecords& r, std
 
 } // namespace
 
-void buildRecordStreams(Trace& trace, const EventTypeTest& walked) {
+void buildRecordStreams(Trace& trace, const EventTypeTest& walked, const std::vector<bool>* threads) {
     auto end = trace.endTime();
-    for (std::uint32_t t = 0; t < trace.threads.size(); ++t)
-        buildThread(trace, t, trace.threads[t], end, walked);
+    for (std::uint32_t t = 0; t < trace.threads.size(); ++t) {
+        if (!threads || threads->at(t)) {
+            buildThread(trace, t, trace.threads[t], end, walked);
+            continue;
+        }
+        trace.threads[t].stream = RecordStream{};
+    }
 }
 
 } // namespace gpueff::paraver

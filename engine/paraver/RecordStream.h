@@ -32,7 +32,9 @@ struct RecordStream {
 // among records of one kind.
 // `walked`, when given, says which event types enter the streams (the others stay in the columns): the
 // cfgs to evaluate walk no other (semantic::eventTypesWalked).
+// `threads`, when given, says which threads get one (Trace::walkingOrder refuses the others).
 using EventTypeTest = std::function<bool(std::uint32_t type)>;
-void buildRecordStreams(Trace& trace, const EventTypeTest& walked = {});
+void buildRecordStreams(Trace& trace, const EventTypeTest& walked = {},
+                        const std::vector<bool>* threads = nullptr);
 
 } // namespace gpueff::paraver

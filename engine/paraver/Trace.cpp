@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 namespace gpueff::paraver {
 
@@ -38,6 +40,15 @@ void Trace::indexThreads() {
     std::uint32_t count = 0;
     firstThreadOfTask_ = firstThreadOfTasks(header, &count);
     threads.assign(count, ThreadRecords{});
+}
+
+const RecordStream& Trace::walkingOrder(std::uint32_t thread) const {
+    const auto& stream = threads.at(thread).stream;
+    // A built stream holds at least its two empty records (buildRecordStreams).
+    if (stream.size() == 0)
+        throw std::logic_error("thread " + std::to_string(thread + 1) +
+                               " is outside this part of the trace: its records cannot be walked here");
+    return stream;
 }
 
 std::int64_t Trace::threadIndex(std::uint32_t appl, std::uint32_t task, std::uint32_t thread) const {

@@ -43,8 +43,9 @@ inline constexpr std::size_t kMaxComments = 16;
 struct Trace {
     TraceHeader header;
     std::vector<std::string> communicatorLines;
-    Provenance provenance;             // gpueff's own comment lines, read (Provenance.h)
-    std::vector<std::string> comments; // the first kMaxComments other '#' lines of the body, at most 1 KiB each
+    Provenance provenance; // gpueff's own comment lines, read (Provenance.h)
+    std::vector<std::string>
+        comments; // the first kMaxComments other '#' lines of the body, at most 1 KiB each
     std::vector<ThreadRecords> threads;
     std::vector<CommunicationRecord> communications;
     std::string source;                // the file, for messages
@@ -59,6 +60,10 @@ struct Trace {
 
     // Paraver's rule: the trace ends at the header's end time or at its last record, whichever is later.
     std::int64_t endTime() const { return std::max(header.endTime, lastRecordTime); }
+    // A thread's records in Paraver's walking order. A part of a trace (TraceBuilder::walkRows) builds none
+    // for the threads outside the part, which hold only the lines mirrored from it: walking one of them is a
+    // logic error, not an empty row.
+    const RecordStream& walkingOrder(std::uint32_t thread) const;
     // Global thread index of 1-based (application, task, thread), or -1 when the header has no such thread.
     std::int64_t threadIndex(std::uint32_t appl, std::uint32_t task, std::uint32_t thread) const;
     void indexThreads(); // after the header is set

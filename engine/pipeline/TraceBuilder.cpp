@@ -120,9 +120,15 @@ void TraceBuilder::end(const StreamLabels& labels) {
     pcf_ = labelText(labels.fullNamesPcf());
     row_ = labelText(labels.writeRow);
     for (auto& t : trace_.threads) sortByTime(t);
-    if (!walked_) return paraver::buildRecordStreams(trace_);
-    paraver::buildRecordStreams(trace_,
-                                [this](std::uint32_t type) { return paraver::inTypeRanges(*walked_, type); });
+    std::optional<std::vector<bool>> threads;
+    if (walkedRows_) {
+        threads.emplace(trace_.threads.size(), false);
+        for (std::size_t row = 0; row < threadOfRow_.size(); ++row)
+            if (walkedRows_->at(row)) threads->at(threadOfRow_[row]) = true;
+    }
+    paraver::EventTypeTest types;
+    if (walked_) types = [this](std::uint32_t type) { return paraver::inTypeRanges(*walked_, type); };
+    paraver::buildRecordStreams(trace_, types, threads ? &*threads : nullptr);
 }
 
 } // namespace gpueff::pipeline

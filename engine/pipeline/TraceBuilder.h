@@ -28,6 +28,9 @@ public:
     // Only events of these types (inclusive ranges) enter the record streams the cfgs walk; every event
     // stays in the columns. Unset: all.
     void walkOnly(std::vector<std::pair<std::uint32_t, std::uint32_t>> types) { walked_ = std::move(types); }
+    // Only these rows (by stream row) get a walking order: a part of a trace replayed with the lines its rows
+    // exchange with rows outside it leaves those rows without (Trace::walkingOrder). Unset: all.
+    void walkRows(std::vector<bool> streamRows) { walkedRows_ = std::move(streamRows); }
     void begin(const StreamInfo& info) override;
     void consume(const TraceRecord& record) override;
     void end(const StreamLabels& labels) override;
@@ -55,6 +58,7 @@ private:
     std::vector<std::uint32_t> threadOfRow_, cpuOfRow_;
     ExpectedRecords expected_;
     std::optional<std::vector<std::pair<std::uint32_t, std::uint32_t>>> walked_;
+    std::optional<std::vector<bool>> walkedRows_;
 };
 
 } // namespace gpueff::pipeline

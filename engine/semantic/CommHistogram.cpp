@@ -55,7 +55,7 @@ void CommunicationCells::add(const WindowSet& windows, const RowGroup& group) {
     auto begin = begin_, end = end_;
     // One communication record of thread `th` at stream position `pos`, read for row `i`.
     auto read = [&](std::size_t i, std::uint32_t th, std::size_t pos) {
-        const auto& stream = ctx.trace.threads[th].stream;
+        const auto& stream = ctx.trace.walkingOrder(th);
         auto type = stream.type[pos];
         if (type == Empty || !(type & Comm)) return;
         if (stream.time[pos] < begin || stream.time[pos] > end) return;
@@ -81,9 +81,11 @@ void CommunicationCells::add(const WindowSet& windows, const RowGroup& group) {
         if (finerOrEqual(level, Level::Workload)) {
             // A process-model row reads its threads' records.
             auto [first, last] = objects.children(level, rows_[i], Level::Thread);
-            for (auto th = first; th <= last && first <= last; ++th)
-                for (std::size_t pos = 0; pos < ctx.trace.threads[th].stream.size(); ++pos)
-                    read(i, static_cast<std::uint32_t>(th), pos);
+            for (auto th = first; th <= last && first <= last; ++th) {
+                const auto thread = static_cast<std::uint32_t>(th);
+                const auto records = ctx.trace.walkingOrder(thread).size();
+                for (std::size_t pos = 0; pos < records; ++pos) read(i, thread, pos);
+            }
         } else {
             // A resource row reads the records of its CPUs, whatever thread they belong to.
             auto [first, last] = objects.children(level, rows_[i], Level::Cpu);

@@ -43,7 +43,7 @@ CpuRecords::CpuRecords(const paraver::Trace& trace) {
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [node, th] : threads) {
         const auto& records = trace.threads[th];
-        const auto& stream = records.stream;
+        const auto& stream = trace.walkingOrder(th);
         // Not the empty records at either end of the thread.
         for (std::size_t pos = 1; pos + 1 < stream.size(); ++pos) {
             auto cpu = recordCpu(trace, records, pos);

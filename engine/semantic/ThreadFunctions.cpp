@@ -118,8 +118,9 @@ const ThreadFunction& threadFunction(const std::string& name, const std::string&
 ThreadInterval::ThreadInterval(const TraceContext& context, std::uint32_t thread,
                                const ThreadFunction& function, std::vector<std::vector<double>> params,
                                const Filter& filter, Unit unit, Level windowLevel)
-    : context_(context), records_(context.trace.threads[thread]), stream_(records_.stream), thread_(thread),
-      function_(function), params_(std::move(params)), filter_(filter), unit_(unit), level_(windowLevel) {
+    : context_(context), records_(context.trace.threads[thread]), stream_(context.trace.walkingOrder(thread)),
+      thread_(thread), function_(function), params_(std::move(params)), filter_(filter), unit_(unit),
+      level_(windowLevel) {
     for (std::size_t i = params_.size(); i < function_.defaults.size(); ++i)
         params_.push_back(function_.defaults[i]);
 }
