@@ -60,13 +60,13 @@ private:
 // streamed from the file to the families that walk them (ShardPlan::hostEventsApart).
 class SpilledTrace : public metrics::ShardedTrace {
 public:
-    SpilledTrace(const pipeline::ShardSpill& spill, ShardPlan plan, std::filesystem::path shown)
-        : spill_(spill), plan_(std::move(plan)), shown_(std::move(shown)), kept_(plan_.shards.size()) {
+    // `labels`: the stream's, shared by every shard.
+    SpilledTrace(const pipeline::ShardSpill& spill, ShardPlan plan, std::filesystem::path shown,
+                 std::shared_ptr<const paraver::TraceLabels> labels)
+        : spill_(spill), plan_(std::move(plan)), shown_(std::move(shown)), kept_(plan_.shards.size()),
+          labels_(std::move(labels)) {
         // The cfgs name some types by label: the whole stream's labels say which types they walk.
-        paraver::TraceLabels labels;
-        std::istringstream pcf(spill_.pcfText());
-        paraver::readPcf(pcf, semantic::traceStem(shown_).string() + ".pcf", labels);
-        walked_ = metrics::eventTypesWalked(labels);
+        walked_ = metrics::eventTypesWalked(*labels_);
         if (plan_.hostEventsApart) {
             threadOfRow_ = pipeline::threadOfRows(spill_.info());
             for (std::uint32_t r = 0; r < threadOfRow_.size(); ++r)
@@ -134,14 +134,16 @@ private:
         const std::set<std::uint32_t> wanted(units.begin(), units.end());
         for (std::uint32_t r = 0; r < rows.size(); ++r) rows[r] = wanted.contains(spill_.unitOfRow(r));
         builder.walkRows(std::move(rows));
+        builder.skipLabels();
         spill_.replay(units, builder, apart ? pipeline::ReplayPart::Rest : pipeline::ReplayPart::All, apart);
-        return semantic::LoadedTrace::fromStream(builder, shown_, &spill_.totals());
+        return semantic::LoadedTrace::fromStream(builder, shown_, &spill_.totals(), labels_);
     }
 
     const pipeline::ShardSpill& spill_;
     ShardPlan plan_;
     std::filesystem::path shown_;
     mutable std::vector<std::unique_ptr<semantic::LoadedTrace>> kept_;
+    std::shared_ptr<const paraver::TraceLabels> labels_; // the stream's, shared by its shards
     std::optional<std::vector<std::pair<std::uint32_t, std::uint32_t>>> walked_; // event types the cfgs walk
     std::vector<std::uint32_t> threadOfRow_;                                     // stream row -> thread
     std::map<std::uint32_t, std::set<std::uint32_t>> unitsOfThread_; // thread -> the units of its rows
@@ -226,6 +228,14 @@ std::vector<std::string> ShardedAnalysis::warnings() const {
     return spill_->warnings();
 }
 
+std::shared_ptr<const paraver::TraceLabels> ShardedAnalysis::labels(const std::filesystem::path& shown) {
+    if (!labels_) {
+        auto [pcf, row] = spill_->takeLabelText();
+        labels_ = semantic::streamLabels(pcf, row, spill_->info().header, shown);
+    }
+    return labels_;
+}
+
 ShardPlan ShardedAnalysis::shardsOf(std::uint64_t memoryLimit, unsigned jobs, const std::vector<bool>* wanted,
                                     const std::function<void(const std::string&)>& log) {
     const std::uint64_t limit = std::max<std::uint64_t>(1, memoryLimit / kAnalysisBytesPerRecord);
@@ -258,8 +268,9 @@ ShardPlan ShardedAnalysis::shardsOf(std::uint64_t memoryLimit, unsigned jobs, co
 metrics::Analysis ShardedAnalysis::analyze(const metrics::AnalysisOptions& options, std::uint64_t memoryLimit,
                                            const std::filesystem::path& shown,
                                            const std::function<void(const std::string&)>& log) {
-    return metrics::analyze(SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, nullptr, log), shown),
-                            options);
+    return metrics::analyze(
+        SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, nullptr, log), shown, labels(shown)),
+        options);
 }
 
 std::optional<metrics::Analysis>
@@ -274,8 +285,9 @@ ShardedAnalysis::analyzePart(const metrics::AnalysisOptions& options, std::uint6
         if (std::find(inputs.begin(), inputs.end(), input) != inputs.end())
             wanted.at(spill_->unitOfRow(r)) = true;
     }
-    return metrics::analyze(SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, &wanted, {}), shown),
-                            options, peers);
+    return metrics::analyze(
+        SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, &wanted, {}), shown, labels(shown)),
+        options, peers);
 }
 
 } // namespace gpueff::jobs

@@ -59,7 +59,10 @@ public:
 private:
     ShardPlan shardsOf(std::uint64_t memoryLimit, unsigned jobs, const std::vector<bool>* wanted,
                        const std::function<void(const std::string&)>& log);
+    // The stream's labels, read once from the spill's text (taken then), shared by every shard.
+    std::shared_ptr<const paraver::TraceLabels> labels(const std::filesystem::path& shown);
     std::unique_ptr<pipeline::ShardSpill> spill_;
+    std::shared_ptr<const paraver::TraceLabels> labels_;
     std::size_t shards_ = 0;
 };
 

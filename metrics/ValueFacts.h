@@ -2,6 +2,7 @@
 // What a walk over the host rows derives from an event value's name (does it match the iteration pattern,
 // is it a profiler step), computed once per (type, value). The rows repeat a few thousand names millions of
 // times; a std::map of them cost most of such a walk (its tree descent), a hash table one probe.
+#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 
@@ -13,12 +14,17 @@ public:
     // The facts of (type, value), made by `make()` the first time.
     template <class Make>
     const Facts& of(std::uint32_t type, std::int64_t value, Make&& make) {
-        auto [it, fresh] = facts_.try_emplace(Key{type, value});
-        if (fresh) it->second = make();
-        return it->second;
+        const Key key{type, value};
+        if (auto it = facts_.find(key); it != facts_.end()) return it->second;
+        // Bounded: a trace that names each range its own way (PyTorch's op_ids: millions of names, each
+        // seen once) would fill it with facts never asked again. Forgotten all at once when full, they are
+        // made again when asked.
+        if (facts_.size() >= kMaxValues) facts_.clear();
+        return facts_.emplace(key, make()).first->second;
     }
 
 private:
+    static constexpr std::size_t kMaxValues = std::size_t{1} << 18; // about 12 MiB
     struct Key {
         std::uint32_t type;
         std::int64_t value;

@@ -286,3 +286,19 @@ TEST_CASE("the event types cfgs can see: '=' lists and ranges, by number or .pcf
                                                  labels)
                     .has_value());
 }
+
+TEST_CASE("labelText: a label writer's text whole, and a writer that writes differently twice refused") {
+    std::string line(1000, 'x');
+    auto text = gpueff::pipeline::labelText([&](std::FILE* f) {
+        for (int i = 0; i < 5000; ++i) std::fprintf(f, "%d %s\n", i, line.c_str());
+    });
+    std::string expected;
+    for (int i = 0; i < 5000; ++i) expected += std::to_string(i) + " " + line + "\n";
+    CHECK(text == expected);
+    CHECK(text.capacity() < expected.size() + 64); // held at its size, not grown by doubling
+    CHECK(gpueff::pipeline::labelText({}).empty());
+    int calls = 0;
+    CHECK_THROWS_AS(
+        gpueff::pipeline::labelText([&](std::FILE* f) { std::fputs(++calls == 1 ? "a" : "bb", f); }),
+        std::logic_error);
+}

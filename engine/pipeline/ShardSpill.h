@@ -75,6 +75,11 @@ public:
     std::uint32_t unitOfRow(std::uint32_t row) const { return unitOfRow_.at(row); }
     const StreamTotals& totals() const { return totals_; }
     const std::string& pcfText() const { return pcf_; } // the stream's labels, once it has ended
+    const std::string& rowText() const { return row_; }
+    // The .pcf and .row text, taken: a reader that labels the replayed parts itself
+    // (TraceBuilder::skipLabels) need not keep them twice (100s of MB with a name per NVTX range). Replays
+    // give empty labels after.
+    std::pair<std::string, std::string> takeLabelText() { return {std::move(pcf_), std::move(row_)}; }
     // This stream is a part of a larger one (a process's share of a distributed run): from now on its
     // totals are the whole stream's, for the parts it replays to evaluate as the whole would.
     void setWholeTotals(StreamTotals whole) { totals_ = std::move(whole); }

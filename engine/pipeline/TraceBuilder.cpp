@@ -117,8 +117,10 @@ void TraceBuilder::consume(const TraceRecord& r) {
 }
 
 void TraceBuilder::end(const StreamLabels& labels) {
-    pcf_ = labelText(labels.fullNamesPcf());
-    row_ = labelText(labels.writeRow);
+    if (!skipLabels_) {
+        pcf_ = labelText(labels.fullNamesPcf());
+        row_ = labelText(labels.writeRow);
+    }
     for (auto& t : trace_.threads) sortByTime(t);
     std::optional<std::vector<bool>> threads;
     if (walkedRows_) {

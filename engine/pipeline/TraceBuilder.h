@@ -31,6 +31,9 @@ public:
     // Only these rows (by stream row) get a walking order: a part of a trace replayed with the lines its rows
     // exchange with rows outside it leaves those rows without (Trace::walkingOrder). Unset: all.
     void walkRows(std::vector<bool> streamRows) { walkedRows_ = std::move(streamRows); }
+    // The stream's labels are not kept (pcfText() and rowText() stay empty): the parts of one stream share
+    // its labels, read once, where each part would hold them again (a name per NVTX range: 100s of MB).
+    void skipLabels() { skipLabels_ = true; }
     void begin(const StreamInfo& info) override;
     void consume(const TraceRecord& record) override;
     void end(const StreamLabels& labels) override;
@@ -59,6 +62,7 @@ private:
     ExpectedRecords expected_;
     std::optional<std::vector<std::pair<std::uint32_t, std::uint32_t>>> walked_;
     std::optional<std::vector<bool>> walkedRows_;
+    bool skipLabels_ = false;
 };
 
 } // namespace gpueff::pipeline

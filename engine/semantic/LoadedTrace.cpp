@@ -22,10 +22,16 @@ std::filesystem::path traceStem(const std::filesystem::path& prv) {
 LoadedTrace::LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels,
                          std::optional<paraver::TraceLayout> layout,
                          std::optional<std::vector<std::uint32_t>> eventTypes)
+    : LoadedTrace(std::move(trace), std::make_shared<const paraver::TraceLabels>(std::move(labels)),
+                  std::move(layout), std::move(eventTypes)) {}
+
+LoadedTrace::LoadedTrace(paraver::Trace trace, std::shared_ptr<const paraver::TraceLabels> labels,
+                         std::optional<paraver::TraceLayout> layout,
+                         std::optional<std::vector<std::uint32_t>> eventTypes)
     : trace_(std::move(trace)), labels_(std::move(labels)) {
     layout_ = layout && layout->rows.size() == trace_.threads.size()
                   ? std::move(*layout)
-                  : paraver::layoutFromLabels(trace_.header, labels_);
+                  : paraver::layoutFromLabels(trace_.header, *labels_);
     objects_ = std::make_unique<ObjectModel>(trace_.header);
     std::vector<std::uint32_t> types;
     if (eventTypes) {
@@ -37,7 +43,7 @@ LoadedTrace::LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels,
         types.erase(std::unique(types.begin(), types.end()), types.end());
     }
     context_ = std::make_unique<TraceContext>(
-        TraceContext{trace_, labels_, *objects_, trace_.endTime(), std::move(types)});
+        TraceContext{trace_, *labels_, *objects_, trace_.endTime(), std::move(types)});
 }
 
 std::map<std::string, std::size_t> expectedRowSizes(const paraver::TraceHeader& header) {
@@ -69,9 +75,23 @@ std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv,
     return loaded;
 }
 
+std::shared_ptr<const paraver::TraceLabels> streamLabels(const std::string& pcfText,
+                                                         const std::string& rowText,
+                                                         const paraver::TraceHeader& header,
+                                                         const std::filesystem::path& shown) {
+    auto labels = std::make_shared<paraver::TraceLabels>();
+    auto stem = traceStem(shown).string();
+    std::istringstream pcf(pcfText);
+    paraver::readPcf(pcf, stem + ".pcf", *labels);
+    std::istringstream row(rowText);
+    paraver::readRow(row, stem + ".row", *labels, expectedRowSizes(header));
+    return labels;
+}
+
 std::unique_ptr<LoadedTrace> LoadedTrace::fromStream(pipeline::TraceBuilder& builder,
                                                      const std::filesystem::path& shown,
-                                                     const pipeline::StreamTotals* whole) {
+                                                     const pipeline::StreamTotals* whole,
+                                                     std::shared_ptr<const paraver::TraceLabels> shared) {
     auto trace = builder.takeTrace();
     std::optional<std::vector<std::uint32_t>> types;
     if (whole) {
@@ -79,13 +99,8 @@ std::unique_ptr<LoadedTrace> LoadedTrace::fromStream(pipeline::TraceBuilder& bui
         trace.recordsAfterEnd = whole->recordsAfterEnd;
         types = whole->eventTypes;
     }
-    paraver::TraceLabels labels;
-    auto stem = traceStem(shown).string();
-    std::istringstream pcf(builder.pcfText());
-    paraver::readPcf(pcf, stem + ".pcf", labels);
-    std::istringstream row(builder.rowText());
-    paraver::readRow(row, stem + ".row", labels, expectedRowSizes(trace.header));
-    auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(labels), builder.layout(),
+    if (!shared) shared = streamLabels(builder.pcfText(), builder.rowText(), trace.header, shown);
+    auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(shared), builder.layout(),
                                                 std::move(types));
     loaded->path = shown;
     return loaded;

@@ -34,12 +34,19 @@ public:
     // `shown` names it in messages (the .prv written beside it, or the input). With `whole`, the builder saw
     // a part of the stream (a shard): the end time and the event types are the whole stream's, so windows
     // evaluate on the part as they would on the whole.
+    // With `labels`, the trace takes those (its stream's, read once for all its parts) and the builder's
+    // are not read (TraceBuilder::skipLabels).
     static std::unique_ptr<LoadedTrace> fromStream(pipeline::TraceBuilder& builder,
                                                    const std::filesystem::path& shown,
-                                                   const pipeline::StreamTotals* whole = nullptr);
+                                                   const pipeline::StreamTotals* whole = nullptr,
+                                                   std::shared_ptr<const paraver::TraceLabels> labels = {});
     // From a trace and labels already in memory; `eventTypes` (sorted, distinct), when given, are the types
     // the trace is said to have instead of those its records have.
     LoadedTrace(paraver::Trace trace, paraver::TraceLabels labels,
+                std::optional<paraver::TraceLayout> layout = std::nullopt,
+                std::optional<std::vector<std::uint32_t>> eventTypes = std::nullopt);
+    // The same with labels shared with other traces (the parts of one stream).
+    LoadedTrace(paraver::Trace trace, std::shared_ptr<const paraver::TraceLabels> labels,
                 std::optional<paraver::TraceLayout> layout = std::nullopt,
                 std::optional<std::vector<std::uint32_t>> eventTypes = std::nullopt);
 
@@ -52,7 +59,7 @@ public:
 
 private:
     paraver::Trace trace_;
-    paraver::TraceLabels labels_;
+    std::shared_ptr<const paraver::TraceLabels> labels_;
     paraver::TraceLayout layout_;
     std::unique_ptr<ObjectModel> objects_;
     std::unique_ptr<TraceContext> context_;
@@ -61,6 +68,13 @@ private:
 // The SIZE each level of the .row file must have for this header (levels the header cannot tell, CPU and
 // NODE of a trace without resource section, are absent: any size is accepted).
 std::map<std::string, std::size_t> expectedRowSizes(const paraver::TraceHeader& header);
+
+// The labels of a record stream's .pcf and .row text (TraceBuilder's, ShardSpill's); `shown` names the trace
+// in messages.
+std::shared_ptr<const paraver::TraceLabels> streamLabels(const std::string& pcfText,
+                                                         const std::string& rowText,
+                                                         const paraver::TraceHeader& header,
+                                                         const std::filesystem::path& shown);
 
 // NAME.prv or NAME.prv.gz -> NAME (the stem shared by .pcf and .row).
 std::filesystem::path traceStem(const std::filesystem::path& prv);
