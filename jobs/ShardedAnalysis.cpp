@@ -268,9 +268,8 @@ ShardPlan ShardedAnalysis::shardsOf(std::uint64_t memoryLimit, unsigned jobs, co
 metrics::Analysis ShardedAnalysis::analyze(const metrics::AnalysisOptions& options, std::uint64_t memoryLimit,
                                            const std::filesystem::path& shown,
                                            const std::function<void(const std::string&)>& log) {
-    return metrics::analyze(
-        SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, nullptr, log), shown, labels(shown)),
-        options);
+    auto plan = shardsOf(memoryLimit, options.jobs, nullptr, log); // its log line before any label error
+    return metrics::analyze(SpilledTrace(*spill_, std::move(plan), shown, labels(shown)), options);
 }
 
 std::optional<metrics::Analysis>
@@ -285,9 +284,8 @@ ShardedAnalysis::analyzePart(const metrics::AnalysisOptions& options, std::uint6
         if (std::find(inputs.begin(), inputs.end(), input) != inputs.end())
             wanted.at(spill_->unitOfRow(r)) = true;
     }
-    return metrics::analyze(
-        SpilledTrace(*spill_, shardsOf(memoryLimit, options.jobs, &wanted, {}), shown, labels(shown)),
-        options, peers);
+    auto plan = shardsOf(memoryLimit, options.jobs, &wanted, {});
+    return metrics::analyze(SpilledTrace(*spill_, std::move(plan), shown, labels(shown)), options, peers);
 }
 
 } // namespace gpueff::jobs

@@ -9,7 +9,6 @@
 #include <climits>
 #include <cstdint>
 #include <stdexcept>
-#include <tuple>
 
 namespace gpueff::metrics {
 
@@ -87,9 +86,11 @@ void htaOf(const ShardReader& shard, const Device& d, const DeviceUnions& u, con
         std::erase_if(indices, [&](std::uint32_t i) {
             return operations[i].begin < shard.window.begin || operations[i].begin >= shard.window.end;
         });
+        // The same comparisons on the same order as sorting the operations themselves: ties (lanes of a
+        // stream with equal bounds and different launches) end where that sort put them.
         std::sort(indices.begin(), indices.end(), [&](std::uint32_t i, std::uint32_t j) {
             const auto &a = operations[i], &b = operations[j];
-            return std::tie(a.begin, a.end, i) < std::tie(b.begin, b.end, j);
+            return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
         });
         for (std::size_t k = 1; k < indices.size(); ++k) {
             const auto &op = operations[indices[k]], &previous = operations[indices[k - 1]];
