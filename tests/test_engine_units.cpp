@@ -36,9 +36,20 @@ TEST_CASE("a name dictionary numbers from a given first value, and refuses names
     NameDictionary d;
     d.valueOf("MPI_Foo");
     d.valueOf("MPI_Bar");
+    auto listed = [&] {
+        std::vector<std::pair<std::int64_t, std::string>> out;
+        d.forEachByValue([&](std::int64_t v, std::string_view name) { out.emplace_back(v, name); });
+        return out;
+    };
+    // Before values are assigned: the names' order, which their values will follow (provisional values).
+    auto before = listed();
+    REQUIRE(before.size() == 2);
+    CHECK(before[0].second == "MPI_Bar");
+    CHECK(before[1].second == "MPI_Foo");
     d.assignValues(72);
     CHECK(d.valueOf("MPI_Bar") == 72);
     CHECK(d.valueOf("MPI_Foo") == 73);
+    CHECK(listed() == std::vector<std::pair<std::int64_t, std::string>>{{72, "MPI_Bar"}, {73, "MPI_Foo"}});
     CHECK_THROWS_WITH_AS(d.valueOf("MPI_Baz"), doctest::Contains("was not collected"), Error);
 }
 

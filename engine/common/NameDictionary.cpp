@@ -63,6 +63,7 @@ void NameDictionary::assignValues(std::int64_t first) {
     auto order = sortedOrder();
     for (std::size_t rank = 0; rank < order.size(); ++rank)
         entries_[order[rank]].value = static_cast<std::uint32_t>(first + static_cast<std::int64_t>(rank));
+    first_ = first;
     assigned_ = true;
 }
 
@@ -101,6 +102,14 @@ std::vector<std::uint32_t> NameDictionary::sortedOrder() const {
         int c = n == 0 ? 0 : std::memcmp(x.name, y.name, n);
         return c != 0 ? c < 0 : x.length < y.length;
     });
+    return order;
+}
+
+std::vector<std::uint32_t> NameDictionary::valueOrder() const {
+    if (!assigned_) return sortedOrder();
+    std::vector<std::uint32_t> order(entries_.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i)
+        order.at(static_cast<std::size_t>(entries_[i].value - first_)) = i;
     return order;
 }
 

@@ -30,7 +30,7 @@ public:
     // Calls f(value, name) for every name, by value.
     template <typename F>
     void forEachByValue(F&& f) const {
-        for (auto i : sortedOrder())
+        for (auto i : valueOrder())
             f(static_cast<std::int64_t>(entries_[i].value),
               std::string_view(entries_[i].name, entries_[i].length));
     }
@@ -49,6 +49,9 @@ private:
     };
     std::int64_t find(std::string_view name, std::uint64_t hash, std::size_t& slot) const;
     std::vector<std::uint32_t> sortedOrder() const;
+    // Entry indices by value: once assigned, placed by value (no sort: 4.7 M names took seconds per .pcf
+    // written); before, the names' order, which their values will follow.
+    std::vector<std::uint32_t> valueOrder() const;
     std::string_view store(std::string_view name);
     void growSlots();
 
@@ -57,6 +60,7 @@ private:
     std::vector<std::unique_ptr<char[]>> chunks_;
     std::size_t chunkUsed_ = 0, chunkSize_ = 0;
     bool assigned_ = false;
+    std::int64_t first_ = 1; // the first value assigned
     std::mutex collecting_;
 };
 
