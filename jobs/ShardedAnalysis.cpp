@@ -230,8 +230,9 @@ std::vector<std::string> ShardedAnalysis::warnings() const {
 
 std::shared_ptr<const paraver::TraceLabels> ShardedAnalysis::labels(const std::filesystem::path& shown) {
     if (!labels_) {
-        auto [pcf, row] = spill_->takeLabelText();
-        labels_ = semantic::streamLabels(pcf, row, spill_->info().header, shown);
+        auto pcf = spill_->pcf().open();
+        std::istringstream row(spill_->rowText());
+        labels_ = semantic::streamLabels(*pcf, row, spill_->info().header, shown);
     }
     return labels_;
 }

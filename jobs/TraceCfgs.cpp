@@ -244,17 +244,15 @@ void TraceCfgFacts::begin(const pipeline::StreamInfo& info) {
 void TraceCfgFacts::end(const pipeline::StreamLabels& labels) {
     // The .pcf Paraver reads: its types are those wxparaver's filters look for, picked by label too. Only
     // its EVENT_TYPE blocks are parsed: a trace may name millions of values (NVTX ranges), none needed here.
-    std::istringstream text(pipeline::labelText(labels.writePcf));
-    std::string types, line;
+    pcf = {};
+    paraver::PcfReader reader("(.pcf)", pcf);
     bool inTypes = false;
-    while (std::getline(text, line)) {
+    pipeline::forEachLabelLine(labels.writePcf, [&](std::string_view line) {
         if (line == "EVENT_TYPE") inTypes = true;
         if (line.empty() || line == "VALUES") inTypes = false;
-        if (inTypes) types += line + '\n';
-    }
-    pcf = {};
-    std::istringstream in(types);
-    paraver::readPcf(in, "(.pcf)", pcf);
+        if (inTypes) reader.line(line);
+    });
+    reader.finish();
 }
 
 std::vector<TraceCfg> traceCfgs(const paraver::TraceLayout& layout, const paraver::TraceLabels& pcf,

@@ -14,7 +14,7 @@ namespace gpueff::metrics {
 std::string valueName(const semantic::LoadedTrace& trace, std::uint32_t type, std::int64_t value) {
     const auto& values = trace.context().labels.eventValues;
     if (auto t = values.find(type); t != values.end())
-        if (auto v = t->second.find(value); v != t->second.end()) return v->second;
+        if (auto label = t->second.find(value)) return std::string(*label);
     return std::to_string(type) + ":" + std::to_string(value);
 }
 

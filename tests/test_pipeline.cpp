@@ -3,6 +3,7 @@
 // model the importer hands over must be what the .row says, and a report made without the trace must be the
 // report made with it.
 #include "TestSupport.h"
+#include "engine/common/Error.h"
 #include "engine/output/OutputFiles.h"
 #include "engine/paraver/PrvReader.h"
 #include "engine/paraver/RowModel.h"
@@ -95,7 +96,7 @@ TEST_CASE("one pass: the trace the analysis keeps is the trace the .prv written 
         auto fileValues = reread->context().labels.eventValues;
         for (std::uint32_t type : {63000006u, 63000007u, 63000008u})
             if (auto it = fileValues.find(type); it != fileValues.end())
-                for (auto& [value, label] : it->second) label = pcfKernelName(label);
+                it->second.relabel([](std::string_view label) { return pcfKernelName(std::string(label)); });
         CHECK(streamed->context().labels.eventValues == fileValues);
         CHECK(streamed->context().labels.rows == reread->context().labels.rows);
 
@@ -285,6 +286,30 @@ TEST_CASE("the event types cfgs can see: '=' lists and ranges, by number or .pcf
                                                   cfgWith("!=", "window_filter_module evt_type 1 9400\n")},
                                                  labels)
                     .has_value());
+}
+
+TEST_CASE("forEachLabelLine: a label writer's lines as std::getline reads its text, an error from a line thrown") {
+    std::string long1(100000, 'x'); // longer than the FILE's buffer: a line arrives in pieces
+    auto writer = [&](std::FILE* f) {
+        std::fputs("EVENT_TYPE\n\n0 1 a", f);
+        std::fputs(" type\nVALUES\r\n", f);
+        for (int i = 0; i < 3000; ++i) std::fprintf(f, "%d %s%d\n", i, i % 1000 == 1 ? long1.c_str() : "", i);
+        std::fputs("last line without its newline", f);
+    };
+    std::vector<std::string> got, expected;
+    gpueff::pipeline::forEachLabelLine(writer, [&](std::string_view line) { got.emplace_back(line); });
+    std::istringstream text(gpueff::pipeline::labelText(writer));
+    for (std::string line; std::getline(text, line);) expected.push_back(line);
+    CHECK(got.size() == 3005);
+    CHECK(got == expected);
+    int seen = 0;
+    CHECK_THROWS_WITH_AS(gpueff::pipeline::forEachLabelLine(writer,
+                                                            [&](std::string_view) {
+                                                                if (++seen == 7) throw gpueff::Error("line 7");
+                                                            }),
+                         "line 7", gpueff::Error);
+    CHECK(seen == 7);
+    gpueff::pipeline::forEachLabelLine({}, [](std::string_view) { FAIL("no writer, no line"); });
 }
 
 TEST_CASE("labelText: a label writer's text whole, and a writer that writes differently twice refused") {

@@ -84,9 +84,10 @@ TEST_CASE("full names from labels: only gpueff's own `short [full]` form is read
     labels.eventValues[types::kNcclKernel] = {{1, "saxpy [saxpy(int)]"}};
     labels.eventValues[types::kNvtxDefaultDomainBase] = {{1, "saxpy [saxpy(int)]"}};
     useFullKernelNames(labels);
-    CHECK(labels.eventValues[types::kKernel][1] == "saxpy(int)");
-    CHECK(labels.eventValues[types::kNcclKernel][1] == "saxpy(int)");
-    CHECK(labels.eventValues[types::kNvtxDefaultDomainBase][1] == "saxpy [saxpy(int)]"); // not a kernel type
+    CHECK(labels.eventValues[types::kKernel].at(1) == "saxpy(int)");
+    CHECK(labels.eventValues[types::kNcclKernel].at(1) == "saxpy(int)");
+    CHECK(labels.eventValues[types::kNvtxDefaultDomainBase].at(1) ==
+          "saxpy [saxpy(int)]"); // not a kernel type
 }
 
 TEST_CASE("the catalogue writes kernel labels short for Paraver and full for the analysis") {
@@ -118,10 +119,10 @@ TEST_CASE("the catalogue writes kernel labels short for Paraver and full for the
     };
     // Values in byte order: "a" = 1, "void b(int)" = 2; API names are not shortened.
     auto forParaver = valuesOf(text(EventCatalog::Names::ForParaver));
-    CHECK(forParaver[types::kKernel][1] == "a");
-    CHECK(forParaver[types::kKernel][2] == "b [void b(int)]");
-    CHECK(forParaver[types::kCudaApi][1] == "cudaLaunchKernel(int)");
+    CHECK(forParaver[types::kKernel].at(1) == "a");
+    CHECK(forParaver[types::kKernel].at(2) == "b [void b(int)]");
+    CHECK(forParaver[types::kCudaApi].at(1) == "cudaLaunchKernel(int)");
     auto full = valuesOf(text(EventCatalog::Names::Full));
-    CHECK(full[types::kKernel][2] == "void b(int)");
-    CHECK(full[types::kCudaApi][1] == "cudaLaunchKernel(int)");
+    CHECK(full[types::kKernel].at(2) == "void b(int)");
+    CHECK(full[types::kCudaApi].at(1) == "cudaLaunchKernel(int)");
 }

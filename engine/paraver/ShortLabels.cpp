@@ -215,7 +215,7 @@ void useFullKernelNames(TraceLabels& labels) {
     for (std::uint32_t type : {types::kKernel, types::kNcclKernel, types::kGraphLaunch}) {
         auto it = labels.eventValues.find(type);
         if (it == labels.eventValues.end()) continue;
-        for (auto& [value, label] : it->second) label = fullNameOf(label);
+        it->second.relabel([](std::string_view label) { return fullNameOf(label); });
     }
 }
 

@@ -100,79 +100,87 @@ void readPcf(const std::filesystem::path& path, TraceLabels& labels) {
     if (openOptional(path, in)) readPcf(in, path.string(), labels);
 }
 
-void readPcf(std::istream& in, const std::string& name, TraceLabels& labels) {
-    enum class Section { Other, States, EventType, Values } section = Section::Other;
-    std::vector<std::uint32_t> currentTypes; // an EVENT_TYPE block may declare several types sharing values
-    std::string line;
-    std::size_t lineNumber = 0;
-    auto fail = [&](const std::string& why) {
-        throw Error(name + ":" + std::to_string(lineNumber) + ": " + why + ": " + printableExcerpt(line));
-    };
+PcfReader::PcfReader(std::string name, TraceLabels& labels) : name_(std::move(name)), labels_(labels) {}
+
+void PcfReader::fail(const std::string& why, std::string_view line) const {
+    throw Error(name_ + ":" + std::to_string(lineNumber_) + ": " + why + ": " + printableExcerpt(line));
+}
+
+void PcfReader::line(std::string_view line) {
+    ++lineNumber_;
     auto number = [&](const std::string& text, auto& out, const char* what) {
         auto parsed = parseNumber(text, out);
         if (parsed == Parsed::OutOfRange)
-            fail(std::string(what) + " " + printableExcerpt(text, 40) + " is out of range");
-        if (parsed == Parsed::NotANumber) fail(std::string("bad ") + what + " (not a whole number)");
+            fail(std::string(what) + " " + printableExcerpt(text, 40) + " is out of range", line);
+        if (parsed == Parsed::NotANumber) fail(std::string("bad ") + what + " (not a whole number)", line);
     };
-    while (std::getline(in, line)) {
-        ++lineNumber;
-        auto t = trim(line);
-        if (t.empty()) continue;
-        if (t == "STATES") {
-            section = Section::States;
-            continue;
-        }
-        if (t == "EVENT_TYPE") {
-            section = Section::EventType;
-            currentTypes.clear();
-            continue;
-        }
-        if (t == "VALUES") {
-            section = Section::Values;
-            continue;
-        }
-        if (t == "STATES_COLOR" || t == "GRADIENT_COLOR" || t == "GRADIENT_NAMES" || t == "DEFAULT_OPTIONS" ||
-            t == "DEFAULT_SEMANTIC") {
-            section = Section::Other;
-            continue;
-        }
-        std::string first, rest;
-        split(t, first, rest);
-        switch (section) {
-        case Section::States: {
-            std::uint32_t state = 0;
-            number(first, state, "state");
-            labels.states[state] = repairUtf8(rest);
-            break;
-        }
-        case Section::EventType: {
-            // "<gradient> <type> <label>"
-            std::string typeText, label;
-            split(rest, typeText, label);
-            std::uint32_t type = 0;
-            number(typeText, type, "event type");
-            labels.eventTypes[type] = repairUtf8(label);
-            currentTypes.push_back(type);
-            break;
-        }
-        case Section::Values: {
-            std::int64_t value = 0;
-            auto parsed = parseNumber(first, value);
-            if (parsed == Parsed::OutOfRange)
-                fail("event value " + printableExcerpt(first, 40) + " is out of range");
-            if (parsed == Parsed::NotANumber) {
-                section = Section::Other; // e.g. a PRECISION line or an unknown section header
-                break;
-            }
-            auto label = repairUtf8(rest);
-            for (auto type : currentTypes) labels.eventValues[type][value] = label;
-            break;
-        }
-        case Section::Other:
-            break;
-        }
+    auto t = trim(line);
+    if (t.empty()) return;
+    if (t == "STATES") {
+        section_ = Section::States;
+        return;
     }
+    if (t == "EVENT_TYPE") {
+        section_ = Section::EventType;
+        currentTypes_.clear();
+        return;
+    }
+    if (t == "VALUES") {
+        section_ = Section::Values;
+        return;
+    }
+    if (t == "STATES_COLOR" || t == "GRADIENT_COLOR" || t == "GRADIENT_NAMES" || t == "DEFAULT_OPTIONS" ||
+        t == "DEFAULT_SEMANTIC") {
+        section_ = Section::Other;
+        return;
+    }
+    std::string first, rest;
+    split(t, first, rest);
+    switch (section_) {
+    case Section::States: {
+        std::uint32_t state = 0;
+        number(first, state, "state");
+        labels_.states[state] = repairUtf8(rest);
+        break;
+    }
+    case Section::EventType: {
+        // "<gradient> <type> <label>"
+        std::string typeText, label;
+        split(rest, typeText, label);
+        std::uint32_t type = 0;
+        number(typeText, type, "event type");
+        labels_.eventTypes[type] = repairUtf8(label);
+        currentTypes_.push_back(type);
+        break;
+    }
+    case Section::Values: {
+        std::int64_t value = 0;
+        auto parsed = parseNumber(first, value);
+        if (parsed == Parsed::OutOfRange)
+            fail("event value " + printableExcerpt(first, 40) + " is out of range", line);
+        if (parsed == Parsed::NotANumber) {
+            section_ = Section::Other; // e.g. a PRECISION line or an unknown section header
+            break;
+        }
+        auto label = repairUtf8(rest);
+        for (auto type : currentTypes_) labels_.eventValues[type].set(value, label);
+        break;
+    }
+    case Section::Other:
+        break;
+    }
+}
+
+void PcfReader::finish() {
+    for (auto& [type, values] : labels_.eventValues) values.seal();
+}
+
+void readPcf(std::istream& in, const std::string& name, TraceLabels& labels) {
+    PcfReader reader(name, labels);
+    std::string line;
+    while (std::getline(in, line)) reader.line(line);
     checkRead(in, name);
+    reader.finish();
 }
 
 void readRow(const std::filesystem::path& path, TraceLabels& labels,

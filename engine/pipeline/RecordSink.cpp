@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -44,6 +45,45 @@ std::string labelText(const std::function<void(std::FILE*)>& write) {
     });
     if (text.size() != size) throw std::logic_error("labelText: a label writer wrote differently twice");
     return text;
+}
+
+void forEachLabelLine(const std::function<void(std::FILE*)>& write,
+                      const std::function<void(std::string_view line)>& onLine) {
+    if (!write) return;
+    struct Lines {
+        const std::function<void(std::string_view)>* onLine;
+        std::string pending;         // the start of a line not yet ended
+        std::exception_ptr thrown;   // by onLine: not thrown through the C library's frames
+    } lines{&onLine, {}, {}};
+    auto put = [](void* cookie, const char* bytes, std::size_t n) -> ssize_t {
+        auto& l = *static_cast<Lines*>(cookie);
+        if (l.thrown) return -1;
+        try {
+            std::string_view rest(bytes, n);
+            for (auto eol = rest.find('\n'); eol != std::string_view::npos; eol = rest.find('\n')) {
+                if (l.pending.empty()) {
+                    (*l.onLine)(rest.substr(0, eol));
+                } else {
+                    l.pending.append(rest.substr(0, eol));
+                    (*l.onLine)(l.pending);
+                    l.pending.clear();
+                }
+                rest.remove_prefix(eol + 1);
+            }
+            l.pending.append(rest);
+        } catch (...) {
+            l.thrown = std::current_exception();
+            return -1;
+        }
+        return static_cast<ssize_t>(n);
+    };
+    try {
+        writeThrough(write, &lines, put);
+    } catch (...) {
+        if (!lines.thrown) throw;
+    }
+    if (lines.thrown) std::rethrow_exception(lines.thrown);
+    if (!lines.pending.empty()) onLine(lines.pending);
 }
 
 std::vector<std::uint32_t> threadOfRows(const StreamInfo& info) {

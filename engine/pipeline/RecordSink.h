@@ -53,6 +53,10 @@ struct StreamLabels {
 
 // What one of the label writers writes, as text.
 std::string labelText(const std::function<void(std::FILE*)>& write);
+// What one of the label writers writes, a line at a time (without its '\n', as std::getline gives it), never
+// held whole: a reader of the labels (paraver::PcfReader) then holds what it keeps of them only.
+void forEachLabelLine(const std::function<void(std::FILE*)>& write,
+                      const std::function<void(std::string_view line)>& onLine);
 
 // Each record row's thread in the header's order (Paraver's global thread index, the order of a trace's
 // columns), and the stream's layout with its rows in that order (as is when the layout is empty).

@@ -5,7 +5,6 @@
 #include "engine/paraver/TraceLabels.h"
 
 #include <algorithm>
-#include <sstream>
 
 namespace gpueff::pipeline {
 
@@ -38,12 +37,11 @@ void RegionFinder::consume(const TraceRecord& r) {
 }
 
 void RegionFinder::end(const StreamLabels& labels) {
-    // The .pcf names the values: written into memory and read as a file would be.
+    // The .pcf names the values: read as a file would be, a line at a time as it is written.
     paraver::TraceLabels names;
-    if (labels.fullNamesPcf()) {
-        std::istringstream in(labelText(labels.fullNamesPcf()));
-        paraver::readPcf(in, source_ + " (.pcf)", names);
-    }
+    paraver::PcfReader reader(source_ + " (.pcf)", names);
+    forEachLabelLine(labels.fullNamesPcf(), [&](std::string_view line) { reader.line(line); });
+    reader.finish();
     for (const auto& [type, values] : names.eventValues)
         if (paraver::types::isNvtxRangeType(type))
             for (const auto& [value, label] : values)

@@ -310,7 +310,7 @@ void ShardSpill::end(const StreamLabels& labels) {
         lane->appendTo(units_, rowRecords_, rowApart_, totals_);
     }
     lanes_.clear();
-    pcf_ = labelText(labels.fullNamesPcf()); // the analysis reads full names
+    pcf_ = SpilledText(tempDir_, ".gpueff-labels", labels.fullNamesPcf()); // the analysis reads full names
     row_ = labelText(labels.writeRow);
 }
 
@@ -431,7 +431,7 @@ void ShardSpill::replay(const std::vector<std::uint32_t>& units, RecordSink& sin
         if (!reader.done()) next.push({reader.head().seq, i});
     }
     StreamLabels labels;
-    labels.writePcf = [this](std::FILE* f) { std::fwrite(pcf_.data(), 1, pcf_.size(), f); };
+    labels.writePcf = [this](std::FILE* f) { pcf_.copyTo(f); };
     labels.writeRow = [this](std::FILE* f) { std::fwrite(row_.data(), 1, row_.size(), f); };
     sink.end(labels);
 }

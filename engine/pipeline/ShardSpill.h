@@ -2,6 +2,7 @@
 // Keeps a record stream on disk, sorted into runs per unit (a group of rows chosen by the caller), so that a
 // consumer can take the stream back one group of units at a time: the analysis holds one shard of a trace in
 // memory while the others wait in a temporary file. Only the event types `options` asks for are kept.
+#include "engine/common/SpilledText.h"
 #include "engine/paraver/PrvReader.h"
 #include "engine/pipeline/RecordSink.h"
 #include "engine/pipeline/TraceBuilder.h"
@@ -74,12 +75,10 @@ public:
     const std::filesystem::path& directory() const { return tempDir_; } // of its temporary file
     std::uint32_t unitOfRow(std::uint32_t row) const { return unitOfRow_.at(row); }
     const StreamTotals& totals() const { return totals_; }
-    const std::string& pcfText() const { return pcf_; } // the stream's labels, once it has ended
+    // The stream's labels, once it has ended: the .pcf text on a temporary file beside the records (100s of
+    // MB with a name per NVTX range, read a line at a time), the .row text.
+    const SpilledText& pcf() const { return pcf_; }
     const std::string& rowText() const { return row_; }
-    // The .pcf and .row text, taken: a reader that labels the replayed parts itself
-    // (TraceBuilder::skipLabels) need not keep them twice (100s of MB with a name per NVTX range). Replays
-    // give empty labels after.
-    std::pair<std::string, std::string> takeLabelText() { return {std::move(pcf_), std::move(row_)}; }
     // This stream is a part of a larger one (a process's share of a distributed run): from now on its
     // totals are the whole stream's, for the parts it replays to evaluate as the whole would.
     void setWholeTotals(StreamTotals whole) { totals_ = std::move(whole); }
@@ -123,7 +122,8 @@ private:
     int fd_ = -1;
     std::atomic<std::uint64_t> fileSize_{0}; // reserved by the writers' blocks
     StreamInfo info_;
-    std::string pcf_, row_;
+    SpilledText pcf_;
+    std::string row_;
     std::vector<std::uint32_t> unitOfRow_; // stream row -> unit
     std::unique_ptr<Writer> main_;         // consume()
     std::mutex lanesMutex_;

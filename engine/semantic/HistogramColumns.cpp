@@ -76,14 +76,11 @@ std::string semanticLabel(const WindowSet& windows, std::size_t w, double v) {
             auto type = wholeAs<std::uint32_t>(t);
             auto it = type ? labels.eventValues.find(*type) : labels.eventValues.end();
             if (it == labels.eventValues.end()) continue;
-            auto vit = it->second.find(*value);
-            if (vit != it->second.end()) return vit->second;
+            if (auto label = it->second.find(*value)) return std::string(*label);
         }
         if (types.empty())
-            for (const auto& [type, values] : labels.eventValues) {
-                auto vit = values.find(*value);
-                if (vit != values.end()) return vit->second;
-            }
+            for (const auto& [type, values] : labels.eventValues)
+                if (auto label = values.find(*value)) return std::string(*label);
         return "value " + number;
     }
     case InfoType::CommSize:

@@ -75,16 +75,13 @@ std::unique_ptr<LoadedTrace> LoadedTrace::load(const std::filesystem::path& prv,
     return loaded;
 }
 
-std::shared_ptr<const paraver::TraceLabels> streamLabels(const std::string& pcfText,
-                                                         const std::string& rowText,
+std::shared_ptr<const paraver::TraceLabels> streamLabels(std::istream& pcfText, std::istream& rowText,
                                                          const paraver::TraceHeader& header,
                                                          const std::filesystem::path& shown) {
     auto labels = std::make_shared<paraver::TraceLabels>();
     auto stem = traceStem(shown).string();
-    std::istringstream pcf(pcfText);
-    paraver::readPcf(pcf, stem + ".pcf", *labels);
-    std::istringstream row(rowText);
-    paraver::readRow(row, stem + ".row", *labels, expectedRowSizes(header));
+    paraver::readPcf(pcfText, stem + ".pcf", *labels);
+    paraver::readRow(rowText, stem + ".row", *labels, expectedRowSizes(header));
     return labels;
 }
 
@@ -99,7 +96,10 @@ std::unique_ptr<LoadedTrace> LoadedTrace::fromStream(pipeline::TraceBuilder& bui
         trace.recordsAfterEnd = whole->recordsAfterEnd;
         types = whole->eventTypes;
     }
-    if (!shared) shared = streamLabels(builder.pcfText(), builder.rowText(), trace.header, shown);
+    if (!shared) {
+        std::istringstream pcf(builder.pcfText()), row(builder.rowText());
+        shared = streamLabels(pcf, row, trace.header, shown);
+    }
     auto loaded = std::make_unique<LoadedTrace>(std::move(trace), std::move(shared), builder.layout(),
                                                 std::move(types));
     loaded->path = shown;

@@ -7,6 +7,7 @@
 #include "engine/semantic/ObjectModel.h"
 
 #include <filesystem>
+#include <istream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -69,10 +70,9 @@ private:
 // NODE of a trace without resource section, are absent: any size is accepted).
 std::map<std::string, std::size_t> expectedRowSizes(const paraver::TraceHeader& header);
 
-// The labels of a record stream's .pcf and .row text (TraceBuilder's, ShardSpill's); `shown` names the trace
-// in messages.
-std::shared_ptr<const paraver::TraceLabels> streamLabels(const std::string& pcfText,
-                                                         const std::string& rowText,
+// The labels of a record stream's .pcf and .row text (TraceBuilder's, ShardSpill's), read from the streams a
+// line at a time; `shown` names the trace in messages.
+std::shared_ptr<const paraver::TraceLabels> streamLabels(std::istream& pcfText, std::istream& rowText,
                                                          const paraver::TraceHeader& header,
                                                          const std::filesystem::path& shown);
 

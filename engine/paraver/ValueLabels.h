@@ -1,0 +1,82 @@
+#pragma once
+// The labels of one event type's values, as a .pcf's VALUES blocks give them: held by value in an array of
+// 16-byte slots, their texts in chunks of one arena. A std::map<int64, std::string> took about 120 bytes a
+// value beside its text, 560 MB for the 4.7 M NVTX ranges of a PyTorch run that names each by its op_id.
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gpueff::paraver {
+
+class ValueLabels {
+    struct Slot {
+        std::int64_t value;
+        const char* text; // after its length, a std::uint32_t
+    };
+
+public:
+    struct Label {
+        std::int64_t value;
+        std::string_view text;
+    };
+    class const_iterator {
+    public:
+        explicit const_iterator(const Slot* at) : at_(at) {}
+        Label operator*() const { return {at_->value, textOf(*at_)}; }
+        const_iterator& operator++() {
+            ++at_;
+            return *this;
+        }
+        bool operator==(const const_iterator&) const = default;
+
+    private:
+        const Slot* at_;
+    };
+
+    ValueLabels() = default;
+    ValueLabels(std::initializer_list<std::pair<std::int64_t, std::string_view>> labels);
+    ValueLabels(const ValueLabels& other);
+    ValueLabels& operator=(const ValueLabels& other);
+    ValueLabels(ValueLabels&&) noexcept = default;
+    ValueLabels& operator=(ValueLabels&&) noexcept = default;
+
+    // Labels `value`; a value labelled again takes its latest label, as a .pcf read line by line does.
+    // Values set in increasing order are appended; any other order is put in order by seal().
+    void set(std::int64_t value, std::string_view label);
+    // Orders the values set out of order, keeping each value's latest label. Reading unsealed labels is a
+    // logic error.
+    void seal();
+    // Gives every label the text `relabel` makes of it (kernels' full names, ShortLabels.h).
+    template <typename F>
+    void relabel(F&& relabelText) {
+        requireSealed();
+        for (auto& slot : slots_) slot.text = store(relabelText(textOf(slot)));
+    }
+
+    std::optional<std::string_view> find(std::int64_t value) const;
+    std::string_view at(std::int64_t value) const; // throws std::out_of_range when unlabelled
+    std::size_t size() const { return slots_.size(); }
+    bool empty() const { return slots_.empty(); }
+    const_iterator begin() const {
+        requireSealed();
+        return const_iterator(slots_.data());
+    }
+    const_iterator end() const { return const_iterator(slots_.data() + slots_.size()); }
+    friend bool operator==(const ValueLabels& a, const ValueLabels& b);
+
+private:
+    static std::string_view textOf(const Slot& slot);
+    const char* store(std::string_view text);
+    void requireSealed() const;
+
+    std::vector<Slot> slots_;
+    bool sorted_ = true; // slots_ in strictly increasing value order
+    std::vector<std::unique_ptr<char[]>> chunks_;
+    std::size_t chunkUsed_ = 0, chunkSize_ = 0;
+};
+
+} // namespace gpueff::paraver

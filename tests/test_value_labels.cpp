@@ -1,0 +1,122 @@
+// engine/paraver/ValueLabels.h: a .pcf's value labels held compactly give what a map of them gives (the
+// oracle here: std::map filled from the same lines), in any order of the lines; engine/common/SpilledText.h:
+// text kept on a temporary file reads back the same, whole and in parallel readers.
+#include "engine/common/SpilledText.h"
+#include "engine/paraver/TraceLabels.h"
+#include "engine/paraver/ValueLabels.h"
+
+#include <doctest/doctest.h>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+
+using gpueff::paraver::ValueLabels;
+
+namespace {
+
+std::map<std::int64_t, std::string> asMap(const ValueLabels& labels) {
+    std::map<std::int64_t, std::string> out;
+    for (const auto& [value, text] : labels) CHECK(out.emplace(value, std::string(text)).second);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("ValueLabels: values in any order, a value labelled again keeps its latest label, as a map would") {
+    std::mt19937_64 random(7);
+    for (int round = 0; round < 20; ++round) {
+        ValueLabels labels;
+        std::map<std::int64_t, std::string> oracle;
+        const int n = 1 + static_cast<int>(random() % 3000);
+        const bool inOrder = round % 2 == 0;
+        for (int i = 0; i < n; ++i) {
+            std::int64_t value = inOrder ? i * 3 - 100 : static_cast<std::int64_t>(random() % 500) - 250;
+            // Labels of every size, empty and larger than an arena chunk (256 KiB) among them.
+            std::size_t size = i % 997 == 5 ? (300u << 10) : random() % 40;
+            std::string text(size, static_cast<char>('a' + random() % 26));
+            labels.set(value, text);
+            oracle[value] = text;
+        }
+        labels.seal();
+        CHECK(labels.size() == oracle.size());
+        CHECK(asMap(labels) == oracle);
+        for (std::int64_t v = -260; v < 260; ++v) {
+            auto found = labels.find(v);
+            auto it = oracle.find(v);
+            REQUIRE(found.has_value() == (it != oracle.end()));
+            if (found) CHECK(*found == it->second);
+        }
+        ValueLabels copy = labels; // a deep copy: the original may go
+        labels = ValueLabels{};
+        CHECK(asMap(copy) == oracle);
+        CHECK(copy == ValueLabels(copy));
+    }
+}
+
+TEST_CASE("ValueLabels: read only once in order, relabelled in place, equal by content") {
+    ValueLabels labels;
+    labels.set(5, "five");
+    labels.set(2, "two");
+    CHECK_THROWS_AS(labels.find(5), std::logic_error); // out of order until sealed
+    labels.seal();
+    CHECK(labels.at(2) == "two");
+    CHECK(labels.at(5) == "five");
+    CHECK_THROWS_AS(labels.at(3), std::out_of_range);
+    labels.relabel([](std::string_view text) { return std::string(text) + "!"; });
+    CHECK(labels == ValueLabels{{2, "two!"}, {5, "five!"}});
+    CHECK_FALSE(labels == ValueLabels{{2, "two!"}});
+    CHECK_FALSE(labels == ValueLabels{{2, "two!"}, {5, "five"}});
+    ValueLabels moved = std::move(labels);
+    labels.set(1, "reused after a move"); // NOLINT(bugprone-use-after-move): a moved-from object is reusable
+    labels.seal();
+    CHECK(labels == ValueLabels{{1, "reused after a move"}});
+    CHECK(moved.size() == 2);
+}
+
+TEST_CASE(
+    "readPcf: value lines out of order and repeated, shared by the types of a block, as a map reads them") {
+    std::string pcf = "EVENT_TYPE\n0 10 first\n0 11 second\nVALUES\n3 three\n1 one\n2 two\n1 one again\n\n"
+                      "EVENT_TYPE\n0 10 first, more values\nVALUES\n0 End\n7 seven\n";
+    std::istringstream in(pcf);
+    gpueff::paraver::TraceLabels labels;
+    gpueff::paraver::readPcf(in, "t.pcf", labels);
+    std::map<std::int64_t, std::string> ten{
+        {0, "End"}, {1, "one again"}, {2, "two"}, {3, "three"}, {7, "seven"}};
+    std::map<std::int64_t, std::string> eleven{{1, "one again"}, {2, "two"}, {3, "three"}};
+    CHECK(asMap(labels.eventValues.at(10)) == ten);
+    CHECK(asMap(labels.eventValues.at(11)) == eleven);
+}
+
+TEST_CASE("SpilledText: a writer's text on a temporary file, read back whole by several readers at once") {
+    auto dir = std::filesystem::temp_directory_path();
+    std::string expected;
+    for (int i = 0; i < 20000; ++i)
+        expected += std::to_string(i) + " label of value " + std::to_string(i) + "\n";
+    gpueff::SpilledText text(dir, ".gpueff-test-text",
+                             [&](std::FILE* f) { std::fputs(expected.c_str(), f); });
+    CHECK(text.size() == expected.size());
+    auto a = text.open(), b = text.open();
+    std::string line, fromA, fromB;
+    // Interleaved: each reader keeps its own place.
+    while (true) {
+        bool gotA = static_cast<bool>(std::getline(*a, line));
+        if (gotA) fromA += line + "\n";
+        bool gotB = static_cast<bool>(std::getline(*b, line));
+        if (gotB) fromB += line + "\n";
+        if (!gotA && !gotB) break;
+    }
+    CHECK(fromA == expected);
+    CHECK(fromB == expected);
+    char* buffer = nullptr;
+    std::size_t size = 0;
+    std::FILE* out = open_memstream(&buffer, &size);
+    text.copyTo(out);
+    std::fclose(out);
+    CHECK(std::string(buffer, size) == expected);
+    std::free(buffer);
+    gpueff::SpilledText empty(dir, ".gpueff-test-text", {});
+    CHECK(empty.size() == 0);
+    CHECK(empty.open()->get() == std::char_traits<char>::eof());
+}
