@@ -52,7 +52,9 @@ std::int64_t NameDictionary::valueOf(std::string_view name) {
     auto provisional = static_cast<std::uint32_t>(entries_.size() + 1);
     entries_.push_back({stored.data(), static_cast<std::uint32_t>(stored.size()), provisional});
     slots_[i] = {static_cast<std::uint32_t>(entries_.size()), static_cast<std::uint32_t>(h >> 32)};
-    if (2 * entries_.size() > slots_.size()) growSlots();
+    // Grown at three quarters full: doubling at half full held 16 Mi slots (128 MB, 192 MB while growing) for
+    // 4.7 M names; the tags keep the longer probes cheap.
+    if (4 * entries_.size() > 3 * slots_.size()) growSlots();
     return provisional;
 }
 

@@ -20,13 +20,22 @@ ValueLabels::ValueLabels(std::initializer_list<std::pair<std::int64_t, std::stri
 }
 
 ValueLabels::ValueLabels(const ValueLabels& other) {
-    other.requireSealed();
-    slots_.reserve(other.slots_.size());
     for (const auto& [value, text] : other) set(value, text);
 }
 
 ValueLabels& ValueLabels::operator=(const ValueLabels& other) {
     if (this != &other) *this = ValueLabels(other);
+    return *this;
+}
+
+ValueLabels& ValueLabels::operator=(ValueLabels&& other) noexcept {
+    if (this == &other) return *this;
+    blocks_ = std::exchange(other.blocks_, {});
+    size_ = std::exchange(other.size_, 0);
+    sorted_ = std::exchange(other.sorted_, true);
+    chunks_ = std::exchange(other.chunks_, {});
+    chunkUsed_ = std::exchange(other.chunkUsed_, 0);
+    chunkSize_ = std::exchange(other.chunkSize_, 0);
     return *this;
 }
 
@@ -41,7 +50,7 @@ const char* ValueLabels::store(std::string_view text) {
     if (text.size() > std::numeric_limits<std::uint32_t>::max())
         throw Error("an event value's label of " + std::to_string(text.size()) + " bytes (at most 4 GiB)");
     const std::size_t need = sizeof(std::uint32_t) + text.size();
-    if (chunks_.empty() || chunkUsed_ + need > chunkSize_) { // (a moved-from object has no chunk)
+    if (chunks_.empty() || chunkUsed_ + need > chunkSize_) {
         chunkSize_ = std::max(kChunkBytes, need);
         chunks_.push_back(std::make_unique<char[]>(chunkSize_));
         chunkUsed_ = 0;
@@ -55,23 +64,24 @@ const char* ValueLabels::store(std::string_view text) {
 }
 
 void ValueLabels::set(std::int64_t value, std::string_view label) {
-    if (!slots_.empty() && value <= slots_.back().value) sorted_ = false;
-    slots_.push_back({value, store(label)});
+    if (size_ > 0 && value <= slot(size_ - 1).value) sorted_ = false;
+    const char* text = store(label);
+    if (size_ == blocks_.size() * kBlockSlots) blocks_.push_back(std::make_unique<Slot[]>(kBlockSlots));
+    slot(size_++) = {value, text};
 }
 
 void ValueLabels::seal() {
     if (sorted_) return;
     // Stable: of the slots of one value the last set comes last, and is the one kept. A replaced label's
     // text stays in the arena (a .pcf hardly ever labels a value twice).
-    std::stable_sort(slots_.begin(), slots_.end(),
-                     [](const Slot& a, const Slot& b) { return a.value < b.value; });
+    std::vector<Slot> all(size_);
+    for (std::size_t i = 0; i < size_; ++i) all[i] = slot(i);
+    std::stable_sort(all.begin(), all.end(), [](const Slot& a, const Slot& b) { return a.value < b.value; });
     std::size_t kept = 0;
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
-        if (i + 1 < slots_.size() && slots_[i + 1].value == slots_[i].value) continue;
-        slots_[kept++] = slots_[i];
-    }
-    slots_.resize(kept);
-    slots_.shrink_to_fit();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (i + 1 == all.size() || all[i + 1].value != all[i].value) slot(kept++) = all[i];
+    size_ = kept;
+    blocks_.resize((size_ + kBlockSlots - 1) / kBlockSlots);
     sorted_ = true;
 }
 
@@ -81,10 +91,16 @@ void ValueLabels::requireSealed() const {
 
 std::optional<std::string_view> ValueLabels::find(std::int64_t value) const {
     requireSealed();
-    auto it = std::lower_bound(slots_.begin(), slots_.end(), value,
-                               [](const Slot& s, std::int64_t v) { return s.value < v; });
-    if (it == slots_.end() || it->value != value) return std::nullopt;
-    return textOf(*it);
+    std::size_t low = 0, high = size_; // the first slot not below `value` lies in [low, high]
+    while (low < high) {
+        std::size_t mid = low + (high - low) / 2;
+        if (slot(mid).value < value)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    if (low == size_ || slot(low).value != value) return std::nullopt;
+    return textOf(slot(low));
 }
 
 std::string_view ValueLabels::at(std::int64_t value) const {
@@ -96,10 +112,12 @@ std::string_view ValueLabels::at(std::int64_t value) const {
 bool operator==(const ValueLabels& a, const ValueLabels& b) {
     a.requireSealed();
     b.requireSealed();
-    return std::equal(a.slots_.begin(), a.slots_.end(), b.slots_.begin(), b.slots_.end(),
-                      [](const auto& x, const auto& y) {
-                          return x.value == y.value && ValueLabels::textOf(x) == ValueLabels::textOf(y);
-                      });
+    if (a.size_ != b.size_) return false;
+    for (std::size_t i = 0; i < a.size_; ++i) {
+        const auto &x = a.slot(i), &y = b.slot(i);
+        if (x.value != y.value || ValueLabels::textOf(x) != ValueLabels::textOf(y)) return false;
+    }
+    return true;
 }
 
 } // namespace gpueff::paraver
