@@ -51,7 +51,8 @@ const char* ValueLabels::store(std::string_view text) {
         throw Error("an event value's label of " + std::to_string(text.size()) + " bytes (at most 4 GiB)");
     const std::size_t need = sizeof(std::uint32_t) + text.size();
     if (chunks_.empty() || chunkUsed_ + need > chunkSize_) {
-        chunkSize_ = std::max(kChunkBytes, need);
+        // Chunks grow from 4 KiB: a type of a few values takes a few bytes.
+        chunkSize_ = std::max(std::clamp<std::size_t>(2 * chunkSize_, 1 << 12, kChunkBytes), need);
         chunks_.push_back(std::make_unique<char[]>(chunkSize_));
         chunkUsed_ = 0;
     }
@@ -66,8 +67,9 @@ const char* ValueLabels::store(std::string_view text) {
 void ValueLabels::set(std::int64_t value, std::string_view label) {
     if (size_ > 0 && value <= slot(size_ - 1).value) sorted_ = false;
     const char* text = store(label);
-    if (size_ == blocks_.size() * kBlockSlots) blocks_.push_back(std::make_unique<Slot[]>(kBlockSlots));
-    slot(size_++) = {value, text};
+    if (blocks_.empty() || blocks_.back().size() == kBlockSlots) blocks_.emplace_back();
+    blocks_.back().push_back({value, text});
+    ++size_;
 }
 
 void ValueLabels::seal() {
@@ -82,6 +84,7 @@ void ValueLabels::seal() {
         if (i + 1 == all.size() || all[i + 1].value != all[i].value) slot(kept++) = all[i];
     size_ = kept;
     blocks_.resize((size_ + kBlockSlots - 1) / kBlockSlots);
+    if (!blocks_.empty()) blocks_.back().resize(size_ - (blocks_.size() - 1) * kBlockSlots);
     sorted_ = true;
 }
 

@@ -73,8 +73,9 @@ public:
     friend bool operator==(const ValueLabels& a, const ValueLabels& b);
 
 private:
-    // Slots in blocks of a fixed size: growing never copies them (a vector doubling held 134 MB, and 201 MB
-    // while it grew, for the 75 MB of 4.7 M values).
+    // Slots in blocks of at most kBlockSlots, each grown as a vector: growing never copies more than one
+    // block (one vector doubling held 134 MB, and 201 MB while it grew, for the 75 MB of 4.7 M values), and
+    // the few values of most types take a few bytes, not a block.
     static constexpr std::size_t kBlockBits = 15, kBlockSlots = std::size_t{1} << kBlockBits;
     Slot& slot(std::size_t i) { return blocks_[i >> kBlockBits][i & (kBlockSlots - 1)]; }
     const Slot& slot(std::size_t i) const { return blocks_[i >> kBlockBits][i & (kBlockSlots - 1)]; }
@@ -82,7 +83,7 @@ private:
     const char* store(std::string_view text);
     void requireSealed() const;
 
-    std::vector<std::unique_ptr<Slot[]>> blocks_;
+    std::vector<std::vector<Slot>> blocks_;
     std::size_t size_ = 0;
     bool sorted_ = true; // the slots in strictly increasing value order
     std::vector<std::unique_ptr<char[]>> chunks_;
