@@ -250,7 +250,10 @@ void TraceCfgFacts::end(const pipeline::StreamLabels& labels) {
     pipeline::forEachLabelLine(labels.writePcf, [&](std::string_view line) {
         if (line == "EVENT_TYPE") inTypes = true;
         if (line.empty() || line == "VALUES") inTypes = false;
-        if (inTypes) reader.line(line);
+        if (inTypes)
+            reader.line(line);
+        else
+            reader.skip();
     });
     reader.finish();
 }

@@ -1,6 +1,7 @@
 // engine/paraver/ValueLabels.h: a .pcf's value labels held compactly give what a map of them gives (the
 // oracle here: std::map filled from the same lines), in any order of the lines; engine/common/SpilledText.h:
 // text kept on a temporary file reads back the same, whole and in parallel readers.
+#include "engine/common/Error.h"
 #include "engine/common/SpilledText.h"
 #include "engine/paraver/TraceLabels.h"
 #include "engine/paraver/ValueLabels.h"
@@ -33,7 +34,8 @@ TEST_CASE("ValueLabels: values in any order, a value labelled again keeps its la
         const int n = round < 2 ? 80000 + round : 1 + static_cast<int>(random() % 3000);
         const bool inOrder = round % 2 == 0;
         for (int i = 0; i < n; ++i) {
-            std::int64_t value = inOrder ? i * 3 - 100 : static_cast<std::int64_t>(random() % (n / 4 + 500)) - 250;
+            std::int64_t value =
+                inOrder ? i * 3 - 100 : static_cast<std::int64_t>(random() % (n / 4 + 500)) - 250;
             // Labels of every size, empty and larger than an arena chunk (256 KiB) among them.
             std::size_t size = i % 997 == 5 ? (300u << 10) : random() % 40;
             std::string text(size, static_cast<char>('a' + random() % 26));
@@ -88,6 +90,16 @@ TEST_CASE(
     std::map<std::int64_t, std::string> eleven{{1, "one again"}, {2, "two"}, {3, "three"}};
     CHECK(asMap(labels.eventValues.at(10)) == ten);
     CHECK(asMap(labels.eventValues.at(11)) == eleven);
+    // A second .pcf read into the same labels adds to them, its labels winning, as into a map.
+    std::istringstream more("EVENT_TYPE\n0 10 first\nVALUES\n2 two, later\n5 five\n");
+    gpueff::paraver::readPcf(more, "u.pcf", labels);
+    ten[2] = "two, later";
+    ten[5] = "five";
+    CHECK(asMap(labels.eventValues.at(10)) == ten);
+    // A malformed line is named by its line in the file, also when the reader is fed lines written.
+    std::istringstream bad("EVENT_TYPE\n0 x label\n");
+    CHECK_THROWS_WITH_AS(gpueff::paraver::readPcf(bad, "bad.pcf", labels),
+                         doctest::Contains("bad.pcf:2: bad event type"), gpueff::Error);
 }
 
 TEST_CASE("SpilledText: a writer's text on a temporary file, read back whole by several readers at once") {

@@ -3,6 +3,7 @@
 #include "engine/common/Error.h"
 #include "engine/common/SpillStore.h"
 
+#include <cerrno>
 #include <streambuf>
 #include <unistd.h>
 #include <utility>
@@ -26,6 +27,7 @@ protected:
         if (at_ >= size_) return traits_type::eof();
         std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(buffer_.size(), size_ - at_));
         auto got = ::pread(fd_, buffer_.data(), want, static_cast<off_t>(at_));
+        if (got == 0) errno = EIO; // shorter than written: no errno of its own
         if (got <= 0) throw Error(temporaryFileError(dir_, "read"));
         at_ += static_cast<std::uint64_t>(got);
         setg(buffer_.data(), buffer_.data(), buffer_.data() + got);
@@ -56,7 +58,16 @@ private:
 SpilledText::SpilledText(const std::filesystem::path& dir, const char* prefix,
                          const std::function<void(std::FILE*)>& write)
     : dir_(dir), fd_(unlinkedTemporaryFile(dir, prefix)) {
-    if (!write) return;
+    try {
+        size_ = writeAll(write);
+    } catch (...) {
+        ::close(fd_); // the destructor does not run: the file and its blocks would stay until exit
+        throw;
+    }
+}
+
+std::uint64_t SpilledText::writeAll(const std::function<void(std::FILE*)>& write) {
+    if (!write) return 0;
     int writing = ::dup(fd_);
     std::FILE* f = writing >= 0 ? ::fdopen(writing, "w") : nullptr;
     if (!f) {
@@ -72,7 +83,7 @@ SpilledText::SpilledText(const std::filesystem::path& dir, const char* prefix,
     bool failed = std::fflush(f) != 0 || std::ferror(f);
     auto end = std::ftell(f);
     if (std::fclose(f) != 0 || failed || end < 0) throw Error(temporaryFileError(dir_, "write"));
-    size_ = static_cast<std::uint64_t>(end);
+    return static_cast<std::uint64_t>(end);
 }
 
 SpilledText::~SpilledText() {
@@ -97,8 +108,12 @@ void SpilledText::copyTo(std::FILE* out) const {
     for (std::uint64_t at = 0; at < size_;) {
         std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size_ - at));
         auto got = ::pread(fd_, buffer.data(), want, static_cast<off_t>(at));
+        if (got == 0) errno = EIO;
         if (got <= 0) throw Error(temporaryFileError(dir_, "read"));
-        std::fwrite(buffer.data(), 1, static_cast<std::size_t>(got), out);
+        // A failed output stream is its writer's to report (ferror): no use reading the rest.
+        if (std::fwrite(buffer.data(), 1, static_cast<std::size_t>(got), out) !=
+            static_cast<std::size_t>(got))
+            return;
         at += static_cast<std::uint64_t>(got);
     }
 }

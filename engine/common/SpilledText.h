@@ -28,6 +28,8 @@ public:
     std::unique_ptr<std::istream> open() const;
 
 private:
+    std::uint64_t writeAll(const std::function<void(std::FILE*)>& write); // its size
+
     std::filesystem::path dir_;
     int fd_ = -1;
     std::uint64_t size_ = 0;

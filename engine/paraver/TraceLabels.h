@@ -37,6 +37,7 @@ class PcfReader {
 public:
     PcfReader(std::string name, TraceLabels& labels);
     void line(std::string_view line); // without its '\n'
+    void skip() { ++lineNumber_; }    // a line not given to the reader, counted so errors name the right one
     void finish();
 
 private:

@@ -54,7 +54,8 @@ public:
     // Orders the values set out of order, keeping each value's latest label. Reading unsealed labels is a
     // logic error.
     void seal();
-    // Gives every label the text `relabel` makes of it (kernels' full names, ShortLabels.h).
+    // Gives every label the text `relabel` makes of it (kernels' full names, ShortLabels.h). The old texts
+    // stay in the arena (views of them stay valid); the types relabelled have few values.
     template <typename F>
     void relabel(F&& relabelText) {
         requireSealed();

@@ -52,12 +52,14 @@ void forEachLabelLine(const std::function<void(std::FILE*)>& write,
     if (!write) return;
     struct Lines {
         const std::function<void(std::string_view)>* onLine;
-        std::string pending;         // the start of a line not yet ended
-        std::exception_ptr thrown;   // by onLine: not thrown through the C library's frames
+        std::string pending;       // the start of a line not yet ended
+        std::exception_ptr thrown; // by onLine: not thrown through the C library's frames
     } lines{&onLine, {}, {}};
     auto put = [](void* cookie, const char* bytes, std::size_t n) -> ssize_t {
         auto& l = *static_cast<Lines*>(cookie);
-        if (l.thrown) return -1;
+        // 0, not -1: glibc takes a cookie writer's result as a count (a negative one made it read past the
+        // caller's buffer); a short count marks the stream failed.
+        if (l.thrown) return 0;
         try {
             std::string_view rest(bytes, n);
             for (auto eol = rest.find('\n'); eol != std::string_view::npos; eol = rest.find('\n')) {
@@ -73,7 +75,7 @@ void forEachLabelLine(const std::function<void(std::FILE*)>& write,
             l.pending.append(rest);
         } catch (...) {
             l.thrown = std::current_exception();
-            return -1;
+            return 0;
         }
         return static_cast<ssize_t>(n);
     };
