@@ -210,7 +210,10 @@ public:
     using TaskEventWalker::TaskEventWalker;
     void events(std::uint32_t row, std::span<const HostEvent> group) override {
         namespace types = paraver::types;
-        auto& [open, lastType] = rows_.of(row);
+        // Named, not a structured binding: lambdas below capture them (clang before 16 refuses bindings).
+        auto& state = rows_.of(row);
+        auto& open = state.open;
+        auto& lastType = state.lastType;
         for (const auto& ev : group) {
             const auto type = ev.type;
             const auto value = ev.value;

@@ -432,9 +432,15 @@ void hostCallsOf(const ShardReader& shard, const TaskInfo& task, TaskPartial& ou
         std::uint64_t runValues;
         Walker(HostCallsPartial& c, SpillStore& s, std::uint64_t n) : calls(c), store(s), runValues(n) {}
         void events(std::uint32_t row, std::span<const HostEvent> group) override {
-            auto& [ranges, apis, openStartEnd] = rows.of(row);
+            // Named, not structured bindings: the lambdas below capture them (clang before 16 refuses).
+            auto& state = rows.of(row);
+            auto& ranges = state.ranges;
+            auto& apis = state.apis;
+            auto& openStartEnd = state.openStartEnd;
             for (std::size_t i = 0; i < group.size(); ++i) {
-                const auto [t, type, value] = group[i];
+                const auto t = group[i].time;
+                const auto type = group[i].type;
+                const auto value = group[i].value;
                 if (type == types::kCudaApi) {
                     // A call never ended is not counted.
                     apis.event(
