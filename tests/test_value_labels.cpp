@@ -1,8 +1,11 @@
 // engine/paraver/ValueLabels.h: a .pcf's value labels held compactly give what a map of them gives (the
 // oracle here: std::map filled from the same lines), in any order of the lines; engine/common/SpilledText.h:
-// text kept on a temporary file reads back the same, whole and in parallel readers.
+// text kept on a temporary file reads back the same, whole and in parallel readers; the arena and the
+// FILE* taker they are built on.
 #include "engine/common/Error.h"
 #include "engine/common/SpilledText.h"
+#include "engine/common/TextArena.h"
+#include "engine/common/WriteThrough.h"
 #include "engine/paraver/TraceLabels.h"
 #include "engine/paraver/ValueLabels.h"
 
@@ -132,4 +135,49 @@ TEST_CASE("SpilledText: a writer's text on a temporary file, read back whole by 
     gpueff::SpilledText empty(dir, ".gpueff-test-text", {});
     CHECK(empty.size() == 0);
     CHECK(empty.open()->get() == std::char_traits<char>::eof());
+}
+
+TEST_CASE("SpilledText: moved, empty and default texts read as empty, and a writer's error is the caller's") {
+    auto dir = std::filesystem::temp_directory_path();
+    gpueff::SpilledText text(dir, ".gpueff-test-text", [](std::FILE* f) { std::fputs("a\nb\n", f); });
+    gpueff::SpilledText moved(std::move(text));
+    CHECK(moved.size() == 4);
+    CHECK(text.size() == 0); // NOLINT(bugprone-use-after-move): a moved-from text is empty, not dangling
+    CHECK(text.open()->get() == std::char_traits<char>::eof());
+    gpueff::SpilledText none;
+    CHECK(none.open()->get() == std::char_traits<char>::eof());
+    CHECK_THROWS_WITH(gpueff::SpilledText(dir, ".gpueff-test-text",
+                                          [](std::FILE*) { throw gpueff::Error("the writer failed"); }),
+                      "the writer failed");
+}
+
+TEST_CASE("TextArena: texts stay where they were put, across chunks and beside texts larger than a chunk") {
+    gpueff::TextArena arena(1 << 13); // chunks of 4 and 8 KiB
+    std::vector<std::pair<std::string_view, std::string>> kept;
+    std::mt19937 random(7);
+    for (int i = 0; i < 5000; ++i) {
+        std::string text(random() % 3 == 0 ? random() % 20000 : random() % 40,
+                         static_cast<char>('a' + i % 26));
+        kept.emplace_back(arena.copy(text), text);
+    }
+    for (const auto& [view, text] : kept) CHECK(view == text);
+    CHECK(arena.copy("").empty());
+}
+
+TEST_CASE(
+    "writeThrough: a writer's bytes in order, and an error of the taker is rethrown after the stream closes") {
+    std::string big(300000, 'x');
+    for (std::size_t i = 0; i < big.size(); i += 97) big[i] = static_cast<char>('a' + i % 26);
+    std::string got;
+    gpueff::writeThrough([&](std::FILE* f) { std::fwrite(big.data(), 1, big.size(), f); },
+                         [&](std::string_view bytes) { got.append(bytes); });
+    CHECK(got == big);
+    std::size_t calls = 0;
+    CHECK_THROWS_WITH(gpueff::writeThrough([&](std::FILE* f) { std::fwrite(big.data(), 1, big.size(), f); },
+                                           [&](std::string_view) {
+                                               ++calls;
+                                               throw gpueff::Error("disk full");
+                                           }),
+                      "disk full");
+    CHECK(calls == 1); // nothing more is taken once an error is pending
 }

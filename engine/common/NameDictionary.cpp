@@ -9,7 +9,6 @@
 namespace gpueff {
 
 namespace {
-constexpr std::size_t kChunk = 1 << 20;
 // Paraver viewers keep values in 32 bits: the last value must stay below 2^31.
 constexpr std::int64_t kValueLimit = (std::int64_t{1} << 31) - 1;
 
@@ -48,7 +47,7 @@ std::int64_t NameDictionary::valueOf(std::string_view name) {
     if (auto v = find(name, h, i); v >= 0) return v;
     if (entries_.size() >= static_cast<std::size_t>(kValueLimit - 1))
         throw Error("more than 2^31 distinct names under one event type: Paraver values cannot number them");
-    std::string_view stored = store(name);
+    std::string_view stored = names_.copy(name);
     auto provisional = static_cast<std::uint32_t>(entries_.size() + 1);
     entries_.push_back({stored.data(), static_cast<std::uint32_t>(stored.size()), provisional});
     slots_[i] = {static_cast<std::uint32_t>(entries_.size()), static_cast<std::uint32_t>(h >> 32)};
@@ -67,18 +66,6 @@ void NameDictionary::assignValues(std::int64_t first) {
         entries_[order[rank]].value = static_cast<std::uint32_t>(first + static_cast<std::int64_t>(rank));
     first_ = first;
     assigned_ = true;
-}
-
-std::string_view NameDictionary::store(std::string_view name) {
-    if (chunks_.empty() || chunkUsed_ + name.size() > chunkSize_) {
-        chunkSize_ = std::max(kChunk, name.size());
-        chunks_.push_back(std::make_unique<char[]>(chunkSize_));
-        chunkUsed_ = 0;
-    }
-    char* p = chunks_.back().get() + chunkUsed_;
-    if (!name.empty()) std::memcpy(p, name.data(), name.size());
-    chunkUsed_ += name.size();
-    return {p, name.size()};
 }
 
 void NameDictionary::growSlots() {

@@ -1,4 +1,6 @@
 #pragma once
+#include "engine/common/TextArena.h"
+
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -52,13 +54,11 @@ private:
     // Entry indices by value: once assigned, placed by value (no sort: 4.7 M names took seconds per .pcf
     // written); before, the names' order, which their values will follow.
     std::vector<std::uint32_t> valueOrder() const;
-    std::string_view store(std::string_view name);
     void growSlots();
 
     std::vector<Slot> slots_ = std::vector<Slot>(64);
     std::deque<Entry> entries_; // chunked: growing never copies millions of entries
-    std::vector<std::unique_ptr<char[]>> chunks_;
-    std::size_t chunkUsed_ = 0, chunkSize_ = 0;
+    TextArena names_;
     bool assigned_ = false;
     std::int64_t first_ = 1; // the first value assigned
     std::mutex collecting_;

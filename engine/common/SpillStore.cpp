@@ -24,8 +24,8 @@ int unlinkedTemporaryFile(const std::filesystem::path& dir, const char* prefix) 
 
 SpillStore::SpillStore() = default;
 
-SpillStore::SpillStore(const std::filesystem::path& dir)
-    : dir_(dir), fd_(unlinkedTemporaryFile(dir, ".gpueff-partials")) {}
+SpillStore::SpillStore(const std::filesystem::path& dir, const char* prefix)
+    : dir_(dir), fd_(unlinkedTemporaryFile(dir, prefix)) {}
 
 SpillStore::~SpillStore() {
     if (fd_ >= 0) ::close(fd_);
@@ -60,6 +60,7 @@ void SpillStore::read(const Ref& ref, std::uint64_t at, std::size_t n, char* out
     }
     for (std::size_t got = 0; got < n;) {
         auto r = ::pread(fd_, out + got, n - got, static_cast<off_t>(ref.offset + at + got));
+        if (r == 0) errno = EIO; // shorter than written: no errno of its own
         if (r <= 0) throw Error(temporaryFileError(dir_, "read"));
         got += static_cast<std::size_t>(r);
     }

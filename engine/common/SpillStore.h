@@ -25,7 +25,8 @@ public:
     };
 
     SpillStore(); // in memory
-    explicit SpillStore(const std::filesystem::path& dir);
+    // On a file in `dir` named `prefix`-XXXXXX, unlinked at once.
+    explicit SpillStore(const std::filesystem::path& dir, const char* prefix = ".gpueff-partials");
     ~SpillStore();
     SpillStore(const SpillStore&) = delete;
     SpillStore& operator=(const SpillStore&) = delete;

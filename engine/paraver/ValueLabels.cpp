@@ -10,10 +10,6 @@
 
 namespace gpueff::paraver {
 
-namespace {
-constexpr std::size_t kChunkBytes = 1 << 18;
-} // namespace
-
 ValueLabels::ValueLabels(std::initializer_list<std::pair<std::int64_t, std::string_view>> labels) {
     for (const auto& [value, text] : labels) set(value, text);
     seal();
@@ -33,9 +29,7 @@ ValueLabels& ValueLabels::operator=(ValueLabels&& other) noexcept {
     blocks_ = std::exchange(other.blocks_, {});
     size_ = std::exchange(other.size_, 0);
     sorted_ = std::exchange(other.sorted_, true);
-    chunks_ = std::exchange(other.chunks_, {});
-    chunkUsed_ = std::exchange(other.chunkUsed_, 0);
-    chunkSize_ = std::exchange(other.chunkSize_, 0);
+    texts_ = std::move(other.texts_);
     return *this;
 }
 
@@ -45,22 +39,15 @@ std::string_view ValueLabels::textOf(const Slot& slot) {
     return {slot.text + sizeof length, length};
 }
 
-// A label's length, then its text, in the current chunk, or a chunk of its own when larger than one.
+// A label's length, then its text.
 const char* ValueLabels::store(std::string_view text) {
     if (text.size() > std::numeric_limits<std::uint32_t>::max())
         throw Error("an event value's label of " + std::to_string(text.size()) + " bytes (at most 4 GiB)");
     const std::size_t need = sizeof(std::uint32_t) + text.size();
-    if (chunks_.empty() || chunkUsed_ + need > chunkSize_) {
-        // Chunks grow from 4 KiB: a type of a few values takes a few bytes.
-        chunkSize_ = std::max(std::clamp<std::size_t>(2 * chunkSize_, 1 << 12, kChunkBytes), need);
-        chunks_.push_back(std::make_unique<char[]>(chunkSize_));
-        chunkUsed_ = 0;
-    }
-    char* at = chunks_.back().get() + chunkUsed_;
+    char* at = texts_.allocate(need);
     auto length = static_cast<std::uint32_t>(text.size());
     std::memcpy(at, &length, sizeof length);
     if (!text.empty()) std::memcpy(at + sizeof length, text.data(), text.size());
-    chunkUsed_ += need;
     return at;
 }
 

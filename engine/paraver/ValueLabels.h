@@ -2,6 +2,8 @@
 // The labels of one event type's values, as a .pcf's VALUES blocks give them: held by value in an array of
 // 16-byte slots, their texts in chunks of one arena. A std::map<int64, std::string> took about 120 bytes a
 // value beside its text, 560 MB for the 4.7 M NVTX ranges of a PyTorch run that names each by its op_id.
+#include "engine/common/TextArena.h"
+
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -87,8 +89,7 @@ private:
     std::vector<std::vector<Slot>> blocks_;
     std::size_t size_ = 0;
     bool sorted_ = true; // the slots in strictly increasing value order
-    std::vector<std::unique_ptr<char[]>> chunks_;
-    std::size_t chunkUsed_ = 0, chunkSize_ = 0;
+    TextArena texts_{std::size_t{1} << 18};
 };
 
 } // namespace gpueff::paraver

@@ -1,31 +1,14 @@
 #include "engine/pipeline/RecordSink.h"
 
 #include "engine/common/Error.h"
+#include "engine/common/WriteThrough.h"
 
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <stdexcept>
 #include <string>
 
 namespace gpueff::pipeline {
-
-namespace {
-
-// Runs a label writer on a FILE* whose bytes go to `put` (glibc's fopencookie).
-void writeThrough(const std::function<void(std::FILE*)>& write, void* cookie, cookie_write_function_t* put) {
-    std::FILE* f = fopencookie(cookie, "w", cookie_io_functions_t{nullptr, put, nullptr, nullptr});
-    if (!f) throw Error("out of memory for a trace's labels");
-    try {
-        write(f);
-    } catch (...) {
-        std::fclose(f);
-        throw;
-    }
-    if (std::fclose(f) != 0) throw Error("out of memory for a trace's labels");
-}
-
-} // namespace
 
 std::string labelText(const std::function<void(std::FILE*)>& write) {
     if (!write) return {};
@@ -33,16 +16,10 @@ std::string labelText(const std::function<void(std::FILE*)>& write) {
     // it is written, then copied, held up to three times as much at once (800 MB for the .pcf of 4.7 M NVTX
     // ranges named each its own way, as PyTorch's op_ids name them).
     std::size_t size = 0;
-    writeThrough(write, &size, [](void* cookie, const char*, std::size_t n) -> ssize_t {
-        *static_cast<std::size_t*>(cookie) += n;
-        return static_cast<ssize_t>(n);
-    });
+    writeThrough(write, [&](std::string_view bytes) { size += bytes.size(); });
     std::string text;
     text.reserve(size);
-    writeThrough(write, &text, [](void* cookie, const char* bytes, std::size_t n) -> ssize_t {
-        static_cast<std::string*>(cookie)->append(bytes, n);
-        return static_cast<ssize_t>(n);
-    });
+    writeThrough(write, [&](std::string_view bytes) { text.append(bytes); });
     if (text.size() != size) throw std::logic_error("labelText: a label writer wrote differently twice");
     return text;
 }
@@ -50,42 +27,21 @@ std::string labelText(const std::function<void(std::FILE*)>& write) {
 void forEachLabelLine(const std::function<void(std::FILE*)>& write,
                       const std::function<void(std::string_view line)>& onLine) {
     if (!write) return;
-    struct Lines {
-        const std::function<void(std::string_view)>* onLine;
-        std::string pending;       // the start of a line not yet ended
-        std::exception_ptr thrown; // by onLine: not thrown through the C library's frames
-    } lines{&onLine, {}, {}};
-    auto put = [](void* cookie, const char* bytes, std::size_t n) -> ssize_t {
-        auto& l = *static_cast<Lines*>(cookie);
-        // 0, not -1: glibc takes a cookie writer's result as a count (a negative one made it read past the
-        // caller's buffer); a short count marks the stream failed.
-        if (l.thrown) return 0;
-        try {
-            std::string_view rest(bytes, n);
-            for (auto eol = rest.find('\n'); eol != std::string_view::npos; eol = rest.find('\n')) {
-                if (l.pending.empty()) {
-                    (*l.onLine)(rest.substr(0, eol));
-                } else {
-                    l.pending.append(rest.substr(0, eol));
-                    (*l.onLine)(l.pending);
-                    l.pending.clear();
-                }
-                rest.remove_prefix(eol + 1);
+    std::string pending; // the start of a line not yet ended
+    writeThrough(write, [&](std::string_view rest) {
+        for (auto eol = rest.find('\n'); eol != std::string_view::npos; eol = rest.find('\n')) {
+            if (pending.empty()) {
+                onLine(rest.substr(0, eol));
+            } else {
+                pending.append(rest.substr(0, eol));
+                onLine(pending);
+                pending.clear();
             }
-            l.pending.append(rest);
-        } catch (...) {
-            l.thrown = std::current_exception();
-            return 0;
+            rest.remove_prefix(eol + 1);
         }
-        return static_cast<ssize_t>(n);
-    };
-    try {
-        writeThrough(write, &lines, put);
-    } catch (...) {
-        if (!lines.thrown) throw;
-    }
-    if (lines.thrown) std::rethrow_exception(lines.thrown);
-    if (!lines.pending.empty()) onLine(lines.pending);
+        pending.append(rest);
+    });
+    if (!pending.empty()) onLine(pending);
 }
 
 std::vector<std::uint32_t> threadOfRows(const StreamInfo& info) {
