@@ -19,8 +19,8 @@ constexpr int kNewestSchemaMajor = 3;
 
 } // namespace
 
-NsysExport::NsysExport(const std::filesystem::path& path, int cacheKiB)
-    : path_(path), db_(std::make_unique<sqlite::Database>(path, cacheKiB)) {
+NsysExport::NsysExport(const std::filesystem::path& path, int cacheKiB, std::int64_t mapBytes)
+    : path_(path), db_(std::make_unique<sqlite::Database>(path, cacheKiB, mapBytes)) {
     readAll();
 }
 

@@ -34,8 +34,10 @@ inline std::int64_t globalPidOf(std::int64_t globalTid) {
 // versions, host, clock origin, the string table and the names of processes and threads.
 class NsysExport {
 public:
-    // cacheKiB: SQLite's page cache for this export (sqlite::Database).
-    explicit NsysExport(const std::filesystem::path& path, int cacheKiB = sqlite::Database::kDefaultCacheKiB);
+    // cacheKiB: SQLite's page cache for this export, mapBytes: how much of it is read through a memory map
+    // (sqlite::Database).
+    explicit NsysExport(const std::filesystem::path& path, int cacheKiB = sqlite::Database::kDefaultCacheKiB,
+                        std::int64_t mapBytes = 0);
     // An export held in memory (a serialized SQLite image); `name` stands for the file in messages.
     NsysExport(const std::filesystem::path& name, std::vector<unsigned char> image,
                int cacheKiB = sqlite::Database::kDefaultCacheKiB);

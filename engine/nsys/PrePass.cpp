@@ -18,8 +18,9 @@ namespace {
 // An input as an export: an nsys SQLite export as it is, a Kineto (torch.profiler) trace read into memory
 // first (engine/kineto), its rows then read through engine/nsys/KinetoRows.
 std::unique_ptr<NsysExport> openInput(const std::filesystem::path& input, import::InputFormat format,
-                                      int cacheKiB, ImportFacts& facts) {
-    if (format != import::InputFormat::KinetoTrace) return std::make_unique<NsysExport>(input, cacheKiB);
+                                      int cacheKiB, std::int64_t mapBytes, ImportFacts& facts) {
+    if (format != import::InputFormat::KinetoTrace)
+        return std::make_unique<NsysExport>(input, cacheKiB, mapBytes);
     auto start = std::chrono::steady_clock::now();
     auto trace = kineto::readKinetoTrace(input);
     facts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -69,7 +70,7 @@ void recogniseInputs(const TranslateOptions& options, PrePass& pass) {
 // it has GPU work; then, for the reports in `scanned` (all when null), their processes, threads, streams,
 // GPUs and ranks found, and the evidence its clock is aligned by.
 void scanReports(const TranslateOptions& options, const std::vector<const SourceKind*>& kinds, bool wantMpi,
-                 unsigned jobs, int cacheKiB, bool tty, PrePass& pass,
+                 unsigned jobs, int cacheKiB, std::int64_t mapBytes, bool tty, PrePass& pass,
                  const std::vector<std::size_t>* scanned) {
     const std::size_t n = pass.inputs.size();
     pass.reports.resize(n);
@@ -85,7 +86,7 @@ void scanReports(const TranslateOptions& options, const std::vector<const Source
             std::fprintf(stderr, "\rtranslate: scanning report %zu of %zu (%s)\x1b[K", i + 1, n,
                          pass.inputs[i].filename().c_str());
         if (options.images.empty())
-            pass.reports[i] = openInput(pass.inputs[i], pass.formats[i], cacheKiB, pass.imports[i]);
+            pass.reports[i] = openInput(pass.inputs[i], pass.formats[i], cacheKiB, mapBytes, pass.imports[i]);
         else
             pass.reports[i] = std::make_unique<NsysExport>(pass.inputs[i], options.images.at(i), cacheKiB);
         // A rank without GPU work may join others (a CPU-only rank); alone, there is nothing for gpueff to

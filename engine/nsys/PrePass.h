@@ -41,7 +41,7 @@ void recogniseInputs(const TranslateOptions& options, PrePass& pass);
 // The pre-pass proper, `jobs` reports at a time: every input opened, and those of `scanned` (every one when
 // null) scanned (scanReport). Throws gpueff::Error naming the input at fault.
 void scanReports(const TranslateOptions& options, const std::vector<const SourceKind*>& kinds, bool wantMpi,
-                 unsigned jobs, int cacheKiB, bool tty, PrePass& pass,
+                 unsigned jobs, int cacheKiB, std::int64_t mapBytes, bool tty, PrePass& pass,
                  const std::vector<std::size_t>* scanned = nullptr);
 // One opened report's processes, threads, streams, GPUs and ranks, into `objects` (empty), and its clock
 // evidence. The export keeps what its scans learnt (storage order, rows left out): a report scanned by

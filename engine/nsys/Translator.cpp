@@ -2,6 +2,7 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/FileLimits.h"
+#include "engine/common/MemorySize.h"
 #include "engine/nsys/ClockAlignment.h"
 #include "engine/nsys/Distribution.h"
 #include "engine/nsys/EventTypeLabels.h"
@@ -50,6 +51,14 @@ constexpr std::uint64_t kFdsPerReport = 6, kFdsBase = 16;
 constexpr std::int64_t kHeapPerReport = 512 * 1024;
 
 // Sets SQLite's process-wide soft heap limit for the translation, and restores the previous one after.
+// How much of each export SQLite maps (sqlite::Database): the maps of all open reports share a quarter of
+// the memory limit (the default limit when none is given: translate's), so that their pages, which count
+// in the resident memory as long as the reports are open, stay within it.
+std::int64_t mapBytes(std::uint64_t memoryLimit, std::size_t reports) {
+    auto limit = memoryLimit ? memoryLimit : defaultMemoryLimit();
+    return static_cast<std::int64_t>(limit / 4 / std::max<std::size_t>(reports, 1));
+}
+
 class SqliteHeapBudget {
 public:
     explicit SqliteHeapBudget(std::int64_t bytes) : previous_(sqlite3_soft_heap_limit64(bytes)) {}
@@ -350,7 +359,8 @@ TranslateSummary translate(const TranslateOptions& options,
     // A distributed run shares the pre-pass: each process scans its share, and they exchange the findings.
     std::vector<std::size_t> scanShare;
     if (dist) scanShare = dist->scanShare();
-    scanReports(options, kinds, wantMpi, jobs, cacheKiB, tty, pass, dist ? &scanShare : nullptr);
+    scanReports(options, kinds, wantMpi, jobs, cacheKiB, mapBytes(options.memoryLimit, inputCount), tty, pass,
+                dist ? &scanShare : nullptr);
     if (dist) shareScans(*dist, scanShare, pass);
     clock.end("pre-pass", parallel && inputCount > 1);
     TranslateSummary summary;

@@ -48,9 +48,12 @@ private:
 class Database {
 public:
     // cacheKiB: SQLite's page cache for this connection, set before the first query (which also bounds the
-    // memory each sort uses before spilling to a temporary file).
+    // memory each sort uses before spilling to a temporary file). mapBytes: how much of the file SQLite
+    // reads through a memory map instead of copying each page out with pread (0: none); mapped pages count
+    // in the process's resident memory while the connection is open.
     static constexpr int kDefaultCacheKiB = 16 * 1024;
-    explicit Database(const std::filesystem::path& path, int cacheKiB = kDefaultCacheKiB);
+    explicit Database(const std::filesystem::path& path, int cacheKiB = kDefaultCacheKiB,
+                      std::int64_t mapBytes = 0);
     // An in-memory database from a serialized image (sqlite3_deserialize), read-only; `name` stands for the
     // file in messages. Used by the fuzz harness to translate mutated images without touching the disk.
     Database(const std::filesystem::path& name, std::vector<unsigned char> image,
@@ -70,7 +73,8 @@ public:
 
 private:
     // `file` opened, `name` standing for it in messages.
-    Database(const std::filesystem::path& file, const std::filesystem::path& name, int cacheKiB);
+    Database(const std::filesystem::path& file, const std::filesystem::path& name, int cacheKiB,
+             std::int64_t mapBytes);
     struct Close {
         void operator()(sqlite3* db) const;
     };
