@@ -148,7 +148,10 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, metrics::AnalysisOp
     o.jobs = request.jobs;
     o.unaligned = request.unaligned;
     o.warn = warn;
-    o.memoryLimit = memoryLimit(request);
+    // The processes of one machine share its memory (the maps of the exports each one opens, too).
+    o.memoryLimit = request.memoryLimit || !peers
+                        ? memoryLimit(request)
+                        : memoryLimit(request) / static_cast<std::uint64_t>(peers->sizeOnNode());
     o.spillDirectory = dir;
     // Without the trace files, the analysis needs each row's records in order only: reports read in turn.
     pipeline.rowOrderOnly = !request.writeTrace;
@@ -199,13 +202,10 @@ ExportAnalysis analyzeExports(const AnalyzeRequest& request, metrics::AnalysisOp
     for (const auto& n : summary.notes) result.dataNotes.push_back(n);
     const auto& shown = request.writeTrace ? result.prvShown : o.inputs.front();
     if (peers) {
-        // The processes of one machine share its memory.
-        auto limit = request.memoryLimit
-                         ? request.memoryLimit
-                         : memoryLimit(request) / static_cast<std::uint64_t>(peers->sizeOnNode());
         auto whole = wholeTotals(*peers, sharded.totals());
         PeerAnalysis exchange(*peers);
-        result.analysis = sharded.analyzePart(options, limit, shown, distribution->own(), whole, exchange);
+        result.analysis =
+            sharded.analyzePart(options, o.memoryLimit, shown, distribution->own(), whole, exchange);
     } else {
         result.analysis = sharded.analyze(options, memoryLimit(request), shown, log);
     }

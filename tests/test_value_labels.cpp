@@ -164,8 +164,8 @@ TEST_CASE("TextArena: texts stay where they were put, across chunks and beside t
     CHECK(arena.copy("").empty());
 }
 
-TEST_CASE(
-    "writeThrough: a writer's bytes in order, and an error of the taker is rethrown after the stream closes") {
+TEST_CASE("writeThrough: a writer's bytes in order, and an error of the taker is rethrown after the stream "
+          "closes") {
     std::string big(300000, 'x');
     for (std::size_t i = 0; i < big.size(); i += 97) big[i] = static_cast<char>('a' + i % 26);
     std::string got;
@@ -180,4 +180,32 @@ TEST_CASE(
                                            }),
                       "disk full");
     CHECK(calls == 1); // nothing more is taken once an error is pending
+}
+
+TEST_CASE("writeThrough: whichever failed first is reported, the writer or the taker") {
+    auto failingTaker = [](std::string_view) { throw gpueff::Error("disk full"); };
+    // The writer fails with bytes still buffered: they are not taken, so the taker cannot fail instead.
+    CHECK_THROWS_WITH(gpueff::writeThrough(
+                          [](std::FILE* f) {
+                              std::fputs("a short line\n", f);
+                              throw gpueff::Error("the writer's own error");
+                          },
+                          failingTaker),
+                      "the writer's own error");
+    // The taker fails first; the writer, seeing its stream's error, fails too: the taker's error is the
+    // cause.
+    std::string big(100000, 'x');
+    CHECK_THROWS_WITH(gpueff::writeThrough(
+                          [&](std::FILE* f) {
+                              std::fwrite(big.data(), 1, big.size(), f);
+                              if (std::ferror(f)) throw gpueff::Error("a write failed");
+                          },
+                          failingTaker),
+                      "disk full");
+    // A writer that fails with nothing taken yet, and a taker that never fails.
+    std::string got;
+    CHECK_THROWS_WITH(gpueff::writeThrough([](std::FILE*) { throw gpueff::Error("nothing written"); },
+                                           [&](std::string_view bytes) { got.append(bytes); }),
+                      "nothing written");
+    CHECK(got.empty());
 }

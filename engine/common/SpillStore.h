@@ -1,7 +1,8 @@
 #pragma once
 // Bytes kept between two stages that need not stay in memory: the analysis' partial results of each task
 // wait here from the look that computes them to the reduction that reads them back in order, a block at a
-// time. On an unlinked temporary file (nothing is left after a crash) or, without a directory, in memory.
+// time; a trace's labels wait here for the analysis (SpilledText). On an unlinked temporary file (nothing is
+// left after a crash) or, without a directory, in memory.
 #include <atomic>
 #include <cstdint>
 #include <filesystem>

@@ -30,7 +30,7 @@ protected:
     }
 
 private:
-    const SpillStore* store_; // null when the text is empty
+    const SpillStore* store_; // null for a default or moved-from text
     SpillStore::Ref text_;
     std::uint64_t at_ = 0;
     std::vector<char> buffer_;

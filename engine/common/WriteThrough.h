@@ -9,7 +9,7 @@ namespace gpueff {
 
 // Runs `write` on a FILE* whose bytes go to `put`, in the order written, a buffer at a time (glibc's
 // fopencookie). An exception thrown by `put` ends the writing and is rethrown here, never through the C
-// library's frames.
+// library's frames; an exception of `write` is rethrown as it is, unless `put` failed first.
 void writeThrough(const std::function<void(std::FILE*)>& write,
                   const std::function<void(std::string_view)>& put);
 

@@ -2,7 +2,6 @@
 
 #include "engine/common/Error.h"
 #include "engine/common/FileLimits.h"
-#include "engine/common/MemorySize.h"
 #include "engine/nsys/ClockAlignment.h"
 #include "engine/nsys/Distribution.h"
 #include "engine/nsys/EventTypeLabels.h"
@@ -50,15 +49,15 @@ constexpr std::uint64_t kFdsPerReport = 6, kFdsBase = 16;
 // (schema, prepared statements).
 constexpr std::int64_t kHeapPerReport = 512 * 1024;
 
-// Sets SQLite's process-wide soft heap limit for the translation, and restores the previous one after.
 // How much of each export SQLite maps (sqlite::Database): the maps of all open reports share a quarter of
-// the memory limit (the default limit when none is given: translate's), so that their pages, which count
-// in the resident memory as long as the reports are open, stay within it.
+// the memory limit, so that their pages, which count in the resident memory as long as the reports are open
+// (the pass; the analysis' shards are held after it), stay within it. No limit (0: a library caller that
+// sets none; the commands always set one): no map.
 std::int64_t mapBytes(std::uint64_t memoryLimit, std::size_t reports) {
-    auto limit = memoryLimit ? memoryLimit : defaultMemoryLimit();
-    return static_cast<std::int64_t>(limit / 4 / std::max<std::size_t>(reports, 1));
+    return static_cast<std::int64_t>(memoryLimit / 4 / std::max<std::size_t>(reports, 1));
 }
 
+// Sets SQLite's process-wide soft heap limit for the translation, and restores the previous one after.
 class SqliteHeapBudget {
 public:
     explicit SqliteHeapBudget(std::int64_t bytes) : previous_(sqlite3_soft_heap_limit64(bytes)) {}
